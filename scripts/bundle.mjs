@@ -1,0 +1,56 @@
+// Bundles the action and CLI into self-contained files under dist/ (the Actions runtime has no node_modules).
+// Usage: node scripts/bundle.mjs [OUTDIR]   (default dist; the staleness test bundles into a temp dir and compares)
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const outdir = resolve(process.argv[2] ?? join(root, "dist"));
+const require = createRequire(import.meta.url);
+
+/** Entry points: dist name → source. Child-process entries (sandboxes) are bundled too: they run from dist. */
+export const ENTRIES = {
+  index: "src/main.ts",
+  cli: "src/cli.ts",
+  "sandbox-child": "src/sandbox/child.ts",
+};
+
+/** Data files the bundles load at run time, copied next to them. */
+export const ASSETS = {
+  "sql-wasm.wasm": require.resolve("sql.js/dist/sql-wasm.wasm"),
+};
+
+rmSync(outdir, { recursive: true, force: true });
+mkdirSync(outdir, { recursive: true });
+const existing = Object.fromEntries(
+  Object.entries(ENTRIES).filter(([, src]) => {
+    try {
+      require.resolve(join(root, src));
+      return true;
+    } catch {
+      return false;
+    }
+  }),
+);
+await build({
+  absWorkingDir: root,
+  entryPoints: Object.fromEntries(Object.entries(existing).map(([name, src]) => [name, join(root, src)])),
+  outdir,
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  splitting: false,
+  minify: true,
+  legalComments: "none",
+  sourcemap: false,
+  logLevel: "warning",
+  // CJS dependencies inside an ESM bundle still call require(); give them one.
+  banner: {
+    js: "import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);",
+  },
+  define: { "process.env.SKILLGATE_BUNDLED": '"1"' },
+});
+for (const [name, src] of Object.entries(ASSETS)) copyFileSync(src, join(outdir, name));

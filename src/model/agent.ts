@@ -1,0 +1,51 @@
+import type { TrialRecord, TrialRequest } from "./trial.js";
+
+/** A prepared, isolated directory for one trial. */
+export interface Workspace {
+  /** Absolute path; the agent's cwd. */
+  dir: string;
+  /** Temporary HOME for the agent. */
+  home: string;
+  /** Where skills were installed (absolute), per skill name. */
+  skillPaths: Record<string, string>;
+}
+
+export interface AgentRunContext {
+  workspace: Workspace;
+  /** Environment prepared for this adapter: scrubbed, only the names the adapter passes through. */
+  env: Record<string, string>;
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+/** The part of a TrialRecord an adapter produces; the runner fills in identity fields, duration and caching. */
+export type AgentResult = Omit<TrialRecord, "key" | "skill" | "caseId" | "mode" | "trial" | "durationMs">;
+
+/** A harness that can run one trial. Adapters register by name in `src/agents/registry.ts`. */
+export interface AgentAdapter {
+  readonly name: string;
+  /** adapter + model + harness version: part of every cache key, so a model change never reuses answers. */
+  identity(): Promise<string> | string;
+  /** Where this harness expects skills, relative to the workspace, e.g. `.claude/skills`. */
+  readonly skillsDir: string;
+  /** Environment variable names (or prefixes ending in `*`) passed through to the agent. */
+  readonly envAllow: string[];
+  run(request: TrialRequest, ctx: AgentRunContext): Promise<AgentResult>;
+}
+
+/** Agent settings from config / CLI (`agent:` in `.skillgate.yml`). */
+export interface AgentConfig {
+  adapter: string;
+  /** Executable or shell words, for claude-code / codex / command. */
+  command?: string;
+  model?: string;
+  baseUrl?: string;
+  /** Name of the env var holding the API key. */
+  apiKeyEnv?: string;
+  /** Extra environment variable names passed through. */
+  env?: string[];
+  /** replay: directory of recordings, repository-relative. */
+  recordings?: string;
+  /** Adapter-specific extras. */
+  options?: Record<string, unknown>;
+}

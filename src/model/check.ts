@@ -1,0 +1,45 @@
+import type { SourceLocation } from "./diagnostics.js";
+import type { TrialMode } from "./trial.js";
+
+/** What evaluating one assertion on one trial produced. */
+export interface AssertionOutcome {
+  pass: boolean;
+  /** Human sentence: what was expected, what was seen. Always set, pass or fail. */
+  message: string;
+  expected?: string;
+  actual?: string;
+  /** Judge evidence, matched trace calls, gate check ids … */
+  evidence?: string;
+  /** The assertion could not be evaluated (oracle failed, gate crashed, judge unavailable): never a pass. */
+  error?: boolean;
+  /** Extra structured data (gate JSON, judge grading) kept in the report. */
+  details?: Record<string, unknown>;
+}
+
+export type CheckStatus = "pass" | "fail" | "error" | "skipped";
+
+/**
+ * One check on one trial: an assertion of a case, a trigger query, or an implicit check
+ * (`trial-ok`, `skill-registered`, `module-loads`). Check ids are stable across head and base so they can be
+ * compared: `<caseId>/<assertionId>` for assertions, `trigger/<fire|nofire>/<n>` for trigger queries.
+ */
+export interface CheckResult {
+  checkId: string;
+  skill: string;
+  caseId: string;
+  assertionId: string;
+  mode: TrialMode;
+  trial: number;
+  status: CheckStatus;
+  discriminator: boolean;
+  message: string;
+  expected?: string;
+  actual?: string;
+  evidence?: string;
+  details?: Record<string, unknown>;
+  /** Check ids this one depends on (explicit `depends_on` plus implicit edges). */
+  dependsOn: string[];
+  loc: SourceLocation;
+  /** Why it was skipped (`condition false`, `dependency failed: x`). */
+  skipReason?: string;
+}

@@ -1,0 +1,177 @@
+import type { Diagnostic, SourceLocation } from "./diagnostics.js";
+import type { TrialErrorKind, TrialMode } from "./trial.js";
+
+export type Verdict = "pass" | "fail" | "error";
+
+/** How a skill changed between base and head. `sweep` when no base is compared. */
+export type SkillChange =
+  | "new"
+  | "body"
+  | "description"
+  | "suite"
+  | "rename"
+  | "deleted"
+  | "unchanged"
+  | "sweep";
+
+export interface RateWithInterval {
+  passed: number;
+  total: number;
+  rate: number;
+  /** Wilson 95 % interval. */
+  low: number;
+  high: number;
+}
+
+export interface ModeSummary {
+  trials: number;
+  errors: number;
+  passRate: RateWithInterval;
+  discriminatorPassRate: RateWithInterval;
+}
+
+export type AssertionClass = "discriminating" | "non-discriminating" | "broken" | "skill-hurts" | "flaky";
+
+export interface AssertionResult {
+  id: string;
+  caseId: string;
+  checkId: string;
+  discriminator: boolean;
+  class: AssertionClass;
+  skill: RateWithInterval;
+  baseline?: RateWithInterval;
+  file: string;
+  line: number;
+  /** One failure message (first failing trial), for the report. */
+  sampleFailure?: string;
+}
+
+export interface DiscriminatorSummary {
+  skill: ModeSummary;
+  baseline: ModeSummary;
+  lift: number;
+  discriminatorLift: number;
+  /** Overall lift positive, discriminator lift not: "style guide, not a guardrail". */
+  styleGuideNotGuardrail: boolean;
+  assertions: AssertionResult[];
+}
+
+export interface TriggerQueryResult {
+  checkId: string;
+  prompt: string;
+  shouldFire: boolean;
+  runs: number;
+  fired: number;
+  rate: number;
+  /** Query-level decision at threshold 0.5. */
+  passed: boolean;
+  /** Other skills that fired on this prompt. */
+  firedOthers: Record<string, number>;
+  file: string;
+  line: number;
+}
+
+export interface TriggerSummary {
+  /** Router that produced the figures: the real agent, or the `lexical` proxy (clearly labelled). */
+  router: string;
+  proxy: boolean;
+  precision: RateWithInterval;
+  recall: RateWithInterval;
+  f1: number;
+  accuracy: RateWithInterval;
+  queryLevel: { precision: number; recall: number; f1: number; accuracy: number };
+  queries: TriggerQueryResult[];
+  warnings: string[];
+}
+
+export interface GateSummary {
+  gate: string;
+  caseId: string;
+  assertionId: string;
+  module: string;
+  passed: boolean;
+  seed?: number;
+  checks: { id: string; passed: boolean; message: string }[];
+  metrics?: Record<string, unknown>;
+}
+
+export type RootKind =
+  | "assertion"
+  | "trigger"
+  | "gate"
+  | "validation"
+  | "threshold"
+  | "contamination"
+  | "suite-weakened"
+  | "lockstep"
+  | "error";
+
+/** `new`: fails at head and not at base (decided statistically). `pre-existing`: fails at base too. */
+export type RootStatus = "new" | "pre-existing" | "inconclusive" | "head-only";
+
+export interface Root extends SourceLocation {
+  /** Stable id: check id for assertion roots, `<kind>/<detail>` otherwise. */
+  id: string;
+  kind: RootKind;
+  skill: string;
+  status: RootStatus;
+  title: string;
+  /** Expected vs seen, one paragraph. */
+  message: string;
+  head?: { failed: number; trials: number };
+  base?: { failed: number; trials: number };
+  pValue?: number;
+  /** Failed checks that cascade from this root. */
+  cascaded: string[];
+  /** Blocks the merge. */
+  blocking: boolean;
+}
+
+export interface SkillCost {
+  usd: number;
+  agentCalls: number;
+  cacheHits: number;
+  byMode: Partial<Record<TrialMode, { usd: number; trials: number }>>;
+}
+
+export interface SkillReport {
+  name: string;
+  path: string;
+  change: SkillChange;
+  version?: string;
+  discriminator?: DiscriminatorSummary;
+  trigger?: TriggerSummary;
+  base?: { discriminator?: DiscriminatorSummary; trigger?: TriggerSummary };
+  gates: GateSummary[];
+  roots: Root[];
+  newRoots: Root[];
+  failedChecks: number;
+  errors: { kind: TrialErrorKind | "oracle" | "assertion"; message: string; count: number }[];
+  verdict: Verdict;
+  /** Short reasons for the verdict, most important first. */
+  reasons: string[];
+  cost: SkillCost;
+}
+
+export interface Report {
+  schemaVersion: 1;
+  tool: { name: "skillgate"; version: string };
+  verdict: Verdict;
+  seed: number;
+  startedAt: string;
+  durationMs: number;
+  repo: string;
+  head: { ref?: string; sha?: string };
+  base?: { ref?: string; sha?: string; dir?: string };
+  agent: { adapter: string; identity: string };
+  trials: number;
+  shard?: { index: number; total: number };
+  skills: SkillReport[];
+  /** All new roots across skills, most important first. */
+  newRoots: Root[];
+  diagnostics: Diagnostic[];
+  stats: { failedChecks: number; roots: number; meanFailedChecksPerTrial: number; meanRootsPerTrial: number };
+  cost: { usd: number; agentCalls: number; cacheHits: number; inputTokens: number; outputTokens: number };
+  /** Why the run ended in `error`, if it did. */
+  errors: string[];
+}

@@ -1,0 +1,94 @@
+/**
+ * `skill`: only the skill under test is installed. `baseline`: no skill of the repository is installed and the
+ * constraint block is given. `trigger`: the whole catalogue is installed and we observe which skill fires.
+ */
+export type TrialMode = "skill" | "baseline" | "trigger";
+
+export type TrialErrorKind =
+  | "timeout"
+  | "crash"
+  | "rate-limit"
+  | "protocol"
+  | "unregistered-skill"
+  | "contaminated"
+  | "budget";
+
+export interface TrialError {
+  kind: TrialErrorKind;
+  message: string;
+  /** Transient faults (429, 5xx, overloaded, network, timeout) may be retried by the runner. */
+  transient?: boolean;
+  /** For `contaminated`: the tool call that touched a skill path. */
+  offendingCall?: ToolCall;
+}
+
+export interface ToolCall {
+  name: string;
+  input: unknown;
+  output?: string;
+  isError?: boolean;
+  /** 0-based assistant turn in which the call was made. */
+  turn: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** What the runner asks an adapter to do. Everything that decides the outcome is in here (and in `cacheKey`). */
+export interface TrialRequest {
+  /** Content key of (skill content, prompt, files, mode, trial[, catalogue]): see `trialKey`. */
+  key: string;
+  skill: string;
+  /** Case id for skill/baseline trials; `trigger:<n>` for trigger queries. */
+  caseId: string;
+  mode: TrialMode;
+  /** 0-based trial index; each trial has its own key so repeats never share an answer. */
+  trial: number;
+  prompt: string;
+  /** Files to place in the workspace: workspace-relative path → absolute source path. */
+  files: { to: string; from: string }[];
+  /** Skills to install: the skill under test (skill), none (baseline), or the catalogue (trigger). */
+  install: InstalledSkill[];
+  /** Baseline constraint block, given to the agent as system context. */
+  constraints?: string[];
+  /** Seed handed to the agent (SKILLGATE_SEED). */
+  seed: number;
+}
+
+export interface InstalledSkill {
+  name: string;
+  description: string;
+  /** Absolute path of the skill folder in the checkout; installers copy it without `evals/`. */
+  sourceDir: string;
+  /** Relative file list of the skill (never `evals/`). */
+  files: string[];
+  contentHash: string;
+}
+
+/** One trial's outcome, whatever the harness. An `error` is never graded as a pass. */
+export interface TrialRecord {
+  key: string;
+  skill: string;
+  caseId: string;
+  mode: TrialMode;
+  trial: number;
+  output: string;
+  toolCalls: ToolCall[];
+  /** Skills the harness reported as available (Claude Code `system/init.skills`); undefined when unknown. */
+  skillsRegistered?: string[];
+  skillsActivated: string[];
+  /** Text files the agent wrote in its workspace (workspace-relative path → content, capped). */
+  files: Record<string, string>;
+  usage: Usage;
+  durationMs: number;
+  error?: TrialError;
+  /** Served from cache or a recording: no agent call was made. */
+  cached?: boolean;
+  /** Notes such as "output capped at 1 MiB". */
+  notes?: string[];
+}
+
+export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
