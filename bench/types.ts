@@ -1,0 +1,13 @@
+/** Each `bench/<section>.ts` exports `bench(ctx)`; `scripts/bench.mjs` runs them in one process and merges JSON. */
+export interface BenchContext {
+  /** Repository root (absolute). */
+  root: string;
+  /** Print one line of the human table. */
+  log(line: string): void;
+  /** Scratch directory for this run. */
+  tmp: string;
+  /** Options from the command line, e.g. `withPromptfoo`. */
+  flags: Record<string, boolean | string>;
+}
+
+export type BenchSection = (ctx: BenchContext) => Promise<Record<string, unknown>>;
