@@ -161,13 +161,20 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
       if (p.spawnError) return errorResult("crash", `cannot start claude (${file}): ${p.spawnError}`);
       const { result, complete } = parseClaudeStream(p.stdout);
       const notes = result.notes ?? [];
-      if (p.timedOut) return errorResult("timeout", `claude did not finish within ${run.timeoutMs} ms`, true, result);
+      if (p.timedOut)
+        return errorResult("timeout", `claude did not finish within ${run.timeoutMs} ms`, true, result);
       if (p.aborted) return errorResult("crash", "claude aborted", false, result);
       if (p.stdoutTruncated) {
-        return errorResult("protocol", `claude transcript larger than ${CLAUDE_MAX_STDOUT_BYTES} bytes`, false, result);
+        return errorResult(
+          "protocol",
+          `claude transcript larger than ${CLAUDE_MAX_STDOUT_BYTES} bytes`,
+          false,
+          result,
+        );
       }
       if (!complete) {
-        const how = p.exitCode === 0 ? "exited 0" : p.signal ? `was killed by ${p.signal}` : `exited ${p.exitCode}`;
+        const how =
+          p.exitCode === 0 ? "exited 0" : p.signal ? `was killed by ${p.signal}` : `exited ${p.exitCode}`;
         return errorResult(
           p.exitCode === 0 ? "protocol" : "crash",
           `claude ${how} without a result event${p.stderr.trim() ? `: ${tail(p.stderr, 500)}` : ""}`,
