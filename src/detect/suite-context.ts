@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { Assertion, Case, CaseFile, Diagnostic, SourceLocation } from "../model/index.js";
 import { assertionSchema } from "./schemas.js";
-import { parseSourceFile, type PathSegment, type SourceFile } from "./source-file.js";
+import { type PathSegment, parseSourceFile, type SourceFile } from "./source-file.js";
 import { validateAgainst } from "./validate.js";
 
 /** What the suite loaders need to know about assertion types (the grade stage's registry supplies it). */
@@ -214,9 +214,9 @@ export class SuiteReader {
   }
 }
 
-/** `fixtures/x/package.json` → `x/package.json`; `files/a.csv` → `a.csv`; anything else keeps its path. */
+/** `fixtures/x/package.json` → `x/package.json`; `evals/files/a.csv` → `a.csv`; anything else keeps its path. */
 export function defaultDestination(from: string): string {
   const norm = posix.normalize(from);
-  const m = /^(?:fixtures|files)\/(.+)$/.exec(norm);
+  const m = /^(?:.*\/)?(?:fixtures|files)\/(.+)$/.exec(norm);
   return m ? m[1]! : norm;
 }

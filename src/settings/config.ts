@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
-import { type Diagnostic, InputError, type SkillgateConfig } from "../model/index.js";
 import { configSchema } from "../detect/schemas.js";
 import { parseSourceFile } from "../detect/source-file.js";
 import { validateAgainst } from "../detect/validate.js";
+import { type Diagnostic, InputError, type SkillgateConfig } from "../model/index.js";
 
 export const CONFIG_FILES = [".skillgate.yml", ".skillgate.yaml"];
 

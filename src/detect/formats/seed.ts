@@ -3,7 +3,7 @@ import type { Case, SourceLocation, SuiteMeta, TriggerQuery } from "../../model/
 import { assertionFileSchema, caseSchema, metaSchema, triggerEvalSchema } from "../schemas.js";
 import type { SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
-import type { SuiteDraft, SuiteFormatLoader } from "./types.js";
+import type { SuiteFormatLoader } from "./types.js";
 
 const DATA_FILE = /\.(json|ya?ml)$/i;
 

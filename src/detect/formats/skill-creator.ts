@@ -30,7 +30,7 @@ export const skillCreatorFormat: SuiteFormatLoader = {
               // A natural-language check: graded by the configured judge, never implied.
               const text = typeof x === "string" ? x : String((x as { text: unknown }).text);
               const a = reader.assertion(
-                { id: `expectation-${j + 1}`, type: "judge", expectation: text },
+                { id: `expectation-${j + 1}`, type: "judge", value: text },
                 src,
                 path,
               );
