@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InstalledSkill, Skill, TrialRequest } from "../model/index.js";
-import { sha256, trialKey } from "../run/keys.js";
+import { sha256Hex as sha256, trialKey } from "../run/keys.js";
 import { BASELINE_CONSTRAINTS } from "./constraints.js";
 
 /** Which batteries run for a skill. A description-only edit needs no discriminator battery. */
