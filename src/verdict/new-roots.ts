@@ -9,18 +9,21 @@ import { fisherOneSided, minAttainableP } from "./stats.js";
  * Test: one-sided Fisher exact test (head fails more often than base) on the trials in which the check was
  * observed on its own (passed, or failed as a root; cascades and skips are not observations of this check).
  *
- * Family-wise α across the PR (Bonferroni over roots and looks): the family is every root failing at head that
- * has base observations (m of them); suspects are re-tested at up to L looks as confirmation trials arrive
- * (arms grow ×1.5 per look up to `maxConfirmationTrials` extra trials per arm). A look at which even the most
- * extreme data cannot reach the threshold spends no α, so only the K looks whose smallest attainable p-value
- * is ≤ α/(m·K) are counted. A root is `new` when p ≤ α/(m·K) at some look: the chance that an A/A PR shows
- * any new root is ≤ α.
+ * Family-wise α across the PR (Bonferroni over checks and looks, with Tarone's refinement): the family is every
+ * check observed in both arms that failed (as a root) in either arm — m of them; a check failing in neither arm
+ * has a zero margin and can never reach significance, so it spends no α. Suspects are re-tested at up to L
+ * looks as confirmation trials arrive (arms grow ×1.5 per look up to `maxConfirmationTrials` extra trials per
+ * arm). A look at which even the most extreme data cannot reach the threshold spends no α, so only the K looks
+ * whose smallest attainable p-value is ≤ α/(m·K) are counted. A root is `new` when p ≤ α/(m·K) at some look:
+ * the chance that an A/A PR shows any new root is ≤ α (measured in `bench/verdict.ts`).
  *
- * A suspect stops being one (status `pre-existing`) when head fails no more often than base, or, once both
- * arms have ≥ FUTILITY_MIN_TRIALS trials, when p ≥ FUTILITY_P (no sign at all that head is worse: a flake
- * seen in one arm only). When confirmation trials run out — no `confirm`, the budget is spent, or the runner
- * failed — a suspect is `inconclusive` if it has too few trials to call a flake, or if p ≤ α/m (it would be
- * new but for the repeated looks); otherwise it is `pre-existing`.
+ * A suspect stops being one (status `pre-existing`) when head fails less often than base, or once both arms
+ * have ≥ FUTILITY_MIN_TRIALS trials and head fails no more often than base, or p ≥ FUTILITY_P (no sign at all that head is worse: a flake seen in
+ * one arm only). Below that many trials a tie is re-checked while confirmation trials are available (a drop
+ * from 0.9 to 0.5 shows head ≤ base in 5 trials about 12 % of the time). When confirmation trials run out —
+ * no `confirm`, the budget is spent, or the runner failed — a suspect is `pre-existing` if base fails at least
+ * as often, `inconclusive` if it has too few trials to call a flake or if p ≤ α/m (it would be new but for the
+ * repeated looks), and `pre-existing` (not significantly worse) otherwise.
  */
 
 export interface RootDecision {
@@ -35,7 +38,7 @@ export interface RootDecision {
   pValue?: number;
   /** The rejection threshold α/(m·K) this root was held to. */
   threshold?: number;
-  /** m: roots in the family the α is shared over. */
+  /** m: checks in the family the α is shared over. */
   familySize: number;
   /** K: looks that spend α. */
   looks: number;
@@ -151,7 +154,12 @@ export async function decideNewRoots(
     });
   }
 
-  const m = family.length;
+  // Tarone: a check that failed in neither arm cannot reach any threshold (its margin is 0), so it spends no α;
+  // every check observed in both arms with a failure in either arm does, even one failing at base only.
+  const m = [...headTallies.values()].filter((h) => {
+    const b = baseTallies.get(h.key);
+    return b !== undefined && h.observed > 0 && b.observed > 0 && h.failedAsRoot + b.failedAsRoot > 0;
+  }).length;
   const familyAlpha = policy.alpha / Math.max(1, m);
   const startTrials = Math.max(
     0,
@@ -184,7 +192,7 @@ export async function decideNewRoots(
       looks,
       confirmationTrials: extra,
       ...(why ? { undecidedBecause: why } : {}),
-      reason: `head ${c.headFailed}/${c.headTrials} vs base ${c.baseFailed}/${c.baseTrials} failed; one-sided Fisher p = ${fmtP(p)}, threshold ${fmtP(threshold)} (α ${policy.alpha} / ${m} root(s) / ${looks} look(s)): ${reason}`,
+      reason: `head ${c.headFailed}/${c.headTrials} vs base ${c.baseFailed}/${c.baseTrials} failed; one-sided Fisher p = ${fmtP(p)}, threshold ${fmtP(threshold)} (α ${policy.alpha} / ${m} check(s) / ${looks} look(s)): ${reason}`,
       cascaded: [...cascaded.get(r.key)!].sort(),
       loc: r.loc,
       message: r.message,
@@ -202,7 +210,10 @@ export async function decideNewRoots(
       const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
       const enough = Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS;
       if (p <= threshold) decide(r, "new", p, extraSoFar, "new (fails more often at head)");
-      else if (c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials)
+      else if (
+        c.headFailed * c.baseTrials < c.baseFailed * c.headTrials ||
+        (enough && c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials)
+      )
         decide(r, "pre-existing", p, extraSoFar, "pre-existing (fails at base at least as often)");
       else if (enough && p >= FUTILITY_P - 1e-9)
         decide(r, "pre-existing", p, extraSoFar, "not new (no sign that head fails more often: a flake)");
@@ -236,7 +247,9 @@ export async function decideNewRoots(
         const c = counts.get(r.key)!;
         const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
         const enough = Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS;
-        if (!enough)
+        if (c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials)
+          decide(r, "pre-existing", p, extraSoFar, "pre-existing (fails at base at least as often)");
+        else if (!enough)
           decide(
             r,
             "inconclusive",

@@ -36,6 +36,8 @@ export function fisherOneSided(
   }
   const total = headTrials + baseTrials;
   const failures = headFailed + baseFailed;
+  // The whole support: exactly 1, not a sum that rounds to 0.9999999999999969.
+  if (headFailed <= Math.max(0, failures - baseTrials)) return 1;
   const denominator = logChoose(total, headTrials);
   let p = 0;
   for (let x = headFailed; x <= Math.min(failures, headTrials); x++) {
