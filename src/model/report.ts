@@ -54,6 +54,8 @@ export interface DiscriminatorSummary {
   /** Overall lift positive, discriminator lift not: "style guide, not a guardrail". */
   styleGuideNotGuardrail: boolean;
   assertions: AssertionResult[];
+  /** What the figures cannot say, e.g. "no discriminator assertions: discriminator lift not measured". */
+  warnings?: string[];
 }
 
 export interface TriggerQueryResult {
@@ -82,6 +84,15 @@ export interface TriggerSummary {
   queryLevel: { precision: number; recall: number; f1: number; accuracy: number };
   queries: TriggerQueryResult[];
   warnings: string[];
+}
+
+/**
+ * Which skill fired on whose prompts, across the catalogue: `counts[expected][fired]` runs. `expected` is the skill
+ * whose should-fire prompt it was, or `(none)` for should-not-fire prompts; `fired` is `(none)` when nothing fired.
+ */
+export interface TriggerConfusion {
+  labels: string[];
+  counts: Record<string, Record<string, number>>;
 }
 
 export interface GateSummary {
@@ -174,4 +185,6 @@ export interface Report {
   cost: { usd: number; agentCalls: number; cacheHits: number; inputTokens: number; outputTokens: number };
   /** Why the run ended in `error`, if it did. */
   errors: string[];
+  /** Cross-skill trigger confusion (when trigger batteries ran with the catalogue installed). */
+  triggerConfusion?: TriggerConfusion;
 }
