@@ -145,6 +145,39 @@ export interface SkillCost {
   byMode: Partial<Record<TrialMode, { usd: number; trials: number }>>;
 }
 
+/** The eight dimensions of the coding-agent robustness taxonomy (seeds/001). */
+export type RobustnessDimensionId =
+  | "adversarial-correctness"
+  | "spec-underspecification"
+  | "consistency-under-reformulation"
+  | "error-recovery"
+  | "security-awareness"
+  | "hallucination"
+  | "graceful-degradation"
+  | "refusal-calibration";
+
+export type RobustnessTier = "robust" | "adequate" | "fragile" | "unreliable";
+
+export interface RobustnessDimension {
+  id: RobustnessDimensionId;
+  name: string;
+  /** False when nothing skillgate ran measures it: then there is no score, never an invented one. */
+  measured: boolean;
+  /** 0–100 when measured. */
+  score?: number;
+  passed?: number;
+  total?: number;
+  /** What was counted, or why it is not measured. */
+  basis: string;
+}
+
+export interface RobustnessSummary {
+  dimensions: RobustnessDimension[];
+  /** Mean of the measured dimensions only; absent when none was measured. */
+  composite?: number;
+  tier?: RobustnessTier;
+}
+
 export interface SkillReport {
   name: string;
   path: string;
@@ -152,6 +185,8 @@ export interface SkillReport {
   version?: string;
   discriminator?: DiscriminatorSummary;
   trigger?: TriggerSummary;
+  /** What the batteries and gates measured, mapped onto the robustness taxonomy. */
+  robustness?: RobustnessSummary;
   base?: { discriminator?: DiscriminatorSummary; trigger?: TriggerSummary };
   gates: GateSummary[];
   roots: Root[];
