@@ -51,12 +51,10 @@ const scenarioArb = fc
     },
   )
   .chain((unique) =>
-    fc
-      .tuple(fc.subarray(unique), fc.nat())
-      .map(([dups, salt]) => ({
-        unique,
-        events: shuffle([...unique, ...dups.map((d) => ({ ...d }))], salt),
-      })),
+    fc.tuple(fc.subarray(unique), fc.nat()).map(([dups, salt]) => ({
+      unique,
+      events: shuffle([...unique, ...dups.map((d) => ({ ...d }))], salt),
+    })),
   );
 
 /** Deterministic permutation from a salt (fast-check supplies the salt; no Math.random in properties). */
