@@ -2,6 +2,7 @@
 import { analytics } from "./analytics/index.js";
 import { boundary } from "./boundary/index.js";
 import { conservation } from "./conservation/index.js";
+import { contrast } from "./contrast/index.js";
 import { leakage } from "./leakage/index.js";
 import type { Gate } from "./types.js";
 
@@ -9,5 +10,6 @@ export const catalog: Record<string, Gate> = {
   [analytics.id]: analytics,
   [boundary.id]: boundary,
   [conservation.id]: conservation,
+  [contrast.id]: contrast,
   [leakage.id]: leakage,
 };
