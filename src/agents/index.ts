@@ -2,6 +2,7 @@
 import "./anthropic.js";
 import "./claude-code.js";
 import "./command.js";
+import "./lexical.js";
 import "./openai.js";
 import "./replay.js";
 

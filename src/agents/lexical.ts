@@ -7,6 +7,7 @@
 import { LEXICAL_FIRE_THRESHOLD, routeLexical } from "../grade/lexical-router.js";
 import type { AgentAdapter, AgentConfig } from "../model/agent.js";
 import { ZERO_USAGE } from "../model/trial.js";
+import { registerAgent } from "./registry.js";
 
 export const LEXICAL_IDENTITY = "lexical/bm25@1";
 
@@ -37,3 +38,5 @@ export function createLexicalAdapter(config: AgentConfig, _ctx?: { repoDir: stri
     },
   };
 }
+
+registerAgent("lexical", createLexicalAdapter);
