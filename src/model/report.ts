@@ -174,4 +174,6 @@ export interface Report {
   cost: { usd: number; agentCalls: number; cacheHits: number; inputTokens: number; outputTokens: number };
   /** Why the run ended in `error`, if it did. */
   errors: string[];
+  /** The pull request evaluated, when run for one: lets a `workflow_run` job post the check and comment. */
+  pullRequest?: number;
 }
