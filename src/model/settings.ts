@@ -69,6 +69,8 @@ export interface Settings {
   /** Changed files when known (from the PR API or git); undefined means "evaluate every skill". */
   changedFiles?: string[];
   outputs: { json?: string; junit?: string; sarif?: string };
+  /** Write replay recordings of every trial run into this directory (absolute). */
+  record?: string;
   logger: Logger;
 }
 
