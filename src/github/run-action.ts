@@ -8,6 +8,7 @@ import { loadReports } from "../report/load.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { mergeReports } from "../report/merge.js";
 import { renderSarif } from "../report/sarif.js";
+import type { RawOptions } from "../settings/resolve.js";
 import { buildAnnotations } from "./annotations.js";
 import { changedPaths, gitChangedFiles, listChangedFiles } from "./changed-files.js";
 import { buildCheckRunCompletion, CheckRun } from "./check-run.js";
@@ -18,26 +19,6 @@ import { type ActionInputs, readInputs } from "./inputs.js";
 import { type ActionIO, actionLogger } from "./io.js";
 import { MAX_JOB_SUMMARY_BYTES } from "./limits.js";
 import { planCommandAnnotations } from "./workflow-commands.js";
-
-/** Options the settings resolver takes (the contract of `src/settings/resolve.ts`). */
-export interface RawOptions {
-  repo?: string;
-  config?: string;
-  agent?: string;
-  trials?: string;
-  skills?: string;
-  shard?: string;
-  base?: string;
-  baseDir?: string;
-  baseReport?: string;
-  noCache?: boolean;
-  json?: string;
-  junit?: string;
-  sarif?: string;
-  seed?: string;
-  changedFiles?: string[];
-  allowSuiteChange?: boolean;
-}
 
 export interface ActionDeps {
   io: ActionIO;
@@ -274,7 +255,8 @@ async function evaluate(
   let allowSuiteChange: boolean | undefined;
   let base = inputs.base;
   if (plan.kind === "pull-request") {
-    base ??= plan.baseSha;
+    // A base report (refreshed by the push workflow) replaces re-running the base.
+    if (!inputs.baseReport) base ??= plan.baseSha;
     allowSuiteChange = plan.labels.some((l) => ALLOW_SUITE_CHANGE_LABELS.includes(l)) || undefined;
     let files: string[] | undefined;
     if (client) {

@@ -4,9 +4,11 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitHubClient } from "../../src/github/client.js";
 import { commentMarker } from "../../src/github/comment.js";
-import { type ActionDeps, type RawOptions, runAction } from "../../src/github/run-action.js";
-import type { Report, Verdict } from "../../src/model/report.js";
+import { type ActionDeps, runAction } from "../../src/github/run-action.js";
+import type { Report } from "../../src/model/report.js";
 import type { Settings } from "../../src/model/settings.js";
+import { exitCodeFor } from "../../src/report/exit-codes.js";
+import type { RawOptions } from "../../src/settings/resolve.js";
 import {
   type GitHubApi,
   type GitHubApiOptions,
@@ -17,7 +19,6 @@ import { makeReport, makeRoot, makeSkill, manyRoots } from "./fixtures.js";
 import { recordingIO } from "./recording-io.js";
 
 const EVENTS = join(import.meta.dirname, "../fixtures/github-events");
-const EXIT: Record<Verdict, number> = { pass: 0, fail: 1, error: 3 };
 /** GITHUB_SHA of a pull_request run is the test merge commit, never the PR head. */
 const MERGE_SHA = "9".repeat(40);
 
@@ -75,7 +76,7 @@ async function setup(o: {
       return { repoDir: raw.repo } as Settings;
     },
     runPipeline: async () => (typeof o.report === "function" ? o.report() : (o.report ?? makeReport())),
-    exitCodeFor: (v) => EXIT[v],
+    exitCodeFor,
     createClient: (token, baseUrl, logger) =>
       createGitHubClient({ token, baseUrl, logger, retryAfterBaseValue: 1, writeSpacing: "none" }),
   };

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { InputError } from "../../model/diagnostics.js";
-import type { Verdict } from "../../model/report.js";
+import { EXIT, exitCodeFor } from "../../report/exit-codes.js";
 import { renderJUnit } from "../../report/junit.js";
 import { loadReports } from "../../report/load.js";
 import { renderMarkdown } from "../../report/markdown.js";
@@ -10,9 +10,6 @@ import { renderSarif } from "../../report/sarif.js";
 
 const USAGE = `usage: skillgate merge REPORT|DIR... [--json FILE] [--junit FILE] [--sarif FILE] [--markdown FILE]
 Combines shard reports into one. Without --json the merged report is printed on stdout.`;
-
-/** Exit codes of the design (0 pass, 1 fail, 2 usage/config, 3 error). */
-const EXIT: Record<Verdict | "usage", number> = { pass: 0, fail: 1, usage: 2, error: 3 };
 
 /** Markdown file size cap: the job summary's 1 MiB, in characters (conservative). */
 const MARKDOWN_MAX_CHARS = 512 * 1024;
@@ -57,7 +54,7 @@ export async function mergeCommand(
     io.stderr(
       `skillgate merge: ${merged.verdict} (${merged.skills.length} skills, ${merged.newRoots.length} new roots)\n`,
     );
-    return EXIT[merged.verdict];
+    return exitCodeFor(merged.verdict);
   } catch (e) {
     if (e instanceof InputError) {
       io.stderr(`${e.message}\n`);
