@@ -3,6 +3,7 @@ import "./anthropic.js";
 import "./claude-code.js";
 import "./codex.js";
 import "./command.js";
+import "./lexical.js";
 import "./openai.js";
 import "./replay.js";
 

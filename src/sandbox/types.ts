@@ -12,7 +12,16 @@ export type SandboxTask =
       seed?: number;
     }
   /** `javascript` assertion: call the module's export (default export if unset) with `args`; JSON-serialisable result. */
-  | { kind: "predicate"; module: string; export?: string; args: unknown[] };
+  | { kind: "predicate"; module: string; export?: string; args: unknown[] }
+  /** One gate on one module for several seeds in one child (tests, benches): the value is one GateResult per seed. */
+  | {
+      kind: "gate-batch";
+      gate: string;
+      module: string;
+      export?: string;
+      options?: Record<string, unknown>;
+      seeds: number[];
+    };
 
 export interface SandboxLimits {
   timeoutMs: number;
@@ -23,7 +32,14 @@ export type SandboxFailure = "timeout" | "memory" | "exit" | "crash" | "load";
 
 export type SandboxOutcome<T = unknown> =
   | { ok: true; value: T; stderr: string }
-  | { ok: false; failure: SandboxFailure; message: string; stderr: string };
+  | {
+      ok: false;
+      failure: SandboxFailure;
+      message: string;
+      stderr: string;
+      /** Whether it failed while loading the module (import, top-level code, export lookup) or afterwards. */
+      phase?: "load" | "run";
+    };
 
 export interface CommandOutcome {
   ok: boolean;

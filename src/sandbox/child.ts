@@ -1,0 +1,177 @@
+/**
+ * Entry of the sandbox child process (bundled to `dist/sandbox-child.js`). Reads one task from stdin, loads the
+ * untrusted module, runs the gate or predicate and answers on fd 3. Everything it needs to answer honestly
+ * (the nonce, fs.writeSync, JSON.stringify, process.exit) is captured before any untrusted code runs.
+ */
+import { readFileSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { catalog } from "../../gates/catalog.js";
+import { GateOptionError } from "../../gates/shared/options.js";
+import { runtimeEvents } from "../../gates/shared/runtime.js";
+import type { GateContext, GateInput, GateResult } from "../../gates/types.js";
+import { type ChildEnvelope, type ChildMessage, RESULT_FD } from "./protocol.js";
+
+const stringify = JSON.stringify;
+const writeFd = writeSync;
+const exitNow = process.exit.bind(process);
+const envelope = JSON.parse(readFileSync(0, "utf8")) as ChildEnvelope;
+const nonce = envelope.nonce;
+const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+
+function send(msg: ChildMessage): void {
+  const buf = Buffer.from(`${nonce} ${stringify(msg)}\n`, "utf8");
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += writeFd(RESULT_FD, buf, off);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
+      Atomics.wait(sleepCell, 0, 0, 2); // the parent is draining the pipe
+    }
+  }
+}
+
+class LoadError extends Error {}
+
+/** Errors thrown by untrusted code may be anything (even a getter that throws); describe them safely. */
+export function describeError(err: unknown): string {
+  try {
+    if (err instanceof Error) return `${err.name}: ${err.message}`;
+    return `non-Error value thrown: ${String(err)}`;
+  } catch {
+    return "an unprintable value was thrown";
+  }
+}
+
+async function loadModule(
+  compiled: NonNullable<ChildEnvelope["compiled"]>,
+): Promise<Record<string, unknown>> {
+  try {
+    if (compiled.format === "cjs")
+      return createRequire(compiled.file)(compiled.file) as Record<string, unknown>;
+    return (await import(pathToFileURL(compiled.file).href)) as Record<string, unknown>;
+  } catch (err) {
+    throw new LoadError(`the module threw while being imported: ${describeError(err)}`);
+  }
+}
+
+function listExports(mod: Record<string, unknown>): string {
+  const names = Object.keys(mod).filter((k) => k !== "__esModule");
+  return names.length ? names.join(", ") : "none";
+}
+
+/** The requested export, or the gate's conventional names, the default export, a CJS function, a lone function. */
+export function resolveExport(
+  mod: Record<string, unknown>,
+  name: string | undefined,
+  conventional: readonly string[],
+): { name: string; value: unknown } {
+  const dflt = mod.default as Record<string, unknown> | undefined;
+  const lookup = (n: string): unknown =>
+    n in mod ? mod[n] : dflt !== null && typeof dflt === "object" && n in dflt ? dflt[n] : undefined;
+  if (name === "default" && typeof mod === "function") return { name: "module.exports", value: mod };
+  if (name) {
+    const v = lookup(name);
+    if (v === undefined)
+      throw new LoadError(`the module has no export '${name}' (exports: ${listExports(mod)})`);
+    return { name, value: v };
+  }
+  for (const n of conventional) {
+    const v = lookup(n);
+    if (v !== undefined) return { name: n, value: v };
+  }
+  if (typeof mod === "function") return { name: "module.exports", value: mod };
+  if (dflt !== undefined && dflt !== null) return { name: "default", value: dflt };
+  const fns = Object.entries(mod).filter(([, v]) => typeof v === "function");
+  if (fns.length === 1 && fns[0]) return { name: fns[0][0], value: fns[0][1] };
+  const wanted = conventional.length ? `'${conventional.join("' or '")}', ` : "";
+  throw new LoadError(
+    `the module has no export ${wanted}no default export and not exactly one function (exports: ${listExports(mod)}); pass --export NAME`,
+  );
+}
+
+async function runGateTask(task: Extract<ChildEnvelope["task"], { kind: "gate" | "gate-batch" }>) {
+  const gate = catalog[task.gate];
+  if (!gate) throw new LoadError(`unknown gate '${task.gate}'`);
+  const sourceText = readFileSync(envelope.modulePath, "utf8");
+  let input: GateInput;
+  if (gate.fileInput?.test(envelope.modulePath) || !envelope.compiled) {
+    if (!gate.fileInput?.test(envelope.modulePath))
+      throw new LoadError(`gate '${gate.id}' cannot read this file type`);
+    input = { kind: "file", path: envelope.modulePath, text: sourceText };
+  } else {
+    const mod = await loadModule(envelope.compiled);
+    const picked = resolveExport(mod, task.export, gate.defaultExports);
+    input = { kind: "export", ...picked };
+  }
+  send({ type: "loaded" });
+  const seeds = task.kind === "gate" ? [task.seed ?? 0] : task.seeds;
+  const results: GateResult[] = [];
+  for (const seed of seeds) {
+    const ctx: GateContext = {
+      seed,
+      options: task.options ?? {},
+      modulePath: envelope.modulePath,
+      sourceText,
+      assets: envelope.assets,
+    };
+    runtimeEvents.reset();
+    let out: Awaited<ReturnType<typeof gate.run>>;
+    try {
+      out = await gate.run(input, ctx);
+    } catch (err) {
+      out = {
+        checks: [{ id: "probe", passed: false, message: `the probe could not run: ${describeError(err)}` }],
+      };
+    }
+    const checks = out.checks.length
+      ? out.checks
+      : [{ id: "probe", passed: false, message: "no check was run (nothing to probe)" }];
+    results.push({
+      gate: gate.id,
+      passed: checks.every((c) => c.passed),
+      seed,
+      checks,
+      metrics: out.metrics ?? {},
+    });
+  }
+  return task.kind === "gate" ? results[0] : results;
+}
+
+async function runPredicateTask(task: Extract<ChildEnvelope["task"], { kind: "predicate" }>) {
+  if (!envelope.compiled) throw new LoadError("a predicate must be a JavaScript or TypeScript module");
+  const mod = await loadModule(envelope.compiled);
+  const picked = resolveExport(mod, task.export ?? "default", []);
+  if (typeof picked.value !== "function") throw new LoadError(`export '${picked.name}' is not a function`);
+  send({ type: "loaded" });
+  const value = await (picked.value as (...a: unknown[]) => unknown)(...task.args);
+  return value === undefined ? null : value;
+}
+
+async function main(): Promise<void> {
+  runtimeEvents.install();
+  try {
+    const task = envelope.task;
+    const value = task.kind === "predicate" ? await runPredicateTask(task) : await runGateTask(task);
+    let ok = true;
+    try {
+      stringify(value);
+    } catch {
+      ok = false;
+    }
+    send(
+      ok
+        ? { type: "result", ok: true, value }
+        : { type: "result", ok: false, failure: "crash", message: "the result is not JSON-serialisable" },
+    );
+  } catch (err) {
+    const failure = err instanceof LoadError ? "load" : "crash";
+    const message = err instanceof LoadError ? err.message : `threw: ${describeError(err)}`;
+    send({ type: "result", ok: false, failure, message });
+  }
+  // Timers or sockets the module left open must not keep the child alive.
+  exitNow(0);
+}
+
+await main();

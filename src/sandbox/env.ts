@@ -1,0 +1,67 @@
+/** Environment hygiene for untrusted code: pass a few harmless basics, never a credential, and redact any leak. */
+
+/** Variables untrusted code may see (copied from the parent when set). Everything else is dropped. */
+export const PASSED_ENV_NAMES: readonly string[] = [
+  "PATH",
+  "HOME",
+  "LANG",
+  "LANGUAGE",
+  "LC_ALL",
+  "LC_CTYPE",
+  "LC_MESSAGES",
+  "TZ",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "TERM",
+  "SHELL",
+  "USER",
+  "LOGNAME",
+  "SYSTEMROOT",
+  "WINDIR",
+  "COMSPEC",
+];
+
+/** Names that hold credentials: never passed, and their values are redacted from everything we return. */
+const CREDENTIAL_NAME = /TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE/i;
+/** Vendor and CI context (endpoints, accounts, runner internals): never passed to untrusted code. */
+const CONTEXT_NAME = /^(?:GITHUB|ANTHROPIC|OPENAI|AWS|AZURE|GOOGLE|GCP|NPM|CLAUDE|CODEX|ACTIONS|RUNNER)_/;
+
+/** Values shorter than this are not redacted (they would mangle ordinary text). */
+const MIN_REDACTED_LENGTH = 8;
+
+export function isSecretName(name: string): boolean {
+  return CREDENTIAL_NAME.test(name) || CONTEXT_NAME.test(name);
+}
+
+/**
+ * PATH/HOME/LANG-like basics from the current environment, plus `extra` (explicit, trusted by the caller).
+ * Never includes a variable whose name looks like a credential, even if it sits in the allow list.
+ */
+export function scrubbedEnv(extra?: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of PASSED_ENV_NAMES) {
+    const value = process.env[name];
+    if (value !== undefined && !isSecretName(name)) env[name] = value;
+  }
+  if (extra) for (const [k, v] of Object.entries(extra)) env[k] = v;
+  return env;
+}
+
+/** Secret values present in the parent's environment (by variable name), longest first. */
+export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
+  const values = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    // File paths (CA bundles, key files) are not the secret itself.
+    if (value && value.length >= MIN_REDACTED_LENGTH && CREDENTIAL_NAME.test(name) && !value.startsWith("/"))
+      values.add(value);
+  }
+  return [...values].sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every occurrence of a parent secret with `[REDACTED]` (last line of defence: a child could read /proc). */
+export function redactSecrets(text: string, secrets: readonly string[] = secretValues()): string {
+  let out = text;
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join("[REDACTED]");
+  return out;
+}

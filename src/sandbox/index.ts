@@ -1,0 +1,174 @@
+/**
+ * The sandbox for untrusted code: every probe of an agent-written module, every `javascript` predicate and
+ * every suite oracle runs in a child process with a timeout (SIGKILL of its whole process group), a memory
+ * cap (V8 heap flag plus a resident-memory watch over the group) and a scrubbed environment. Secrets of the
+ * parent's environment are also redacted from everything we return, in case a child found them elsewhere.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { CODE_EXTENSIONS, childAssets, childScript, compileModule } from "./compile.js";
+import { redactSecrets, scrubbedEnv, secretValues } from "./env.js";
+import { spawnLimited } from "./process.js";
+import type { ChildEnvelope, ChildMessage } from "./protocol.js";
+import type { CommandOutcome, SandboxFailure, SandboxLimits, SandboxOutcome, SandboxTask } from "./types.js";
+
+export { isSecretName, redactSecrets, scrubbedEnv } from "./env.js";
+export type * from "./types.js";
+
+/** Resident memory a Node child needs beyond its JS heap (code, wasm, buffers). */
+export const RSS_OVERHEAD_MB = 160;
+/** Resident-memory cap of a sandboxed shell command (whole process group) when the caller sets none. */
+export const DEFAULT_COMMAND_MEMORY_MB = 1024;
+
+function redactDeep<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0 || value === undefined) return value;
+  const json = JSON.stringify(value);
+  if (json === undefined) return value;
+  const clean = redactSecrets(json, secrets);
+  return clean === json ? value : (JSON.parse(clean) as T);
+}
+
+function fail<T>(
+  failure: SandboxFailure,
+  message: string,
+  stderr: string,
+  phase: "load" | "run",
+): SandboxOutcome<T> {
+  return { ok: false, failure, message, stderr, phase };
+}
+
+/**
+ * Runs a gate or predicate task on an untrusted module in a fresh child process.
+ * Never throws for anything the module does; `ok: false` says what happened and in which phase.
+ */
+export async function runSandboxed<T>(
+  task: SandboxTask,
+  limits: SandboxLimits,
+  opts: { cwd?: string } = {},
+): Promise<SandboxOutcome<T>> {
+  const secrets = secretValues();
+  const modulePath = resolve(opts.cwd ?? process.cwd(), task.module);
+  if (!existsSync(modulePath) || !statSync(modulePath).isFile()) {
+    return fail("load", `${task.module}: module not found`, "", "load");
+  }
+  let compiled: ChildEnvelope["compiled"];
+  if (CODE_EXTENSIONS.test(modulePath)) {
+    const out = await compileModule(modulePath);
+    if (!out.ok) return fail("load", redactSecrets(out.message, secrets), "", "load");
+    compiled = { file: out.file, format: out.format };
+  }
+  const nonce = randomBytes(16).toString("hex");
+  const envelope: ChildEnvelope = { nonce, task, modulePath, compiled, assets: childAssets() };
+
+  let loaded = false;
+  let result: Extract<ChildMessage, { type: "result" }> | undefined;
+  let pending = "";
+  const onChunk = (chunk: string) => {
+    pending += chunk;
+    let nl = pending.indexOf("\n");
+    while (nl >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      nl = pending.indexOf("\n");
+      if (!line.startsWith(`${nonce} `)) continue; // forged or stray: ignore
+      try {
+        const msg = JSON.parse(line.slice(nonce.length + 1)) as ChildMessage;
+        if (msg.type === "loaded") loaded = true;
+        else if (msg.type === "result" && !result) result = msg;
+      } catch {
+        // a torn line cannot come from the child's own single write; ignore
+      }
+    }
+  };
+
+  const out = await spawnLimited({
+    command: process.execPath,
+    args: [
+      `--max-old-space-size=${limits.memoryMb}`,
+      "--expose-gc",
+      "--stack-size=4000",
+      await childScript(),
+    ],
+    cwd: opts.cwd ?? dirname(modulePath),
+    env: scrubbedEnv(),
+    stdin: JSON.stringify(envelope),
+    timeoutMs: limits.timeoutMs,
+    rssLimitMb: limits.memoryMb + RSS_OVERHEAD_MB,
+    resultChannel: true,
+    onResultChunk: onChunk,
+  });
+  const stderr = redactSecrets(out.stderr, secrets);
+  const phase = loaded ? "run" : "load";
+  const where = loaded ? "while probing" : "while loading the module";
+
+  if (result?.ok) return { ok: true, value: redactDeep(result.value as T, secrets), stderr };
+  if (result && !result.ok)
+    return fail(result.failure, redactSecrets(result.message, secrets), stderr, phase);
+  if (out.spawnError) return fail("crash", `could not start the sandbox: ${out.spawnError}`, stderr, phase);
+  if (out.killedFor === "timeout")
+    return fail("timeout", `timed out after ${limits.timeoutMs} ms ${where} (killed)`, stderr, phase);
+  const heapOom = /heap out of memory|Allocation failed|Reached heap limit/i.test(out.stderr);
+  if (out.killedFor === "memory" || heapOom)
+    return fail(
+      "memory",
+      `exceeded the memory cap of ${limits.memoryMb} MiB ${where} (killed)`,
+      stderr,
+      phase,
+    );
+  if (out.signal) return fail("crash", `sandbox child killed by ${out.signal} ${where}`, stderr, phase);
+  return fail(
+    "exit",
+    `the process exited with code ${out.exitCode} ${where} before reporting a result (process.exit in the module?)`,
+    stderr,
+    phase,
+  );
+}
+
+/**
+ * Runs a shell command (e.g. a suite's oracle) under the same limits: scrubbed env (plus `opts.env`), own
+ * process group killed on timeout, resident-memory cap over the group, capped and redacted output.
+ */
+export async function runSandboxedCommand(
+  command: string,
+  opts: { cwd: string; timeoutMs: number; memoryMb?: number; stdin?: string; env?: Record<string, string> },
+): Promise<CommandOutcome> {
+  const secrets = secretValues();
+  const memoryMb = opts.memoryMb ?? DEFAULT_COMMAND_MEMORY_MB;
+  const shell = process.platform === "win32" ? "cmd.exe" : "/bin/sh";
+  const args = process.platform === "win32" ? ["/d", "/s", "/c", command] : ["-c", command];
+  const out = await spawnLimited({
+    command: shell,
+    args,
+    cwd: opts.cwd,
+    env: scrubbedEnv(opts.env),
+    stdin: opts.stdin,
+    timeoutMs: opts.timeoutMs,
+    rssLimitMb: memoryMb,
+  });
+  const base = {
+    exitCode: out.exitCode,
+    stdout: redactSecrets(out.stdout, secrets),
+    stderr: redactSecrets(out.stderr, secrets),
+  };
+  if (out.spawnError)
+    return { ...base, ok: false, failure: "crash", message: `could not start: ${out.spawnError}` };
+  if (out.killedFor === "timeout")
+    return {
+      ...base,
+      ok: false,
+      failure: "timeout",
+      message: `timed out after ${opts.timeoutMs} ms (killed)`,
+    };
+  if (out.killedFor === "memory")
+    return {
+      ...base,
+      ok: false,
+      failure: "memory",
+      message: `exceeded the memory cap of ${memoryMb} MiB (killed)`,
+    };
+  if (out.signal) return { ...base, ok: false, failure: "crash", message: `killed by ${out.signal}` };
+  if (out.exitCode !== 0)
+    return { ...base, ok: false, failure: "exit", message: `exited with code ${out.exitCode}` };
+  return { ...base, ok: true };
+}

@@ -1,0 +1,147 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSandboxed, runSandboxedCommand, scrubbedEnv } from "../../src/sandbox/index.js";
+
+const fx = (f: string) => join(import.meta.dirname, "fixtures", f);
+const limits = { timeoutMs: 10_000, memoryMb: 128 };
+const SECRET = "sk-test-5f1e2d3c4b5a69788796a5b4c3d2e1f0";
+const predicate = (module: string, args: unknown[], exp?: string) =>
+  ({ kind: "predicate", module: fx(module), export: exp, args }) as const;
+
+describe("scrubbedEnv", () => {
+  it("keeps PATH-like basics and drops credentials and CI context", () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      GITHUB_TOKEN: "ghp_x",
+      ANTHROPIC_API_KEY: "k",
+      OPENAI_BASE_URL: "u",
+      MY_SECRET: "s",
+      NPM_CONFIG_USERCONFIG: "n",
+      AWS_PROFILE: "p",
+    });
+    try {
+      const env = scrubbedEnv({ EXTRA: "1" });
+      expect(env.PATH).toBe(process.env.PATH);
+      expect(env.EXTRA).toBe("1");
+      for (const k of Object.keys(env))
+        expect(k).not.toMatch(/TOKEN|KEY|SECRET|^GITHUB_|^ANTHROPIC_|^OPENAI_|^AWS_|^NPM_/);
+    } finally {
+      process.env = saved;
+    }
+  });
+});
+
+describe("runSandboxed", () => {
+  beforeAll(() => {
+    process.env.SKILLGATE_TEST_TOKEN = SECRET;
+  });
+  afterAll(() => {
+    delete process.env.SKILLGATE_TEST_TOKEN;
+  });
+
+  it("calls a TS predicate's default export and returns its JSON value", async () => {
+    const out = await runSandboxed(predicate("predicate.ts", ["hello", 3]), limits);
+    expect(out).toMatchObject({ ok: true, value: { pass: true, length: 5 } });
+  });
+
+  it("awaits async exports, bundles relative TS imports and loads top-level-await ESM", async () => {
+    expect(await runSandboxed(predicate("predicate.ts", [4], "asyncPredicate"), limits)).toMatchObject({
+      value: 8,
+    });
+    expect(await runSandboxed(predicate("imports-helper.ts", [5]), limits)).toMatchObject({ value: 11 });
+    expect(await runSandboxed(predicate("tla.mjs", [21]), limits)).toMatchObject({ value: 42 });
+  });
+
+  it("a timer left running by the module does not keep the child alive", async () => {
+    expect(await runSandboxed(predicate("leaves-timer.js", []), limits)).toMatchObject({
+      ok: true,
+      value: "done",
+    });
+  });
+
+  it("kills an infinite loop at import on timeout and says it was loading", async () => {
+    const out = await runSandboxed(predicate("loop-at-import.js", []), { timeoutMs: 1500, memoryMb: 128 });
+    expect(out).toMatchObject({ ok: false, failure: "timeout", phase: "load" });
+  });
+
+  it("stops a heap bomb at the memory cap", async () => {
+    const out = await runSandboxed(predicate("heap-bomb.js", []), { timeoutMs: 20_000, memoryMb: 96 });
+    expect(out).toMatchObject({ ok: false, failure: "memory", phase: "run" });
+  });
+
+  it("stops a Buffer bomb (outside the V8 heap) by the resident-memory watch", async () => {
+    const out = await runSandboxed(predicate("buffer-bomb.js", []), { timeoutMs: 20_000, memoryMb: 96 });
+    expect(out).toMatchObject({ ok: false, failure: "memory" });
+  });
+
+  it("reports process.exit at import as an exit while loading", async () => {
+    const out = await runSandboxed(predicate("forge-result.js", []), limits);
+    // The forged line on fd 3 lacks the nonce: it is ignored, not taken as a pass.
+    expect(out).toMatchObject({ ok: false, failure: "exit", phase: "load" });
+  });
+
+  it("reports a throw at import and a syntax error as load failures with the location", async () => {
+    const threw = await runSandboxed(predicate("throws-at-import.ts", []), limits);
+    expect(threw).toMatchObject({ ok: false, failure: "load" });
+    expect(threw.ok === false && threw.message).toContain("boom at import");
+    const syntax = await runSandboxed(predicate("syntax-error.js", []), limits);
+    expect(syntax.ok === false && syntax.message).toMatch(/fixtures\/syntax-error\.js:\d+:\d+: Expected/);
+    const missing = await runSandboxed(predicate("predicate.ts", [], "nope"), limits);
+    expect(missing.ok === false && missing.message).toMatch(/no export 'nope' \(exports: .*asyncPredicate/);
+    const absent = await runSandboxed(predicate("does-not-exist.ts", []), limits);
+    expect(absent).toMatchObject({ ok: false, failure: "load" });
+  });
+
+  it("never shows a parent secret: the child env is scrubbed and /proc reads are redacted", async () => {
+    const out = await runSandboxed(predicate("read-secrets.js", []), limits);
+    const text = JSON.stringify(out);
+    expect(out.ok).toBe(true);
+    expect(text).not.toContain(SECRET);
+    const childEnv = out.ok ? (out.value as { env: Record<string, string> }).env : {};
+    expect(childEnv.PATH).toBeDefined();
+    expect(Object.keys(childEnv)).not.toContain("SKILLGATE_TEST_TOKEN");
+  });
+
+  it("redacts a parent secret the module got hold of from its result and stderr", async () => {
+    const out = await runSandboxed(predicate("echo.js", [`prefix ${SECRET} suffix`]), limits);
+    expect(out).toMatchObject({ ok: true, value: { found: "prefix [REDACTED] suffix" } });
+    expect(out.stderr).toContain("found: prefix [REDACTED] suffix");
+  });
+});
+
+describe("runSandboxedCommand", () => {
+  it("runs a shell command with a scrubbed env", async () => {
+    process.env.SKILLGATE_TEST_TOKEN = SECRET;
+    try {
+      const out = await runSandboxedCommand("env; echo $SKILLGATE_TEST_TOKEN", {
+        cwd: import.meta.dirname,
+        timeoutMs: 5000,
+      });
+      expect(out.ok).toBe(true);
+      expect(out.stdout).toContain("PATH=");
+      expect(out.stdout).not.toContain(SECRET);
+      expect(out.stdout).not.toContain("SKILLGATE_TEST_TOKEN");
+    } finally {
+      delete process.env.SKILLGATE_TEST_TOKEN;
+    }
+  });
+
+  it("passes stdin and explicit env, reports a non-zero exit", async () => {
+    const out = await runSandboxedCommand('read x; echo "$x-$ORACLE_VAR"; exit 3', {
+      cwd: import.meta.dirname,
+      timeoutMs: 5000,
+      stdin: "in\n",
+      env: { ORACLE_VAR: "v" },
+    });
+    expect(out).toMatchObject({ ok: false, exitCode: 3, failure: "exit", stdout: "in-v\n" });
+  });
+
+  it("kills the whole tree on timeout (background children included)", async () => {
+    const out = await runSandboxedCommand("sleep 30 & sleep 30; echo never", {
+      cwd: import.meta.dirname,
+      timeoutMs: 500,
+    });
+    expect(out).toMatchObject({ ok: false, failure: "timeout" });
+    expect(out.stdout).not.toContain("never");
+  });
+});
