@@ -173,6 +173,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       }
     }
     let result: AgentResult | undefined;
+    let attempts = 0;
     for (let n = 0; ; n++) {
       // Recordings cost nothing: the budget only stops live agent calls.
       const reason = cacheable ? budget.exhausted() : undefined;
@@ -187,6 +188,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       }
       result = await attempt(req);
       if (cacheable && !result.cached) {
+        attempts++;
         budget.addCall();
         budget.addUsage(result.usage);
       }
@@ -211,6 +213,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       }
     }
     if (cache && !result.error && !result.cached) await cache.put(key, identity, result);
+    if (attempts > 0) result = { ...result, attempts };
     return toRecord(req, result, performance.now() - started);
   }
 

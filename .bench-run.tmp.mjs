@@ -1,0 +1,10 @@
+import { build } from "esbuild";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+const [section, ...flags] = process.argv.slice(2);
+const out = join(mkdtempSync(join(tmpdir(), "bench-build-")), `${section}.mjs`);
+await build({ entryPoints: [`bench/${section}.ts`], bundle: true, platform: "node", format: "esm", outfile: out, packages: "external" });
+const mod = await import(out);
+const res = await mod.bench({ root: process.cwd(), tmp: mkdtempSync(join(tmpdir(), "bench-tmp-")), log: (l) => console.log(l), flags: Object.fromEntries(flags.map((f) => [f, true])) });
+console.log(JSON.stringify(res, null, 1));
