@@ -105,6 +105,8 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   let errors = 0;
   let budgetExhausted: string | undefined;
 
+  // process.env is a live view into the C++ side: copy it once, not once per trial.
+  const envSource = { ...process.env };
   const progress = () =>
     opts.logger.progress({ done, total: requests.length, errors, costUsd: budget.usd, cacheHits });
 
@@ -140,6 +142,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
         allow: adapter.envAllow,
         extra: [...(opts.agent.env ?? []), ...(opts.extraEnv ?? [])],
         home: ws.home,
+        source: envSource,
       });
       const run = adapter
         .run(req, { workspace: ws, env, signal: controller.signal, timeoutMs: opts.timeoutMs })
