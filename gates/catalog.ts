@@ -4,6 +4,7 @@ import { boundary } from "./boundary/index.js";
 import { conservation } from "./conservation/index.js";
 import { contrast } from "./contrast/index.js";
 import { leakage } from "./leakage/index.js";
+import { queue } from "./queue/index.js";
 import { tenantIsolation } from "./tenant-isolation/index.js";
 import type { Gate } from "./types.js";
 
@@ -13,5 +14,6 @@ export const catalog: Record<string, Gate> = {
   [conservation.id]: conservation,
   [contrast.id]: contrast,
   [leakage.id]: leakage,
+  [queue.id]: queue,
   [tenantIsolation.id]: tenantIsolation,
 };
