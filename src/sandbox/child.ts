@@ -103,7 +103,7 @@ async function runGateTask(task: Extract<ChildEnvelope["task"], { kind: "gate" |
   } else {
     const mod = await loadModule(envelope.compiled);
     const picked = resolveExport(mod, task.export, gate.defaultExports);
-    input = { kind: "export", ...picked };
+    input = { kind: "export", ...picked, module: mod };
   }
   send({ type: "loaded" });
   const seeds = task.kind === "gate" ? [task.seed ?? 0] : task.seeds;
