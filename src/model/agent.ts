@@ -31,6 +31,13 @@ export interface AgentAdapter {
   /** Environment variable names (or prefixes ending in `*`) passed through to the agent. */
   readonly envAllow: string[];
   run(request: TrialRequest, ctx: AgentRunContext): Promise<AgentResult>;
+  /**
+   * False for adapters whose answers are not live agent calls (`replay`): the runner neither caches them nor
+   * counts them as agent calls. Default true.
+   */
+  readonly cacheable?: boolean;
+  /** False for adapters that never touch a filesystem (`replay`): the runner skips the workspace. Default true. */
+  readonly needsWorkspace?: boolean;
 }
 
 /** Agent settings from config / CLI (`agent:` in `.skillgate.yml`). */

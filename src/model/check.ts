@@ -14,6 +14,8 @@ export interface AssertionOutcome {
   error?: boolean;
   /** Extra structured data (gate JSON, judge grading) kept in the report. */
   details?: Record<string, unknown>;
+  /** Nothing to test was found (no number, no JSON, file missing): fails whether or not the assertion is negated. */
+  missingValue?: boolean;
 }
 
 export type CheckStatus = "pass" | "fail" | "error" | "skipped";

@@ -31,7 +31,7 @@ export interface SuiteMeta {
   keyLoc: Record<string, SourceLocation>;
 }
 
-/** A file copied into the trial workspace: `from` is relative to the suite root, `to` relative to the workspace. */
+/** A file copied into the trial workspace: `from` is repository-relative (resolved from the suite file), `to` workspace-relative. */
 export interface CaseFile {
   from: string;
   to: string;

@@ -1,0 +1,205 @@
+/**
+ * `claude-code` adapter: the real `claude -p --output-format stream-json --verbose` in the trial workspace, skills
+ * under `.claude/skills/<name>/`, a temporary HOME, only `ANTHROPIC_*` / `CLAUDE_CODE_*` (+ configured names).
+ * Writes are allowed with `--permission-mode acceptEdits` plus an allowed-tools list, which also works as root
+ * (where `bypassPermissions` is refused).
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, TrialRequest } from "../model/index.js";
+import { InputError } from "../model/index.js";
+import { runAgentProcess } from "./process.js";
+import { registerAgent } from "./registry.js";
+import { capOutput, emptyResult, errorForStatus, errorResult, tail } from "./result.js";
+import { resolveCommand } from "./shell-words.js";
+
+const execFileP = promisify(execFile);
+
+/** stream-json transcripts of long sessions are large; beyond this the transcript is cut and the trial fails. */
+export const CLAUDE_MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+/** Tools a trial may use without a prompt. Bash is in: skills often run their scripts. */
+export const DEFAULT_ALLOWED_TOOLS = ["Skill", "Read", "Write", "Edit", "Glob", "Grep", "Bash"];
+/** Quiet, offline-friendly Claude Code: no telemetry, updates, error reports or non-essential calls. */
+export const CLAUDE_QUIET_ENV: Record<string, string> = {
+  DISABLE_TELEMETRY: "1",
+  DISABLE_AUTOUPDATER: "1",
+  DISABLE_ERROR_REPORTING: "1",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+};
+
+interface ParsedStream {
+  result: AgentResult;
+  /** The final `result` event was seen. */
+  complete: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: stream-json events are free-form JSON
+type Json = any;
+
+function blockText(content: Json): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((b) => (typeof b?.text === "string" ? b.text : "")).join("");
+  return "";
+}
+
+/** The skill a tool call loads: a `Skill` call naming it, or a read of `…/skills/<name>/SKILL.md`. */
+export function activatedSkill(call: ToolCall): string | undefined {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  if (call.name === "Skill") {
+    const named = String(input.skill ?? input.command ?? input.name ?? "").replace(/^\//, "");
+    return named ? named.replace(/^[^:]*:/, "") : undefined;
+  }
+  const path = String(input.file_path ?? input.path ?? input.command ?? "");
+  const m = /skills[\\/]+([^\\/\s"']+)[\\/]+SKILL\.md/i.exec(path);
+  return m?.[1];
+}
+
+/** Reads Claude Code's stream-json: init skills, tool calls of every turn with their results, result, usage. */
+export function parseClaudeStream(stdout: string): ParsedStream {
+  const result = emptyResult();
+  const byId = new Map<string, ToolCall>();
+  const messageTurn = new Map<string, number>();
+  let complete = false;
+  let badLines = 0;
+  for (const line of stdout.split("\n")) {
+    if (!line.trim()) continue;
+    let ev: Json;
+    try {
+      ev = JSON.parse(line);
+    } catch {
+      badLines++;
+      continue;
+    }
+    if (ev?.type === "system" && ev.subtype === "init" && Array.isArray(ev.skills)) {
+      result.skillsRegistered = ev.skills.map(String);
+    } else if (ev?.type === "assistant" && Array.isArray(ev.message?.content)) {
+      // One assistant message may arrive as several events (one per content block) sharing its id.
+      const id = String(ev.message.id ?? `anon-${messageTurn.size}`);
+      if (!messageTurn.has(id)) messageTurn.set(id, messageTurn.size);
+      const turn = messageTurn.get(id)!;
+      for (const block of ev.message.content) {
+        if (block?.type !== "tool_use") continue;
+        const call: ToolCall = { name: String(block.name), input: block.input ?? null, turn };
+        result.toolCalls.push(call);
+        if (block.id) byId.set(String(block.id), call);
+      }
+    } else if (ev?.type === "user" && Array.isArray(ev.message?.content)) {
+      for (const block of ev.message.content) {
+        if (block?.type !== "tool_result") continue;
+        const call = byId.get(String(block.tool_use_id));
+        if (!call) continue;
+        call.output = blockText(block.content);
+        if (block.is_error) call.isError = true;
+      }
+    } else if (ev?.type === "result") {
+      complete = true;
+      result.output = typeof ev.result === "string" ? ev.result : "";
+      const u = ev.usage ?? {};
+      result.usage = {
+        inputTokens:
+          (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
+        outputTokens: u.output_tokens ?? 0,
+        costUsd: typeof ev.total_cost_usd === "number" ? ev.total_cost_usd : 0,
+      };
+      if (ev.is_error || (typeof ev.subtype === "string" && ev.subtype !== "success")) {
+        const status = typeof ev.api_error_status === "number" ? ev.api_error_status : undefined;
+        const detail = tail(result.output || String(ev.subtype), 300);
+        // The reply text of an API error ("API Error: 400 …") must never be graded as an answer.
+        result.error = status
+          ? errorForStatus(status, detail)
+          : { kind: "protocol", message: `claude reported an error (${ev.subtype}): ${detail}` };
+      }
+    }
+  }
+  if (badLines > 0) result.notes = [`${badLines} non-JSON line(s) in the stream ignored`];
+  const activated = new Set<string>();
+  for (const call of result.toolCalls) {
+    const name = activatedSkill(call);
+    if (name) activated.add(name);
+  }
+  result.skillsActivated = [...activated];
+  return { result, complete };
+}
+
+export function buildClaudeArgs(config: AgentConfig, request: TrialRequest): string[] {
+  const allowed = Array.isArray(config.options?.allowedTools)
+    ? (config.options.allowedTools as unknown[]).map(String)
+    : DEFAULT_ALLOWED_TOOLS;
+  const args = ["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"];
+  args.push("--allowedTools", allowed.join(" "));
+  if (config.model) args.push("--model", config.model);
+  if (typeof config.options?.maxTurns === "number") args.push("--max-turns", String(config.options.maxTurns));
+  if (request.constraints?.length) args.push("--append-system-prompt", request.constraints.join("\n"));
+  return args;
+}
+
+export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
+  const { file, args: baseArgs } = resolveCommand(config.command ?? "claude", ctx.repoDir);
+  let identity: Promise<string> | undefined;
+  return {
+    name: "claude-code",
+    skillsDir: ".claude/skills",
+    envAllow: ["ANTHROPIC_*", "CLAUDE_CODE_*"],
+    identity() {
+      identity ??= execFileP(file, [...baseArgs, "--version"], { timeout: 30_000 }).then(
+        ({ stdout }) => `claude-code/${stdout.trim().split(/\s+/)[0]}/${config.model ?? "default"}`,
+        (e: Error) => {
+          throw new InputError(`claude-code: cannot run \`${file} --version\`: ${e.message.split("\n")[0]}`);
+        },
+      );
+      return identity;
+    },
+    async run(request, run) {
+      const p = await runAgentProcess(file, [...baseArgs, ...buildClaudeArgs(config, request)], {
+        cwd: run.workspace.dir,
+        env: { ...run.env, ...CLAUDE_QUIET_ENV },
+        stdin: request.prompt,
+        timeoutMs: run.timeoutMs,
+        signal: run.signal,
+        maxStdoutBytes: CLAUDE_MAX_STDOUT_BYTES,
+      });
+      if (p.spawnError) return errorResult("crash", `cannot start claude (${file}): ${p.spawnError}`);
+      const { result, complete } = parseClaudeStream(p.stdout);
+      const notes = result.notes ?? [];
+      if (p.timedOut)
+        return errorResult("timeout", `claude did not finish within ${run.timeoutMs} ms`, true, result);
+      if (p.aborted) return errorResult("crash", "claude aborted", false, result);
+      if (p.stdoutTruncated) {
+        return errorResult(
+          "protocol",
+          `claude transcript larger than ${CLAUDE_MAX_STDOUT_BYTES} bytes`,
+          false,
+          result,
+        );
+      }
+      if (!complete) {
+        const how =
+          p.exitCode === 0 ? "exited 0" : p.signal ? `was killed by ${p.signal}` : `exited ${p.exitCode}`;
+        return errorResult(
+          p.exitCode === 0 ? "protocol" : "crash",
+          `claude ${how} without a result event${p.stderr.trim() ? `: ${tail(p.stderr, 500)}` : ""}`,
+          false,
+          result,
+        );
+      }
+      result.output = capOutput(result.output, notes);
+      if (notes.length) result.notes = notes;
+      if (result.error) return result;
+      // A skill the harness did not register can never fire: that is a broken setup, not a routing miss.
+      if (request.mode !== "baseline" && request.install.some((s) => s.name === request.skill)) {
+        const registered = result.skillsRegistered ?? [];
+        if (!registered.some((s) => s === request.skill || s.endsWith(`:${request.skill}`))) {
+          return errorResult(
+            "unregistered-skill",
+            `skill "${request.skill}" is not among the skills claude registered (${registered.join(", ") || "none"}); check its SKILL.md frontmatter`,
+            false,
+            result,
+          );
+        }
+      }
+      return result;
+    },
+  };
+}
+
+registerAgent("claude-code", createClaudeCodeAgent);

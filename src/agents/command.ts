@@ -1,0 +1,155 @@
+/**
+ * `command` adapter: any CLI. Runs in the trial workspace with the skills under `.agents/skills/<name>/`, the
+ * prompt on stdin (the baseline constraint block before it), env SKILLGATE_CASE / SKILLGATE_TRIAL /
+ * SKILLGATE_SEED. stdout is plain text (the output) or one JSON object
+ * `{output, skillsActivated?, toolCalls?: [{name, input, output?, isError?}], usage?: {inputTokens, outputTokens, costUsd}}`.
+ */
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
+import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, Usage } from "../model/index.js";
+import { ZERO_USAGE } from "../model/index.js";
+import { runAgentProcess } from "./process.js";
+import { registerAgent } from "./registry.js";
+import { capOutput, emptyResult, errorResult, tail } from "./result.js";
+import { resolveCommand } from "./shell-words.js";
+
+/** stdout kept from a command agent; beyond it the output is cut (and a JSON reply cannot be read). */
+export const COMMAND_MAX_STDOUT_BYTES = 4 * 1024 * 1024;
+
+export function constraintBlock(constraints: readonly string[] | undefined): string {
+  if (!constraints || constraints.length === 0) return "";
+  return `Constraints for this task:\n${constraints.map((c) => `- ${c}`).join("\n")}\n\n`;
+}
+
+function num(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0;
+}
+
+/** Reads the command protocol. Returns a protocol error message when stdout is a JSON object of the wrong shape. */
+export function parseCommandOutput(stdout: string): AgentResult | { protocolError: string } {
+  const trimmed = stdout.trim();
+  if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) return { ...emptyResult(), output: stdout };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    // Text that merely looks like an object (a code snippet) is plain output.
+    return { ...emptyResult(), output: stdout };
+  }
+  const o = parsed as Record<string, unknown>;
+  if (typeof o.output !== "string") return { protocolError: 'JSON reply lacks a string "output"' };
+  if (
+    o.skillsActivated !== undefined &&
+    !(Array.isArray(o.skillsActivated) && o.skillsActivated.every((s) => typeof s === "string"))
+  ) {
+    return { protocolError: '"skillsActivated" must be an array of strings' };
+  }
+  const toolCalls: ToolCall[] = [];
+  if (o.toolCalls !== undefined) {
+    if (!Array.isArray(o.toolCalls)) return { protocolError: '"toolCalls" must be an array' };
+    for (const [i, c] of o.toolCalls.entries()) {
+      const call = c as Record<string, unknown> | null;
+      if (!call || typeof call.name !== "string")
+        return { protocolError: `toolCalls[${i}] lacks a string "name"` };
+      toolCalls.push({
+        name: call.name,
+        input: call.input ?? null,
+        ...(typeof call.output === "string" ? { output: call.output } : {}),
+        ...(typeof call.isError === "boolean" ? { isError: call.isError } : {}),
+        turn: typeof call.turn === "number" ? call.turn : 0,
+      });
+    }
+  }
+  const u = (o.usage ?? {}) as Record<string, unknown>;
+  const usage: Usage = {
+    inputTokens: num(u.inputTokens),
+    outputTokens: num(u.outputTokens),
+    costUsd: num(u.costUsd),
+  };
+  return {
+    ...emptyResult(),
+    output: o.output,
+    toolCalls,
+    skillsActivated: (o.skillsActivated as string[] | undefined) ?? [],
+    usage,
+  };
+}
+
+/**
+ * The command words plus the content of every word that names a file (the script itself, `node agent.mjs`'s
+ * script): editing the agent script invalidates its cached answers.
+ */
+async function commandIdentity(
+  file: string,
+  args: string[],
+  repoDir: string,
+  config: AgentConfig,
+): Promise<string> {
+  const h = createHash("sha256").update(`${file}\0${args.join("\0")}`);
+  for (const word of [file, ...args]) {
+    const path = isAbsolute(word) ? word : resolve(repoDir, word);
+    try {
+      if ((await stat(path)).isFile()) h.update(await readFile(path));
+    } catch {
+      // not a file: a flag or a program on PATH
+    }
+  }
+  const version = typeof config.options?.version === "string" ? `@${config.options.version}` : "";
+  return `command:${h.digest("hex").slice(0, 16)}${config.model ? `/${config.model}` : ""}${version}`;
+}
+
+export function createCommandAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
+  if (!config.command) throw new Error('agent adapter "command" needs `command` (shell words)');
+  const { file, args } = resolveCommand(config.command, ctx.repoDir);
+  let identity: Promise<string> | undefined;
+  return {
+    name: "command",
+    skillsDir: ".agents/skills",
+    envAllow: [],
+    identity: () => {
+      identity ??= commandIdentity(file, args, ctx.repoDir, config);
+      return identity;
+    },
+    async run(request, run) {
+      const env = {
+        ...run.env,
+        SKILLGATE_CASE: request.caseId,
+        SKILLGATE_TRIAL: String(request.trial),
+        SKILLGATE_SEED: String(request.seed),
+        SKILLGATE_MODE: request.mode,
+        SKILLGATE_SKILL: request.skill,
+      };
+      const p = await runAgentProcess(file, args, {
+        cwd: run.workspace.dir,
+        env,
+        stdin: constraintBlock(request.constraints) + request.prompt,
+        timeoutMs: run.timeoutMs,
+        signal: run.signal,
+        maxStdoutBytes: COMMAND_MAX_STDOUT_BYTES,
+      });
+      if (p.spawnError) return errorResult("crash", `cannot start agent command ${file}: ${p.spawnError}`);
+      if (p.timedOut)
+        return errorResult("timeout", `agent command did not finish within ${run.timeoutMs} ms`, true);
+      if (p.aborted) return errorResult("crash", "agent command aborted");
+      if (p.exitCode !== 0) {
+        const how = p.signal ? `was killed by ${p.signal}` : `exited with code ${p.exitCode}`;
+        return errorResult(
+          "crash",
+          `agent command ${how}${p.stderr.trim() ? `: ${tail(p.stderr, 500)}` : ""}`,
+        );
+      }
+      const notes: string[] = [];
+      if (p.stdoutTruncated) notes.push(`stdout cut at ${COMMAND_MAX_STDOUT_BYTES} bytes`);
+      const parsed = parseCommandOutput(p.stdout);
+      if ("protocolError" in parsed)
+        return errorResult("protocol", `agent command stdout: ${parsed.protocolError}`);
+      parsed.output = capOutput(parsed.output, notes);
+      if (notes.length) parsed.notes = notes;
+      if (parsed.usage === ZERO_USAGE) parsed.usage = { ...ZERO_USAGE };
+      return parsed;
+    },
+  };
+}
+
+registerAgent("command", createCommandAgent);

@@ -1,0 +1,130 @@
+/**
+ * One fresh temporary directory per trial: the case's files, the skills the mode asks for (never their `evals/`),
+ * and a temporary HOME beside it. After the run, `collectWrittenFiles` reads back what the agent wrote.
+ */
+import { createHash } from "node:crypto";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
+import type { TrialRequest, Workspace } from "../model/index.js";
+
+/** Caps on what is read back from a workspace: enough for source files, bounded for runaway agents. */
+export const MAX_WRITTEN_FILE_BYTES = 256 * 1024;
+export const MAX_WRITTEN_TOTAL_BYTES = 4 * 1024 * 1024;
+export const MAX_WRITTEN_FILES = 500;
+/** Folders never read back: dependencies and VCS data are not what the agent wrote. */
+const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
+
+export interface PreparedWorkspace extends Workspace {
+  /** The temporary root holding `work/` (the workspace) and `home/`. */
+  root: string;
+  /** Content hash of every file placed before the run, workspace-relative → sha256. */
+  initial: Map<string, string>;
+  skillsDir: string;
+}
+
+export class WorkspaceError extends Error {}
+
+function insideRelative(to: string): string {
+  const rel = normalize(to).split(sep).join("/");
+  if (isAbsolute(to) || rel === ".." || rel.startsWith("../") || rel === "." || rel === "") {
+    throw new WorkspaceError(`case file target "${to}" is outside the workspace`);
+  }
+  return rel;
+}
+
+const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+
+async function place(from: string, dir: string, rel: string, initial: Map<string, string>): Promise<void> {
+  const target = join(dir, rel);
+  await mkdir(dirname(target), { recursive: true });
+  await copyFile(from, target);
+  initial.set(rel, sha256(await readFile(target)));
+}
+
+/** Creates the workspace of one trial. `parent` defaults to the OS temp folder, which is never inside the repo. */
+export async function prepareWorkspace(
+  request: TrialRequest,
+  skillsDir: string,
+  parent: string = tmpdir(),
+): Promise<PreparedWorkspace> {
+  const root = await mkdtemp(join(parent, "skillgate-trial-"));
+  const dir = join(root, "work");
+  const home = join(root, "home");
+  await mkdir(dir, { recursive: true });
+  await mkdir(home, { recursive: true });
+  const initial = new Map<string, string>();
+  try {
+    for (const f of request.files) await place(f.from, dir, insideRelative(f.to), initial);
+    const skillPaths: Record<string, string> = {};
+    for (const skill of request.install) {
+      const skillRel = insideRelative(join(skillsDir, skill.name));
+      for (const file of skill.files) {
+        const rel = insideRelative(file);
+        // The agent must never see the answers, whatever the planner passed.
+        if (rel === "evals" || rel.startsWith("evals/")) continue;
+        await place(join(skill.sourceDir, rel), dir, `${skillRel}/${rel}`, initial);
+      }
+      skillPaths[skill.name] = join(dir, skillRel);
+    }
+    return { root, dir, home, skillPaths, initial, skillsDir };
+  } catch (e) {
+    await rm(root, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+export async function removeWorkspace(ws: PreparedWorkspace): Promise<void> {
+  await rm(ws.root, { recursive: true, force: true, maxRetries: 2 });
+}
+
+function looksBinary(b: Buffer): boolean {
+  return b.subarray(0, 8192).includes(0);
+}
+
+/** Text files created or changed by the agent, workspace-relative → content, with notes about what was capped. */
+export async function collectWrittenFiles(
+  ws: PreparedWorkspace,
+): Promise<{ files: Record<string, string>; notes: string[] }> {
+  const files: Record<string, string> = {};
+  const notes: string[] = [];
+  let total = 0;
+  let count = 0;
+  const walk = async (abs: string): Promise<void> => {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of entries) {
+      const full = join(abs, e.name);
+      const rel = relative(ws.dir, full).split(sep).join("/");
+      if (e.isDirectory()) {
+        if (!SKIPPED_DIRS.has(e.name)) await walk(full);
+        continue;
+      }
+      if (!e.isFile()) continue;
+      const size = (await stat(full)).size;
+      if (size > MAX_WRITTEN_FILE_BYTES) {
+        notes.push(`file ${rel} not read back: ${size} bytes > ${MAX_WRITTEN_FILE_BYTES}`);
+        continue;
+      }
+      const content = await readFile(full);
+      if (ws.initial.get(rel) === sha256(content)) continue;
+      if (looksBinary(content)) continue;
+      if (count >= MAX_WRITTEN_FILES || total + content.length > MAX_WRITTEN_TOTAL_BYTES) {
+        notes.push(
+          `file ${rel} not read back: written files capped at ${MAX_WRITTEN_FILES} / ${MAX_WRITTEN_TOTAL_BYTES} bytes`,
+        );
+        continue;
+      }
+      files[rel] = content.toString("utf8");
+      total += content.length;
+      count++;
+    }
+  };
+  await walk(ws.dir);
+  return { files, notes };
+}

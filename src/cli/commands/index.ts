@@ -1,0 +1,13 @@
+import type { CliIO } from "../io.js";
+import { initCommand } from "./init.js";
+import { mergeCommand } from "./merge.js";
+import { validateCommand } from "./validate.js";
+
+export type Command = (argv: string[], io: CliIO) => Promise<number>;
+
+/** Every CLI command; one file each. */
+export const COMMANDS: Record<string, Command> = {
+  validate: validateCommand,
+  init: initCommand,
+  merge: mergeCommand,
+};

@@ -1,0 +1,58 @@
+import { formatDiagnostic, InputError } from "../model/index.js";
+import { EXIT } from "../report/exit-codes.js";
+import { VERSION } from "../version.js";
+import { COMMANDS } from "./commands/index.js";
+import { type CliIO, processIO } from "./io.js";
+
+export const USAGE = `skillgate ${VERSION} — gate pull requests that edit AI-agent skills
+
+Usage: skillgate <command> [options]
+
+Commands:
+  run        run the batteries and gates, compare with the base, print the verdict
+  validate   check SKILL.md files, eval suites and .skillgate.yml
+  gate       run one deterministic gate on a module
+  merge      combine shard reports into one
+  init       scaffold an eval suite for a skill
+
+Run \`skillgate <command> --help\` for a command's options.
+Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;
+
+/** The CLI: dispatches to one command; every bad input ends as a located message and exit 2, never a stack trace. */
+export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help" || name === "-h") {
+    io.stdout(`${USAGE}\n`);
+    return name ? EXIT.pass : EXIT.usage;
+  }
+  if (name === "--version" || name === "-v") {
+    io.stdout(`${VERSION}\n`);
+    return EXIT.pass;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`skillgate: unknown command \`${name}\`\n\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  try {
+    return await command(rest, io);
+  } catch (e) {
+    return reportError(e, io);
+  }
+}
+
+export function reportError(e: unknown, io: CliIO): number {
+  if (e instanceof InputError) {
+    io.stderr(`skillgate: ${e.message}\n`);
+    for (const d of e.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+    return EXIT.usage;
+  }
+  const code = (e as { code?: string }).code;
+  if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) {
+    io.stderr(`skillgate: ${(e as Error).message}\n`);
+    return EXIT.usage;
+  }
+  io.stderr(`skillgate: error: ${(e as Error)?.message ?? String(e)}\n`);
+  if (process.env.SKILLGATE_DEBUG) io.stderr(`${(e as Error)?.stack ?? ""}\n`);
+  return EXIT.error;
+}

@@ -1,0 +1,18 @@
+import type { Case, SuiteFormat, SuiteMeta, TriggerSet } from "../../model/index.js";
+import type { SuiteReader } from "../suite-context.js";
+
+/** What the loaders build together; several formats may contribute to one suite folder. */
+export interface SuiteDraft {
+  meta?: SuiteMeta;
+  cases: Case[];
+  trigger?: TriggerSet;
+  formats: SuiteFormat[];
+}
+
+/** One on-disk eval format. Registered in `formats/index.ts`; adding a format is adding a file. */
+export interface SuiteFormatLoader {
+  format: SuiteFormat;
+  /** Whether this suite folder holds files of this format. */
+  detect(reader: SuiteReader, root: string): boolean;
+  load(reader: SuiteReader, root: string, draft: SuiteDraft): void;
+}

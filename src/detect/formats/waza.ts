@@ -1,0 +1,37 @@
+import { posix } from "node:path";
+import type { TriggerQuery } from "../../model/index.js";
+import { wazaTriggerSchema } from "../schemas.js";
+import { addTriggers } from "./skill-creator.js";
+import type { SuiteFormatLoader } from "./types.js";
+
+const FILES = ["trigger_tests.yaml", "trigger_tests.yml"];
+
+/** microsoft/waza `trigger_tests.yaml`; `confidence: medium` weighs 0.5 as waza does. */
+export const wazaFormat: SuiteFormatLoader = {
+  format: "waza",
+  detect(reader, root) {
+    return FILES.some((f) => reader.exists(posix.join(root, f)));
+  },
+  load(reader, root, draft) {
+    for (const name of FILES) {
+      const file = posix.join(root, name);
+      if (!reader.exists(file)) continue;
+      const src = reader.read(file);
+      if (!src || !reader.validate(wazaTriggerSchema, src.value, src, [], "suite/waza-trigger")) continue;
+      const v = src.value as Record<string, unknown[] | undefined>;
+      const toQueries = (key: string): TriggerQuery[] =>
+        (v[key] ?? []).map((q, i) => {
+          const loc = src.locate([key, i]);
+          if (typeof q === "string") return { prompt: q, weight: 1, loc };
+          const o = q as { prompt: string; reason?: string; confidence?: string };
+          return { prompt: o.prompt, reason: o.reason, weight: o.confidence === "medium" ? 0.5 : 1, loc };
+        });
+      addTriggers(
+        draft,
+        toQueries("should_trigger_prompts"),
+        toQueries("should_not_trigger_prompts"),
+        src.locate([]),
+      );
+    }
+  },
+};

@@ -1,0 +1,307 @@
+/**
+ * JSON Schemas (ajv) for every file type skillgate reads. Semantic checks that a schema can't express (name
+ * equals folder, unknown assertion types, duplicate ids) live next to the loaders.
+ */
+
+const nonEmptyString = { type: "string", minLength: 1 } as const;
+
+/** Agent Skills spec frontmatter (agentskills.io). Lengths are checked in code so the profile can grade them. */
+export const frontmatterSchema = {
+  $id: "skillgate/frontmatter",
+  type: "object",
+  required: ["name", "description"],
+  properties: {
+    name: { type: "string" },
+    description: { type: "string" },
+    license: { type: "string" },
+    compatibility: { type: "string" },
+    metadata: { type: "object", additionalProperties: { type: "string" } },
+    "allowed-tools": { type: "string" },
+  },
+} as const;
+
+export const PORTABLE_FRONTMATTER_KEYS = [
+  "name",
+  "description",
+  "license",
+  "compatibility",
+  "metadata",
+  "allowed-tools",
+] as const;
+
+/** Keys Claude Code understands beyond the portable six (ANCHORS.md § Agent Skills). */
+export const CLAUDE_CODE_FRONTMATTER_KEYS = [
+  "when_to_use",
+  "argument-hint",
+  "disable-model-invocation",
+  "user-invocable",
+  "paths",
+  "model",
+  "effort",
+  "context",
+  "agent",
+  "hooks",
+  "shell",
+] as const;
+
+const thresholds = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    discriminatorPassRate: { type: "number", minimum: 0, maximum: 1 },
+    discriminatorLift: { type: "number", minimum: -1, maximum: 1 },
+    triggerPrecision: { type: "number", minimum: 0, maximum: 1 },
+    triggerRecall: { type: "number", minimum: 0, maximum: 1 },
+  },
+} as const;
+
+const versionLike = { type: ["string", "number"] } as const;
+
+export const metaSchema = {
+  $id: "skillgate/meta",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    skillVersion: versionLike,
+    suiteVersion: versionLike,
+    lastRun: { type: "string" },
+    trials: { type: "integer", minimum: 1, maximum: 100 },
+    thresholds,
+    oracle: {
+      anyOf: [
+        nonEmptyString,
+        {
+          type: "object",
+          required: ["command"],
+          additionalProperties: false,
+          properties: { command: nonEmptyString, timeoutSeconds: { type: "number", exclusiveMinimum: 0 } },
+        },
+      ],
+    },
+    vars: { type: "object" },
+    evalMode: { type: "string" },
+    constraints: { type: "array", items: { type: "string" } },
+  },
+} as const;
+
+/** Common fields of every assertion; type-specific params are checked with the type's own schema. */
+export const assertionSchema = {
+  $id: "skillgate/assertion",
+  type: "object",
+  required: ["id", "type"],
+  properties: {
+    id: { type: "string", minLength: 1, pattern: "^[^\\s/]+$" },
+    type: nonEmptyString,
+    discriminator: { type: "boolean" },
+    depends_on: { anyOf: [nonEmptyString, { type: "array", items: nonEmptyString }] },
+    condition: { type: "string" },
+    extract: { type: "string", pattern: "^(text|first-number|last-line|code-block|json:.*)$" },
+    description: { type: "string" },
+  },
+} as const;
+
+const caseFiles = {
+  type: "array",
+  items: {
+    anyOf: [
+      nonEmptyString,
+      {
+        type: "object",
+        required: ["from"],
+        additionalProperties: false,
+        properties: { from: nonEmptyString, to: nonEmptyString },
+      },
+    ],
+  },
+} as const;
+
+export const caseSchema = {
+  $id: "skillgate/case",
+  type: "object",
+  required: ["id", "prompt"],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    id: { type: "string", minLength: 1, pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$" },
+    prompt: nonEmptyString,
+    description: { type: "string" },
+    files: caseFiles,
+    vars: { type: "object" },
+    assertions: { type: "array", items: { type: "object" } },
+  },
+} as const;
+
+/** `assertions/<case-id>.{json,yaml}`: a list, or `{assertions: [...]}`. */
+export const assertionFileSchema = {
+  $id: "skillgate/assertion-file",
+  anyOf: [
+    { type: "array", items: { type: "object" } },
+    {
+      type: "object",
+      required: ["assertions"],
+      additionalProperties: false,
+      properties: { $schema: { type: "string" }, assertions: { type: "array", items: { type: "object" } } },
+    },
+  ],
+} as const;
+
+const triggerQuery = {
+  anyOf: [
+    nonEmptyString,
+    {
+      type: "object",
+      required: ["prompt"],
+      additionalProperties: false,
+      properties: {
+        prompt: nonEmptyString,
+        reason: { type: "string" },
+        confidence: { enum: ["high", "medium"] },
+      },
+    },
+  ],
+} as const;
+
+export const triggerEvalSchema = {
+  $id: "skillgate/trigger-eval",
+  type: "object",
+  required: ["shouldFire", "shouldNotFire"],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    shouldFire: { type: "array", items: triggerQuery },
+    shouldNotFire: { type: "array", items: triggerQuery },
+  },
+} as const;
+
+/** skill-creator `evals/evals.json`. */
+export const skillCreatorEvalsSchema = {
+  $id: "skillgate/skill-creator-evals",
+  type: "object",
+  required: ["evals"],
+  properties: {
+    skill_name: { type: "string" },
+    evals: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["prompt"],
+        properties: {
+          id: { type: ["string", "integer"] },
+          prompt: nonEmptyString,
+          expected_output: { type: "string" },
+          files: { type: "array", items: nonEmptyString },
+          expectations: { type: "array", items: { type: ["string", "object"] } },
+          assertions: { type: "array", items: { type: ["string", "object"] } },
+        },
+      },
+    },
+  },
+} as const;
+
+/** skill-creator trigger set: `[{query, should_trigger}]`. */
+export const skillCreatorTriggerSchema = {
+  $id: "skillgate/skill-creator-trigger",
+  type: "array",
+  items: {
+    type: "object",
+    required: ["query", "should_trigger"],
+    properties: { query: nonEmptyString, should_trigger: { type: "boolean" } },
+  },
+} as const;
+
+const wazaPrompt = {
+  anyOf: [
+    nonEmptyString,
+    {
+      type: "object",
+      required: ["prompt"],
+      properties: {
+        prompt: nonEmptyString,
+        reason: { type: "string" },
+        confidence: { enum: ["high", "medium"] },
+      },
+    },
+  ],
+} as const;
+
+/** microsoft/waza `trigger_tests.yaml`. */
+export const wazaTriggerSchema = {
+  $id: "skillgate/waza-trigger",
+  type: "object",
+  properties: {
+    skill: { type: "string" },
+    should_trigger_prompts: { type: "array", items: wazaPrompt },
+    should_not_trigger_prompts: { type: "array", items: wazaPrompt },
+  },
+  anyOf: [{ required: ["should_trigger_prompts"] }, { required: ["should_not_trigger_prompts"] }],
+} as const;
+
+const agentConfig = {
+  type: "object",
+  required: ["adapter"],
+  additionalProperties: false,
+  properties: {
+    adapter: nonEmptyString,
+    command: nonEmptyString,
+    model: nonEmptyString,
+    baseUrl: nonEmptyString,
+    apiKeyEnv: nonEmptyString,
+    env: { type: "array", items: nonEmptyString },
+    recordings: nonEmptyString,
+    options: { type: "object" },
+  },
+} as const;
+
+/** `.skillgate.yml`. */
+export const configSchema = {
+  $id: "skillgate/config",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    agent: agentConfig,
+    judge: agentConfig,
+    skills: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        globs: { type: "array", items: nonEmptyString, minItems: 1 },
+        include: { type: "array", items: nonEmptyString },
+        exclude: { type: "array", items: nonEmptyString },
+      },
+    },
+    profile: { enum: ["strict", "claude-code"] },
+    trials: { type: "integer", minimum: 1, maximum: 100 },
+    triggerRuns: { type: "integer", minimum: 1, maximum: 100 },
+    concurrency: { type: "integer", minimum: 1, maximum: 256 },
+    timeoutSeconds: { type: "number", exclusiveMinimum: 0 },
+    budget: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        maxUsd: { type: "number", minimum: 0 },
+        maxTokens: { type: "integer", minimum: 0 },
+        maxAgentCalls: { type: "integer", minimum: 0 },
+      },
+    },
+    thresholds,
+    verdict: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        alpha: { type: "number", exclusiveMinimum: 0, maximum: 0.5 },
+        inconclusive: { enum: ["fail", "pass"] },
+        preExisting: { enum: ["report", "fail"] },
+        maxConfirmationTrials: { type: "integer", minimum: 0, maximum: 200 },
+        allowSuiteChange: { type: "boolean" },
+      },
+    },
+    gates: { type: "object", additionalProperties: { type: "object" } },
+    env: { type: "array", items: nonEmptyString },
+    cache: {
+      type: "object",
+      additionalProperties: false,
+      properties: { enabled: { type: "boolean" }, dir: nonEmptyString },
+    },
+  },
+} as const;

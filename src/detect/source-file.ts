@@ -1,0 +1,128 @@
+import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import type { Diagnostic, SourceLocation } from "../model/index.js";
+
+export type PathSegment = string | number;
+
+/**
+ * A YAML or JSON file parsed with positions kept, so that any value (or schema error) can be located.
+ * JSON is parsed strictly with `JSON.parse` for its verdict and through `yaml` for positions (YAML 1.2 ⊃ JSON).
+ */
+export interface SourceFile {
+  file: string;
+  text: string;
+  /** Parsed value, or undefined when the file does not parse. */
+  value: unknown;
+  diagnostics: Diagnostic[];
+  /** Location of the value at `path` (or of its nearest existing ancestor). */
+  locate(path: readonly PathSegment[]): SourceLocation;
+  /** Location of the key at `path` (falls back to the value). */
+  locateKey(path: readonly PathSegment[]): SourceLocation;
+  /** A location from a character offset into `text`. */
+  at(offset: number): SourceLocation;
+}
+
+export function parseSourceFile(file: string, text: string, lineOffset = 0): SourceFile {
+  const lineCounter = new LineCounter();
+  const isJson = /\.json$/i.test(file);
+  const diagnostics: Diagnostic[] = [];
+  const at = (offset: number): SourceLocation => {
+    const p = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
+    return { file, line: p.line + lineOffset, column: p.col };
+  };
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  let value: unknown;
+  if (isJson) {
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      diagnostics.push({
+        ...jsonErrorLocation(file, text, e as Error, at),
+        severity: "error",
+        code: "file/json-syntax",
+        message: `invalid JSON: ${cleanJsonMessage((e as Error).message)}`,
+      });
+    }
+  } else {
+    for (const err of doc.errors) {
+      diagnostics.push({
+        ...at(err.pos[0]),
+        severity: "error",
+        code: "file/yaml-syntax",
+        message: `invalid YAML: ${firstLine(err.message)}`,
+      });
+    }
+    if (doc.errors.length === 0) {
+      try {
+        value = doc.toJS({ maxAliasCount: 100 });
+      } catch (e) {
+        diagnostics.push({
+          ...at(0),
+          severity: "error",
+          code: "file/yaml-syntax",
+          message: firstLine(String(e)),
+        });
+      }
+    }
+  }
+  const nodeAt = (path: readonly PathSegment[]): { node?: Node; key?: Node } => {
+    let node: unknown = doc.contents;
+    let key: Node | undefined;
+    for (const seg of path) {
+      if (isMap(node)) {
+        const pair = node.items.find(
+          (it) => isPair(it) && isScalar(it.key) && String(it.key.value) === String(seg),
+        );
+        if (!pair) break;
+        key = isNode(pair.key) ? pair.key : undefined;
+        node = pair.value;
+      } else if (isSeq(node) && typeof seg === "number") {
+        const item = node.items[seg];
+        if (item === undefined) break;
+        key = undefined;
+        node = item;
+      } else break;
+    }
+    return { node: isNode(node) ? node : undefined, key };
+  };
+  const locate = (path: readonly PathSegment[]) => {
+    const { node } = nodeAt(path);
+    return at(node?.range?.[0] ?? 0);
+  };
+  const locateKey = (path: readonly PathSegment[]) => {
+    const { node, key } = nodeAt(path);
+    return at(key?.range?.[0] ?? node?.range?.[0] ?? 0);
+  };
+  return { file, text, value, diagnostics, locate, locateKey, at };
+}
+
+function firstLine(s: string): string {
+  return s.split("\n")[0]!.trim();
+}
+
+function cleanJsonMessage(message: string): string {
+  return message.replace(/\s*in JSON at position \d+.*$/s, "").replace(/\s*\(line \d+ column \d+\)$/, "");
+}
+
+function jsonErrorLocation(
+  file: string,
+  text: string,
+  e: Error,
+  at: (o: number) => SourceLocation,
+): SourceLocation {
+  const pos = /position (\d+)/.exec(e.message);
+  if (pos) return at(Number(pos[1]));
+  const lc = /line (\d+) column (\d+)/.exec(e.message);
+  if (lc) return { file, line: Number(lc[1]), column: Number(lc[2]) };
+  // "Unexpected end of JSON input": the end of the file.
+  return at(text.length);
+}
+
+/** Converts an ajv `instancePath` (`/a/0/b`) into path segments. */
+export function pointerToPath(pointer: string): PathSegment[] {
+  if (!pointer) return [];
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}

@@ -1,0 +1,222 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, posix } from "node:path";
+import type { Assertion, Case, CaseFile, Diagnostic, SourceLocation } from "../model/index.js";
+import { assertionSchema } from "./schemas.js";
+import { type PathSegment, parseSourceFile, type SourceFile } from "./source-file.js";
+import { validateAgainst } from "./validate.js";
+
+/** What the suite loaders need to know about assertion types (the grade stage's registry supplies it). */
+export interface AssertionTypeLookup {
+  /** JSON Schema of the type's own params, or undefined when the type is unknown. */
+  schemaOf(type: string): object | undefined;
+  names(): string[];
+}
+
+/** Keys every assertion may carry; everything else is a type-specific param. */
+const COMMON_ASSERTION_KEYS = new Set([
+  "id",
+  "type",
+  "discriminator",
+  "depends_on",
+  "condition",
+  "extract",
+  "description",
+]);
+
+/** Shared helpers for the format loaders: reading files with located diagnostics. */
+export class SuiteReader {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly sourceFiles: string[] = [];
+
+  constructor(
+    readonly repoDir: string,
+    readonly assertionTypes: AssertionTypeLookup,
+  ) {}
+
+  exists(rel: string): boolean {
+    return existsSync(join(this.repoDir, rel));
+  }
+
+  isDir(rel: string): boolean {
+    try {
+      return statSync(join(this.repoDir, rel)).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  list(relDir: string, pattern: RegExp): string[] {
+    if (!this.isDir(relDir)) return [];
+    return readdirSync(join(this.repoDir, relDir))
+      .filter((f) => pattern.test(f))
+      .sort()
+      .map((f) => posix.join(relDir, f));
+  }
+
+  /** Reads and parses a YAML/JSON file; undefined (with diagnostics) when it does not parse. */
+  read(rel: string): SourceFile | undefined {
+    this.sourceFiles.push(rel);
+    let text: string;
+    try {
+      text = readFileSync(join(this.repoDir, rel), "utf8");
+    } catch (e) {
+      this.error(
+        { file: rel, line: 1, column: 1 },
+        "file/unreadable",
+        `cannot read file: ${(e as Error).message}`,
+      );
+      return undefined;
+    }
+    const src = parseSourceFile(rel, text);
+    this.diagnostics.push(...src.diagnostics);
+    return src.value === undefined ? undefined : src;
+  }
+
+  validate(
+    schema: object,
+    value: unknown,
+    src: SourceFile,
+    path: readonly PathSegment[],
+    code: string,
+  ): boolean {
+    const ds = validateAgainst(schema, value, src, path, code);
+    this.diagnostics.push(...ds);
+    return ds.length === 0;
+  }
+
+  error(loc: SourceLocation, code: string, message: string): void {
+    this.diagnostics.push({ ...loc, severity: "error", code, message });
+  }
+
+  warn(loc: SourceLocation, code: string, message: string): void {
+    this.diagnostics.push({ ...loc, severity: "warning", code, message });
+  }
+
+  /**
+   * Normalises one assertion object found at `path` in `src`. Returns undefined when it is unusable
+   * (diagnostics say why).
+   */
+  assertion(raw: unknown, src: SourceFile, path: readonly PathSegment[]): Assertion | undefined {
+    if (!this.validate(assertionSchema, raw, src, path, "suite/assertion")) return undefined;
+    const a = raw as Record<string, unknown>;
+    const loc = src.locate(path);
+    const rawType = String(a.type);
+    let type = rawType;
+    let negate = false;
+    if (!this.assertionTypes.schemaOf(rawType) && rawType.startsWith("not-")) {
+      type = rawType.slice(4);
+      negate = true;
+    }
+    const schema = this.assertionTypes.schemaOf(type);
+    if (!schema) {
+      this.error(
+        src.locate([...path, "type"]),
+        "suite/unknown-assertion-type",
+        `unknown assertion type \`${rawType}\`; known types: ${this.assertionTypes.names().join(", ")} (any may take a \`not-\` prefix)`,
+      );
+      return undefined;
+    }
+    const params: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(a)) if (!COMMON_ASSERTION_KEYS.has(k)) params[k] = v;
+    if (!this.validate(schema, params, src, path, "suite/assertion-params")) return undefined;
+    const id = String(a.id);
+    const dependsOn = a.depends_on === undefined ? [] : [a.depends_on].flat().map(String);
+    return {
+      id,
+      rawType,
+      type,
+      negate,
+      discriminator: a.discriminator === true || id.startsWith("D:"),
+      dependsOn,
+      condition: typeof a.condition === "string" ? a.condition : undefined,
+      extract: typeof a.extract === "string" ? a.extract : undefined,
+      description: typeof a.description === "string" ? a.description : undefined,
+      params,
+      loc,
+    };
+  }
+
+  /** Case `files`: strings or `{from, to}`; `from` is relative to the suite root and must exist. */
+  caseFiles(raw: unknown, suiteRoot: string, src: SourceFile, path: readonly PathSegment[]): CaseFile[] {
+    if (!Array.isArray(raw)) return [];
+    const out: CaseFile[] = [];
+    raw.forEach((f, i) => {
+      const from = typeof f === "string" ? f : String((f as { from: string }).from);
+      const to =
+        typeof f === "string"
+          ? defaultDestination(f)
+          : ((f as { to?: string }).to ?? defaultDestination(from));
+      const rel = posix.normalize(posix.join(suiteRoot, from));
+      if (from.startsWith("/") || rel.startsWith("..") || !rel.startsWith(suiteRoot)) {
+        this.error(
+          src.locate([...path, i]),
+          "suite/file-outside",
+          `file \`${from}\` must lie inside the suite folder`,
+        );
+        return;
+      }
+      if (to.startsWith("/") || posix.normalize(to).startsWith("..")) {
+        this.error(
+          src.locate([...path, i]),
+          "suite/file-outside",
+          `destination \`${to}\` must be workspace-relative`,
+        );
+        return;
+      }
+      if (!this.exists(rel)) {
+        this.error(
+          src.locate([...path, i]),
+          "suite/file-missing",
+          `file \`${from}\` not found (looked for ${rel})`,
+        );
+        return;
+      }
+      out.push({ from: rel, to: posix.normalize(to) });
+    });
+    return out;
+  }
+
+  /** Checks ids are unique and `depends_on` points at assertions of the same case, without cycles. */
+  checkCase(c: Case): void {
+    const ids = new Map<string, Assertion>();
+    for (const a of c.assertions) {
+      if (ids.has(a.id))
+        this.error(
+          a.loc,
+          "suite/duplicate-assertion",
+          `duplicate assertion id \`${a.id}\` in case \`${c.id}\``,
+        );
+      ids.set(a.id, a);
+    }
+    for (const a of c.assertions)
+      for (const d of a.dependsOn)
+        if (!ids.has(d))
+          this.error(
+            a.loc,
+            "suite/unknown-dependency",
+            `assertion \`${a.id}\` depends on \`${d}\`, which case \`${c.id}\` does not define`,
+          );
+    const state = new Map<string, 1 | 2>();
+    const visit = (a: Assertion, stack: string[]): void => {
+      if (state.get(a.id) === 2) return;
+      if (state.get(a.id) === 1) {
+        this.error(a.loc, "suite/dependency-cycle", `depends_on cycle: ${[...stack, a.id].join(" → ")}`);
+        return;
+      }
+      state.set(a.id, 1);
+      for (const d of a.dependsOn) {
+        const dep = ids.get(d);
+        if (dep) visit(dep, [...stack, a.id]);
+      }
+      state.set(a.id, 2);
+    };
+    for (const a of c.assertions) visit(a, []);
+  }
+}
+
+/** `fixtures/x/package.json` → `x/package.json`; `evals/files/a.csv` → `a.csv`; anything else keeps its path. */
+export function defaultDestination(from: string): string {
+  const norm = posix.normalize(from);
+  const m = /^(?:.*\/)?(?:fixtures|files)\/(.+)$/.exec(norm);
+  return m ? m[1]! : norm;
+}

@@ -1,0 +1,98 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { Diagnostic } from "../model/index.js";
+import { type PathSegment, pointerToPath, type SourceFile } from "./source-file.js";
+
+const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true });
+const compiled = new Map<object, ValidateFunction>();
+
+function compile(schema: object): ValidateFunction {
+  let fn = compiled.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    compiled.set(schema, fn);
+  }
+  return fn;
+}
+
+/**
+ * Validates `value` (found at `basePath` inside `source`) against a JSON Schema; returns located diagnostics.
+ * `anyOf` noise is reduced to the branch errors that got furthest, so a message names the real problem.
+ */
+export function validateAgainst(
+  schema: object,
+  value: unknown,
+  source: SourceFile,
+  basePath: readonly PathSegment[] = [],
+  code = "schema",
+): Diagnostic[] {
+  const fn = compile(schema);
+  if (fn(value)) return [];
+  const errors = simplify(fn.errors ?? []);
+  return errors.map((e) => toDiagnostic(e, source, basePath, code));
+}
+
+function simplify(errors: ErrorObject[]): ErrorObject[] {
+  const anyOfPaths = new Set(errors.filter((e) => e.keyword === "anyOf").map((e) => e.instancePath));
+  const out: ErrorObject[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword === "anyOf") {
+      // Keep the umbrella only when no branch said anything more specific at or below this path.
+      const covered = errors.some(
+        (s) => s !== e && s.keyword !== "anyOf" && s.instancePath.startsWith(e.instancePath),
+      );
+      if (covered) continue;
+    }
+    if (e.keyword === "type" && anyOfPaths.has(e.instancePath)) {
+      // One message for "must be string or object" from the branches of an anyOf.
+      const types = errors
+        .filter((s) => s.keyword === "type" && s.instancePath === e.instancePath)
+        .flatMap((s) => [(s.params as { type: string | string[] }).type].flat());
+      const key = `${e.instancePath}|type`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ ...e, params: { type: [...new Set(types)] } });
+      continue;
+    }
+    const key = `${e.instancePath}|${e.keyword}|${JSON.stringify(e.params)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(e);
+  }
+  return out;
+}
+
+function toDiagnostic(
+  e: ErrorObject,
+  source: SourceFile,
+  basePath: readonly PathSegment[],
+  code: string,
+): Diagnostic {
+  const path = [...basePath, ...pointerToPath(e.instancePath)];
+  const where = path.length ? `\`${path.join(".")}\`` : "the file";
+  let message: string;
+  let loc = source.locate(path);
+  switch (e.keyword) {
+    case "additionalProperties": {
+      const key = String((e.params as { additionalProperty: string }).additionalProperty);
+      loc = source.locateKey([...path, key]);
+      message = `unknown key \`${key}\`${path.length ? ` in ${where}` : ""}`;
+      break;
+    }
+    case "required":
+      message = `missing required key \`${(e.params as { missingProperty: string }).missingProperty}\`${path.length ? ` in ${where}` : ""}`;
+      break;
+    case "enum":
+      message = `${where} must be one of: ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(", ")}`;
+      break;
+    case "type":
+      message = `${where} must be ${[(e.params as { type: string | string[] }).type].flat().join(" or ")}`;
+      break;
+    case "anyOf":
+      message = `${where} has an unsupported shape`;
+      break;
+    default:
+      message = `${where} ${e.message ?? "is invalid"}`;
+  }
+  return { ...loc, severity: "error", code, message };
+}

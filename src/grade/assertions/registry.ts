@@ -1,0 +1,53 @@
+import type { AssertionOutcome } from "../../model/check.js";
+import type { Assertion, Case, Suite } from "../../model/suite.js";
+import type { TrialRecord } from "../../model/trial.js";
+import type { Judge } from "../judge.js";
+import type { GradeServices } from "../ports.js";
+
+/** Everything an assertion may look at for one trial. Placeholders in `assertion.params` are already resolved. */
+export interface AssertionContext {
+  /** The skill under test. */
+  skill: string;
+  suite: Suite;
+  caseDef: Case;
+  trial: TrialRecord;
+  vars: Record<string, unknown>;
+  /** Absolute path of the repository checkout. */
+  repoDir: string;
+  judge?: Judge;
+  gateSeed: number;
+  services: GradeServices;
+}
+
+export interface AssertionType {
+  type: string;
+  /** ajv JSON Schema of its params (the type-specific fields of the assertion). */
+  schema: object;
+  evaluate(a: Assertion, ctx: AssertionContext): Promise<AssertionOutcome>;
+}
+
+const types = new Map<string, AssertionType>();
+
+export function registerAssertion(def: AssertionType): void {
+  if (types.has(def.type)) throw new Error(`assertion type "${def.type}" is already registered`);
+  types.set(def.type, def);
+}
+
+export function getAssertionType(type: string): AssertionType | undefined {
+  return types.get(type);
+}
+
+export function assertionTypeNames(): string[] {
+  return [...types.keys()].sort();
+}
+
+/**
+ * How a written type maps onto the registry: a registered name is taken as is (`not-one-of`, `not-skill-used`
+ * are types of their own); otherwise a `not-` prefix negates the rest. Undefined when neither is registered.
+ */
+export function normaliseAssertionType(rawType: string): { type: string; negate: boolean } | undefined {
+  if (types.has(rawType)) return { type: rawType, negate: false };
+  if (rawType.startsWith("not-") && types.has(rawType.slice(4)))
+    return { type: rawType.slice(4), negate: true };
+  return undefined;
+}

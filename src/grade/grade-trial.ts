@@ -1,0 +1,183 @@
+/**
+ * Grades one trial: one CheckResult per assertion of the case (`<caseId>/<assertionId>`) plus the implicit
+ * `<caseId>/trial-ok`. Assertions run in `depends_on` order; a dependency that did not pass skips its dependents,
+ * a false `condition` skips the assertion, a trial error skips everything. Nothing that could not be evaluated
+ * ever counts as a pass.
+ */
+import type { AssertionOutcome, CheckResult, CheckStatus } from "../model/check.js";
+import type { Assertion, Case, Suite } from "../model/suite.js";
+import type { TrialRecord } from "../model/trial.js";
+import "./assertions/index.js";
+import { getAssertionType } from "./assertions/registry.js";
+import type { Judge } from "./judge.js";
+import type { GradeServices } from "./ports.js";
+import { defaultServices } from "./services.js";
+import { ConditionError, evaluateCondition, PlaceholderError, resolvePlaceholders } from "./vars.js";
+
+export const TRIAL_OK = "trial-ok";
+
+export interface GradeTrialInput {
+  suite: Suite;
+  caseDef: Case;
+  trial: TrialRecord;
+  vars: Record<string, unknown>;
+  repoDir: string;
+  judge?: Judge;
+  gateSeed: number;
+  /** The sandbox and gates; tests may pass their own. */
+  services?: GradeServices;
+}
+
+export function checkIdOf(caseId: string, assertionId: string): string {
+  return `${caseId}/${assertionId}`;
+}
+
+export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]> {
+  const { suite, caseDef, trial } = input;
+  const vars = { ...input.vars, ...caseDef.vars };
+  const trialOkId = checkIdOf(caseDef.id, TRIAL_OK);
+  const base = (a: { id: string; discriminator: boolean }) => ({
+    checkId: checkIdOf(caseDef.id, a.id),
+    skill: suite.skill,
+    caseId: caseDef.id,
+    assertionId: a.id,
+    mode: trial.mode,
+    trial: trial.trial,
+    discriminator: a.discriminator,
+  });
+
+  const trialOk: CheckResult = {
+    ...base({ id: TRIAL_OK, discriminator: false }),
+    status: trial.error ? (trial.error.kind === "contaminated" ? "fail" : "error") : "pass",
+    message: trial.error
+      ? `${where(caseDef.loc)}: trial ${trial.trial} (${trial.mode}) of case ${caseDef.id} failed: ${trial.error.kind}: ${trial.error.message}`
+      : `${where(caseDef.loc)}: trial ${trial.trial} (${trial.mode}) of case ${caseDef.id} ran`,
+    ...(trial.error ? { details: { errorKind: trial.error.kind } } : {}),
+    dependsOn: [],
+    loc: caseDef.loc,
+  };
+  const results: CheckResult[] = [trialOk];
+
+  const byId = new Map(caseDef.assertions.map((a) => [a.id, a]));
+  const done = new Map<string, CheckResult>();
+  const visiting = new Set<string>();
+
+  const resultFor = async (a: Assertion): Promise<CheckResult> => {
+    const existing = done.get(a.id);
+    if (existing) return existing;
+    const common = {
+      ...base(a),
+      dependsOn: [trialOkId, ...a.dependsOn.map((d) => checkIdOf(caseDef.id, d))],
+      loc: a.loc,
+    };
+    const finish = (status: CheckStatus, message: string, extra: Partial<CheckResult> = {}): CheckResult => {
+      const r: CheckResult = {
+        ...common,
+        status,
+        message: `${where(a.loc)}: ${a.id} (${a.rawType}): ${message}`,
+        ...extra,
+      };
+      done.set(a.id, r);
+      return r;
+    };
+
+    if (trial.error) {
+      // An assertion whose condition is false would not have applied anyway: it does not count against the trial.
+      if (a.condition !== undefined && conditionIsFalse(a.condition, vars)) {
+        return finish("skipped", "skipped: condition false", { skipReason: "condition false" });
+      }
+      const reason = `trial error (${trial.error.kind})`;
+      return finish("skipped", `skipped: ${reason}`, { skipReason: reason });
+    }
+    if (visiting.has(a.id)) return finish("error", `depends_on cycle through ${a.id}`);
+    visiting.add(a.id);
+    for (const depId of a.dependsOn) {
+      const dep = byId.get(depId);
+      if (!dep)
+        return finish(
+          "error",
+          `depends_on names "${depId}", which is not an assertion of case ${caseDef.id}`,
+        );
+      const depResult = await resultFor(dep);
+      if (depResult.status !== "pass") {
+        const reason =
+          depResult.status === "skipped" ? `dependency skipped: ${depId}` : `dependency failed: ${depId}`;
+        return finish("skipped", `skipped: ${reason}`, { skipReason: reason });
+      }
+    }
+    visiting.delete(a.id);
+
+    let resolved: Assertion;
+    try {
+      if (a.condition !== undefined && !evaluateCondition(a.condition, vars)) {
+        return finish("skipped", "skipped: condition false", { skipReason: "condition false" });
+      }
+      resolved = { ...a, params: resolvePlaceholders(a.params, vars) };
+    } catch (e) {
+      if (e instanceof PlaceholderError || e instanceof ConditionError) {
+        const known = Object.keys(vars);
+        return finish("error", `${e.message} (known vars: ${known.length ? known.join(", ") : "none"})`);
+      }
+      throw e;
+    }
+
+    const type = getAssertionType(a.type);
+    if (!type) return finish("error", `unknown assertion type "${a.rawType}"`);
+    let out: AssertionOutcome;
+    try {
+      out = await type.evaluate(resolved, {
+        skill: suite.skill,
+        suite,
+        caseDef,
+        trial,
+        vars,
+        repoDir: input.repoDir,
+        ...(input.judge ? { judge: input.judge } : {}),
+        gateSeed: input.gateSeed,
+        services: input.services ?? defaultServices,
+      });
+    } catch (e) {
+      out = { pass: false, error: true, message: `evaluation crashed: ${(e as Error).message}` };
+    }
+    const negated = applyNegation(a, out);
+    return finish(negated.error ? "error" : negated.pass ? "pass" : "fail", negated.message, {
+      ...(negated.expected !== undefined ? { expected: negated.expected } : {}),
+      ...(negated.actual !== undefined ? { actual: negated.actual } : {}),
+      ...(negated.evidence !== undefined ? { evidence: negated.evidence } : {}),
+      ...(negated.details !== undefined ? { details: negated.details } : {}),
+    });
+  };
+
+  for (const a of caseDef.assertions) results.push(await resultFor(a));
+  return results;
+}
+
+/**
+ * `not-` flips pass and fail. It never flips an error or a missing value: "no number at all" does not satisfy
+ * "the number is not 333".
+ */
+export function applyNegation(a: Assertion, out: AssertionOutcome): AssertionOutcome {
+  if (!a.negate || out.error || out.missingValue) return out;
+  const expected = out.expected !== undefined ? `NOT ${out.expected}` : undefined;
+  return {
+    ...out,
+    pass: !out.pass,
+    ...(expected !== undefined ? { expected } : {}),
+    message:
+      expected !== undefined && out.actual !== undefined
+        ? `expected ${expected}; saw ${out.actual}`
+        : `expected the opposite of: ${out.message}`,
+  };
+}
+
+function conditionIsFalse(condition: string, vars: Record<string, unknown>): boolean {
+  try {
+    return !evaluateCondition(condition, vars);
+  } catch {
+    return false;
+  }
+}
+
+function where(loc: { file: string; line: number; column: number }): string {
+  return `${loc.file}:${loc.line}:${loc.column}`;
+}

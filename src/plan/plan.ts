@@ -1,0 +1,142 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { InstalledSkill, Skill, TrialRequest } from "../model/index.js";
+import { sha256Hex as sha256, trialKey } from "../run/keys.js";
+import { BASELINE_CONSTRAINTS } from "./constraints.js";
+
+/** Which batteries run for a skill. A description-only edit needs no discriminator battery. */
+export interface BatteryPlan {
+  discriminator: boolean;
+  trigger: boolean;
+}
+
+export interface PlanInput {
+  repoDir: string;
+  skill: Skill;
+  /** Every skill of the repository (the router chooses among them in trigger trials). */
+  catalogue: Skill[];
+  batteries: BatteryPlan;
+  /** Trials per case and mode. */
+  trials: number;
+  /** Runs per trigger query. */
+  triggerRuns: number;
+  seed: number;
+  /** First trial index (confirmation trials continue after the first batch). */
+  firstTrial?: number;
+  /** Only these case ids (confirmation runs). */
+  onlyCases?: Set<string>;
+  /** Only these trigger check ids (confirmation runs). */
+  onlyTriggers?: Set<string>;
+}
+
+export function installedSkill(repoDir: string, s: Skill): InstalledSkill {
+  return {
+    name: s.name,
+    description: s.description,
+    sourceDir: join(repoDir, s.dir),
+    files: s.files,
+    contentHash: s.contentHash,
+  };
+}
+
+/** sha256 over the catalogue the router sees (name, description and content of every skill). */
+export function catalogueHash(catalogue: Skill[]): string {
+  return sha256(
+    JSON.stringify(
+      [...catalogue]
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map((s) => [s.name, s.description, s.contentHash]),
+    ),
+  );
+}
+
+/** Trigger query check ids, stable across head and base: `trigger/fire/<n>` and `trigger/nofire/<n>`. */
+export function triggerCheckId(shouldFire: boolean, index: number): string {
+  return `trigger/${shouldFire ? "fire" : "nofire"}/${index}`;
+}
+
+/**
+ * Builds the trial requests of one skill: each case × {skill, baseline} × trials, and each trigger query ×
+ * runs with the whole catalogue installed. Pure apart from reading case files to hash them.
+ */
+export function planTrials(input: PlanInput): TrialRequest[] {
+  const { repoDir, skill } = input;
+  const suite = skill.suite;
+  if (!suite) return [];
+  const first = input.firstTrial ?? 0;
+  const requests: TrialRequest[] = [];
+  const fileHashes = new Map<string, string>();
+  const hashOf = (rel: string) => {
+    let h = fileHashes.get(rel);
+    if (!h) {
+      h = sha256(readFileSync(join(repoDir, rel)));
+      fileHashes.set(rel, h);
+    }
+    return h;
+  };
+  // The agent's seed follows from the trial's content key and the run seed: stable under reordering.
+  const seedFor = (key: string) => (Number.parseInt(key.slice(0, 8), 16) ^ input.seed) >>> 0;
+  if (input.batteries.discriminator) {
+    const installed = [installedSkill(repoDir, skill)];
+    for (const c of suite.cases) {
+      if (input.onlyCases && !input.onlyCases.has(c.id)) continue;
+      const files = c.files.map((f) => ({ to: f.to, from: join(repoDir, f.from), sha256: hashOf(f.from) }));
+      for (let t = first; t < first + input.trials; t++)
+        for (const mode of ["skill", "baseline"] as const) {
+          const constraints = mode === "baseline" ? BASELINE_CONSTRAINTS : undefined;
+          const key = trialKey({
+            mode,
+            skillContentHash: skill.contentHash,
+            prompt: c.prompt,
+            files: files.map(({ to, sha256 }) => ({ to, sha256 })),
+            trial: t,
+            constraints,
+          });
+          requests.push({
+            key,
+            skill: skill.name,
+            caseId: c.id,
+            mode,
+            trial: t,
+            prompt: c.prompt,
+            files: files.map(({ to, from }) => ({ to, from })),
+            install: mode === "skill" ? installed : [],
+            constraints,
+            seed: seedFor(key),
+          });
+        }
+    }
+  }
+  if (input.batteries.trigger && suite.trigger) {
+    const catalogue = input.catalogue.map((s) => installedSkill(repoDir, s));
+    const catHash = catalogueHash(input.catalogue);
+    const queries = [
+      ...suite.trigger.shouldFire.map((q, i) => ({ q, id: triggerCheckId(true, i) })),
+      ...suite.trigger.shouldNotFire.map((q, i) => ({ q, id: triggerCheckId(false, i) })),
+    ];
+    for (const { q, id } of queries) {
+      if (input.onlyTriggers && !input.onlyTriggers.has(id)) continue;
+      for (let t = first; t < first + input.triggerRuns; t++) {
+        const key = trialKey({
+          mode: "trigger",
+          catalogueHash: catHash,
+          prompt: q.prompt,
+          files: [],
+          trial: t,
+        });
+        requests.push({
+          key,
+          skill: skill.name,
+          caseId: id,
+          mode: "trigger",
+          trial: t,
+          prompt: q.prompt,
+          files: [],
+          install: catalogue,
+          seed: seedFor(key),
+        });
+      }
+    }
+  }
+  return requests;
+}

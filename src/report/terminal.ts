@@ -1,0 +1,115 @@
+import type { RateWithInterval, Report, Root, SkillReport } from "../model/index.js";
+
+export interface TerminalOptions {
+  color: boolean;
+  /** Show passing skills' details too. */
+  verbose?: boolean;
+}
+
+const ICON = { pass: "PASS", fail: "FAIL", error: "ERROR" } as const;
+
+/** The human summary the CLI prints: verdict first, then per skill the figures and the roots with locations. */
+export function renderTerminal(report: Report, opts: TerminalOptions): string {
+  const c = colors(opts.color);
+  const out: string[] = [];
+  const verdictColor = report.verdict === "pass" ? c.green : report.verdict === "fail" ? c.red : c.yellow;
+  out.push(
+    `${verdictColor(c.bold(`skillgate: ${ICON[report.verdict]}`))}  ${report.skills.length} skill(s), ${report.newRoots.length} new root(s)` +
+      `  [agent ${report.agent.adapter}, ${report.trials} trial(s), seed ${report.seed}]`,
+  );
+  if (report.base) out.push(c.dim(`  base: ${report.base.ref ?? report.base.dir ?? report.base.sha ?? "?"}`));
+  for (const e of report.errors) out.push(c.yellow(`  error: ${e}`));
+  for (const s of report.skills) out.push("", ...renderSkill(s, c, opts));
+  const errs = report.diagnostics.filter((d) => d.severity === "error");
+  if (errs.length) {
+    out.push("", c.bold("Validation errors"));
+    for (const d of errs) out.push(`  ${d.file}:${d.line}:${d.column}: ${d.message}`);
+  }
+  out.push(
+    "",
+    c.dim(
+      `failed checks ${report.stats.failedChecks} → roots ${report.stats.roots}` +
+        ` (per trial: ${report.stats.meanFailedChecksPerTrial.toFixed(2)} failed checks → ${report.stats.meanRootsPerTrial.toFixed(2)} roots)` +
+        `; agent calls ${report.cost.agentCalls}, cache hits ${report.cost.cacheHits}, cost $${report.cost.usd.toFixed(4)}` +
+        `; ${(report.durationMs / 1000).toFixed(1)} s`,
+    ),
+  );
+  return `${out.join("\n")}\n`;
+}
+
+function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[] {
+  const out: string[] = [];
+  const vc = s.verdict === "pass" ? c.green : s.verdict === "fail" ? c.red : c.yellow;
+  out.push(`${vc(ICON[s.verdict].padEnd(5))} ${c.bold(s.name)} ${c.dim(`(${s.change}, ${s.path})`)}`);
+  const d = s.discriminator;
+  if (d) {
+    const bd = s.base?.discriminator;
+    out.push(
+      `      discriminator pass rate  skill ${rate(d.skill.discriminatorPassRate)}  baseline ${rate(d.baseline.discriminatorPassRate)}  lift ${signed(d.discriminatorLift)}` +
+        (bd
+          ? c.dim(
+              `  (base: skill ${rate(bd.skill.discriminatorPassRate)}, lift ${signed(bd.discriminatorLift)})`,
+            )
+          : ""),
+    );
+    out.push(
+      `      overall pass rate        skill ${rate(d.skill.passRate)}  baseline ${rate(d.baseline.passRate)}  lift ${signed(d.lift)}`,
+    );
+    if (d.styleGuideNotGuardrail)
+      out.push(c.yellow("      style guide, not a guardrail: overall lift without discriminator lift"));
+  }
+  const t = s.trigger;
+  if (t) {
+    const bt = s.base?.trigger;
+    out.push(
+      `      trigger${t.proxy ? ` (${t.router} proxy)` : ""}  precision ${rate(t.precision)}  recall ${rate(t.recall)}  F1 ${t.f1.toFixed(2)}` +
+        (bt ? c.dim(`  (base: precision ${pct(bt.precision.rate)}, recall ${pct(bt.recall.rate)})`) : ""),
+    );
+    for (const w of t.warnings) out.push(c.yellow(`      ${w}`));
+  }
+  for (const g of s.gates.filter((g) => !g.passed).slice(0, 5))
+    out.push(`      gate ${g.gate} failed on ${g.module} (${g.caseId}/${g.assertionId})`);
+  const blocking = s.roots.filter((r) => r.blocking);
+  const other = s.roots.filter((r) => !r.blocking);
+  for (const r of blocking) out.push(...renderRoot(r, c.red, c));
+  if (opts.verbose || s.verdict !== "pass") for (const r of other) out.push(...renderRoot(r, c.dim, c));
+  for (const reason of s.reasons.slice(0, 6)) out.push(c.dim(`      · ${reason}`));
+  return out;
+}
+
+function renderRoot(r: Root, tint: (s: string) => string, c: Colors): string[] {
+  const counts =
+    r.head && r.base
+      ? ` head ${r.head.failed}/${r.head.trials} failed, base ${r.base.failed}/${r.base.trials}${r.pValue !== undefined ? `, p=${r.pValue.toPrecision(2)}` : ""}`
+      : r.head
+        ? ` head ${r.head.failed}/${r.head.trials} failed`
+        : "";
+  const lines = [
+    tint(`      ${r.status.toUpperCase()} ${r.kind} ${r.id}`) + c.dim(`  ${r.file}:${r.line}${counts}`),
+    `        ${r.message.split("\n").join("\n        ")}`,
+  ];
+  if (r.cascaded.length)
+    lines.push(
+      c.dim(`        cascaded: ${r.cascaded.slice(0, 6).join(", ")}${r.cascaded.length > 6 ? ", …" : ""}`),
+    );
+  return lines;
+}
+
+function rate(r: RateWithInterval): string {
+  return `${pct(r.rate)} [${pct(r.low)}–${pct(r.high)}] (${r.passed}/${r.total})`;
+}
+
+function pct(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+function signed(x: number): string {
+  return `${x >= 0 ? "+" : ""}${(x * 100).toFixed(0)} pts`;
+}
+
+type Colors = ReturnType<typeof colors>;
+
+function colors(on: boolean) {
+  const wrap = (code: number) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
+  return { red: wrap(31), green: wrap(32), yellow: wrap(33), dim: wrap(2), bold: wrap(1) };
+}

@@ -1,0 +1,37 @@
+/** Run budgets: max USD, tokens and agent calls. Once one is reached no new trial starts. */
+import type { Budget, Usage } from "../model/index.js";
+
+export class BudgetTracker {
+  usd = 0;
+  inputTokens = 0;
+  outputTokens = 0;
+  agentCalls = 0;
+
+  constructor(private readonly budget: Budget) {}
+
+  addCall(): void {
+    this.agentCalls++;
+  }
+
+  addUsage(u: Usage): void {
+    this.usd += u.costUsd;
+    this.inputTokens += u.inputTokens;
+    this.outputTokens += u.outputTokens;
+  }
+
+  /** Why no further trial may start, or undefined while within budget. */
+  exhausted(): string | undefined {
+    const b = this.budget;
+    if (b.maxUsd !== undefined && this.usd >= b.maxUsd) {
+      return `budget reached: spent $${this.usd.toFixed(4)} of max $${b.maxUsd}`;
+    }
+    const tokens = this.inputTokens + this.outputTokens;
+    if (b.maxTokens !== undefined && tokens >= b.maxTokens) {
+      return `budget reached: used ${tokens} tokens of max ${b.maxTokens}`;
+    }
+    if (b.maxAgentCalls !== undefined && this.agentCalls >= b.maxAgentCalls) {
+      return `budget reached: made ${this.agentCalls} agent calls of max ${b.maxAgentCalls}`;
+    }
+    return undefined;
+  }
+}

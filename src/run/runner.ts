@@ -1,0 +1,243 @@
+/**
+ * Trial runner: fans requests out to one adapter with a concurrency limit; each trial gets a fresh workspace, a
+ * scrubbed environment, a timeout that kills its process tree, retries with backoff for transient faults only,
+ * the cache, the budget, and the baseline contamination scan. Records come back in request order.
+ */
+import "../agents/index.js";
+import { findContamination } from "../agents/contamination.js";
+import { buildAgentEnv } from "../agents/env.js";
+import { createAgent } from "../agents/registry.js";
+import { errorResult } from "../agents/result.js";
+import {
+  collectWrittenFiles,
+  type PreparedWorkspace,
+  prepareWorkspace,
+  removeWorkspace,
+} from "../agents/workspace.js";
+import type {
+  AgentAdapter,
+  AgentConfig,
+  AgentResult,
+  Budget,
+  Logger,
+  TrialRecord,
+  TrialRequest,
+} from "../model/index.js";
+import { BudgetTracker } from "./budget.js";
+import { TrialCache } from "./cache.js";
+import { cacheKey } from "./keys.js";
+import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_MS, seededRandom, sleep } from "./retry.js";
+
+/** Time an adapter gets beyond the trial timeout to kill its process and report, before the runner gives up on it. */
+export const ADAPTER_GRACE_MS = 5_000;
+
+export interface RunOptions {
+  agent: AgentConfig;
+  repoDir: string;
+  concurrency: number;
+  timeoutMs: number;
+  maxRetries?: number;
+  cache: { enabled: boolean; dir: string };
+  budget: Budget;
+  logger: Logger;
+  /** Extra environment variable names passed to the agent (config `env:`). */
+  extraEnv?: string[];
+  signal?: AbortSignal;
+  /** Base of the exponential backoff (default 1 s). */
+  retryBaseMs?: number;
+  /** Seed of the retry jitter (default 0); report it with the run's seed. */
+  seed?: number;
+  /** Parent folder of trial workspaces (default: the OS temp folder). */
+  workspaceParent?: string;
+  /** An adapter instance instead of `createAgent(agent)`: for tests and embedding. */
+  adapter?: AgentAdapter;
+}
+
+export interface RunCost {
+  usd: number;
+  agentCalls: number;
+  cacheHits: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface RunOutcome {
+  /** Same order as the requests. */
+  records: TrialRecord[];
+  identity: string;
+  cost: RunCost;
+  /** Set when the budget stopped the run: why. Trials not started carry an error of kind `budget`. */
+  budgetExhausted?: string;
+}
+
+function toRecord(req: TrialRequest, result: AgentResult, durationMs: number): TrialRecord {
+  return {
+    ...result,
+    key: req.key,
+    skill: req.skill,
+    caseId: req.caseId,
+    mode: req.mode,
+    trial: req.trial,
+    durationMs,
+  };
+}
+
+function withGuard<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const guard = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(onTimeout()), ms);
+  });
+  return Promise.race([work, guard]).finally(() => clearTimeout(timer));
+}
+
+export async function runTrials(requests: TrialRequest[], opts: RunOptions): Promise<RunOutcome> {
+  const adapter = opts.adapter ?? createAgent(opts.agent, { repoDir: opts.repoDir });
+  const identity = await adapter.identity();
+  const cacheable = adapter.cacheable !== false;
+  const cache = opts.cache.enabled && cacheable ? new TrialCache(opts.cache.dir) : undefined;
+  const budget = new BudgetTracker(opts.budget);
+  const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const retryBase = opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+  const random = seededRandom(opts.seed ?? 0);
+  const records: TrialRecord[] = new Array(requests.length);
+  let cacheHits = 0;
+  let done = 0;
+  let errors = 0;
+  let budgetExhausted: string | undefined;
+
+  const progress = () =>
+    opts.logger.progress({ done, total: requests.length, errors, costUsd: budget.usd, cacheHits });
+
+  async function attempt(req: TrialRequest): Promise<AgentResult> {
+    if (adapter.needsWorkspace === false) {
+      const none = { dir: opts.repoDir, home: opts.repoDir, skillPaths: {} };
+      const env = buildAgentEnv({ allow: [], home: opts.repoDir });
+      return adapter
+        .run(req, {
+          workspace: none,
+          env,
+          signal: opts.signal ?? new AbortController().signal,
+          timeoutMs: opts.timeoutMs,
+        })
+        .catch((e: unknown) =>
+          errorResult("crash", `adapter ${adapter.name} failed: ${(e as Error).message ?? e}`),
+        );
+    }
+    let ws: PreparedWorkspace;
+    try {
+      ws = await prepareWorkspace(req, adapter.skillsDir, opts.workspaceParent);
+    } catch (e) {
+      return errorResult(
+        "crash",
+        `cannot prepare the workspace of ${req.skill}/${req.caseId}: ${(e as Error).message}`,
+      );
+    }
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const env = buildAgentEnv({
+        allow: adapter.envAllow,
+        extra: [...(opts.agent.env ?? []), ...(opts.extraEnv ?? [])],
+        home: ws.home,
+      });
+      const run = adapter
+        .run(req, { workspace: ws, env, signal: controller.signal, timeoutMs: opts.timeoutMs })
+        .catch((e: unknown) =>
+          errorResult("crash", `adapter ${adapter.name} failed: ${(e as Error).message ?? e}`),
+        );
+      const result = await withGuard(run, opts.timeoutMs + ADAPTER_GRACE_MS, () => {
+        controller.abort();
+        return errorResult("timeout", `trial did not finish within ${opts.timeoutMs} ms`, true);
+      });
+      if (!result.error && Object.keys(result.files).length === 0) {
+        const written = await collectWrittenFiles(ws);
+        result.files = written.files;
+        if (written.notes.length) result.notes = [...(result.notes ?? []), ...written.notes];
+      }
+      return result;
+    } finally {
+      opts.signal?.removeEventListener("abort", onAbort);
+      await removeWorkspace(ws);
+    }
+  }
+
+  async function runOne(req: TrialRequest): Promise<TrialRecord> {
+    const started = performance.now();
+    const key = cacheKey(req.key, identity);
+    if (cache) {
+      const hit = await cache.get(key);
+      if (hit) {
+        cacheHits++;
+        return toRecord(req, { ...hit, cached: true }, performance.now() - started);
+      }
+    }
+    let result: AgentResult | undefined;
+    for (let n = 0; ; n++) {
+      // Recordings cost nothing: the budget only stops live agent calls.
+      const reason = cacheable ? budget.exhausted() : undefined;
+      if (reason) {
+        budgetExhausted ??= reason;
+        result = errorResult("budget", `not run: ${reason}`);
+        break;
+      }
+      if (opts.signal?.aborted) {
+        result = errorResult("crash", "not run: the run was aborted");
+        break;
+      }
+      result = await attempt(req);
+      if (cacheable && !result.cached) {
+        budget.addCall();
+        budget.addUsage(result.usage);
+      }
+      if (!result.error?.transient || n >= maxRetries || opts.signal?.aborted) break;
+      const delay = backoffDelay(n + 1, retryBase, random);
+      opts.logger.debug(
+        `retrying ${req.skill}/${req.caseId} (${req.mode} #${req.trial}) in ${delay} ms after ${result.error.kind}: ${result.error.message}`,
+      );
+      await sleep(delay, opts.signal);
+    }
+    if (!result.error && req.mode === "baseline") {
+      const offending = findContamination(result, { skill: req.skill, repoDir: opts.repoDir });
+      if (offending) {
+        result = {
+          ...result,
+          error: {
+            kind: "contaminated",
+            message: `baseline trial touched skill "${req.skill}" via ${offending.name} ${JSON.stringify(offending.input).slice(0, 300)}`,
+            offendingCall: offending,
+          },
+        };
+      }
+    }
+    if (cache && !result.error && !result.cached) await cache.put(key, identity, result);
+    return toRecord(req, result, performance.now() - started);
+  }
+
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const i = next++;
+      const record = await runOne(requests[i]!);
+      records[i] = record;
+      done++;
+      if (record.error) errors++;
+      progress();
+    }
+  };
+  const workers = Math.max(1, Math.min(opts.concurrency, requests.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+
+  return {
+    records,
+    identity,
+    cost: {
+      usd: budget.usd,
+      agentCalls: budget.agentCalls,
+      cacheHits,
+      inputTokens: budget.inputTokens,
+      outputTokens: budget.outputTokens,
+    },
+    ...(budgetExhausted ? { budgetExhausted } : {}),
+  };
+}

@@ -1,0 +1,132 @@
+import { isAbsolute, join, resolve } from "node:path";
+import {
+  type AgentConfig,
+  type BaseSource,
+  InputError,
+  type Logger,
+  type Settings,
+  type VerdictPolicy,
+} from "../model/index.js";
+import { loadConfig } from "./config.js";
+
+/** Flat options as the CLI flags and the action inputs give them; parsed once into `Settings`. */
+export interface RawOptions {
+  repo?: string;
+  config?: string;
+  agent?: string;
+  trials?: string;
+  skills?: string;
+  shard?: string;
+  base?: string;
+  baseDir?: string;
+  baseReport?: string;
+  noCache?: boolean;
+  json?: string;
+  junit?: string;
+  sarif?: string;
+  seed?: string;
+  changedFiles?: string[];
+  allowSuiteChange?: boolean;
+  /** Writes replay recordings of every trial run into this directory. */
+  record?: string;
+}
+
+export const DEFAULTS = {
+  trials: 3,
+  triggerRuns: 3,
+  concurrency: 4,
+  timeoutSeconds: 300,
+  cacheDir: ".skillgate-cache",
+  seed: 42,
+  verdict: {
+    alpha: 0.01,
+    inconclusive: "fail",
+    preExisting: "report",
+    maxConfirmationTrials: 20,
+    allowSuiteChange: false,
+  } satisfies VerdictPolicy,
+} as const;
+
+/** The offline default agent: recorded trials next to the suites. */
+export const DEFAULT_AGENT: AgentConfig = { adapter: "replay", recordings: ".skillgate/recordings" };
+
+export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<Settings> {
+  const repoDir = resolve(raw.repo ?? ".");
+  const { config, file } = loadConfig(repoDir, raw.config);
+  const agent: AgentConfig = raw.agent
+    ? { ...(config.agent?.adapter === raw.agent ? config.agent : {}), adapter: raw.agent }
+    : (config.agent ?? DEFAULT_AGENT);
+  const trials =
+    raw.trials !== undefined ? positiveInt(raw.trials, "--trials") : (config.trials ?? DEFAULTS.trials);
+  const bases = [raw.base, raw.baseDir, raw.baseReport].filter((b) => b !== undefined);
+  if (bases.length > 1) throw new InputError("give only one of --base, --base-dir and --base-report");
+  let base: BaseSource | undefined;
+  if (raw.base) base = { kind: "ref", ref: raw.base };
+  else if (raw.baseDir) base = { kind: "dir", dir: abs(raw.baseDir) };
+  else if (raw.baseReport) base = { kind: "report", file: abs(raw.baseReport) };
+  const seed = raw.seed !== undefined ? nonNegativeInt(raw.seed, "--seed") : DEFAULTS.seed;
+  const cacheDir = config.cache?.dir ?? DEFAULTS.cacheDir;
+  return {
+    repoDir,
+    configFile: file,
+    config,
+    base,
+    skillsFilter: raw.skills || undefined,
+    agent,
+    judge: config.judge,
+    profile: config.profile ?? "claude-code",
+    trials,
+    triggerRuns: config.triggerRuns ?? DEFAULTS.triggerRuns,
+    concurrency: config.concurrency ?? DEFAULTS.concurrency,
+    timeoutMs: (config.timeoutSeconds ?? DEFAULTS.timeoutSeconds) * 1000,
+    shard: raw.shard ? parseShard(raw.shard) : undefined,
+    cache: {
+      enabled: !raw.noCache && config.cache?.enabled !== false,
+      dir: isAbsolute(cacheDir) ? cacheDir : join(repoDir, cacheDir),
+    },
+    budget: config.budget ?? {},
+    thresholds: config.thresholds ?? {},
+    verdict: {
+      ...DEFAULTS.verdict,
+      ...config.verdict,
+      ...(raw.allowSuiteChange ? { allowSuiteChange: true } : {}),
+    },
+    seed,
+    changedFiles: raw.changedFiles,
+    outputs: {
+      json: raw.json && abs(raw.json),
+      junit: raw.junit && abs(raw.junit),
+      sarif: raw.sarif && abs(raw.sarif),
+    },
+    record: raw.record ? abs(raw.record) : undefined,
+    logger,
+  };
+}
+
+function abs(p: string): string {
+  return resolve(p);
+}
+
+function positiveInt(v: string, flag: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 100)
+    throw new InputError(`${flag} must be a whole number from 1 to 100 (got \`${v}\`)`);
+  return n;
+}
+
+function nonNegativeInt(v: string, flag: string): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new InputError(`${flag} must be a whole number ≥ 0 (got \`${v}\`)`);
+  return n;
+}
+
+/** `i/n`, 1-based: `2/4` is the second of four shards. */
+export function parseShard(s: string): { index: number; total: number } {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(s);
+  const index = m ? Number(m[1]) : Number.NaN;
+  const total = m ? Number(m[2]) : Number.NaN;
+  if (!m || total < 1 || index < 1 || index > total)
+    throw new InputError(`shard must look like i/n with 1 ≤ i ≤ n, e.g. 2/4 (got \`${s}\`)`);
+  return { index, total };
+}

@@ -1,0 +1,52 @@
+import { describe, expect, test } from "vitest";
+import { buildAgentEnv } from "../../src/agents/env.js";
+import { splitShellWords } from "../../src/agents/shell-words.js";
+
+describe("buildAgentEnv", () => {
+  const source = {
+    PATH: "/usr/bin",
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: "http://127.0.0.1:1",
+    CLAUDE_CODE_USE_BEDROCK: "0",
+    OPENAI_API_KEY: "o",
+    GITHUB_TOKEN: "ghs_x",
+    AWS_SECRET_ACCESS_KEY: "aws",
+    MY_VAR: "mine",
+    HOME: "/root",
+  };
+  test("passes only allowed names and prefixes, sets HOME, never GITHUB_TOKEN even when listed", () => {
+    const env = buildAgentEnv({
+      allow: ["ANTHROPIC_*", "CLAUDE_CODE_*"],
+      extra: ["MY_VAR", "GITHUB_TOKEN", "GITHUB_*"],
+      home: "/tmp/h",
+      source,
+      set: { GITHUB_TOKEN: "again" },
+    });
+    expect(env).toMatchObject({
+      PATH: "/usr/bin",
+      ANTHROPIC_API_KEY: "k",
+      ANTHROPIC_BASE_URL: "http://127.0.0.1:1",
+      CLAUDE_CODE_USE_BEDROCK: "0",
+      MY_VAR: "mine",
+      HOME: "/tmp/h",
+    });
+    expect(env.GITHUB_TOKEN).toBeUndefined();
+    expect(env.OPENAI_API_KEY).toBeUndefined();
+    expect(env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
+  });
+});
+
+describe("splitShellWords", () => {
+  test("quotes and escapes", () => {
+    expect(splitShellWords(`node "my agent.mjs" --x='a b' c\\ d ""`)).toEqual([
+      "node",
+      "my agent.mjs",
+      "--x=a b",
+      "c d",
+      "",
+    ]);
+  });
+  test("unterminated quote is a clear error", () => {
+    expect(() => splitShellWords(`node "oops`)).toThrow(/unterminated " quote/);
+  });
+});
