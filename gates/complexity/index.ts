@@ -17,6 +17,7 @@ import {
   measureCounts,
   measureWall,
   SIZES,
+  WALL_SIZES,
   wallSlope,
 } from "./measure.js";
 
@@ -91,8 +92,9 @@ export const complexity: Gate = {
         checks: [{ id: "runs", passed: false, message: `fn threw while counting: ${describe(err)}` }],
       };
     }
-    const wall = measureWall(fn, build, sizes, ctx.seed);
-    const verdict = decide(counts, wall, () => wallSlope(measureWall(fn, build, sizes, ctx.seed)));
+    const wallSizes = ctx.options.sizes === undefined ? WALL_SIZES : sizes;
+    const wall = measureWall(fn, build, wallSizes, ctx.seed);
+    const verdict = decide(counts, wall, () => wallSlope(measureWall(fn, build, wallSizes, ctx.seed)));
     const passed = CLASS_RANK[verdict.class] <= CLASS_RANK[maxClass];
     return {
       checks: [
@@ -118,7 +120,7 @@ export const complexity: Gate = {
           counts[0]?.ops,
           counts.find((p) => p.n === sizes[sizes.length - 1] && !p.capped)?.ops,
         ),
-        wallRatio: ratio(wall[0]?.ms, wall.find((p) => p.n === sizes[sizes.length - 1])?.ms),
+        wallRatio: ratio(wall[0]?.ms, wall.find((p) => p.n === wallSizes[wallSizes.length - 1])?.ms),
       },
     };
   },

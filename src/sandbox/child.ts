@@ -7,7 +7,6 @@ import { readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { catalog } from "../../gates/catalog.js";
-import { GateOptionError } from "../../gates/shared/options.js";
 import { runtimeEvents } from "../../gates/shared/runtime.js";
 import type { GateContext, GateInput, GateResult } from "../../gates/types.js";
 import { type ChildEnvelope, type ChildMessage, RESULT_FD } from "./protocol.js";
