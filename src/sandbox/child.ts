@@ -82,8 +82,10 @@ export function resolveExport(
   }
   if (typeof mod === "function") return { name: "module.exports", value: mod };
   if (dflt !== undefined && dflt !== null) return { name: "default", value: dflt };
+  // A lone function stands in only where the contract names no export (a differently named function is
+  // more likely a helper than the implementation).
   const fns = Object.entries(mod).filter(([, v]) => typeof v === "function");
-  if (fns.length === 1 && fns[0]) return { name: fns[0][0], value: fns[0][1] };
+  if (conventional.length === 0 && fns.length === 1 && fns[0]) return { name: fns[0][0], value: fns[0][1] };
   const wanted = conventional.length ? `'${conventional.join("' or '")}', ` : "";
   throw new LoadError(
     `the module has no export ${wanted}no default export and not exactly one function (exports: ${listExports(mod)}); pass --export NAME`,

@@ -15,7 +15,7 @@ export const GATE_USAGE = `usage: skillgate gate <gate-id> <module> [--export NA
 gates: ${GATE_IDS.join(", ")}`;
 
 function usage(io: CommandIo, message: string): number {
-  io.stderr(`skillgate gate: ${message}\n${GATE_USAGE}\n`);
+  io.stderr(`skillgate gate: ${message.split("\n")[0]}\n${GATE_USAGE}\n`);
   return 2;
 }
 
