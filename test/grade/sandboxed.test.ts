@@ -62,7 +62,7 @@ describe("gate assertion (real sandbox)", () => {
     });
     const good = await one(a, { files: { "src/split.ts": GOOD } });
     expect(good.status, good.message).toBe("pass");
-    expect((good.details?.gate as { seed: number }).seed).toBe(7);
+    expect((good.details!.gate as { seed: number }).seed).toBe(7);
     const bad = await one(a, { files: { "src/split.ts": ROUNDING } });
     expect(bad.status).toBe("fail");
     expect(bad.message).toContain("expected gate conservation to pass on src/split.ts#splitCents");
