@@ -17,52 +17,9 @@ import {
 import type { AgentRunContext } from "../../src/model/agent.js";
 import type { CheckResult } from "../../src/model/check.js";
 import type { TriggerSet } from "../../src/model/suite.js";
-import type { TrialMode, TrialRecord } from "../../src/model/trial.js";
+import type { TrialRecord } from "../../src/model/trial.js";
+import { caseA, runBattery } from "./battery-fixture.js";
 import { asrt, mkCase, mkSuite, mkTrial } from "./helpers.js";
-
-const TRIALS = 3;
-
-/** The agent: with the skill it gets the cent right; without, it gives the tempting 333 × 3 and rounds. */
-function deterministicAgent(mode: TrialMode, caseId: string, trial: number): TrialRecord {
-  const withSkill = mode === "skill";
-  const record = (output: string, files: Record<string, string> = {}) =>
-    mkTrial({ caseId, mode, trial, output, files, skillsActivated: withSkill ? ["split-cents"] : [] });
-  if (caseId === "split-1000-3") {
-    return withSkill
-      ? record("Parts: 334, 333, 333 (sum 1000)", { "src/split.ts": "const base = Math.floor(total / n);" })
-      : record("Parts: 333, 333, 333 for the 1000 cents", { "src/split.ts": "Math.round(total / n)" });
-  }
-  return withSkill
-    ? record(`4 and 3: the sum is 7${trial % 2 === 0 ? " (note: first gets the extra cent)" : ""}`)
-    : record("quick answer: 3 and 3, the sum is 6");
-}
-
-const caseA = mkCase("split-1000-3", [
-  asrt("mentions-total", "contains", { value: "1000" }),
-  asrt("D:no-lost-cent", "not-one-of", { values: [333] }, { extract: "first-number" }),
-  asrt("activated", "skill-used"),
-  asrt("D:uses-floor", "file-contains", { file: "src/split.ts", value: "Math.floor" }),
-]);
-const caseB = mkCase("split-7-2", [
-  asrt("D:sum", "regex", { value: "sum is 7" }),
-  asrt("explains", "contains", { value: "note" }),
-  asrt("terse", "contains", { value: "quick" }),
-  asrt("impossible", "contains", { value: "impossible" }),
-]);
-const suite = mkSuite([caseA, caseB]);
-
-async function runBattery(): Promise<CheckResult[]> {
-  const checks: CheckResult[] = [];
-  for (const mode of ["skill", "baseline"] as const) {
-    for (const caseDef of suite.cases) {
-      for (let t = 0; t < TRIALS; t++) {
-        const trial = deterministicAgent(mode, caseDef.id, t);
-        checks.push(...(await gradeTrial({ suite, caseDef, trial, vars: {}, repoDir: "/x", gateSeed: 1 })));
-      }
-    }
-  }
-  return checks;
-}
 
 describe("discriminator battery through a deterministic agent", () => {
   it("gives exact pass rates, lifts and classes", async () => {

@@ -18,7 +18,7 @@ beforeAll(async () => {
   await mkdir(path.join(root, "checks"), { recursive: true });
   await writeFile(
     path.join(root, "checks/sum.mjs"),
-    "export default (value, ctx) => ({ pass: value.split(',').map(Number).reduce((a, b) => a + b, 0) === ctx.vars.total, reason: `sum of ${value}` });\nexport const crash = () => { throw new Error('boom'); };\nexport const weird = () => 42;\n",
+    "export default (value, ctx) => ({ pass: value.split(',').map(Number).reduce((a, b) => a + b, 0) === ctx.vars.total, reason: 'sum of ' + value });\nexport const crash = () => { throw new Error('boom'); };\nexport const weird = () => 42;\n",
   );
   await writeFile(
     path.join(root, "oracle.mjs"),
@@ -62,7 +62,7 @@ describe("gate assertion (real sandbox)", () => {
     });
     const good = await one(a, { files: { "src/split.ts": GOOD } });
     expect(good.status, good.message).toBe("pass");
-    expect((good.details?.gate as { seed: number }).seed).toBe(7);
+    expect((good.details!.gate as { seed: number }).seed).toBe(7);
     const bad = await one(a, { files: { "src/split.ts": ROUNDING } });
     expect(bad.status).toBe("fail");
     expect(bad.message).toContain("expected gate conservation to pass on src/split.ts#splitCents");
