@@ -257,6 +257,20 @@ describe("trigger battery through the lexical router", () => {
     );
   });
 
+  it("weights waza medium-confidence queries by 0.5", () => {
+    const fire = { prompt: "a", weight: 1, loc: loc(3) };
+    const medium = { prompt: "b", weight: 0.5, loc: loc(4) };
+    const qs = triggerQueries({ shouldFire: [fire, medium], shouldNotFire: [], loc: loc(1) });
+    const base = mkTrial({ mode: "trigger" });
+    const checks = [
+      gradeTriggerTrial(qs[0]!, { ...base, skillsActivated: ["split-cents"] }, "split-cents"),
+      gradeTriggerTrial(qs[1]!, base, "split-cents"),
+    ];
+    const s = summariseTrigger(checks, qs, { router: "x", proxy: false });
+    expect(s.recall).toMatchObject({ passed: 1, total: 1.5 });
+    expect(s.recall.rate).toBeCloseTo(2 / 3, 12);
+  });
+
   it("cross-skill negatives and the confusion table", async () => {
     const cross = crossSkillQueries("split-cents", catalogue);
     expect(cross.map((c) => c.prompt)).toEqual(["Make my SQL query handler safe for multi-tenant databases"]);

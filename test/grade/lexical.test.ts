@@ -5,6 +5,7 @@ import { createAgent } from "../../src/agents/index.js";
 import {
   LEXICAL_FIRE_THRESHOLD,
   nearDuplicateDescriptions,
+  nearDuplicateWarnings,
   routeLexical,
   stem,
   tokenize,
@@ -55,6 +56,38 @@ describe("lexical router (BM25 proxy)", () => {
     const found = nearDuplicateDescriptions(dup);
     expect(found[0]).toMatchObject({ a: "slack-gif-creator", b: "gif-maker" });
     expect(found[0]!.similarity).toBeGreaterThan(0.5);
+  });
+
+  it("near-duplicate warnings are located at each skill's description", () => {
+    const mk = (name: string, description: string, line: number) => ({
+      name,
+      dir: `.claude/skills/${name}`,
+      path: `.claude/skills/${name}/SKILL.md`,
+      description,
+      frontmatter: {},
+      body: "",
+      raw: "",
+      contentHash: "h",
+      files: [],
+      loc: {
+        frontmatter: { file: `.claude/skills/${name}/SKILL.md`, line: 1, column: 1 },
+        description: { file: `.claude/skills/${name}/SKILL.md`, line, column: 14 },
+      },
+    });
+    const ds = nearDuplicateWarnings([
+      mk("split-cents", "Split money in cents among people without losing a cent.", 3),
+      mk("share-cents", "Split money in cents among people, never losing a cent.", 4),
+      mk("contrast", "Check WCAG colour contrast of palettes.", 3),
+    ]);
+    expect(ds).toHaveLength(2);
+    expect(ds[0]).toMatchObject({
+      file: ".claude/skills/split-cents/SKILL.md",
+      line: 3,
+      column: 14,
+      severity: "warning",
+    });
+    expect(ds[0]!.message).toContain("near-duplicate of share-cents");
+    expect(ds[1]).toMatchObject({ file: ".claude/skills/share-cents/SKILL.md", line: 4 });
   });
 
   it("is registered as the `lexical` agent and answers trigger trials as a labelled proxy", async () => {

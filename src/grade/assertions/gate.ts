@@ -32,6 +32,11 @@ export const gate: AssertionType = {
       return missingValue(`the agent wrote no ${module}`, expected);
     }
     const dir = await mkdtemp(path.join(os.tmpdir(), "skillgate-gate-"));
+    const modulePath = path.resolve(dir, module);
+    if (!modulePath.startsWith(dir + path.sep)) {
+      await rm(dir, { recursive: true, force: true });
+      return errorOutcome(`gate module path ${JSON.stringify(module)} leaves the workspace`, { expected });
+    }
     try {
       for (const [rel, content] of Object.entries(ctx.trial.files)) {
         const target = path.resolve(dir, rel);
@@ -40,7 +45,7 @@ export const gate: AssertionType = {
         await mkdir(path.dirname(target), { recursive: true });
         await writeFile(target, content);
       }
-      const result = await ctx.services.runGate(gateId, path.join(dir, module), {
+      const result = await ctx.services.runGate(gateId, modulePath, {
         ...(exportName ? { export: exportName } : {}),
         ...(a.params.options ? { options: a.params.options as Record<string, unknown> } : {}),
         seed: ctx.gateSeed,
