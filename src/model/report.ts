@@ -222,4 +222,6 @@ export interface Report {
   errors: string[];
   /** Cross-skill trigger confusion (when trigger batteries ran with the catalogue installed). */
   triggerConfusion?: TriggerConfusion;
+  /** The pull request evaluated, when run for one: lets a `workflow_run` job post the check and comment. */
+  pullRequest?: number;
 }

@@ -1,5 +1,6 @@
 import type { CliIO } from "../io.js";
 import { initCommand } from "./init.js";
+import { mergeCommand } from "./merge.js";
 import { validateCommand } from "./validate.js";
 
 export type Command = (argv: string[], io: CliIO) => Promise<number>;
@@ -8,4 +9,5 @@ export type Command = (argv: string[], io: CliIO) => Promise<number>;
 export const COMMANDS: Record<string, Command> = {
   validate: validateCommand,
   init: initCommand,
+  merge: mergeCommand,
 };

@@ -1,0 +1,101 @@
+import type { Diagnostic } from "../model/diagnostics.js";
+import type { Report, Root } from "../model/report.js";
+import { MAX_ANNOTATION_MESSAGE_CHARS, MAX_ANNOTATION_TITLE_CHARS, MAX_CHECK_ANNOTATIONS } from "./limits.js";
+
+/** A check run annotation, exactly as the API takes it. */
+export interface CheckAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: "failure" | "warning" | "notice";
+  title: string;
+  message: string;
+  raw_details?: string;
+}
+
+function clip(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+function rootMessage(r: Root): string {
+  const counts = [
+    r.head ? `head: failed ${r.head.failed} of ${r.head.trials} trials` : "",
+    r.base ? `base: failed ${r.base.failed} of ${r.base.trials} trials` : "",
+    r.pValue !== undefined ? `p = ${r.pValue.toPrecision(2)}` : "",
+  ].filter(Boolean);
+  const cascade = r.cascaded.length
+    ? `\n${r.cascaded.length} dependent check(s) failed because of this: ${r.cascaded.slice(0, 10).join(", ")}`
+    : "";
+  return clip(
+    `${r.message}${counts.length ? `\n${counts.join("; ")}` : ""}${cascade}`,
+    MAX_ANNOTATION_MESSAGE_CHARS,
+  );
+}
+
+function fromRoot(r: Root, level: CheckAnnotation["annotation_level"]): CheckAnnotation {
+  const prefix = r.status === "new" ? "new" : r.status;
+  return {
+    path: r.file,
+    start_line: Math.max(1, r.line),
+    end_line: Math.max(1, r.line),
+    annotation_level: level,
+    title: clip(`skillgate ${prefix} ${r.kind} root (${r.skill}): ${r.title}`, MAX_ANNOTATION_TITLE_CHARS),
+    message: rootMessage(r),
+  };
+}
+
+function fromDiagnostic(d: Diagnostic): CheckAnnotation {
+  return {
+    path: d.file,
+    start_line: Math.max(1, d.line),
+    end_line: Math.max(1, d.line),
+    annotation_level: d.severity === "error" ? "failure" : "warning",
+    title: clip(`skillgate ${d.code}`, MAX_ANNOTATION_TITLE_CHARS),
+    message: clip(d.message, MAX_ANNOTATION_MESSAGE_CHARS),
+  };
+}
+
+/**
+ * All annotations of a report, most important first: new roots (failure), other blocking roots and error
+ * diagnostics (failure), then pre-existing / non-blocking roots and warnings (warning). At most `max`; the
+ * number left out is returned so the summary can say so.
+ */
+export function buildAnnotations(
+  report: Report,
+  max = MAX_CHECK_ANNOTATIONS,
+): { annotations: CheckAnnotation[]; omitted: number } {
+  const allRoots = report.skills.flatMap((s) => s.roots);
+  const newIds = new Set(report.newRoots.map((r) => `${r.skill}\0${r.id}`));
+  const isNew = (r: Root) => r.status === "new" || newIds.has(`${r.skill}\0${r.id}`);
+  const seen = new Set<string>();
+  const firstSeen = (r: Root) => {
+    const k = `${r.skill}\0${r.id}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  };
+  const tiers: CheckAnnotation[][] = [
+    // report.newRoots is already ordered most important first; roots only listed per skill come after.
+    [...report.newRoots, ...allRoots.filter(isNew)].filter(firstSeen).map((r) => fromRoot(r, "failure")),
+    [
+      ...allRoots
+        .filter((r) => r.blocking && !isNew(r))
+        .filter(firstSeen)
+        .map((r) => fromRoot(r, "failure")),
+      ...report.diagnostics.filter((d) => d.severity === "error").map(fromDiagnostic),
+    ],
+    [
+      ...allRoots.filter(firstSeen).map((r) => fromRoot(r, "warning")),
+      ...report.diagnostics.filter((d) => d.severity !== "error").map(fromDiagnostic),
+    ],
+  ];
+  const all = tiers.flat();
+  return { annotations: all.slice(0, max), omitted: Math.max(0, all.length - max) };
+}
+
+/** Splits into request-sized batches. */
+export function batches<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,136 @@
+import { execa } from "execa";
+import type { GitHubClient } from "./client.js";
+import { GIT_DEEPEN_ATTEMPTS, GIT_DEEPEN_STEP, MAX_PULL_FILES, PULL_FILES_PER_PAGE } from "./limits.js";
+
+/** Status vocabulary of GitHub's `pulls.listFiles` (git statuses are mapped onto it). */
+export type ChangedFileStatus =
+  | "added"
+  | "removed"
+  | "modified"
+  | "renamed"
+  | "copied"
+  | "changed"
+  | "unchanged";
+
+export interface ChangedFile {
+  /** Repository-relative, POSIX separators: the path at head (for removals, the removed path). */
+  path: string;
+  status: ChangedFileStatus;
+  /** For renames and copies: the path at base. */
+  previousPath?: string;
+}
+
+export interface ChangedFilesResult {
+  files: ChangedFile[];
+  /** False when GitHub's 3,000-file cap may have cut the list: use `gitChangedFiles` instead. */
+  complete: boolean;
+}
+
+/** Every path a change touches (both sides of a rename): what `Settings.changedFiles` wants. */
+export function changedPaths(files: ChangedFile[]): string[] {
+  return [...new Set(files.flatMap((f) => (f.previousPath ? [f.previousPath, f.path] : [f.path])))].sort();
+}
+
+/** The files of a pull request via `pulls.listFiles`, all pages. */
+export async function listChangedFiles(
+  client: GitHubClient,
+  pr: {
+    owner: string;
+    repo: string;
+    pullNumber: number /** `pull_request.changed_files` from the event. */;
+    expectedCount?: number;
+  },
+): Promise<ChangedFilesResult> {
+  const entries = await client.paginate(client.rest.pulls.listFiles, {
+    owner: pr.owner,
+    repo: pr.repo,
+    pull_number: pr.pullNumber,
+    per_page: PULL_FILES_PER_PAGE,
+  });
+  const files = entries.map((e) => ({
+    path: e.filename,
+    status: e.status,
+    ...(e.previous_filename ? { previousPath: e.previous_filename } : {}),
+  }));
+  const complete =
+    files.length < MAX_PULL_FILES && (pr.expectedCount === undefined || files.length >= pr.expectedCount);
+  return { files, complete };
+}
+
+async function git(repoDir: string, args: string[]): Promise<string> {
+  const r = await execa("git", args, { cwd: repoDir, reject: false, stripFinalNewline: false });
+  if (r.exitCode !== 0)
+    throw new GitError(`git ${args.join(" ")} failed in ${repoDir}: ${String(r.stderr).trim()}`);
+  return String(r.stdout);
+}
+
+export class GitError extends Error {
+  override name = "GitError";
+}
+
+async function ok(repoDir: string, args: string[]): Promise<boolean> {
+  return (await execa("git", args, { cwd: repoDir, reject: false })).exitCode === 0;
+}
+
+const hasCommit = (dir: string, sha: string) => ok(dir, ["cat-file", "-e", `${sha}^{commit}`]);
+
+/**
+ * Files changed between the merge base of `baseSha` and `headSha` (what a PR shows), from local git. A shallow
+ * checkout is deepened step by step (then unshallowed) until both commits and a merge base exist.
+ */
+export async function gitChangedFiles(
+  repoDir: string,
+  baseSha: string,
+  headSha: string,
+  options: { remote?: string; log?: (message: string) => void } = {},
+): Promise<ChangedFile[]> {
+  const remote = options.remote ?? "origin";
+  const log = options.log ?? (() => {});
+  for (const sha of [baseSha, headSha]) {
+    if (!(await hasCommit(repoDir, sha))) {
+      log(`fetching ${sha} from ${remote}`);
+      await git(repoDir, ["fetch", "--no-tags", `--depth=${GIT_DEEPEN_STEP}`, remote, sha]);
+    }
+  }
+  let mergeBase: string | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const r = await execa("git", ["merge-base", baseSha, headSha], { cwd: repoDir, reject: false });
+    if (r.exitCode === 0) {
+      mergeBase = String(r.stdout).trim();
+      break;
+    }
+    const shallow = (await git(repoDir, ["rev-parse", "--is-shallow-repository"])).trim() === "true";
+    if (!shallow) throw new GitError(`${baseSha} and ${headSha} have no common ancestor in ${repoDir}`);
+    if (attempt < GIT_DEEPEN_ATTEMPTS) {
+      log(`no merge base yet; deepening by ${GIT_DEEPEN_STEP} commits (attempt ${attempt + 1})`);
+      await git(repoDir, ["fetch", "--no-tags", `--deepen=${GIT_DEEPEN_STEP}`, remote, baseSha, headSha]);
+    } else {
+      log("no merge base after deepening; fetching the full history");
+      await git(repoDir, ["fetch", "--no-tags", "--unshallow", remote, baseSha, headSha]);
+    }
+  }
+  const out = await git(repoDir, ["diff", "--name-status", "-z", "-M", "--no-color", mergeBase, headSha]);
+  return parseNameStatus(out);
+}
+
+/** Parses `git diff --name-status -z` output. */
+export function parseNameStatus(out: string): ChangedFile[] {
+  const tokens = out.split("\0");
+  const files: ChangedFile[] = [];
+  for (let i = 0; i < tokens.length; ) {
+    const code = tokens[i++];
+    if (!code) continue;
+    const kind = code[0];
+    if (kind === "R" || kind === "C") {
+      const from = tokens[i++]!;
+      const to = tokens[i++]!;
+      files.push({ path: to, status: kind === "R" ? "renamed" : "copied", previousPath: from });
+    } else {
+      const path = tokens[i++]!;
+      const status: ChangedFileStatus =
+        kind === "A" ? "added" : kind === "D" ? "removed" : kind === "M" ? "modified" : "changed";
+      files.push({ path, status });
+    }
+  }
+  return files;
+}

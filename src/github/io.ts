@@ -1,0 +1,61 @@
+import * as core from "@actions/core";
+import type { Logger } from "../model/settings.js";
+import type { CommandAnnotation } from "./workflow-commands.js";
+
+/** The runner-facing side effects of the action, behind one small interface (tests record them). */
+export interface ActionIO {
+  /** Input value as the runner passes it (`INPUT_<NAME>`), trimmed; "" when unset. */
+  getInput(name: string): string;
+  setOutput(name: string, value: string): void;
+  /** Appends Markdown to the job summary (no-op without `GITHUB_STEP_SUMMARY`). */
+  appendSummary(markdown: string): Promise<void>;
+  /** A workflow-command annotation (`::error file=…::`). */
+  annotate(a: CommandAnnotation): void;
+  /** A plain log line. */
+  info(line: string): void;
+  debug(line: string): void;
+  group<T>(name: string, fn: () => Promise<T>): Promise<T>;
+}
+
+const ANNOTATE = { error: core.error, warning: core.warning, notice: core.notice };
+
+/** The real runner, through `@actions/core` (escaping, file commands and output delimiters are its job). */
+export function coreActionIO(): ActionIO {
+  return {
+    getInput: (name) => core.getInput(name),
+    setOutput: (name, value) => core.setOutput(name, value),
+    appendSummary: async (markdown) => {
+      if (!process.env.GITHUB_STEP_SUMMARY) return;
+      await core.summary.addRaw(markdown, true).write();
+    },
+    annotate: (a) => ANNOTATE[a.level](a.message, { file: a.file, startLine: a.line, title: a.title }),
+    info: (line) => core.info(line),
+    debug: (line) => core.debug(line),
+    group: (name, fn) => core.group(name, fn),
+  };
+}
+
+/**
+ * The pipeline's Logger on top of ActionIO. Warnings are plain log lines, not `::warning::` commands: those are
+ * capped at 10 per step and are kept for the roots.
+ */
+export function actionLogger(io: ActionIO): Logger {
+  let lastProgress = 0;
+  return {
+    info: (m) => io.info(m),
+    warn: (m) => io.info(`warning: ${m}`),
+    error: (m) => io.info(`error: ${m}`),
+    debug: (m) => io.debug(m),
+    group: (name, fn) => io.group(name, fn),
+    progress: (p) => {
+      // One line per 10 % keeps the log readable.
+      const step = Math.floor((p.done / Math.max(1, p.total)) * 10);
+      if (step > lastProgress || p.done === p.total) {
+        lastProgress = step;
+        io.info(
+          `progress: ${p.done}/${p.total} trials, ${p.errors} errors, ${p.cacheHits} cached, $${p.costUsd.toFixed(2)}`,
+        );
+      }
+    },
+  };
+}

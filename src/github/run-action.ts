@@ -1,0 +1,306 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { InputError } from "../model/diagnostics.js";
+import type { Report, Verdict } from "../model/report.js";
+import type { Logger, Settings } from "../model/settings.js";
+import { renderJUnit } from "../report/junit.js";
+import { loadReports } from "../report/load.js";
+import { renderMarkdown } from "../report/markdown.js";
+import { mergeReports } from "../report/merge.js";
+import { renderSarif } from "../report/sarif.js";
+import type { RawOptions } from "../settings/resolve.js";
+import { buildAnnotations } from "./annotations.js";
+import { changedPaths, gitChangedFiles, listChangedFiles } from "./changed-files.js";
+import { buildCheckRunCompletion, CheckRun } from "./check-run.js";
+import { createGitHubClient, type GitHubClient, httpStatus } from "./client.js";
+import { buildCommentBody, upsertStickyComment } from "./comment.js";
+import { type ActionContext, planRun, type RunPlan, readContext, runUrl } from "./context.js";
+import { type ActionInputs, readInputs } from "./inputs.js";
+import { type ActionIO, actionLogger } from "./io.js";
+import { MAX_JOB_SUMMARY_BYTES } from "./limits.js";
+import { planCommandAnnotations } from "./workflow-commands.js";
+
+export interface ActionDeps {
+  io: ActionIO;
+  env: Record<string, string | undefined>;
+  resolveSettings(raw: RawOptions, logger: Logger): Promise<Settings>;
+  runPipeline(settings: Settings): Promise<Report>;
+  exitCodeFor(verdict: Verdict): number;
+  /** Defaults to the real client (retry + throttling) on `GITHUB_API_URL`. */
+  createClient?(token: string, baseUrl: string, logger: Logger): GitHubClient;
+  now?(): Date;
+}
+
+/** Usage/config errors, as the CLI (design: 0 pass, 1 fail, 2 usage/config, 3 error). */
+const USAGE_EXIT = 2;
+
+/** PR labels that accept suite weakening (DESIGN: "a `skillgate: allow-suite-change` trailer or a PR label"). */
+export const ALLOW_SUITE_CHANGE_LABELS = ["skillgate: allow-suite-change", "skillgate:allow-suite-change"];
+
+export const TOOL_VERSION = "0.1.0";
+
+/** Everything the action did, for tests and the final log line. */
+export interface ActionResult {
+  exitCode: number;
+  report?: Report;
+  publishedTo: ("check-run" | "workflow-commands" | "summary" | "comment")[];
+}
+
+/** A report for a run that could not evaluate: posted like any other, so the check never stays pending. */
+export function errorReport(message: string, ctx: Partial<ActionContext>, headSha?: string): Report {
+  return {
+    schemaVersion: 1,
+    tool: { name: "skillgate", version: TOOL_VERSION },
+    verdict: "error",
+    seed: 0,
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    repo: ctx.workspace ?? "",
+    head: { sha: headSha ?? ctx.sha },
+    agent: { adapter: "none", identity: "none" },
+    trials: 0,
+    skills: [],
+    newRoots: [],
+    diagnostics: [],
+    stats: { failedChecks: 0, roots: 0, meanFailedChecksPerTrial: 0, meanRootsPerTrial: 0 },
+    cost: { usd: 0, agentCalls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 },
+    errors: [message],
+  };
+}
+
+function truncateBytes(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  return Buffer.from(text)
+    .subarray(0, maxBytes)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
+}
+
+export async function runAction(deps: ActionDeps): Promise<ActionResult> {
+  const { io } = deps;
+  const logger = actionLogger(io);
+  const now = deps.now ?? (() => new Date());
+  const published: ActionResult["publishedTo"] = [];
+
+  let inputs: ActionInputs;
+  let ctx: ActionContext;
+  let plan: RunPlan;
+  try {
+    inputs = readInputs(io);
+    ctx = readContext(deps.env);
+    plan = planRun(ctx, { mode: inputs.mode, allowPullRequestTarget: inputs.allowPullRequestTarget });
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    io.annotate({ level: "error", message: e.message, file: "", line: 0, title: "skillgate" });
+    io.setOutput("verdict", "error");
+    return { exitCode: USAGE_EXIT, publishedTo: published };
+  }
+
+  const repoDir = resolve(ctx.workspace, inputs.workingDirectory);
+  const reportPath = resolve(repoDir, inputs.report);
+  const fullReportHint = `${runUrl(ctx) ? `the job summary of ${runUrl(ctx)} and ` : ""}the JSON report (${inputs.report})`;
+  const headSha = plan.headSha ?? ctx.sha;
+  const client = inputs.githubToken
+    ? (deps.createClient ?? ((t, u, l) => createGitHubClient({ token: t, baseUrl: u, logger: l })))(
+        inputs.githubToken,
+        ctx.apiUrl,
+        logger,
+      )
+    : undefined;
+
+  // Reporter chain: check run → workflow-command annotations → log.
+  const wantsCheck = inputs.mode !== "evaluate" && client !== undefined && !!headSha;
+  let check: CheckRun | undefined = wantsCheck
+    ? new CheckRun(client, {
+        owner: ctx.owner,
+        repo: ctx.repo,
+        headSha,
+        name: inputs.checkName,
+        detailsUrl: runUrl(ctx),
+      })
+    : undefined;
+  const dropCheck = (e: unknown, when: string) => {
+    const status = httpStatus(e);
+    io.info(
+      status === 403
+        ? `warning: the token cannot write check runs (403 while ${when}); this is expected for fork and Dependabot pull requests. Falling back to workflow-command annotations and the job summary.`
+        : `warning: check run unavailable (${status ?? "network"} while ${when}: ${(e as Error).message}); falling back to workflow-command annotations.`,
+    );
+    check = undefined;
+  };
+  if (check && plan.kind !== "report") {
+    try {
+      await check.start(now());
+    } catch (e) {
+      dropCheck(e, "creating the in-progress check run");
+    }
+  }
+
+  let report: Report;
+  let exitOverride: number | undefined;
+  try {
+    report =
+      plan.kind === "report"
+        ? await loadAndMerge(inputs, repoDir)
+        : await evaluate(deps, inputs, ctx, plan, repoDir, client, logger);
+  } catch (e) {
+    const usage = e instanceof InputError;
+    const message = usage ? e.message : `skillgate failed: ${(e as Error).stack ?? e}`;
+    io.info(`error: ${message}`);
+    report = errorReport(usage ? e.message : `skillgate failed: ${(e as Error).message}`, ctx, headSha);
+    exitOverride = usage ? USAGE_EXIT : deps.exitCodeFor("error");
+  }
+  if (plan.kind === "pull-request") report.pullRequest = plan.pullNumber;
+
+  // Artifacts first: they are the full record whatever happens to the API calls.
+  if (plan.kind !== "report" || inputs.report)
+    await writeOut(reportPath, `${JSON.stringify(report, null, 2)}\n`);
+  if (inputs.junit) await writeOut(resolve(repoDir, inputs.junit), renderJUnit(report));
+  if (inputs.sarif) await writeOut(resolve(repoDir, inputs.sarif), renderSarif(report));
+
+  const summary = renderMarkdown(report, {
+    maxChars: MAX_JOB_SUMMARY_BYTES / 2,
+    fullReportHint: `the JSON report (${inputs.report})`,
+    title: inputs.checkName,
+    charts: true,
+  });
+  await io.appendSummary(truncateBytes(summary, MAX_JOB_SUMMARY_BYTES));
+  published.push("summary");
+
+  if (check) {
+    try {
+      const completion = buildCheckRunCompletion(report, { checkName: inputs.checkName, fullReportHint });
+      const requests = await check.complete(completion, now());
+      io.info(
+        `check run ${inputs.checkName} completed: ${completion.conclusion}, ${completion.annotationCount} annotations in ${requests} request(s)`,
+      );
+      published.push("check-run");
+    } catch (e) {
+      dropCheck(e, "completing the check run");
+    }
+  }
+  if (!check) {
+    const { annotations } = buildAnnotations(report, Number.POSITIVE_INFINITY);
+    const { shown, rest } = planCommandAnnotations(annotations);
+    for (const a of shown) io.annotate(a);
+    for (const a of rest)
+      io.info(`${a.annotation_level}: ${a.path}:${a.start_line}: ${a.title}: ${a.message.split("\n")[0]}`);
+    if (rest.length)
+      io.info(
+        `${rest.length} more finding(s) above as log lines and in the job summary (GitHub shows at most 10 annotations per level and step)`,
+      );
+    if (report.verdict === "error" && annotations.length === 0)
+      io.annotate({
+        level: "error",
+        message: report.errors.join("\n") || "skillgate error",
+        file: "",
+        line: 0,
+        title: "skillgate",
+      });
+    published.push("workflow-commands");
+  }
+
+  const pullNumber =
+    plan.kind === "pull-request"
+      ? plan.pullNumber
+      : plan.kind === "report"
+        ? (plan.pullNumber ?? report.pullRequest)
+        : undefined;
+  if (inputs.comment && client && pullNumber !== undefined && inputs.mode !== "evaluate") {
+    try {
+      const r = await upsertStickyComment(
+        client,
+        { owner: ctx.owner, repo: ctx.repo, issueNumber: pullNumber, checkName: inputs.checkName },
+        buildCommentBody(report, { checkName: inputs.checkName, fullReportHint }),
+      );
+      io.info(`sticky comment ${r.action} (#${r.id})`);
+      published.push("comment");
+    } catch (e) {
+      io.info(
+        `warning: could not write the PR comment (${httpStatus(e) ?? "network"}): ${(e as Error).message}`,
+      );
+    }
+  }
+
+  io.setOutput("verdict", report.verdict);
+  io.setOutput("report", reportPath);
+  io.setOutput("new-roots", String(report.newRoots.length));
+
+  const truthful = exitOverride ?? deps.exitCodeFor(report.verdict);
+  const exitCode =
+    inputs.failOn === "never" ? 0 : inputs.failOn === "error" && report.verdict === "fail" ? 0 : truthful;
+  io.info(`skillgate: ${report.verdict} (${report.newRoots.length} new root failures) → exit ${exitCode}`);
+  return { exitCode, report, publishedTo: published };
+}
+
+async function writeOut(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text);
+}
+
+async function loadAndMerge(inputs: ActionInputs, repoDir: string): Promise<Report> {
+  return mergeReports(await loadReports(inputs.reportsFrom.map((p) => resolve(repoDir, p))));
+}
+
+async function evaluate(
+  deps: ActionDeps,
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  plan: Exclude<RunPlan, { kind: "report" }>,
+  repoDir: string,
+  client: GitHubClient | undefined,
+  logger: Logger,
+): Promise<Report> {
+  let changedFiles: string[] | undefined;
+  let allowSuiteChange: boolean | undefined;
+  let base = inputs.base;
+  if (plan.kind === "pull-request") {
+    // A base report (refreshed by the push workflow) replaces re-running the base.
+    if (!inputs.baseReport) base ??= plan.baseSha;
+    allowSuiteChange = plan.labels.some((l) => ALLOW_SUITE_CHANGE_LABELS.includes(l)) || undefined;
+    let files: string[] | undefined;
+    if (client) {
+      try {
+        const r = await listChangedFiles(client, {
+          owner: ctx.owner,
+          repo: ctx.repo,
+          pullNumber: plan.pullNumber,
+          expectedCount: plan.changedFilesCount,
+        });
+        if (r.complete) files = changedPaths(r.files);
+        else
+          logger.info(
+            `the PR lists ${plan.changedFilesCount ?? "≥ 3000"} files, more than the API returns; reading the change from git`,
+          );
+      } catch (e) {
+        logger.warn(`pulls.listFiles failed (${httpStatus(e) ?? "network"}); reading the change from git`);
+      }
+    }
+    changedFiles =
+      files ??
+      changedPaths(
+        await gitChangedFiles(repoDir, plan.baseSha, plan.headSha, { log: (m) => logger.info(m) }),
+      );
+    logger.info(`${changedFiles.length} changed file(s) in PR #${plan.pullNumber}`);
+  }
+  const settings = await deps.resolveSettings(
+    {
+      repo: repoDir,
+      config: inputs.config,
+      agent: inputs.agent,
+      trials: inputs.trials,
+      skills: inputs.skills,
+      shard: inputs.shard,
+      base: plan.kind === "pull-request" ? base : inputs.base,
+      baseReport: inputs.baseReport,
+      seed: inputs.seed,
+      changedFiles,
+      allowSuiteChange,
+    },
+    logger,
+  );
+  const report = await deps.runPipeline(settings);
+  // The check run belongs on the PR head, whatever commit the checkout holds.
+  if (plan.kind === "pull-request") report.head = { ...report.head, sha: plan.headSha };
+  return report;
+}

@@ -1,0 +1,61 @@
+import { InputError } from "../model/diagnostics.js";
+
+export interface ShardSpec {
+  /** 1-based. */
+  index: number;
+  total: number;
+}
+
+/** Refuses absurd matrices: every shard costs a runner and at least one API request. */
+export const MAX_SHARDS = 256;
+
+/** Parses `i/n` (1-based, e.g. `2/4`); throws an `InputError` naming the bad value. */
+export function parseShard(text: string, source = "shard"): ShardSpec {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (!m) throw new InputError(`${source}: expected "i/n" (e.g. "2/4"), got ${JSON.stringify(text)}`);
+  const spec = { index: Number(m[1]), total: Number(m[2]) };
+  validateShard(spec.index, spec.total, source);
+  return spec;
+}
+
+function validateShard(index: number, total: number, source: string): void {
+  if (!Number.isInteger(total) || total < 1 || total > MAX_SHARDS)
+    throw new InputError(`${source}: shard total must be an integer from 1 to ${MAX_SHARDS}, got ${total}`);
+  if (!Number.isInteger(index) || index < 1 || index > total)
+    throw new InputError(`${source}: shard index must be an integer from 1 to ${total}, got ${index}`);
+}
+
+/**
+ * The items shard `index` of `total` runs (index 1-based). Deterministic whatever the input order, and balanced
+ * by expected cost: longest-processing-time-first greedy (items by cost descending, ties by name; each goes to
+ * the least loaded shard, ties to the lowest index), which keeps the largest shard within 4/3 of the optimum.
+ * Every item lands in exactly one shard. Returned in name order.
+ */
+export function assignShard<T extends { name: string; expectedCost: number }>(
+  items: T[],
+  index: number,
+  total: number,
+): T[] {
+  validateShard(index, total, "shard");
+  for (const item of items) {
+    if (!Number.isFinite(item.expectedCost) || item.expectedCost < 0)
+      throw new InputError(
+        `shard: expected cost of ${item.name} must be a finite number ≥ 0, got ${item.expectedCost}`,
+      );
+  }
+  const order = [...items].sort((a, b) => b.expectedCost - a.expectedCost || compareNames(a.name, b.name));
+  const load = new Array<number>(total).fill(0);
+  const mine: T[] = [];
+  for (const item of order) {
+    let target = 0;
+    for (let s = 1; s < total; s++) if (load[s]! < load[target]!) target = s;
+    load[target]! += item.expectedCost;
+    if (target === index - 1) mine.push(item);
+  }
+  return mine.sort((a, b) => compareNames(a.name, b.name));
+}
+
+/** Code-unit order, not locale order: the same on every runner. */
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,281 @@
+import type { RateWithInterval, Report, Root, SkillReport, Verdict } from "../model/report.js";
+
+/**
+ * Markdown for the job summary, the check run summary and the sticky PR comment. Pure: Report → string.
+ * Everything that comes from a skill, a suite or an agent is passed through `escapeText`, so no output can
+ * inject HTML, Markdown links/images, tables, math or @-mentions. Sizes are bounded by `maxChars`: blocks are
+ * added most important first and the rest is replaced by a pointer to the full report.
+ */
+
+export interface MarkdownOptions {
+  /** Hard cap in UTF-16 code units (≥ what GitHub counts). */
+  maxChars: number;
+  /** Where the full report lives, said when the output is truncated (e.g. a run URL or artifact name). */
+  fullReportHint: string;
+  /** Hidden first line (the sticky comment marker). */
+  marker?: string;
+  /** Include the per-skill mermaid charts (the job summary renders them; check run summaries do not). */
+  charts?: boolean;
+  /** Check name shown in the heading. */
+  title?: string;
+}
+
+/** Longest rendering of one untrusted value in a table cell. */
+export const MAX_CELL_CHARS = 300;
+
+const VERDICT_ICON: Record<Verdict, string> = { pass: "✅", fail: "❌", error: "⚠️" };
+
+/**
+ * Neutralises untrusted text for Markdown + HTML: every character that could start markup becomes a numeric
+ * entity (GitHub renders it literally), newlines become spaces, and length is capped.
+ */
+export function escapeText(value: unknown, max = MAX_CELL_CHARS): string {
+  let s = String(value ?? "");
+  if (s.length > max) s = `${s.slice(0, max - 1)}…`;
+  return s.replace(/[\r\n\t]+/g, " ").replace(/[&<>"'`|[\]()*_~#!\\$@]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function pct(x: number | undefined): string {
+  return x === undefined || !Number.isFinite(x) ? "–" : `${(x * 100).toFixed(1)} %`;
+}
+
+function rate(r: RateWithInterval | undefined): string {
+  if (!r) return "–";
+  return `${pct(r.rate)} (${r.passed}/${r.total}, 95 % CI ${pct(r.low)}–${pct(r.high)})`;
+}
+
+function signedPct(x: number | undefined): string {
+  if (x === undefined || !Number.isFinite(x)) return "–";
+  return `${x >= 0 ? "+" : "−"}${(Math.abs(x) * 100).toFixed(1)} pp`;
+}
+
+/** The figures compared head vs base, in chart order. Values are fractions (lift: −1..1). */
+export interface Figure {
+  label: string;
+  head?: number;
+  base?: number;
+  kind: "rate" | "delta";
+}
+
+export function skillFigures(s: SkillReport): Figure[] {
+  const all: Figure[] = [
+    {
+      label: "discriminator pass rate",
+      head: s.discriminator?.skill.discriminatorPassRate.rate,
+      base: s.base?.discriminator?.skill.discriminatorPassRate.rate,
+      kind: "rate",
+    },
+    {
+      label: "baseline discriminator pass rate",
+      head: s.discriminator?.baseline.discriminatorPassRate.rate,
+      base: s.base?.discriminator?.baseline.discriminatorPassRate.rate,
+      kind: "rate",
+    },
+    {
+      label: "discriminator lift",
+      head: s.discriminator?.discriminatorLift,
+      base: s.base?.discriminator?.discriminatorLift,
+      kind: "delta",
+    },
+    { label: "lift", head: s.discriminator?.lift, base: s.base?.discriminator?.lift, kind: "delta" },
+    {
+      label: "trigger precision",
+      head: s.trigger?.precision.rate,
+      base: s.base?.trigger?.precision.rate,
+      kind: "rate",
+    },
+    {
+      label: "trigger recall",
+      head: s.trigger?.recall.rate,
+      base: s.base?.trigger?.recall.rate,
+      kind: "rate",
+    },
+    { label: "trigger F1", head: s.trigger?.f1, base: s.base?.trigger?.f1, kind: "rate" },
+  ];
+  return all.filter((f) => f.head !== undefined || f.base !== undefined);
+}
+
+/** A mermaid xychart of base (line) vs head (bars), in percent. Labels are ours; numbers are numbers. */
+export function mermaidChart(skillName: string, figures: Figure[]): string | undefined {
+  const shown = figures.filter((f) => f.head !== undefined && Number.isFinite(f.head));
+  if (shown.length === 0) return undefined;
+  const num = (x: number | undefined) =>
+    x === undefined || !Number.isFinite(x) ? 0 : Math.round(x * 1000) / 10;
+  const min = Math.min(0, ...shown.flatMap((f) => [num(f.head), num(f.base)]));
+  const safeName = skillName.replace(/[^A-Za-z0-9 ._-]/g, "").slice(0, 64);
+  const lines = [
+    "```mermaid",
+    "xychart-beta",
+    `  title "${safeName}: head (bars) vs base (line), %"`,
+    `  x-axis [${shown.map((f) => `"${f.label}"`).join(", ")}]`,
+    `  y-axis "percent" ${min < 0 ? -100 : 0} --> 100`,
+    `  bar [${shown.map((f) => num(f.head)).join(", ")}]`,
+  ];
+  if (shown.some((f) => f.base !== undefined))
+    lines.push(`  line [${shown.map((f) => num(f.base)).join(", ")}]`);
+  lines.push("```");
+  return lines.join("\n");
+}
+
+function rootWhere(r: Root): string {
+  return `\`${escapeText(r.file, 200).replace(/`/g, "")}:${r.line}\``;
+}
+
+function rootRow(r: Root): string {
+  const counts = [
+    r.head ? `head ${r.head.failed}/${r.head.trials} failed` : undefined,
+    r.base ? `base ${r.base.failed}/${r.base.trials} failed` : undefined,
+    r.pValue !== undefined ? `p = ${r.pValue.toPrecision(2)}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(", ");
+  return `| ${escapeText(r.skill, 80)} | ${rootWhere(r)} | ${escapeText(r.title, 120)} | ${escapeText(r.message)} | ${escapeText(counts || "–")} |`;
+}
+
+const ROOT_TABLE_HEAD = "| skill | where | root | expected / seen | trials |\n|---|---|---|---|---|";
+
+/** Accumulates blocks under a size cap; the first block that does not fit ends the document. */
+class BoundedDoc {
+  private readonly parts: string[] = [];
+  private size = 0;
+  truncated = 0;
+  constructor(private readonly limit: number) {}
+  add(block: string): boolean {
+    if (this.truncated > 0) {
+      this.truncated++;
+      return false;
+    }
+    const cost = block.length + 1;
+    if (this.size + cost > this.limit) {
+      this.truncated = 1;
+      return false;
+    }
+    this.parts.push(block);
+    this.size += cost;
+    return true;
+  }
+  text(): string {
+    return this.parts.join("\n");
+  }
+}
+
+/** Headline used as the check run title and the summary's first line. */
+export function headline(report: Report, roots = report.newRoots.length): string {
+  const skills = report.skills.length;
+  const what = `${skills} skill${skills === 1 ? "" : "s"}`;
+  if (report.verdict === "error")
+    return `error: ${report.errors[0] ?? "the evaluation did not complete"}`.slice(0, 200);
+  if (report.verdict === "pass") return `pass: ${what} evaluated, no new root failures`;
+  const blocking = report.skills.flatMap((s) => s.roots).filter((r) => r.blocking).length;
+  return roots > 0
+    ? `fail: ${roots} new root failure${roots === 1 ? "" : "s"} in ${what}`
+    : `fail: ${blocking} blocking failure${blocking === 1 ? "" : "s"} in ${what}`;
+}
+
+export function renderMarkdown(report: Report, options: MarkdownOptions): string {
+  const footerRoom = 400 + options.fullReportHint.length;
+  const doc = new BoundedDoc(Math.max(0, options.maxChars - footerRoom));
+  if (options.marker) doc.add(options.marker);
+  const title = escapeText(options.title ?? "skillgate", 80);
+  doc.add(`## ${VERDICT_ICON[report.verdict]} ${title}: ${escapeText(headline(report), 400)}`);
+  doc.add("");
+  const facts = [
+    `head \`${escapeText(report.head.sha?.slice(0, 12) ?? report.head.ref ?? "working tree", 40)}\``,
+    report.base
+      ? `base \`${escapeText(report.base.sha?.slice(0, 12) ?? report.base.ref ?? report.base.dir ?? "?", 40)}\``
+      : "no base (sweep)",
+    `agent ${escapeText(report.agent.identity || report.agent.adapter, 80)}`,
+    `${report.trials} trial${report.trials === 1 ? "" : "s"} per case`,
+    `seed ${report.seed}`,
+    `cost $${report.cost.usd.toFixed(2)} (${report.cost.agentCalls} agent calls, ${report.cost.cacheHits} cached)`,
+    report.shard ? `shard ${report.shard.index}/${report.shard.total}` : undefined,
+  ].filter(Boolean);
+  doc.add(facts.join(" · "));
+  for (const e of report.errors) doc.add(`\n> [!CAUTION]\n> ${escapeText(e, 1000)}`);
+
+  if (report.newRoots.length > 0) {
+    doc.add("\n### New root failures\n");
+    doc.add(ROOT_TABLE_HEAD);
+    for (const r of report.newRoots) if (!doc.add(rootRow(r))) break;
+  }
+
+  doc.add("\n### Skills\n");
+  doc.add(
+    "| skill | change | verdict | discriminator pass rate | discriminator lift | trigger P / R | roots (new) | cost |",
+  );
+  doc.add("|---|---|---|---|---|---|---|---|");
+  for (const s of report.skills) {
+    const trig = s.trigger ? `${pct(s.trigger.precision.rate)} / ${pct(s.trigger.recall.rate)}` : "–";
+    doc.add(
+      `| ${escapeText(s.name, 80)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.newRoots.length}) | $${s.cost.usd.toFixed(2)} |`,
+    );
+  }
+
+  for (const s of report.skills) {
+    const blocks: string[] = [
+      `\n### ${VERDICT_ICON[s.verdict]} ${escapeText(s.name, 80)} — ${escapeText(s.change, 20)}\n`,
+    ];
+    blocks.push(
+      `\`${escapeText(s.path, 200).replace(/`/g, "")}\`${s.version ? ` · version ${escapeText(s.version, 40)}` : ""}`,
+    );
+    if (s.reasons.length) blocks.push(s.reasons.map((r) => `- ${escapeText(r, 500)}`).join("\n"));
+    const figures = skillFigures(s);
+    if (figures.length) {
+      const fmt = (f: Figure, x: number | undefined) => (f.kind === "rate" ? pct(x) : signedPct(x));
+      blocks.push(
+        [
+          "\n| figure | base | head |",
+          "|---|---|---|",
+          ...figures.map((f) => `| ${f.label} | ${fmt(f, f.base)} | ${fmt(f, f.head)} |`),
+        ].join("\n"),
+      );
+      if (s.discriminator)
+        blocks.push(
+          `\nwith skill: ${rate(s.discriminator.skill.discriminatorPassRate)}; baseline: ${rate(s.discriminator.baseline.discriminatorPassRate)}`,
+        );
+      if (options.charts) {
+        const chart = mermaidChart(s.name, figures);
+        if (chart) blocks.push(`\n${chart}`);
+      }
+    }
+    if (s.gates.length) {
+      blocks.push(
+        [
+          "\n| gate | case | module | result |",
+          "|---|---|---|---|",
+          ...s.gates.map(
+            (g) =>
+              `| ${escapeText(g.gate, 40)} | ${escapeText(`${g.caseId}/${g.assertionId}`, 120)} | ${escapeText(g.module, 120)} | ${g.passed ? "✅ pass" : `❌ ${escapeText(g.checks.find((c) => !c.passed)?.message ?? "fail")}`} |`,
+          ),
+        ].join("\n"),
+      );
+    }
+    const others = s.roots.filter((r) => r.status !== "new");
+    if (others.length) {
+      blocks.push(`\nOther roots (${others.length}):\n`);
+      blocks.push(ROOT_TABLE_HEAD);
+      for (const r of others) blocks.push(rootRow(r));
+    }
+    let stopped = false;
+    for (const b of blocks) {
+      if (!doc.add(b)) {
+        stopped = true;
+        break;
+      }
+    }
+    if (stopped) break;
+  }
+  for (const d of report.diagnostics.slice(0, 50)) {
+    if (
+      !doc.add(
+        `- ${d.severity}: \`${escapeText(`${d.file}:${d.line}:${d.column}`, 200).replace(/`/g, "")}\` ${escapeText(d.message, 500)}`,
+      )
+    )
+      break;
+  }
+  let text = doc.text();
+  if (doc.truncated > 0) {
+    text += `\n\n> [!NOTE]\n> This summary was cut to fit GitHub's size limit (${options.maxChars.toLocaleString("en-US")} characters). The full report: ${options.fullReportHint}\n`;
+  }
+  return text.length > options.maxChars ? text.slice(0, options.maxChars) : text;
+}

@@ -1,0 +1,157 @@
+import { InputError } from "../model/diagnostics.js";
+import type { Report, Root, Verdict } from "../model/report.js";
+
+/**
+ * Combines the JSON reports of a sharded sweep (or of separate jobs) into one Report for one check run and one
+ * summary. Fail-closed: a missing shard, a skill reported twice or reports of different commits make the merged
+ * verdict `error` with a message that says which. Pure apart from `parseReport`'s error locations.
+ */
+
+export interface LoadedReport {
+  /** Where it came from, for messages. */
+  source: string;
+  report: Report;
+}
+
+const VERDICTS: Verdict[] = ["pass", "fail", "error"];
+const SEVERITY: Record<Verdict, number> = { pass: 0, fail: 1, error: 2 };
+
+/** 1-based line and column of a character offset. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: offset - before.lastIndexOf("\n") };
+}
+
+/** Parses and sanity-checks a skillgate JSON report; errors are `file:line:column: message`. */
+export function parseReport(text: string, file: string): Report {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const pos = /position (\d+)/.exec(msg);
+    const { line, column } = pos ? lineColumn(text, Number(pos[1])) : { line: 1, column: 1 };
+    throw new InputError(`${file}:${line}:${column}: not valid JSON: ${msg}`);
+  }
+  const fail = (what: string) => {
+    throw new InputError(`${file}:1:1: not a skillgate report: ${what}`);
+  };
+  if (typeof value !== "object" || value === null || Array.isArray(value)) fail("expected a JSON object");
+  const r = value as Partial<Report>;
+  if (r.schemaVersion !== 1) fail(`schemaVersion must be 1, got ${JSON.stringify(r.schemaVersion)}`);
+  if (r.tool?.name !== "skillgate") fail(`tool.name must be "skillgate"`);
+  if (!VERDICTS.includes(r.verdict as Verdict)) fail(`verdict must be one of ${VERDICTS.join(", ")}`);
+  if (!Array.isArray(r.skills)) fail("skills must be an array");
+  if (!Array.isArray(r.newRoots)) fail("newRoots must be an array");
+  return {
+    ...(r as Report),
+    diagnostics: r.diagnostics ?? [],
+    errors: r.errors ?? [],
+  };
+}
+
+function worst(a: Verdict, b: Verdict): Verdict {
+  return SEVERITY[a] >= SEVERITY[b] ? a : b;
+}
+
+function newRootOrder(a: Root, b: Root): number {
+  return (
+    Number(b.blocking) - Number(a.blocking) ||
+    a.skill.localeCompare(b.skill) ||
+    a.file.localeCompare(b.file) ||
+    a.line - b.line
+  );
+}
+
+export function mergeReports(loaded: LoadedReport[]): Report {
+  if (loaded.length === 0) throw new InputError("merge: no reports given");
+  const errors: string[] = [];
+  const first = loaded[0]!.report;
+  const heads = new Set(loaded.map((l) => l.report.head.sha ?? ""));
+  if (heads.size > 1)
+    errors.push(
+      `reports are of different head commits: ${loaded.map((l) => `${l.source} → ${l.report.head.sha ?? "?"}`).join(", ")}`,
+    );
+
+  // Shards: every i of n present exactly once (non-sharded reports are merged as they are).
+  const sharded = loaded.filter((l) => l.report.shard);
+  if (sharded.length > 0) {
+    const totals = new Set(sharded.map((l) => l.report.shard!.total));
+    if (totals.size > 1) errors.push(`shard totals differ: ${[...totals].join(", ")}`);
+    const total = Math.max(...totals);
+    const seen = new Map<number, string>();
+    for (const l of sharded) {
+      const i = l.report.shard!.index;
+      if (seen.has(i)) errors.push(`shard ${i}/${total} appears twice: ${seen.get(i)} and ${l.source}`);
+      seen.set(i, l.source);
+    }
+    const missing = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !seen.has(i));
+    if (missing.length)
+      errors.push(
+        `missing shard report${missing.length > 1 ? "s" : ""}: ${missing.map((i) => `${i}/${total}`).join(", ")} — their skills were not evaluated`,
+      );
+  }
+
+  const skillSource = new Map<string, string>();
+  for (const l of loaded) {
+    for (const s of l.report.skills) {
+      const prev = skillSource.get(s.name);
+      if (prev) errors.push(`skill ${s.name} is in two reports: ${prev} and ${l.source}`);
+      else skillSource.set(s.name, l.source);
+    }
+  }
+
+  const skills = loaded.flatMap((l) => l.report.skills).sort((a, b) => a.name.localeCompare(b.name));
+  const verdict = errors.length
+    ? "error"
+    : loaded.map((l) => l.report.verdict).reduce(worst, "pass" as Verdict);
+  const sum = (f: (r: Report) => number) => loaded.reduce((t, l) => t + f(l.report), 0);
+  const trialsOf = (r: Report) => r.cost.agentCalls + r.cost.cacheHits;
+  const allTrials = sum(trialsOf);
+  const weighted = (f: (r: Report) => number) =>
+    allTrials > 0 ? sum((r) => f(r) * trialsOf(r)) / allTrials : sum(f) / loaded.length;
+  const starts = loaded.map((l) => l.report.startedAt).sort();
+  const diagKeys = new Set<string>();
+  return {
+    schemaVersion: 1,
+    tool: first.tool,
+    verdict,
+    seed: first.seed,
+    startedAt: starts[0] ?? first.startedAt,
+    durationMs: Math.max(...loaded.map((l) => l.report.durationMs)),
+    repo: first.repo,
+    head: first.head,
+    base: first.base,
+    agent: first.agent,
+    trials: Math.max(...loaded.map((l) => l.report.trials)),
+    skills,
+    newRoots: loaded.flatMap((l) => l.report.newRoots).sort(newRootOrder),
+    diagnostics: loaded
+      .flatMap((l) => l.report.diagnostics)
+      .filter((d) => {
+        const k = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
+        if (diagKeys.has(k)) return false;
+        diagKeys.add(k);
+        return true;
+      }),
+    stats: {
+      failedChecks: sum((r) => r.stats.failedChecks),
+      roots: sum((r) => r.stats.roots),
+      meanFailedChecksPerTrial: weighted((r) => r.stats.meanFailedChecksPerTrial),
+      meanRootsPerTrial: weighted((r) => r.stats.meanRootsPerTrial),
+    },
+    cost: {
+      usd: sum((r) => r.cost.usd),
+      agentCalls: sum((r) => r.cost.agentCalls),
+      cacheHits: sum((r) => r.cost.cacheHits),
+      inputTokens: sum((r) => r.cost.inputTokens),
+      outputTokens: sum((r) => r.cost.outputTokens),
+    },
+    errors: [
+      ...loaded.flatMap((l) => l.report.errors.map((e) => (loaded.length > 1 ? `${l.source}: ${e}` : e))),
+      ...errors,
+    ],
+    ...(first.pullRequest !== undefined ? { pullRequest: first.pullRequest } : {}),
+  };
+}

@@ -1,0 +1,151 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { mergeCommand } from "../../src/cli/commands/merge.js";
+import { renderJUnit } from "../../src/report/junit.js";
+import { escapeText, mermaidChart, renderMarkdown, skillFigures } from "../../src/report/markdown.js";
+import { mergeReports, parseReport } from "../../src/report/merge.js";
+import { buildSarif } from "../../src/report/sarif.js";
+import { makeReport, makeRoot, makeSkill, manyRoots } from "./fixtures.js";
+
+const HOSTILE = `</table><img src=x onerror=alert(1)> [click](https://evil.example) ![p](https://t.example/p.png) @octocat | $x$ \`code\``;
+
+describe("markdown", () => {
+  it("escapes agent-controlled text so it cannot inject HTML, links, images, cells or mentions", () => {
+    const root = makeRoot({ title: HOSTILE, message: `saw:\n${HOSTILE}` });
+    const md = renderMarkdown(makeReport({ skills: [makeSkill({ roots: [root] })] }), {
+      maxChars: 65_535,
+      fullReportHint: "artifact",
+    });
+    expect(md).not.toContain("<img");
+    expect(md).not.toContain("</table>");
+    expect(md).not.toContain("](https://");
+    expect(md).not.toContain("@octocat");
+    expect(md).toContain("&#60;img src&#61;x".replace("&#61;", "=")); // `=` is harmless and kept
+    const row = md.split("\n").find((l) => l.includes("onerror"))!;
+    // a table row keeps exactly its 5 columns: the hostile `|` did not add one
+    expect(row.split("|").length).toBe(7);
+    expect(escapeText("a\nb")).toBe("a b");
+  });
+
+  it("stays under the size cap and points to the full report when truncated", () => {
+    const report = makeReport({ skills: [makeSkill({ roots: manyRoots(3000) })] });
+    const md = renderMarkdown(report, { maxChars: 65_535, fullReportHint: "https://example.test/run/1" });
+    expect(md.length).toBeLessThanOrEqual(65_535);
+    expect(md).toContain("cut to fit");
+    expect(md).toContain("https://example.test/run/1");
+    const small = renderMarkdown(makeReport(), { maxChars: 65_535, fullReportHint: "x" });
+    expect(small).not.toContain("cut to fit");
+  });
+
+  it("charts base vs head figures in a mermaid xychart", () => {
+    const skill = makeSkill();
+    const chart = mermaidChart(skill.name, skillFigures(skill))!;
+    expect(chart).toContain("xychart-beta");
+    // head discriminator pass rate 1/5 = 20 %, base 5/5 = 100 %
+    expect(chart).toMatch(/bar \[20, 0, 20, 20\]/);
+    expect(chart).toMatch(/line \[100, 0, 100, 36\]/);
+    const md = renderMarkdown(makeReport(), { maxChars: 65_535, fullReportHint: "x", charts: true });
+    expect(md).toContain("```mermaid");
+  });
+});
+
+describe("junit", () => {
+  it("fails the case of a blocking root and escapes XML", () => {
+    const xml = renderJUnit(
+      makeReport({ skills: [makeSkill({ roots: [makeRoot({ title: `a < b & "c"` })] })] }),
+    );
+    expect(xml).toContain('<testsuites name="skillgate" tests="1" failures="1"');
+    expect(xml).toContain("a &lt; b &amp; &quot;c&quot;");
+    expect(xml).not.toContain('a < b & "c"');
+  });
+  it("counts a passing report as no failures", () => {
+    const xml = renderJUnit(makeReport({ skills: [makeSkill({ roots: [] })] }));
+    expect(xml).toContain('failures="0"');
+  });
+});
+
+describe("sarif", () => {
+  it("lists new roots first, as errors with locations and baselineState new", () => {
+    const pre = makeRoot({ id: "old", status: "pre-existing", blocking: false, line: 3 });
+    const fresh = makeRoot({ id: "fresh", line: 12 });
+    const sarif = buildSarif(makeReport({ skills: [makeSkill({ roots: [pre, fresh] })] }));
+    const [a, b] = sarif.runs[0]!.results;
+    expect(a!.baselineState).toBe("new");
+    expect(a!.level).toBe("error");
+    expect(a!.locations[0]!.physicalLocation.region.startLine).toBe(12);
+    expect(b!.level).toBe("warning");
+    expect(sarif.runs[0]!.tool.driver.rules[a!.ruleIndex]!.id).toBe(a!.ruleId);
+  });
+});
+
+describe("merge", () => {
+  const shard = (i: number, n: number, name: string, verdict: "pass" | "fail") =>
+    makeReport({
+      shard: { index: i, total: n },
+      skills: [makeSkill({ name, roots: verdict === "fail" ? [makeRoot({ skill: name })] : [] })],
+    });
+
+  it("combines shards: worst verdict, all skills, summed cost", () => {
+    const m = mergeReports([
+      { source: "s1.json", report: shard(1, 2, "a", "pass") },
+      { source: "s2.json", report: shard(2, 2, "b", "fail") },
+    ]);
+    expect(m.verdict).toBe("fail");
+    expect(m.skills.map((s) => s.name)).toEqual(["a", "b"]);
+    expect(m.newRoots).toHaveLength(1);
+    expect(m.cost.agentCalls).toBe(20);
+    expect(m.errors).toEqual([]);
+  });
+
+  it("fails closed on a missing shard (the tempting answer: pass with what arrived)", () => {
+    const m = mergeReports([
+      { source: "s1.json", report: shard(1, 3, "a", "pass") },
+      { source: "s3.json", report: shard(3, 3, "c", "pass") },
+    ]);
+    expect(m.verdict).toBe("error");
+    expect(m.errors.join("\n")).toMatch(/missing shard report: 2\/3/);
+  });
+
+  it("rejects a skill reported twice and reports of different commits", () => {
+    const a = shard(1, 2, "a", "pass");
+    const b = { ...shard(2, 2, "a", "pass"), head: { sha: "0".repeat(40) } };
+    const m = mergeReports([
+      { source: "x", report: a },
+      { source: "y", report: b },
+    ]);
+    expect(m.verdict).toBe("error");
+    expect(m.errors.join("\n")).toMatch(/skill a is in two reports: x and y/);
+    expect(m.errors.join("\n")).toMatch(/different head commits/);
+  });
+
+  it("locates a JSON syntax error", () => {
+    expect(() => parseReport('{\n  "schemaVersion": 1,\n  oops\n}', "r.json")).toThrow(
+      /^r\.json:3:\d+: not valid JSON/,
+    );
+    expect(() => parseReport('{"schemaVersion": 2}', "r.json")).toThrow(
+      /r\.json:1:1: not a skillgate report: schemaVersion/,
+    );
+  });
+
+  it("skillgate merge writes the merged report and exits with the verdict's code", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sg-merge-"));
+    await writeFile(join(dir, "s1.json"), JSON.stringify(shard(1, 2, "a", "pass")));
+    await writeFile(join(dir, "s2.json"), JSON.stringify(shard(2, 2, "b", "fail")));
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s) };
+    const code = await mergeCommand(
+      [dir, "--json", join(dir, "merged.json"), "--sarif", join(dir, "m.sarif")],
+      io,
+    );
+    expect(code).toBe(1);
+    const merged = JSON.parse(await readFile(join(dir, "merged.json"), "utf8"));
+    expect(merged.skills).toHaveLength(2);
+    expect(JSON.parse(await readFile(join(dir, "m.sarif"), "utf8")).version).toBe("2.1.0");
+    expect(await mergeCommand([], io)).toBe(2);
+    expect(await mergeCommand([join(dir, "nope.json")], io)).toBe(2);
+    expect(err.join("")).toMatch(/nope\.json: no such report/);
+  });
+});

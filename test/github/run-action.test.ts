@@ -1,0 +1,310 @@
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createGitHubClient } from "../../src/github/client.js";
+import { commentMarker } from "../../src/github/comment.js";
+import { type ActionDeps, runAction } from "../../src/github/run-action.js";
+import type { Report } from "../../src/model/report.js";
+import type { Settings } from "../../src/model/settings.js";
+import { exitCodeFor } from "../../src/report/exit-codes.js";
+import type { RawOptions } from "../../src/settings/resolve.js";
+import {
+  type GitHubApi,
+  type GitHubApiOptions,
+  type RecordedRequest,
+  startGitHubApi,
+} from "../support/github-api.js";
+import { makeReport, makeRoot, makeSkill, manyRoots } from "./fixtures.js";
+import { recordingIO } from "./recording-io.js";
+
+const EVENTS = join(import.meta.dirname, "../fixtures/github-events");
+/** GITHUB_SHA of a pull_request run is the test merge commit, never the PR head. */
+const MERGE_SHA = "9".repeat(40);
+
+let api: GitHubApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+async function setup(o: {
+  event?: string;
+  payloadFile?: string;
+  // biome-ignore lint/suspicious/noExplicitAny: webhook payload fixtures are edited in place.
+  patch?: (p: any) => void;
+  inputs?: Record<string, string>;
+  api?: Partial<GitHubApiOptions>;
+  report?: Report | (() => Promise<Report>);
+}) {
+  const payload = JSON.parse(
+    await readFile(join(EVENTS, o.payloadFile ?? "pull_request.synchronize.json"), "utf8"),
+  );
+  o.patch?.(payload);
+  const owner = payload.repository.owner.login;
+  const repo = payload.repository.name;
+  api = await startGitHubApi({
+    owner,
+    repo,
+    // the payload says the PR changes 1 file
+    pullFiles: {
+      [payload.pull_request?.number ?? 0]: [
+        { filename: ".claude/skills/split-cents/SKILL.md", status: "modified" },
+      ],
+    },
+    ...o.api,
+  });
+  const dir = await mkdtemp(join(tmpdir(), "sg-action-"));
+  const eventPath = join(dir, "event.json");
+  await writeFile(eventPath, JSON.stringify(payload));
+  const { io, rec } = recordingIO({ "github-token": "ghs_test", "check-name": "skillgate", ...o.inputs });
+  const seen: { raw?: RawOptions } = {};
+  const deps: ActionDeps = {
+    io,
+    env: {
+      GITHUB_EVENT_NAME: o.event ?? "pull_request",
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_REPOSITORY: `${owner}/${repo}`,
+      GITHUB_SHA: MERGE_SHA,
+      GITHUB_API_URL: api.url,
+      GITHUB_SERVER_URL: "https://github.com",
+      GITHUB_RUN_ID: "77",
+      GITHUB_WORKSPACE: dir,
+    },
+    resolveSettings: async (raw) => {
+      seen.raw = raw;
+      return { repoDir: raw.repo } as Settings;
+    },
+    runPipeline: async () => (typeof o.report === "function" ? o.report() : (o.report ?? makeReport())),
+    exitCodeFor,
+    createClient: (token, baseUrl, logger) =>
+      createGitHubClient({ token, baseUrl, logger, retryAfterBaseValue: 1, writeSpacing: "none" }),
+  };
+  return { deps, rec, payload, dir, seen };
+}
+
+interface CheckBody {
+  status?: string;
+  output?: { annotations?: unknown[] };
+}
+const checkBody = (r: RecordedRequest) => (r.body ?? {}) as CheckBody;
+const annotationRequests = (a: GitHubApi) =>
+  a.requests.filter((r) => r.operationId?.startsWith("checks/") && checkBody(r).output?.annotations);
+
+describe("runAction on a pull_request that regresses a skill", () => {
+  it("creates one check run on the PR head SHA, 120 roots in 3 annotation requests, fails", async () => {
+    const roots = manyRoots(120);
+    const report = makeReport({ skills: [makeSkill({ roots })] });
+    const { deps, rec, payload, seen } = await setup({
+      report,
+      api: {
+        pullFiles: {
+          2: [
+            { filename: ".claude/skills/split-cents/SKILL.md", status: "modified" },
+            { filename: "skills/b/SKILL.md", status: "renamed", previous_filename: "skills/a/SKILL.md" },
+          ],
+        },
+      },
+      patch: (p) => {
+        p.pull_request.changed_files = 2;
+      },
+    });
+    const result = await runAction(deps);
+    expect(api!.violations).toEqual([]);
+    expect(result.exitCode).toBe(1);
+    expect(api!.checkRuns).toHaveLength(1);
+    const run = api!.checkRuns[0]!;
+    expect(run.head_sha).toBe(payload.pull_request.head.sha);
+    expect(run.head_sha).not.toBe(MERGE_SHA);
+    expect(run.name).toBe("skillgate");
+    expect(run.status).toBe("completed");
+    expect(run.conclusion).toBe("failure");
+    // created in_progress before the evaluation
+    const create = api!.requests.find((r) => r.operationId === "checks/create")!;
+    expect(checkBody(create).status).toBe("in_progress");
+    const batches = annotationRequests(api!).map((r) => checkBody(r).output!.annotations!.length);
+    expect(batches).toEqual([50, 50, 20]);
+    expect(run.annotations).toHaveLength(120);
+    expect(run.annotations[0]).toMatchObject({
+      path: roots[0]!.file,
+      start_line: 1,
+      end_line: 1,
+      annotation_level: "failure",
+    });
+    expect(String(run.annotations[0]!.message)).toContain("expected the first part not to be 333");
+    expect(run.output.title).toBe("fail: 120 new root failures in 1 skill");
+    // changed files came from the API, both sides of the rename
+    expect(seen.raw?.changedFiles).toEqual([
+      ".claude/skills/split-cents/SKILL.md",
+      "skills/a/SKILL.md",
+      "skills/b/SKILL.md",
+    ]);
+    expect(seen.raw?.base).toBe(payload.pull_request.base.sha);
+    expect(rec.outputs).toMatchObject({ verdict: "fail", "new-roots": "120" });
+    expect(JSON.parse(await readFile(rec.outputs.report!, "utf8")).pullRequest).toBe(2);
+    expect(rec.summary.join("")).toContain("New root failures");
+    expect(rec.annotations).toEqual([]); // check run worked: no workflow-command fallback
+  });
+
+  it("orders new roots before pre-existing ones and warnings", async () => {
+    const report = makeReport({
+      skills: [
+        makeSkill({
+          roots: [
+            makeRoot({ id: "old", status: "pre-existing", blocking: false, line: 2 }),
+            makeRoot({ id: "fresh", line: 40 }),
+          ],
+        }),
+      ],
+    });
+    const { deps } = await setup({ report });
+    await runAction(deps);
+    expect(api!.checkRuns[0]!.annotations.map((a) => [a.start_line, a.annotation_level])).toEqual([
+      [40, "failure"],
+      [2, "warning"],
+    ]);
+  });
+
+  it("with a read-only token (403) prints ::error annotations within GitHub's caps and still exits non-zero", async () => {
+    const report = makeReport({ skills: [makeSkill({ roots: manyRoots(25) })] });
+    const { deps, rec } = await setup({ report, api: { readOnly: true } });
+    const result = await runAction(deps);
+    expect(result.exitCode).toBe(1);
+    expect(api!.checkRuns).toHaveLength(0);
+    expect(rec.annotations).toHaveLength(10);
+    expect(rec.annotations[0]).toMatchObject({ level: "error", file: manyRoots(1)[0]!.file, line: 1 });
+    expect(rec.log.join("\n")).toMatch(/cannot write check runs \(403/);
+    expect(rec.log.join("\n")).toMatch(/15 more finding/);
+    expect(rec.summary.join("")).toContain("New root failures");
+    expect(result.publishedTo).toContain("workflow-commands");
+    expect(api!.violations).toEqual([]);
+  });
+
+  it("keeps one sticky comment, updated in place", async () => {
+    const marker = commentMarker("skillgate");
+    const { deps } = await setup({
+      inputs: { comment: "true" },
+      api: { comments: { 2: ["LGTM", `${marker}\nold results`] } },
+    });
+    await runAction(deps);
+    await runAction(deps);
+    const ours = api!.comments.filter((c) => c.body.includes(marker));
+    expect(ours).toHaveLength(1);
+    expect(ours[0]!.body).toContain("New root failures");
+    expect(api!.comments).toHaveLength(2);
+    expect(api!.requests.filter((r) => r.operationId === "issues/create-comment")).toHaveLength(0);
+    expect(api!.violations).toEqual([]);
+  });
+
+  it("retries a 5xx from the API", async () => {
+    const { deps } = await setup({
+      api: { faults: [{ operationId: "checks/create", status: 502, count: 1 }] },
+    });
+    const result = await runAction(deps);
+    expect(result.publishedTo).toContain("check-run");
+    expect(api!.checkRuns).toHaveLength(1);
+    expect(api!.requests.filter((r) => r.operationId === "checks/create").map((r) => r.status)).toEqual([
+      502, 201,
+    ]);
+  });
+
+  it("posts an error verdict when the pipeline throws, exit 3", async () => {
+    const { deps } = await setup({
+      report: async () => {
+        throw new Error("agent exploded");
+      },
+    });
+    const result = await runAction(deps);
+    expect(result.exitCode).toBe(3);
+    expect(api!.checkRuns[0]!.conclusion).toBe("failure");
+    expect(api!.checkRuns[0]!.output.title).toMatch(/^error: skillgate failed: agent exploded/);
+  });
+
+  it("a passing report concludes success and exits 0", async () => {
+    const { deps, rec } = await setup({ report: makeReport({ skills: [makeSkill({ roots: [] })] }) });
+    expect((await runAction(deps)).exitCode).toBe(0);
+    expect(api!.checkRuns[0]!.conclusion).toBe("success");
+    expect(rec.outputs["new-roots"]).toBe("0");
+  });
+});
+
+describe("runAction refusals and modes", () => {
+  it("refuses pull_request_target unless allowed, saying why, before any API call", async () => {
+    const { deps, rec } = await setup({ event: "pull_request_target" });
+    const result = await runAction(deps);
+    expect(result.exitCode).toBe(2);
+    expect(rec.annotations[0]!.message).toMatch(
+      /refuses to evaluate pull request code under `pull_request_target`.*write token/,
+    );
+    expect(api!.requests).toHaveLength(0);
+
+    const allowed = await setup({
+      event: "pull_request_target",
+      inputs: { "allow-pull-request-target": "true" },
+    });
+    expect((await runAction(allowed.deps)).exitCode).toBe(1);
+  });
+
+  it("rejects a malformed boolean input with its name", async () => {
+    const { deps, rec } = await setup({ inputs: { comment: "yes" } });
+    expect((await runAction(deps)).exitCode).toBe(2);
+    expect(rec.annotations[0]!.message).toBe('input comment: expected true or false, got "yes"');
+  });
+
+  it("report mode merges shard reports and posts them on the workflow_run head SHA", async () => {
+    const { deps, payload, dir } = await setup({
+      event: "workflow_run",
+      payloadFile: "workflow_run.completed.json",
+      inputs: { mode: "report", "reports-from": "shards", comment: "true" },
+      patch: (p) => {
+        p.workflow_run.pull_requests = [];
+      },
+    });
+    await mkdir(join(dir, "shards"));
+    const head = { sha: payload.workflow_run.head_sha };
+    await writeFile(
+      join(dir, "shards/1.json"),
+      JSON.stringify(
+        makeReport({
+          head,
+          shard: { index: 1, total: 2 },
+          skills: [makeSkill({ name: "a", roots: [] })],
+          pullRequest: 7,
+        }),
+      ),
+    );
+    await writeFile(
+      join(dir, "shards/2.json"),
+      JSON.stringify(
+        makeReport({
+          head,
+          shard: { index: 2, total: 2 },
+          skills: [makeSkill({ name: "b", roots: manyRoots(3, { skill: "b" }) })],
+          pullRequest: 7,
+        }),
+      ),
+    );
+    const result = await runAction(deps);
+    expect(result.exitCode).toBe(1);
+    expect(api!.checkRuns).toHaveLength(1);
+    expect(api!.checkRuns[0]!.head_sha).toBe(payload.workflow_run.head_sha);
+    expect(api!.checkRuns[0]!.annotations).toHaveLength(3);
+    // fork PRs have no workflow_run.pull_requests: the PR number travels in the report
+    expect(api!.comments.map((c) => c.issue)).toEqual([7]);
+    expect(api!.violations).toEqual([]);
+  });
+
+  it("evaluate mode (fork-safe first half) writes the report and posts nothing", async () => {
+    const { deps, rec } = await setup({ inputs: { mode: "evaluate" } });
+    const result = await runAction(deps);
+    expect(result.exitCode).toBe(1);
+    expect(api!.requests.filter((r) => r.method !== "GET")).toHaveLength(0);
+    expect(JSON.parse(await readFile(rec.outputs.report!, "utf8")).verdict).toBe("fail");
+  });
+
+  it("fail-on: never keeps the job green but the check run truthful", async () => {
+    const { deps } = await setup({ inputs: { "fail-on": "never" } });
+    expect((await runAction(deps)).exitCode).toBe(0);
+    expect(api!.checkRuns[0]!.conclusion).toBe("failure");
+  });
+});
