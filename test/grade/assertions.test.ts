@@ -366,8 +366,9 @@ describe("gradeTrial control flow", () => {
       ],
       { output: "a" },
     );
-    expect(cyc.a!.status).not.toBe("pass");
-    expect(cyc.b!.status).not.toBe("pass");
+    expect(cyc.a!.status).toBe("error");
+    expect(cyc.a!.message).toContain("depends_on cycle");
+    expect(cyc.b!.status).toBe("skipped");
   });
 
   it("condition false skips; conditions read vars; bad conditions are errors", async () => {
