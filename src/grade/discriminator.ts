@@ -9,9 +9,14 @@ import { rate } from "./stats.js";
 
 type Mode = "skill" | "baseline";
 
-/** A check that says something about the assertion: everything but a skip because its condition was false. */
+/**
+ * A check that says something about the assertion. Not counted: skips because the condition was false, and skips
+ * because the whole trial errored — a timed-out baseline must not inflate the lift. Errored trials are reported
+ * per mode (`errors`) and fail the verdict on their own.
+ */
 function counts(c: CheckResult): boolean {
-  return !(c.status === "skipped" && c.skipReason === "condition false");
+  if (c.status !== "skipped") return true;
+  return !(c.skipReason === "condition false" || c.skipReason?.startsWith("trial error"));
 }
 
 function modeSummary(checks: CheckResult[]): ModeSummary {
@@ -88,7 +93,8 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
     (x, y) => x.file.localeCompare(y.file) || x.line - y.line || x.checkId.localeCompare(y.checkId),
   );
 
-  const lift = skill.passRate.rate - baseline.passRate.rate;
+  const measuredLift = skill.passRate.total > 0 && baseline.passRate.total > 0;
+  const lift = measuredLift ? skill.passRate.rate - baseline.passRate.rate : 0;
   const measuredDisc = skill.discriminatorPassRate.total > 0 && baseline.discriminatorPassRate.total > 0;
   const discriminatorLift = measuredDisc
     ? skill.discriminatorPassRate.rate - baseline.discriminatorPassRate.rate
@@ -101,9 +107,12 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
         : "discriminator assertions were not evaluated in both modes: discriminator lift not measured",
     );
   }
-  if (byMode.baseline.length === 0)
+  if (byMode.baseline.length === 0) {
     warnings.push("no baseline trials: lift and assertion classes not measured");
-  const styleGuideNotGuardrail = measuredDisc && lift > 0 && discriminatorLift <= 0;
+  } else if (!measuredLift) {
+    warnings.push("no evaluated trial in one of the modes (all errored?): lift not measured");
+  }
+  const styleGuideNotGuardrail = measuredDisc && measuredLift && lift > 0 && discriminatorLift <= 0;
   if (styleGuideNotGuardrail) {
     warnings.push(
       `style guide, not a guardrail: overall lift ${signed(lift)} but discriminator lift ${signed(discriminatorLift)}`,

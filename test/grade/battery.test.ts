@@ -73,23 +73,25 @@ describe("discriminator battery through a deterministic agent", () => {
     expect(s.warnings?.join(" ")).toContain("style guide, not a guardrail");
   });
 
-  it("counts trial errors as not passing and skips condition-false assertions", async () => {
+  it("leaves errored trials and condition-false assertions out of the rates, and counts the errors", async () => {
     const caseDef = mkCase("c", [
       asrt("x", "contains", { value: "x" }),
       asrt("cond", "contains", { value: "x" }, { condition: "$never" }),
     ]);
     const s2 = mkSuite([caseDef]);
     const checks: CheckResult[] = [];
-    for (const [mode, trial, error] of [
-      ["skill", 0, false],
-      ["skill", 1, true],
-      ["baseline", 0, false],
+    for (const [mode, trial, error, output] of [
+      ["skill", 0, false, "x"],
+      ["skill", 1, true, "x"],
+      ["skill", 2, false, "y"],
+      ["baseline", 0, true, "y"],
+      ["baseline", 1, true, "y"],
     ] as const) {
       const rec = mkTrial({
         caseId: "c",
         mode,
         trial,
-        output: "x",
+        output,
         ...(error ? { error: { kind: "timeout" as const, message: "slow" } } : {}),
       });
       checks.push(
@@ -104,10 +106,14 @@ describe("discriminator battery through a deterministic agent", () => {
       );
     }
     const s = summariseDiscriminator(checks);
-    expect(s.skill.trials).toBe(2);
-    expect(s.skill.errors).toBe(1);
-    // x: pass in trial 0, skipped for the error in trial 1 (not a pass); cond: condition false, not counted.
+    expect(s.skill).toMatchObject({ trials: 3, errors: 1 });
+    // x: pass in trial 0, fail in trial 2; trial 1 errored and is not counted; cond never applies.
     expect(s.skill.passRate).toMatchObject({ passed: 1, total: 2 });
+    // The tempting wrong answer: a baseline that only timed out "fails everything" and shows a big lift.
+    expect(s.baseline).toMatchObject({ trials: 2, errors: 2 });
+    expect(s.baseline.passRate.total).toBe(0);
+    expect(s.lift).toBe(0);
+    expect(s.warnings).toContain("no evaluated trial in one of the modes (all errored?): lift not measured");
     expect(s.assertions.find((a) => a.id === "x")!.class).toBe("flaky");
     expect(s.warnings).toContain("no discriminator assertions: discriminator lift not measured");
   });
