@@ -10,13 +10,13 @@ interface Seen {
   body: Record<string, unknown>;
 }
 
-let server: Server | undefined;
+const servers: Server[] = [];
 
 async function serve(
   reply: (seen: Seen) => { status: number; body: unknown },
 ): Promise<{ url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
-  server = createServer((req, res) => {
+  const server = createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => {
       raw += c;
@@ -33,13 +33,13 @@ async function serve(
       res.end(JSON.stringify(r.body));
     });
   });
-  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
 afterEach(async () => {
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  server = undefined;
+  await Promise.all(servers.splice(0).map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
 });
 
 const context = {
@@ -89,10 +89,35 @@ describe("judge", () => {
     expect(seen[0]!.headers.authorization).toBe("Bearer sk");
   });
 
+  it("retries a transient failure", async () => {
+    let calls = 0;
+    const { url } = await serve(() =>
+      ++calls === 1
+        ? { status: 529, body: { error: "overloaded" } }
+        : { status: 200, body: { content: [{ type: "text", text: '{"passed": true, "evidence": "ok"}' }] } },
+    );
+    const judge = createJudge({ adapter: "anthropic", baseUrl: url }, { env: {}, retryBaseMs: 1 });
+    expect(await judge.grade("x", "y", context)).toEqual({ passed: true, evidence: "ok" });
+    expect(calls).toBe(2);
+  });
+
   it("HTTP errors and replies without a verdict throw (the assertion becomes an error)", async () => {
-    const { url } = await serve(() => ({ status: 529, body: { error: "overloaded" } }));
-    const judge = createJudge({ adapter: "anthropic", baseUrl: url }, { env: {} });
+    let calls = 0;
+    const { url } = await serve(() => {
+      calls++;
+      return { status: 529, body: { error: "overloaded" } };
+    });
+    const judge = createJudge({ adapter: "anthropic", baseUrl: url }, { env: {}, retryBaseMs: 1 });
     await expect(judge.grade("x", "y", context)).rejects.toThrow(/judge HTTP 529/);
+    expect(calls).toBe(3);
+    const { url: url400 } = await serve(() => ({ status: 400, body: { error: "bad" } }));
+    await expect(
+      createJudge({ adapter: "anthropic", baseUrl: url400 }, { env: {}, retryBaseMs: 1 }).grade(
+        "x",
+        "y",
+        context,
+      ),
+    ).rejects.toThrow(/judge HTTP 400/);
     expect(() => parseVerdict("I think it passes")).toThrow(/no \{"passed": boolean\} verdict/);
     expect(() => parseVerdict('{"passed": "yes"}')).toThrow();
     expect(() => createJudge({ adapter: "claude-code" })).toThrow(/not supported/);
