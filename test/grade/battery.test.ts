@@ -221,6 +221,9 @@ describe("trigger battery through the lexical router", () => {
     expect(s.queryLevel.precision).toBeCloseTo(4 / 6, 12);
     expect(s.queryLevel.recall).toBeCloseTo(0.8, 12);
     expect(s.queryLevel.accuracy).toBeCloseTo(6 / 9, 12);
+    expect(s.queryLevelRates!.precision).toMatchObject({ passed: 4, total: 6 });
+    expect(s.queryLevelRates!.recall).toMatchObject({ passed: 4, total: 5 });
+    expect(s.queryLevelRates!.recall.low).toBeCloseTo(0.375535, 5);
     expect(s.proxy).toBe(true);
     expect(s.warnings[0]).toContain("proxy");
     const miss = s.queries[4]!;
