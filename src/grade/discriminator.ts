@@ -10,16 +10,25 @@ import { rate } from "./stats.js";
 type Mode = "skill" | "baseline";
 
 /**
- * A check that says something about the assertion. Not counted: skips because the condition was false, and skips
- * because the whole trial errored — a timed-out baseline must not inflate the lift. Errored trials are reported
- * per mode (`errors`) and fail the verdict on their own.
+ * A check that says something about the assertion. Left out: a skip because its condition was false, a check
+ * that could not be evaluated (`error`), and every check of a trial that errored (the agent gave no answer to
+ * grade: errors are counted as errors, never as failed or passed assertions).
  */
-function counts(c: CheckResult): boolean {
-  if (c.status !== "skipped") return true;
-  return !(c.skipReason === "condition false" || c.skipReason?.startsWith("trial error"));
+function countsIn(checks: CheckResult[]): (c: CheckResult) => boolean {
+  const erroredTrials = new Set(
+    checks
+      // Contaminated trials (trial-ok `fail`) too: a baseline that read the skill measures nothing.
+      .filter((c) => c.assertionId === TRIAL_OK && c.status !== "pass")
+      .map((c) => `${c.mode}\u0000${c.caseId}\u0000${c.trial}`),
+  );
+  return (c) =>
+    !(c.status === "skipped" && c.skipReason === "condition false") &&
+    c.status !== "error" &&
+    !erroredTrials.has(`${c.mode}\u0000${c.caseId}\u0000${c.trial}`);
 }
 
 function modeSummary(checks: CheckResult[]): ModeSummary {
+  const counts = countsIn(checks);
   const trialOks = checks.filter((c) => c.assertionId === TRIAL_OK);
   const trialKeys = new Set(checks.map((c) => `${c.caseId}\u0000${c.trial}`));
   const assertions = checks.filter((c) => c.assertionId !== TRIAL_OK && counts(c));
@@ -48,6 +57,7 @@ export function classify(
 }
 
 export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSummary {
+  const counts = countsIn(checks);
   const byMode: Record<Mode, CheckResult[]> = { skill: [], baseline: [] };
   for (const c of checks) if (c.mode === "skill" || c.mode === "baseline") byMode[c.mode].push(c);
   const skill = modeSummary(byMode.skill);
@@ -93,6 +103,7 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
     (x, y) => x.file.localeCompare(y.file) || x.line - y.line || x.checkId.localeCompare(y.checkId),
   );
 
+  // With no evaluated trial in a mode (all errored) its rate is empty, and a difference would be invented.
   const measuredLift = skill.passRate.total > 0 && baseline.passRate.total > 0;
   const lift = measuredLift ? skill.passRate.rate - baseline.passRate.rate : 0;
   const measuredDisc = skill.discriminatorPassRate.total > 0 && baseline.discriminatorPassRate.total > 0;

@@ -119,6 +119,37 @@ describe("discriminator battery through a deterministic agent", () => {
   });
 });
 
+describe("lift when a mode has no evaluated trial", () => {
+  it("is not measured (a baseline that only timed out or was contaminated shows no lift)", async () => {
+    const caseDef = mkCase("c", [asrt("x", "contains", { value: "x" })]);
+    const s2 = mkSuite([caseDef]);
+    const checks: CheckResult[] = [];
+    for (const [mode, trial, kind] of [
+      ["skill", 0, undefined],
+      ["baseline", 0, "timeout"],
+      ["baseline", 1, "contaminated"],
+    ] as const) {
+      const rec = mkTrial({
+        caseId: "c",
+        mode,
+        trial,
+        output: "x",
+        ...(kind ? { error: { kind, message: "no usable answer" } } : {}),
+      });
+      checks.push(
+        ...(await gradeTrial({ suite: s2, caseDef, trial: rec, vars: {}, repoDir: "/x", gateSeed: 1 })),
+      );
+    }
+    const s = summariseDiscriminator(checks);
+    expect(s.skill.passRate).toMatchObject({ passed: 1, total: 1 });
+    expect(s.baseline).toMatchObject({ trials: 2, errors: 2 });
+    // The tempting wrong answer: count the baseline's skipped assertions as failures, and report lift +1.
+    expect(s.baseline.passRate.total).toBe(0);
+    expect(s.lift).toBe(0);
+    expect(s.warnings).toContain("no evaluated trial in one of the modes (all errored?): lift not measured");
+  });
+});
+
 const loc = (line: number) => ({ file: ".agent/evals/split-cents/trigger-eval.json", line, column: 5 });
 const q = (prompt: string, line: number) => ({ prompt, weight: 1, loc: loc(line) });
 
