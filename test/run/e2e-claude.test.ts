@@ -14,6 +14,7 @@ import { discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as assertionRegistry from "../../src/grade/assertions/registry.js";
 import { gradeTrial } from "../../src/grade/grade-trial.js";
+import { triggerCheckId, triggerQueries } from "../../src/grade/trigger.js";
 import type { Skill, TrialRecord, TrialRequest } from "../../src/model/index.js";
 import { planTrials } from "../../src/plan/plan.js";
 import { type RunOptions, runTrials } from "../../src/run/runner.js";
@@ -89,6 +90,10 @@ afterAll(() => {
 function plan(): TrialRequest[] {
   const skill = skills.find((s) => s.name === "split-cents")!;
   expect(skill.suite?.cases).toHaveLength(1);
+  const queries = triggerQueries(skill.suite!.trigger!).map((q) => ({
+    checkId: triggerCheckId(q),
+    prompt: q.prompt,
+  }));
   return planTrials({
     repoDir: repo,
     skill,
@@ -97,6 +102,7 @@ function plan(): TrialRequest[] {
     trials: 1,
     triggerRuns: 1,
     seed: 1,
+    triggerQueries: queries,
   });
 }
 
