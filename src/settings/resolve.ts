@@ -1,4 +1,4 @@
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { type AgentConfig, type BaseSource, InputError, type Logger, type Settings } from "../model/index.js";
 import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
 import { loadConfig } from "./config.js";
@@ -85,6 +85,8 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
       json: raw.json && abs(raw.json),
       junit: raw.junit && abs(raw.junit),
       sarif: raw.sarif && abs(raw.sarif),
+      // skill-creator's benchmark.json / grading.json go next to the JSON report
+      exports: raw.json ? join(dirname(abs(raw.json)), "skill-creator") : undefined,
     },
     record: raw.record ? abs(raw.record) : undefined,
     logger,
