@@ -108,13 +108,17 @@ const round = (x: number, digits = 4): number => Number(x.toFixed(digits));
 
 export async function bench(ctx: BenchContext): Promise<Record<string, unknown>> {
   const seed = typeof ctx.flags.seed === "string" ? Number(ctx.flags.seed) : DEFAULT_SEED;
+  const prs = typeof ctx.flags.verdictPrs === "string" ? Number(ctx.flags.verdictPrs) : PRS_PER_SCENARIO;
+  if (!Number.isInteger(seed) || !Number.isInteger(prs) || prs < 1) {
+    throw new Error(`bench verdict: seed and verdictPrs must be integers (got ${ctx.flags.seed}, ${ctx.flags.verdictPrs})`);
+  }
   const random = seededRandom(seed);
   const policy = DEFAULT_VERDICT_POLICY;
-  const aa = await scenario(false, 5, PRS_PER_SCENARIO, random);
-  const r3 = await scenario(true, 3, PRS_PER_SCENARIO, random);
-  const r5 = await scenario(true, 5, PRS_PER_SCENARIO, random);
+  const aa = await scenario(false, 5, prs, random);
+  const r3 = await scenario(true, 3, prs, random);
+  const r5 = await scenario(true, 5, prs, random);
   const fig = {
-    simulatedPrs: 3 * PRS_PER_SCENARIO,
+    simulatedPrs: 3 * prs,
     aaFalseRegressionRate: round(aa.anyNewRate),
     aaBlockedRate: round(aa.blockedRate),
     powerAt3Trials: round(r3.power),
@@ -124,7 +128,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   };
   const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
   const setup = `α ${policy.alpha} per PR, ≤ ${policy.maxConfirmationTrials} confirmation trials/arm, seed ${seed}`;
-  ctx.log(`verdict: ${fig.simulatedPrs} simulated PRs (${PRS_PER_SCENARIO} A/A, ${PRS_PER_SCENARIO} regression from 3 and from 5 trials); ${setup}`);
+  ctx.log(`verdict: ${fig.simulatedPrs} simulated PRs (${prs} A/A, ${prs} regression from 3 and from 5 trials); ${setup}`);
   ctx.log(`verdict: A/A false-regression rate ${pct(aa.anyNewRate)} of PRs (goal ≤ 1 %); blocked incl. inconclusive ${pct(aa.blockedRate)}; mean trials/arm ${aa.meanTrialsPerArm.toFixed(1)}`);
   ctx.log(`verdict: power at 3 trials ${pct(r3.power)} (mean trials/arm ${r3.meanTrialsPerArm.toFixed(1)})`);
   ctx.log(`verdict: power at 5 trials ${pct(r5.power)} (goal ≥ 80 %); blocked ${pct(r5.blockedRate)}`);

@@ -1,9 +1,15 @@
 /** Gate implementations by id (loaded inside the sandbox child only). One folder per gate. */
+import { analytics } from "./analytics/index.js";
 import { boundary } from "./boundary/index.js";
 import { conservation } from "./conservation/index.js";
+import { contrast } from "./contrast/index.js";
+import { leakage } from "./leakage/index.js";
 import type { Gate } from "./types.js";
 
 export const catalog: Record<string, Gate> = {
+  [analytics.id]: analytics,
   [boundary.id]: boundary,
   [conservation.id]: conservation,
+  [contrast.id]: contrast,
+  [leakage.id]: leakage,
 };

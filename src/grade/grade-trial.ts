@@ -82,6 +82,10 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
     };
 
     if (trial.error) {
+      // An assertion whose condition is false would not have applied anyway: it does not count against the trial.
+      if (a.condition !== undefined && conditionIsFalse(a.condition, vars)) {
+        return finish("skipped", "skipped: condition false", { skipReason: "condition false" });
+      }
       const reason = `trial error (${trial.error.kind})`;
       return finish("skipped", `skipped: ${reason}`, { skipReason: reason });
     }
@@ -164,6 +168,14 @@ export function applyNegation(a: Assertion, out: AssertionOutcome): AssertionOut
         ? `expected ${expected}; saw ${out.actual}`
         : `expected the opposite of: ${out.message}`,
   };
+}
+
+function conditionIsFalse(condition: string, vars: Record<string, unknown>): boolean {
+  try {
+    return !evaluateCondition(condition, vars);
+  } catch {
+    return false;
+  }
 }
 
 function where(loc: { file: string; line: number; column: number }): string {

@@ -36,6 +36,8 @@ export interface AgentAdapter {
    * counts them as agent calls. Default true.
    */
   readonly cacheable?: boolean;
+  /** False for adapters that never touch a filesystem (`replay`): the runner skips the workspace. Default true. */
+  readonly needsWorkspace?: boolean;
 }
 
 /** Agent settings from config / CLI (`agent:` in `.skillgate.yml`). */

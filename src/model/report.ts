@@ -54,6 +54,8 @@ export interface DiscriminatorSummary {
   /** Overall lift positive, discriminator lift not: "style guide, not a guardrail". */
   styleGuideNotGuardrail: boolean;
   assertions: AssertionResult[];
+  /** What the figures cannot say, e.g. "no discriminator assertions: discriminator lift not measured". */
+  warnings?: string[];
 }
 
 export interface TriggerQueryResult {
@@ -82,6 +84,15 @@ export interface TriggerSummary {
   queryLevel: { precision: number; recall: number; f1: number; accuracy: number };
   queries: TriggerQueryResult[];
   warnings: string[];
+}
+
+/**
+ * Which skill fired on whose prompts, across the catalogue: `counts[expected][fired]` runs. `expected` is the skill
+ * whose should-fire prompt it was, or `(none)` for should-not-fire prompts; `fired` is `(none)` when nothing fired.
+ */
+export interface TriggerConfusion {
+  labels: string[];
+  counts: Record<string, Record<string, number>>;
 }
 
 export interface GateSummary {
@@ -134,6 +145,39 @@ export interface SkillCost {
   byMode: Partial<Record<TrialMode, { usd: number; trials: number }>>;
 }
 
+/** The eight dimensions of the coding-agent robustness taxonomy (seeds/001). */
+export type RobustnessDimensionId =
+  | "adversarial-correctness"
+  | "spec-underspecification"
+  | "consistency-under-reformulation"
+  | "error-recovery"
+  | "security-awareness"
+  | "hallucination"
+  | "graceful-degradation"
+  | "refusal-calibration";
+
+export type RobustnessTier = "robust" | "adequate" | "fragile" | "unreliable";
+
+export interface RobustnessDimension {
+  id: RobustnessDimensionId;
+  name: string;
+  /** False when nothing skillgate ran measures it: then there is no score, never an invented one. */
+  measured: boolean;
+  /** 0–100 when measured. */
+  score?: number;
+  passed?: number;
+  total?: number;
+  /** What was counted, or why it is not measured. */
+  basis: string;
+}
+
+export interface RobustnessSummary {
+  dimensions: RobustnessDimension[];
+  /** Mean of the measured dimensions only; absent when none was measured. */
+  composite?: number;
+  tier?: RobustnessTier;
+}
+
 export interface SkillReport {
   name: string;
   path: string;
@@ -141,6 +185,8 @@ export interface SkillReport {
   version?: string;
   discriminator?: DiscriminatorSummary;
   trigger?: TriggerSummary;
+  /** What the batteries and gates measured, mapped onto the robustness taxonomy. */
+  robustness?: RobustnessSummary;
   base?: { discriminator?: DiscriminatorSummary; trigger?: TriggerSummary };
   gates: GateSummary[];
   roots: Root[];
@@ -174,6 +220,8 @@ export interface Report {
   cost: { usd: number; agentCalls: number; cacheHits: number; inputTokens: number; outputTokens: number };
   /** Why the run ended in `error`, if it did. */
   errors: string[];
+  /** Cross-skill trigger confusion (when trigger batteries ran with the catalogue installed). */
+  triggerConfusion?: TriggerConfusion;
   /** The pull request evaluated, when run for one: lets a `workflow_run` job post the check and comment. */
   pullRequest?: number;
 }

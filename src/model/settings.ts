@@ -19,6 +19,8 @@ export interface VerdictPolicy {
   maxConfirmationTrials: number;
   /** Accept suite weakening (set by a `skillgate: allow-suite-change` trailer or a PR label). */
   allowSuiteChange: boolean;
+  /** Whether roots with no base to compare (new skill, sweep) block. Default `fail` (fail-closed). */
+  headOnly?: "fail" | "report";
 }
 
 /** `.skillgate.yml`, validated. Everything optional; defaults applied in `resolveSettings`. */

@@ -109,6 +109,20 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     opts.logger.progress({ done, total: requests.length, errors, costUsd: budget.usd, cacheHits });
 
   async function attempt(req: TrialRequest): Promise<AgentResult> {
+    if (adapter.needsWorkspace === false) {
+      const none = { dir: opts.repoDir, home: opts.repoDir, skillPaths: {} };
+      const env = buildAgentEnv({ allow: [], home: opts.repoDir });
+      return adapter
+        .run(req, {
+          workspace: none,
+          env,
+          signal: opts.signal ?? new AbortController().signal,
+          timeoutMs: opts.timeoutMs,
+        })
+        .catch((e: unknown) =>
+          errorResult("crash", `adapter ${adapter.name} failed: ${(e as Error).message ?? e}`),
+        );
+    }
     let ws: PreparedWorkspace;
     try {
       ws = await prepareWorkspace(req, adapter.skillsDir, opts.workspaceParent);
@@ -160,7 +174,8 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     }
     let result: AgentResult | undefined;
     for (let n = 0; ; n++) {
-      const reason = budget.exhausted();
+      // Recordings cost nothing: the budget only stops live agent calls.
+      const reason = cacheable ? budget.exhausted() : undefined;
       if (reason) {
         budgetExhausted ??= reason;
         result = errorResult("budget", `not run: ${reason}`);
@@ -171,8 +186,10 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
         break;
       }
       result = await attempt(req);
-      if (!result.cached) budget.addCall();
-      budget.addUsage(result.usage);
+      if (cacheable && !result.cached) {
+        budget.addCall();
+        budget.addUsage(result.usage);
+      }
       if (!result.error?.transient || n >= maxRetries || opts.signal?.aborted) break;
       const delay = backoffDelay(n + 1, retryBase, random);
       opts.logger.debug(

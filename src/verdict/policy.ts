@@ -10,6 +10,7 @@ export const DEFAULT_VERDICT_POLICY: Readonly<VerdictPolicy> = Object.freeze({
   preExisting: "report",
   maxConfirmationTrials: 55,
   allowSuiteChange: false,
+  headOnly: "fail",
 });
 
 /** Each confirmation look grows a suspect's arms by this factor (5, 8, 12, 18, 27, 41, 60 …). */

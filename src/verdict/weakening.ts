@@ -9,6 +9,7 @@ import type { Assertion, Case, Skill, SourceLocation, Suite, TriggerQuery } from
  */
 
 export type WeakeningKind =
+  | "suite-removed"
   | "case-removed"
   | "assertion-removed"
   | "discriminator-removed"
@@ -89,12 +90,17 @@ const THRESHOLD_KEYS = [
   "triggerRecall",
 ] as const;
 
+/**
+ * `head` undefined: the PR deleted the suite of a skill it keeps; one finding on line 1 of the head SKILL.md
+ * (or of the base suite's meta file when the head skill is unknown).
+ */
 export function diffSuites(
   base: Suite,
-  head: Suite,
+  head: Suite | undefined,
   baseSkill?: Skill,
   headSkill?: Skill,
 ): WeakeningFinding[] {
+  if (!head) return [suiteRemoved(base, baseSkill, headSkill)];
   const skill = head.skill || base.skill;
   const findings: WeakeningFinding[] = [];
   const headFiles = new Set(head.sourceFiles);
@@ -271,4 +277,24 @@ function compareAssertion(
       add("range-widened", detail, ha.loc, `${name}: ${verb} from ${fmtBounds(b)} to ${fmtBounds(h)}.`);
     }
   }
+}
+
+function suiteRemoved(base: Suite, baseSkill?: Skill, headSkill?: Skill): WeakeningFinding {
+  const assertions = base.cases.reduce((n, c) => n + c.assertions.length, 0);
+  const discriminators = base.cases.reduce(
+    (n, c) => n + c.assertions.filter((a) => a.discriminator).length,
+    0,
+  );
+  const prompts = (base.trigger?.shouldFire.length ?? 0) + (base.trigger?.shouldNotFire.length ?? 0);
+  const file = headSkill?.path ?? baseSkill?.path ?? base.meta.loc.file;
+  return {
+    kind: "suite-removed",
+    id: "suite-weakened/suite-removed/suite",
+    skill: headSkill?.name ?? base.skill,
+    message:
+      `The eval suite ${base.root} was deleted at head: ${base.cases.length} case(s), ${assertions} assertion(s) ` +
+      `(${discriminators} discriminator(s)) and ${prompts} trigger prompt(s) are gone (annotated on line 1 of ${file}).`,
+    file,
+    line: 1,
+  };
 }

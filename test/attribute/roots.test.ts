@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attributeRoots, compressionStats } from "../../src/attribute/roots.js";
+import { attributeRoots, compressionStats, formatCompression } from "../../src/attribute/roots.js";
 import { check } from "./make-checks.js";
 
 describe("attributeRoots", () => {
@@ -106,5 +106,8 @@ describe("attributeRoots", () => {
       meanFailedChecksPerTrial: 2,
       meanRootsPerTrial: 1,
     });
+    expect(formatCompression(compressionStats(a))).toBe(
+      "4 failed check(s) over 2 trial(s) → 2 root(s): mean 2.00 failed checks per trial compress to 1.00 roots (seed paper: 6.34 → 2.65)",
+    );
   });
 });

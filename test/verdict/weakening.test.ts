@@ -172,4 +172,23 @@ describe("diffSuites", () => {
     ]);
     expect(f[0]!.message).toMatch(/"divide a bill" was removed from shouldFire/);
   });
+
+  it("reports a deleted suite on line 1 of the head SKILL.md", () => {
+    const base = suite([baseCase()], { fire: [query("split cents", 3)] });
+    const f = diffSuites(base, undefined, undefined, {
+      path: ".claude/skills/split-cents/SKILL.md",
+      name: "split-cents",
+    } as never);
+    expect(f).toEqual([
+      {
+        kind: "suite-removed",
+        id: "suite-weakened/suite-removed/suite",
+        skill: "split-cents",
+        message:
+          "The eval suite .agent/evals/split-cents was deleted at head: 1 case(s), 4 assertion(s) (1 discriminator(s)) and 1 trigger prompt(s) are gone (annotated on line 1 of .claude/skills/split-cents/SKILL.md).",
+        file: ".claude/skills/split-cents/SKILL.md",
+        line: 1,
+      },
+    ]);
+  });
 });

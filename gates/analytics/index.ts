@@ -1,0 +1,179 @@
+/**
+ * analytics (seed domain 07, data): `aggregate(events: [{id, ts, value}]) → {count, sum, p50, p95, p99}` over
+ * unique ids (a repeated id is a redelivery of the same event). Exact percentiles: `nearest-rank` (default,
+ * the ⌈p·n/100⌉-th smallest value) or `linear` (interpolation between closest ranks, numpy's default; compared
+ * with the float-sum tolerance, since interpolation arithmetic may round differently). Catches duplicates
+ * counted, order dependence, approximate or lexicographic percentiles, and a crash on empty input.
+ */
+import fc from "fast-check";
+import { functionExport } from "../shared/input.js";
+import { sameNumber, sumClose } from "../shared/numeric.js";
+import { enumOption } from "../shared/options.js";
+import { attempt, expect, propertyCheck, propertyParams, show } from "../shared/property.js";
+import type { Gate, GateCheck, GateInput } from "../types.js";
+
+type Aggregate = (events: unknown[]) => unknown;
+type Method = "nearest-rank" | "linear";
+interface Event {
+  id: string;
+  ts: number;
+  value: number;
+}
+export const PERCENTILES = [50, 95, 99] as const;
+const MAX_EVENTS = 80;
+
+export function percentile(sorted: readonly number[], p: number, method: Method): number {
+  const n = sorted.length;
+  if (method === "nearest-rank") return sorted[Math.max(1, Math.ceil((p / 100) * n)) - 1] as number;
+  const h = ((n - 1) * p) / 100;
+  const lo = Math.floor(h);
+  const hi = Math.min(n - 1, lo + 1);
+  return (sorted[lo] as number) + (h - lo) * ((sorted[hi] as number) - (sorted[lo] as number));
+}
+
+const valueArb = fc.oneof(
+  fc.integer({ min: -1000, max: 100_000 }),
+  fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }),
+);
+
+/** Unique events, some redelivered (exact copies), in a random order. */
+const scenarioArb = fc
+  .uniqueArray(
+    fc.record({
+      id: fc.string({ minLength: 1, maxLength: 6 }),
+      ts: fc.integer({ min: 0, max: 1e6 }),
+      value: valueArb,
+    }),
+    {
+      minLength: 1,
+      maxLength: MAX_EVENTS,
+      selector: (e) => e.id,
+    },
+  )
+  .chain((unique) =>
+    fc.tuple(fc.subarray(unique), fc.nat()).map(([dups, salt]) => ({
+      unique,
+      events: shuffle([...unique, ...dups.map((d) => ({ ...d }))], salt),
+    })),
+  );
+
+/** Deterministic permutation from a salt (fast-check supplies the salt; no Math.random in properties). */
+function shuffle<T>(xs: T[], salt: number): T[] {
+  let s = salt >>> 0 || 1;
+  for (let i = xs.length - 1; i > 0; i--) {
+    s = (Math.imul(s ^ (s >>> 15), 2246822519) + 0x9e3779b9) >>> 0;
+    const j = s % (i + 1);
+    [xs[i], xs[j]] = [xs[j] as T, xs[i] as T];
+  }
+  return xs;
+}
+
+function expected(unique: readonly Event[], method: Method) {
+  const values = unique.map((e) => e.value).sort((a, b) => a - b);
+  return {
+    count: unique.length,
+    sum: values.reduce((a, b) => a + b, 0),
+    scale: values.reduce((a, b) => a + Math.abs(b), 0),
+    ps: PERCENTILES.map((p) => percentile(values, p, method)),
+  };
+}
+
+function call(fn: Aggregate, events: Event[]): Record<string, unknown> {
+  const r = attempt(() => fn(events.map((e) => ({ ...e }))));
+  if (r.threw) throw new Error(`aggregate threw: ${r.error}`);
+  if (r.value === null || typeof r.value !== "object")
+    throw new Error(`aggregate returned ${show(r.value)}, not an object`);
+  return r.value as Record<string, unknown>;
+}
+
+export const analytics: Gate = {
+  id: "analytics",
+  defaultExports: ["aggregate"],
+  async run(input: GateInput, ctx) {
+    const target = functionExport<Aggregate>(input);
+    if ("failed" in target) return target.failed;
+    const fn = target.fn;
+    const method = enumOption(ctx.options, "percentile", ["nearest-rank", "linear"] as const, "nearest-rank");
+    const params = propertyParams(ctx.seed, ctx.options);
+    const pClose = (a: unknown, b: number) =>
+      method === "linear" ? sumClose(a, b, Math.abs(b)) : sameNumber(a, b);
+    const checks: GateCheck[] = [];
+
+    const empty = attempt(() => fn([]));
+    const noValue = (v: unknown) => v === null || v === undefined || Number.isNaN(v);
+    if (empty.threw)
+      checks.push({ id: "empty", passed: false, message: `aggregate([]) threw: ${empty.error}` });
+    else {
+      const o = (empty.value ?? {}) as Record<string, unknown>;
+      const ok = o.count === 0 && o.sum === 0 && PERCENTILES.every((p) => noValue(o[`p${p}`]));
+      checks.push({
+        id: "empty",
+        passed: ok,
+        message: ok
+          ? "aggregate([]) gives count 0, sum 0 and no percentiles"
+          : `aggregate([]) returned ${show(empty.value)}; expected count 0, sum 0, percentiles null`,
+      });
+    }
+    checks.push(
+      propertyCheck(
+        "count",
+        "count is the number of unique ids (redeliveries are not counted)",
+        fc.property(scenarioArb, ({ unique, events }) => {
+          const out = call(fn, events);
+          expect(
+            out.count === unique.length,
+            () => `count ${show(out.count)} for ${events.length} events with ${unique.length} unique ids`,
+          );
+        }),
+        params,
+      ),
+    );
+    checks.push(
+      propertyCheck(
+        "sum",
+        "sum is over unique ids (relative tolerance 1e-9)",
+        fc.property(scenarioArb, ({ unique, events }) => {
+          const out = call(fn, events);
+          const e = expected(unique, method);
+          expect(sumClose(out.sum, e.sum, e.scale), () => `sum ${show(out.sum)}, expected ${e.sum}`);
+        }),
+        params,
+      ),
+    );
+    checks.push(
+      propertyCheck(
+        "percentiles",
+        `p50, p95, p99 are exact (${method})`,
+        fc.property(scenarioArb, ({ unique, events }) => {
+          const out = call(fn, events);
+          const e = expected(unique, method);
+          PERCENTILES.forEach((p, i) => {
+            const want = e.ps[i] as number;
+            expect(pClose(out[`p${p}`], want), () => `p${p} = ${show(out[`p${p}`])}, expected ${want}`);
+          });
+        }),
+        params,
+      ),
+    );
+    checks.push(
+      propertyCheck(
+        "order",
+        "the result does not depend on the order of events",
+        fc.property(scenarioArb, fc.nat(), ({ unique, events }, salt) => {
+          const a = call(fn, events);
+          const b = call(fn, shuffle([...events], salt));
+          const e = expected(unique, method);
+          const same =
+            a.count === b.count &&
+            sumClose(a.sum, typeof b.sum === "number" ? b.sum : Number.NaN, e.scale) &&
+            PERCENTILES.every(
+              (p) => Object.is(a[`p${p}`], b[`p${p}`]) || pClose(a[`p${p}`], b[`p${p}`] as number),
+            );
+          expect(same, () => `one order gives ${show(a)}, another ${show(b)}`);
+        }),
+        params,
+      ),
+    );
+    return { checks, metrics: { percentile: method, runs: params.numRuns } };
+  },
+};

@@ -1,0 +1,164 @@
+/**
+ * contrast (seed domain 03, UI/UX): every foreground/background pair meets WCAG 2.2 AA — 4.5 for text, 3 for
+ * large text and UI components (AAA with `level: "AAA"`: 7 / 4.5 / 3). Pairs come from an export `pairs`
+ * (an array, or a function returning one) or from a `.css` file: every rule that sets both `color` and a
+ * background colour, large text detected from `font-size`/`font-weight` (≥ 18pt, or ≥ 14pt bold).
+ * Translucent colours are composited (background over white, text over background); nothing is rounded.
+ */
+import postcss from "postcss";
+import { enumOption } from "../shared/options.js";
+import { describe } from "../shared/runtime.js";
+import type { Gate, GateCheck, GateInput, GateOutput } from "../types.js";
+import { contrastRatio, parseColor } from "./colors.js";
+
+type Kind = "text" | "large-text" | "ui";
+export interface Pair {
+  fg: string;
+  bg: string;
+  kind?: Kind;
+  name?: string;
+  /** `file:line:column` for pairs read from CSS. */
+  where?: string;
+}
+
+export const THRESHOLDS: Record<"AA" | "AAA", Record<Kind, number>> = {
+  AA: { text: 4.5, "large-text": 3, ui: 3 },
+  AAA: { text: 7, "large-text": 4.5, ui: 3 },
+};
+/** 18pt and 14pt in CSS px (1pt = 4/3 px). */
+const LARGE_PX = 24;
+const LARGE_BOLD_PX = (14 * 4) / 3;
+const KINDS: readonly Kind[] = ["text", "large-text", "ui"];
+
+function fontPx(value: string): number | undefined {
+  const m = /^([\d.]+)(px|pt|rem|em)$/i.exec(value.trim());
+  if (!m?.[1] || !m[2]) return undefined;
+  const n = Number.parseFloat(m[1]);
+  const unit = m[2].toLowerCase();
+  return unit === "px" ? n : unit === "pt" ? (n * 4) / 3 : n * 16; // rem/em against the 16px default
+}
+
+/** First token of a `background` shorthand that parses as a colour. */
+function backgroundColor(value: string): string | undefined {
+  const tokens = value.match(/(?:[a-z-]+\([^)]*\)|#[0-9a-f]+|[^\s,]+)/gi) ?? [];
+  return tokens.find((t) => parseColor(t) !== undefined) ?? (tokens.length === 1 ? tokens[0] : undefined);
+}
+
+export function pairsFromCss(css: string, file: string): Pair[] {
+  const root = postcss.parse(css, { from: file });
+  const pairs: Pair[] = [];
+  root.walkRules((rule) => {
+    let fg: string | undefined;
+    let bg: string | undefined;
+    let size: number | undefined;
+    let bold = false;
+    rule.each((node) => {
+      if (node.type !== "decl") return;
+      const prop = node.prop.toLowerCase();
+      if (prop === "color") fg = node.value;
+      else if (prop === "background-color") bg = node.value;
+      else if (prop === "background") bg = backgroundColor(node.value) ?? node.value;
+      else if (prop === "font-size") size = fontPx(node.value);
+      else if (prop === "font-weight") bold = /^(bold|bolder|[7-9]00)$/i.test(node.value.trim());
+    });
+    if (fg === undefined || bg === undefined) return;
+    const large = size !== undefined && (size >= LARGE_PX || (bold && size >= LARGE_BOLD_PX));
+    const start = rule.source?.start;
+    pairs.push({
+      fg,
+      bg,
+      kind: large ? "large-text" : "text",
+      name: rule.selector,
+      where: `${file}:${start?.line ?? 1}:${start?.column ?? 1}`,
+    });
+  });
+  return pairs;
+}
+
+async function pairsFromExport(value: unknown): Promise<Pair[] | string> {
+  let v = value;
+  try {
+    if (typeof v === "function") v = await (v as () => unknown)();
+  } catch (err) {
+    return `calling the export threw: ${describe(err)}`;
+  }
+  if (!Array.isArray(v)) return `expected an array of {fg, bg, kind?, name?}, got ${typeof v}`;
+  return v as Pair[];
+}
+
+export function checkPair(p: Pair, i: number, level: "AA" | "AAA"): GateCheck {
+  const label = p?.name ?? `#${i}`;
+  const id = `pair:${label}`;
+  const at = p?.where ? `${p.where}: ` : "";
+  if (p === null || typeof p !== "object" || typeof p.fg !== "string" || typeof p.bg !== "string")
+    return { id, passed: false, message: `${at}pair ${label} needs string fg and bg` };
+  const kind = p.kind ?? "text";
+  if (!KINDS.includes(kind))
+    return { id, passed: false, message: `${at}pair ${label}: unknown kind '${String(kind)}'` };
+  const fg = parseColor(p.fg);
+  const bg = parseColor(p.bg);
+  const unknown = [fg ? undefined : p.fg, bg ? undefined : p.bg].filter((x) => x !== undefined);
+  if (!fg || !bg)
+    return {
+      id,
+      passed: false,
+      message: `${at}unknown colour ${unknown.map((c) => `'${c}'`).join(" and ")} in ${label}`,
+    };
+  const ratio = contrastRatio(fg, bg);
+  const need = THRESHOLDS[level][kind];
+  const passed = ratio >= need;
+  return {
+    id,
+    passed,
+    message: `${at}${p.fg} on ${p.bg} (${kind}): ${ratio.toFixed(3)}:1 ${passed ? "≥" : "<"} ${need}:1 (WCAG 2.2 ${level}, unrounded ${ratio})`,
+  };
+}
+
+export const contrast: Gate = {
+  id: "contrast",
+  defaultExports: ["pairs"],
+  fileInput: /\.css$/i,
+  async run(input: GateInput, ctx): Promise<GateOutput> {
+    const level = enumOption(ctx.options, "level", ["AA", "AAA"] as const, "AA");
+    let pairs: Pair[];
+    if (input.kind === "file") {
+      try {
+        pairs = pairsFromCss(input.text, input.path);
+      } catch (err) {
+        const e = err as { line?: number; column?: number; reason?: string };
+        return {
+          checks: [
+            {
+              id: "parse",
+              passed: false,
+              message: `${input.path}:${e.line ?? 1}:${e.column ?? 1}: CSS does not parse: ${e.reason ?? describe(err)}`,
+            },
+          ],
+        };
+      }
+    } else {
+      const got = await pairsFromExport(input.value);
+      if (typeof got === "string") return { checks: [{ id: "pairs", passed: false, message: got }] };
+      pairs = got;
+    }
+    if (pairs.length === 0)
+      return {
+        checks: [
+          {
+            id: "pairs",
+            passed: false,
+            message: "no colour pair to check (a CSS rule needs both color and a background)",
+          },
+        ],
+      };
+    const checks = pairs.map((p, i) => checkPair(p, i, level));
+    // Two pairs with the same name get distinct check ids.
+    const seen = new Map<string, number>();
+    for (const c of checks) {
+      const n = (seen.get(c.id) ?? 0) + 1;
+      seen.set(c.id, n);
+      if (n > 1) c.id = `${c.id}#${n}`;
+    }
+    return { checks, metrics: { level, pairs: pairs.length } };
+  },
+};

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { type Reference, verdictProblems } from "../shared/reference-testing.js";
+
+const temporal = { mode: "temporal" };
+const references: Reference[] = [
+  { file: "good-group-hash.ts" },
+  { file: "good-temporal-cut.js", options: temporal },
+  { file: "bad-row-shuffle.js", fails: ["groups-disjoint"] },
+  { file: "bad-math-random.js", fails: ["deterministic"] },
+  { file: "bad-temporal-index.js", options: temporal, fails: ["time-order"] },
+  { file: "bad-temporal-unsorted.js", options: temporal, fails: ["time-order"] },
+  // A correct temporal split still mixes groups: not a group split.
+  { file: "good-temporal-cut.js", fails: ["groups-disjoint"] },
+];
+
+describe("leakage gate on reference modules (20 seeds each)", () => {
+  it.each(references)("$file $options → fails $fails", async (ref) => {
+    expect(await verdictProblems("leakage", ref)).toBe("");
+  });
+});

@@ -1,0 +1,60 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BaseSource, InputError } from "../model/index.js";
+
+/** A checked-out base to evaluate, and how to let go of it. */
+export interface BaseCheckout {
+  dir: string;
+  ref?: string;
+  sha?: string;
+  dispose(): void;
+}
+
+/**
+ * Makes the PR base available as a directory: `--base-dir` as is, `--base REF` as a detached git worktree of
+ * the head repository (so the head checkout is never touched). Stored base reports are read elsewhere.
+ */
+export function checkoutBase(repoDir: string, base: BaseSource): BaseCheckout {
+  if (base.kind === "dir") return { dir: base.dir, dispose: () => {} };
+  if (base.kind === "report") throw new InputError("a stored base report has no files to check out");
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", repoDir, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  let sha: string;
+  try {
+    sha = git("rev-parse", "--verify", "--quiet", `${base.ref}^{commit}`);
+  } catch {
+    throw new InputError(
+      `base ref \`${base.ref}\` is not a commit in ${repoDir} (in Actions, check out with fetch-depth: 0 or fetch the base)`,
+    );
+  }
+  const parent = mkdtempSync(join(tmpdir(), "skillgate-base-"));
+  const dir = join(parent, "base");
+  git("worktree", "add", "--detach", "--force", dir, sha);
+  return {
+    dir,
+    ref: base.ref,
+    sha,
+    dispose() {
+      try {
+        git("worktree", "remove", "--force", dir);
+      } catch {
+        // Fall through: the folder is removed below and `git worktree prune` forgets it later.
+      }
+      rmSync(parent, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The head commit, when the repository is a git checkout. */
+export function headSha(repoDir: string): string | undefined {
+  try {
+    return execFileSync("git", ["-C", repoDir, "rev-parse", "HEAD"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}

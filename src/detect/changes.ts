@@ -1,0 +1,182 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Skill, SkillChange } from "../model/index.js";
+
+/** What a PR did to one skill, and which batteries that calls for. */
+export interface SkillChangeInfo {
+  name: string;
+  change: SkillChange;
+  head?: Skill;
+  base?: Skill;
+  /** Finer flags behind `change`. */
+  descriptionChanged: boolean;
+  bodyChanged: boolean;
+  suiteChanged: boolean;
+  /** For renames: the base name. */
+  renamedFrom?: string;
+  batteries: { discriminator: boolean; trigger: boolean };
+  /** Why the batteries were chosen, for the report. */
+  reason: string;
+}
+
+/** A repository side: its skills and where its files are. */
+export interface RepoSide {
+  dir: string;
+  skills: Skill[];
+}
+
+/**
+ * Classifies every skill as new, body edit, description-only edit, suite-only edit, rename, deletion or
+ * unchanged by comparing what the agent sees (content hash), the description, and the suite files.
+ * `changedFiles` (from the PR API or git), when given, narrows "changed" to skills with a changed file.
+ */
+export function classifyChanges(head: RepoSide, base: RepoSide | undefined, changedFiles?: string[]): SkillChangeInfo[] {
+  const out: SkillChangeInfo[] = [];
+  const changed = changedFiles ? new Set(changedFiles) : undefined;
+  const touches = (s: Skill) =>
+    !changed ||
+    [...changed].some((f) => f.startsWith(`${s.dir}/`) || (s.suite && s.suite.sourceFiles.includes(f)) || (s.suite && f.startsWith(`${s.suite.root}/`)));
+  if (!base) {
+    for (const s of head.skills)
+      out.push({
+        name: s.name,
+        change: "sweep",
+        head: s,
+        descriptionChanged: false,
+        bodyChanged: false,
+        suiteChanged: false,
+        batteries: { discriminator: true, trigger: true },
+        reason: "sweep: every battery",
+      });
+    return out;
+  }
+  const baseByName = new Map(base.skills.map((s) => [s.name, s]));
+  const headNames = new Set(head.skills.map((s) => s.name));
+  const renamedBase = new Set<string>();
+  for (const s of head.skills) {
+    let b = baseByName.get(s.name);
+    let renamedFrom: string | undefined;
+    if (!b) {
+      // A rename keeps the content (or at least the body) and loses the old name.
+      const candidate = base.skills.find(
+        (x) => !headNames.has(x.name) && !renamedBase.has(x.name) && (x.contentHash === s.contentHash || x.body === s.body),
+      );
+      if (candidate) {
+        b = candidate;
+        renamedFrom = candidate.name;
+        renamedBase.add(candidate.name);
+      }
+    }
+    if (!b) {
+      out.push({
+        name: s.name,
+        change: "new",
+        head: s,
+        descriptionChanged: true,
+        bodyChanged: true,
+        suiteChanged: true,
+        batteries: { discriminator: true, trigger: true },
+        reason: "new skill: every battery",
+      });
+      continue;
+    }
+    const descriptionChanged = b.description !== s.description;
+    const bodyChanged = b.contentHash !== s.contentHash && !(descriptionChanged && sameExceptDescription(b, s));
+    const suiteChanged = suiteHash(base.dir, b) !== suiteHash(head.dir, s);
+    const triggerSetChanged = JSON.stringify(triggerPrompts(b)) !== JSON.stringify(triggerPrompts(s));
+    const anyChange = renamedFrom || descriptionChanged || bodyChanged || suiteChanged;
+    const change: SkillChange = renamedFrom
+      ? "rename"
+      : !anyChange || !touches(s)
+        ? "unchanged"
+        : bodyChanged
+          ? "body"
+          : descriptionChanged
+            ? "description"
+            : "suite";
+    const batteries =
+      change === "unchanged"
+        ? { discriminator: false, trigger: false }
+        : {
+            discriminator: change === "rename" || bodyChanged || suiteChanged,
+            trigger: change === "rename" || descriptionChanged || triggerSetChanged,
+          };
+    out.push({
+      name: s.name,
+      change,
+      head: s,
+      base: b,
+      descriptionChanged,
+      bodyChanged,
+      suiteChanged,
+      renamedFrom,
+      batteries,
+      reason: reasonFor(change, batteries),
+    });
+  }
+  for (const b of base.skills)
+    if (!headNames.has(b.name) && !renamedBase.has(b.name))
+      out.push({
+        name: b.name,
+        change: "deleted",
+        base: b,
+        descriptionChanged: false,
+        bodyChanged: false,
+        suiteChanged: false,
+        batteries: { discriminator: false, trigger: false },
+        reason: "deleted: nothing to run",
+      });
+  return out;
+}
+
+function reasonFor(change: SkillChange, b: { discriminator: boolean; trigger: boolean }): string {
+  const runs = [b.discriminator && "discriminator", b.trigger && "trigger"].filter(Boolean).join(" + ") || "no battery";
+  return `${change}: ${runs}`;
+}
+
+function sameExceptDescription(a: Skill, b: Skill): boolean {
+  return a.body === b.body && a.files.join("\n") === b.files.join("\n") && JSON.stringify({ ...a.frontmatter, description: "" }) === JSON.stringify({ ...b.frontmatter, description: "" });
+}
+
+function triggerPrompts(s: Skill): unknown {
+  const t = s.suite?.trigger;
+  return t ? [t.shouldFire.map((q) => q.prompt), t.shouldNotFire.map((q) => q.prompt)] : null;
+}
+
+/** sha256 over the suite's files (path relative to the suite root + content). */
+export function suiteHash(repoDir: string, s: Skill): string {
+  if (!s.suite) return "";
+  const h = createHash("sha256");
+  for (const f of [...s.suite.sourceFiles].sort()) {
+    h.update(f.startsWith(s.suite.root) ? f.slice(s.suite.root.length) : f);
+    h.update("\0");
+    try {
+      h.update(readFileSync(join(repoDir, f)));
+    } catch {
+      h.update("<missing>");
+    }
+    h.update("\n");
+  }
+  return h.digest("hex");
+}
+
+/**
+ * Skills a changed description may now compete with: the other skills sharing the most description words
+ * with it (Jaccard over word sets). Their trigger batteries run too, so a hijacked router shows.
+ */
+export function competitors(skill: Skill, all: Skill[], max = 3, minSimilarity = 0.05): Skill[] {
+  const words = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
+  const mine = words(`${skill.name} ${skill.description}`);
+  return all
+    .filter((o) => o.name !== skill.name && o.suite?.trigger)
+    .map((o) => {
+      const theirs = words(`${o.name} ${o.description}`);
+      const inter = [...mine].filter((w) => theirs.has(w)).length;
+      return { o, sim: inter / (mine.size + theirs.size - inter || 1) };
+    })
+    .filter((x) => x.sim >= minSimilarity)
+    .sort((a, b) => b.sim - a.sim || a.o.name.localeCompare(b.o.name))
+    .slice(0, max)
+    .map((x) => x.o);
+}

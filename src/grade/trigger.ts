@@ -1,0 +1,249 @@
+/**
+ * Trigger battery: should-fire and should-not-fire prompts, k runs each, with the whole catalogue installed.
+ * Run-level and query-level precision, recall, F1 and accuracy; suspicious figures flagged; cross-skill negatives
+ * and a confusion table across skills.
+ */
+import type { CheckResult } from "../model/check.js";
+import type { TriggerConfusion, TriggerQueryResult, TriggerSummary } from "../model/report.js";
+import type { TriggerQuery, TriggerSet } from "../model/suite.js";
+import type { TrialRecord } from "../model/trial.js";
+import { f1Score, rate } from "./stats.js";
+
+/** Query-level decision: a query "fires" when at least this share of its runs fired (skill-creator's 0.5). */
+export const QUERY_FIRE_THRESHOLD = 0.5;
+export const NONE_LABEL = "(none)";
+
+export interface IndexedTriggerQuery extends TriggerQuery {
+  shouldFire: boolean;
+  /** 0-based position in its list (`shouldFire` or `shouldNotFire`, or the other skill's `shouldFire`). */
+  index: number;
+  /** Set for a cross-skill negative: the other skill whose should-fire prompt this is. */
+  fromSkill?: string;
+}
+
+/** The queries of one skill's trigger set, in order, with their ids. */
+export function triggerQueries(set: TriggerSet): IndexedTriggerQuery[] {
+  return [
+    ...set.shouldFire.map((q, index) => ({ ...q, shouldFire: true, index })),
+    ...set.shouldNotFire.map((q, index) => ({ ...q, shouldFire: false, index })),
+  ];
+}
+
+/** Extra negatives for `skill`: every other skill's should-fire prompts. */
+export function crossSkillQueries(
+  skill: string,
+  catalogue: readonly { name: string; trigger?: TriggerSet | undefined }[],
+): IndexedTriggerQuery[] {
+  return catalogue
+    .filter((s) => s.name !== skill && s.trigger)
+    .flatMap((s) =>
+      s.trigger!.shouldFire.map((q, index) => ({ ...q, shouldFire: false, index, fromSkill: s.name })),
+    );
+}
+
+/** `trigger/fire/<n>`, `trigger/nofire/<n>`, or `trigger/cross/<other-skill>/<n>` for cross-skill negatives. */
+export function triggerCheckId(q: IndexedTriggerQuery): string {
+  if (q.fromSkill) return `trigger/cross/${q.fromSkill}/${q.index}`;
+  return `trigger/${q.shouldFire ? "fire" : "nofire"}/${q.index}`;
+}
+
+function where(q: TriggerQuery): string {
+  return `${q.loc.file}:${q.loc.line}:${q.loc.column}`;
+}
+
+/**
+ * One trigger run as a check. Passes when the skill fired exactly when it should. A run that errored (or where
+ * the skill was never registered with the harness) is an error, not a miss.
+ */
+export function gradeTriggerTrial(
+  query: IndexedTriggerQuery,
+  record: TrialRecord,
+  skill: string,
+): CheckResult {
+  const checkId = triggerCheckId(query);
+  const activated = [...new Set(record.skillsActivated)];
+  const fired = activated.includes(skill);
+  const expectedSkill = query.shouldFire ? skill : (query.fromSkill ?? NONE_LABEL);
+  const base = {
+    checkId,
+    skill,
+    caseId: "trigger",
+    assertionId: checkId.slice("trigger/".length),
+    mode: "trigger" as const,
+    trial: record.trial,
+    discriminator: false,
+    dependsOn: [],
+    loc: query.loc,
+    details: { shouldFire: query.shouldFire, fired, activated, expectedSkill, weight: query.weight },
+  };
+  const prompt = JSON.stringify(query.prompt.length > 80 ? `${query.prompt.slice(0, 80)}…` : query.prompt);
+  if (record.error) {
+    return {
+      ...base,
+      status: "error",
+      message: `${where(query)}: trigger run ${record.trial} of ${prompt} errored (${record.error.kind}): ${record.error.message}`,
+    };
+  }
+  if (record.skillsRegistered && !record.skillsRegistered.includes(skill)) {
+    return {
+      ...base,
+      status: "error",
+      message: `${where(query)}: ${skill} was not registered by the harness (registered: ${record.skillsRegistered.join(", ") || "none"}); the run measures nothing`,
+    };
+  }
+  const pass = fired === query.shouldFire;
+  const expected = `${skill} ${query.shouldFire ? "fires" : "does not fire"}`;
+  const actual = `activated: ${activated.length ? activated.join(", ") : "none"}`;
+  return {
+    ...base,
+    status: pass ? "pass" : "fail",
+    expected,
+    actual,
+    message: `${where(query)}: ${query.fromSkill ? `${query.fromSkill}'s prompt ` : ""}${prompt}: expected ${expected}; saw ${actual} (run ${record.trial})`,
+  };
+}
+
+interface TriggerDetails {
+  shouldFire: boolean;
+  fired: boolean;
+  activated: string[];
+  expectedSkill: string;
+  weight: number;
+}
+
+function detailsOf(c: CheckResult): TriggerDetails | undefined {
+  const d = c.details as Partial<TriggerDetails> | undefined;
+  return d && typeof d.fired === "boolean" && Array.isArray(d.activated) ? (d as TriggerDetails) : undefined;
+}
+
+export function summariseTrigger(
+  checks: CheckResult[],
+  queries: IndexedTriggerQuery[],
+  opts: { router: string; proxy: boolean },
+): TriggerSummary {
+  const byId = new Map<string, CheckResult[]>();
+  for (const c of checks) {
+    if (c.mode !== "trigger") continue;
+    const list = byId.get(c.checkId) ?? [];
+    list.push(c);
+    byId.set(c.checkId, list);
+  }
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let tn = 0;
+  const q = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  let errored = 0;
+  let unmeasured = 0;
+  const results: TriggerQueryResult[] = [];
+  for (const query of queries) {
+    const id = triggerCheckId(query);
+    const own = byId.get(id) ?? [];
+    const ok = own.filter((c) => c.status !== "error" && detailsOf(c));
+    errored += own.length - ok.length;
+    const w = query.weight;
+    const firedRuns = ok.filter((c) => detailsOf(c)!.fired).length;
+    const runs = ok.length;
+    const firedOthers: Record<string, number> = {};
+    for (const c of ok) {
+      for (const s of detailsOf(c)!.activated) if (s !== c.skill) firedOthers[s] = (firedOthers[s] ?? 0) + 1;
+    }
+    if (query.shouldFire) {
+      tp += w * firedRuns;
+      fn += w * (runs - firedRuns);
+    } else {
+      fp += w * firedRuns;
+      tn += w * (runs - firedRuns);
+    }
+    const r = runs > 0 ? firedRuns / runs : 0;
+    const decidedFire = r >= QUERY_FIRE_THRESHOLD;
+    if (runs === 0) unmeasured++;
+    else {
+      const cell = query.shouldFire ? (decidedFire ? "tp" : "fn") : decidedFire ? "fp" : "tn";
+      q[cell] += w;
+    }
+    results.push({
+      checkId: id,
+      prompt: query.prompt,
+      shouldFire: query.shouldFire,
+      runs,
+      fired: firedRuns,
+      rate: r,
+      passed: runs > 0 && decidedFire === query.shouldFire,
+      firedOthers,
+      file: query.loc.file,
+      line: query.loc.line,
+    });
+  }
+
+  // Precision with nothing fired is vacuous (1), which is exactly what the "never fires" flag below looks for.
+  const precision = rate(tp, tp + fp, 1);
+  const recall = rate(tp, tp + fn);
+  const accuracy = rate(tp + tn, tp + tn + fp + fn);
+  const qp = q.tp + q.fp > 0 ? q.tp / (q.tp + q.fp) : 1;
+  const qr = q.tp + q.fn > 0 ? q.tp / (q.tp + q.fn) : 0;
+  const qTotal = q.tp + q.fp + q.fn + q.tn;
+
+  const warnings: string[] = [];
+  if (opts.proxy) {
+    warnings.push(
+      `figures from the ${opts.router} proxy router (BM25 over name + description), not from the agent`,
+    );
+  }
+  if (tp + fn > 0 && recall.rate === 0 && precision.rate === 1) {
+    warnings.push(
+      "suspicious: recall 0 with precision 1 — the skill never fired on any prompt; check trigger detection and registration before trusting the description",
+    );
+  }
+  const allRuns = tp + fp + fn + tn;
+  if (allRuns > 0 && fp + tn > 0 && tn === 0 && fn === 0) {
+    warnings.push("suspicious: the skill fired on every prompt, including every should-not-fire prompt");
+  }
+  if (errored > 0)
+    warnings.push(
+      `${errored} trigger run${errored === 1 ? "" : "s"} errored and were left out of the figures`,
+    );
+  if (unmeasured > 0)
+    warnings.push(`${unmeasured} quer${unmeasured === 1 ? "y has" : "ies have"} no completed run`);
+  if (tp + fn === 0) warnings.push("no should-fire runs: recall not measured");
+  if (fp + tn === 0) warnings.push("no should-not-fire runs: precision rests on should-fire prompts only");
+
+  return {
+    router: opts.router,
+    proxy: opts.proxy,
+    precision,
+    recall,
+    f1: f1Score(precision.rate, recall.rate),
+    accuracy,
+    queryLevel: {
+      precision: qp,
+      recall: qr,
+      f1: f1Score(qp, qr),
+      accuracy: qTotal > 0 ? (q.tp + q.tn) / qTotal : 0,
+    },
+    queries: results,
+    warnings,
+  };
+}
+
+/** Confusion across skills from the trigger checks of every skill's battery. */
+export function confusionTable(checks: CheckResult[]): TriggerConfusion {
+  const counts: Record<string, Record<string, number>> = {};
+  const labels = new Set<string>();
+  for (const c of checks) {
+    if (c.mode !== "trigger" || c.status === "error") continue;
+    const d = detailsOf(c);
+    if (!d) continue;
+    const fired = d.activated.length > 0 ? d.activated : [NONE_LABEL];
+    const row = counts[d.expectedSkill] ?? {};
+    counts[d.expectedSkill] = row;
+    labels.add(d.expectedSkill);
+    for (const f of fired) {
+      labels.add(f);
+      row[f] = (row[f] ?? 0) + 1;
+    }
+  }
+  const sorted = [...labels].filter((l) => l !== NONE_LABEL).sort();
+  if (labels.has(NONE_LABEL)) sorted.push(NONE_LABEL);
+  return { labels: sorted, counts };
+}

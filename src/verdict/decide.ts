@@ -1,0 +1,338 @@
+import { MODULE_LOADS_SUFFIX, TRIAL_OK } from "../attribute/roots.js";
+import type {
+  Diagnostic,
+  DiscriminatorSummary,
+  Root,
+  RootKind,
+  Thresholds,
+  ToolCall,
+  TriggerSummary,
+  Verdict,
+  VerdictPolicy,
+} from "../model/index.js";
+import type { RootDecision } from "./new-roots.js";
+import type { WeakeningFinding } from "./weakening.js";
+
+/**
+ * The verdict of one skill, fail-closed: `fail` on any blocking root (new roots, undecided roots, suite
+ * weakening, thresholds, contamination, lockstep lag, validation errors), `error` when nothing definite failed
+ * but errors kept a decision from being made, `pass` otherwise. Every root names a file and a line.
+ */
+
+export interface SkillVerdictInput {
+  skill: string;
+  roots: RootDecision[];
+  weakening: WeakeningFinding[];
+  thresholds: Thresholds;
+  discriminator?: DiscriminatorSummary;
+  trigger?: TriggerSummary;
+  contaminated: { caseId: string; trial: number; call: ToolCall }[];
+  lockstep?: { message: string; file: string; line: number };
+  errors: string[];
+  validationErrors: Diagnostic[];
+  policy: VerdictPolicy;
+  locs: { skillFile: string; descriptionLine: number; metaFile?: string; metaLine?: number };
+}
+
+export interface SkillVerdict {
+  verdict: Verdict;
+  /** Every root, blocking ones first. */
+  roots: Root[];
+  /** The roots this PR is blamed for: every blocking root (new, undecided per policy, weakening, thresholds …). */
+  newRoots: Root[];
+  /** Short reasons, most important first. */
+  reasons: string[];
+}
+
+/** Order of kinds among blocking roots: what a reviewer should look at first. */
+const KIND_ORDER: RootKind[] = [
+  "assertion",
+  "gate",
+  "trigger",
+  "suite-weakened",
+  "threshold",
+  "contamination",
+  "lockstep",
+  "validation",
+  "error",
+];
+
+const pct = (x: number): string => `${Math.round(x * 1000) / 10} %`;
+
+const shortJson = (x: unknown, n = 120): string => {
+  const s = typeof x === "string" ? x : (JSON.stringify(x) ?? String(x));
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+};
+
+function rootKindOf(d: RootDecision): RootKind {
+  if (d.mode === "trigger") return "trigger";
+  if (d.checkId.endsWith(`/${TRIAL_OK}`)) return "error";
+  if (d.checkId.endsWith(MODULE_LOADS_SUFFIX)) return "gate";
+  return "assertion";
+}
+
+function isBlocking(d: RootDecision, policy: VerdictPolicy): boolean {
+  switch (d.status) {
+    case "new":
+      return true;
+    case "inconclusive":
+      return policy.inconclusive === "fail" || d.undecidedBecause === "confirmation-error";
+    case "pre-existing":
+      return policy.preExisting === "fail";
+    case "head-only":
+      return (policy.headOnly ?? "fail") === "fail";
+  }
+}
+
+function decisionTitle(d: RootDecision): string {
+  const counts = d.base
+    ? `${d.head.failed}/${d.head.trials} trials at head, ${d.base.failed}/${d.base.trials} at base`
+    : `${d.head.failed}/${d.head.trials} trials at head`;
+  const what =
+    d.mode === "trigger"
+      ? d.checkId.startsWith("trigger/nofire/")
+        ? `Trigger query ${d.checkId} fires when it should not`
+        : `Trigger query ${d.checkId} does not fire`
+      : `${d.discriminator ? "Discriminator" : "Check"} ${d.checkId} fails`;
+  const label = {
+    new: "New",
+    "pre-existing": "Pre-existing",
+    inconclusive: "Undecided",
+    "head-only": "Failing",
+  }[d.status];
+  return `${label}: ${what} (${counts})`;
+}
+
+function rootFromDecision(d: RootDecision, input: SkillVerdictInput): Root {
+  const kind = rootKindOf(d);
+  // A trigger root is caused by the description the router reads: annotate it there.
+  const loc =
+    kind === "trigger"
+      ? { file: input.locs.skillFile, line: input.locs.descriptionLine, column: 1 }
+      : { file: d.loc.file, line: d.loc.line, column: d.loc.column };
+  const where = kind === "trigger" ? ` Query at ${d.loc.file}:${d.loc.line}.` : "";
+  const cascade = d.cascaded.length > 0 ? ` ${d.cascaded.length} check(s) cascade from it.` : "";
+  return {
+    id: d.checkId,
+    kind,
+    skill: d.skill,
+    status: d.status,
+    title: decisionTitle(d),
+    message: `${d.message}${where} ${d.reason}.${cascade}`,
+    ...loc,
+    head: d.head,
+    ...(d.base ? { base: d.base } : {}),
+    ...(d.pValue !== undefined ? { pValue: d.pValue } : {}),
+    cascaded: d.cascaded,
+    blocking: isBlocking(d, input.policy),
+  };
+}
+
+export function decideSkillVerdict(input: SkillVerdictInput): SkillVerdict {
+  const { policy, locs, skill } = input;
+  const roots: Root[] = [];
+  const reasons: string[] = [];
+  /** Blocking roots that stand for "could not decide" rather than "failed". */
+  const errorLike = new Set<Root>();
+  const metaLoc = { file: locs.metaFile ?? locs.skillFile, line: locs.metaLine ?? 1, column: 1 };
+  const skillLoc = { file: locs.skillFile, line: 1, column: 1 };
+  const simple = (
+    id: string,
+    kind: RootKind,
+    loc: { file: string; line: number; column?: number },
+    title: string,
+    message: string,
+    blocking = true,
+    status: Root["status"] = "head-only",
+  ): Root => {
+    const root: Root = {
+      id,
+      kind,
+      skill,
+      status,
+      title,
+      message,
+      file: loc.file,
+      line: loc.line,
+      column: loc.column ?? 1,
+      cascaded: [],
+      blocking,
+    };
+    roots.push(root);
+    return root;
+  };
+
+  // Statistical roots (head vs base).
+  const decisions = input.roots.filter((d) => d.skill === skill);
+  for (const d of decisions) {
+    const root = rootFromDecision(d, input);
+    roots.push(root);
+    // An agent that errored, an assertion that could not be evaluated, confirmation that could not run:
+    // these block, but as "could not decide" (error), not as a failure of the skill.
+    if (
+      root.blocking &&
+      (root.kind === "error" || d.errorOnly || d.undecidedBecause === "confirmation-error")
+    ) {
+      errorLike.add(root);
+    }
+  }
+  const count = (s: RootDecision["status"]) => decisions.filter((d) => d.status === s).length;
+  if (count("new") > 0) reasons.push(`${count("new")} new root failure(s)`);
+  if (count("inconclusive") > 0) {
+    const how = policy.inconclusive === "fail" ? "blocking: fail-closed" : "not blocking by policy";
+    reasons.push(`${count("inconclusive")} root(s) undecided after confirmation trials (${how})`);
+  }
+  if (count("head-only") > 0) {
+    const how = (policy.headOnly ?? "fail") === "fail" ? "blocking" : "not blocking by policy";
+    reasons.push(`${count("head-only")} failing root(s) with no base to compare (${how})`);
+  }
+  if (count("pre-existing") > 0) {
+    const how = policy.preExisting === "fail" ? "blocking by policy" : "not blocking";
+    reasons.push(`${count("pre-existing")} pre-existing root(s) that fail at base too (${how})`);
+  }
+
+  // Suite weakening.
+  for (const f of input.weakening.filter((w) => w.skill === skill)) {
+    const accepted = policy.allowSuiteChange ? " Accepted by override (skillgate: allow-suite-change)." : "";
+    simple(
+      f.id,
+      "suite-weakened",
+      f,
+      `Suite weakened: ${f.kind}`,
+      `${f.message}${accepted}`,
+      !policy.allowSuiteChange,
+      "new",
+    );
+  }
+  const weakened = input.weakening.filter((w) => w.skill === skill).length;
+  if (weakened > 0) {
+    reasons.push(
+      policy.allowSuiteChange
+        ? `suite weakened in ${weakened} place(s), accepted by the allow-suite-change override`
+        : `suite weakened in ${weakened} place(s) in this PR`,
+    );
+  }
+
+  // Thresholds from meta.json / config.
+  const t = input.thresholds;
+  const thresholdRoot = (
+    key: keyof Thresholds,
+    actual: number | undefined,
+    what: string,
+    missing: string,
+  ) => {
+    const min = t[key];
+    if (min === undefined) return;
+    if (actual === undefined || Number.isNaN(actual)) {
+      simple(
+        `threshold/${key}`,
+        "threshold",
+        metaLoc,
+        `Threshold ${key} could not be checked`,
+        `${key} ≥ ${min} is required but ${missing}.`,
+      );
+      reasons.push(`threshold ${key} could not be checked`);
+      return;
+    }
+    if (actual >= min) return;
+    simple(
+      `threshold/${key}`,
+      "threshold",
+      metaLoc,
+      `${what} ${actual.toFixed(3)} is below the threshold ${min}`,
+      `${key} must be ≥ ${min}; measured ${actual.toFixed(3)}.`,
+    );
+    reasons.push(`${key} ${actual.toFixed(3)} < ${min}`);
+  };
+  const disc = input.discriminator;
+  const discGraded = disc && disc.skill.discriminatorPassRate.total > 0;
+  thresholdRoot(
+    "discriminatorPassRate",
+    discGraded ? disc.skill.discriminatorPassRate.rate : undefined,
+    "Discriminator pass rate",
+    disc ? "no discriminator assertion was graded" : "the discriminator battery did not run",
+  );
+  thresholdRoot(
+    "discriminatorLift",
+    discGraded && disc.baseline.discriminatorPassRate.total > 0 ? disc.discriminatorLift : undefined,
+    "Discriminator lift",
+    disc
+      ? "discriminator assertions were not graded in both skill and baseline trials"
+      : "the discriminator battery did not run",
+  );
+  const trig = input.trigger;
+  const proxy = trig?.proxy ? ` (router: ${trig.router}, a proxy)` : "";
+  thresholdRoot(
+    "triggerPrecision",
+    trig && trig.precision.total > 0 ? trig.precision.rate : undefined,
+    `Trigger precision${proxy}`,
+    trig ? "the skill never fired, so precision is undefined" : "the trigger battery did not run",
+  );
+  thresholdRoot(
+    "triggerRecall",
+    trig && trig.recall.total > 0 ? trig.recall.rate : undefined,
+    `Trigger recall${proxy}`,
+    trig ? "there are no should-fire queries" : "the trigger battery did not run",
+  );
+  if (disc?.styleGuideNotGuardrail) {
+    reasons.push(
+      `style guide, not a guardrail: overall lift ${pct(disc.lift)} but discriminator lift ${pct(disc.discriminatorLift)}`,
+    );
+  }
+
+  // Baseline contamination: the without-skill arm saw the skill, so lift means nothing.
+  const byCase = new Map<string, { trial: number; call: ToolCall }[]>();
+  for (const c of input.contaminated) byCase.set(c.caseId, [...(byCase.get(c.caseId) ?? []), c]);
+  for (const [caseId, hits] of [...byCase].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const first = hits[0]!;
+    simple(
+      `contamination/${caseId}`,
+      "contamination",
+      skillLoc,
+      `Baseline of case ${caseId} touched the skill`,
+      `Baseline trial(s) ${hits.map((h) => h.trial).join(", ")} of case "${caseId}" reached the skill: ${first.call.name} ${shortJson(first.call.input)}. Without-skill results are invalid.`,
+    );
+  }
+  if (byCase.size > 0) reasons.push(`baseline contaminated in ${byCase.size} case(s)`);
+
+  if (input.lockstep) {
+    simple(
+      "lockstep",
+      "lockstep",
+      input.lockstep,
+      "Skill and suite versions out of lockstep",
+      input.lockstep.message,
+    );
+    reasons.push(`version lag: ${input.lockstep.message}`);
+  }
+
+  const invalid = input.validationErrors.filter((d) => d.severity === "error");
+  for (const d of invalid) {
+    simple(`validation/${d.code}/${d.file}:${d.line}`, "validation", d, `Invalid: ${d.code}`, d.message);
+  }
+  if (invalid.length > 0) reasons.push(`${invalid.length} validation error(s)`);
+
+  input.errors.forEach((e, i) => {
+    errorLike.add(simple(`error/${i + 1}`, "error", skillLoc, "Evaluation error", e));
+  });
+  if (input.errors.length > 0)
+    reasons.push(`${input.errors.length} error(s) kept the verdict from being decided`);
+
+  const order = (r: Root) => (r.blocking ? 0 : 1) * 100 + KIND_ORDER.indexOf(r.kind);
+  roots.sort((a, b) => order(a) - order(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const blocking = roots.filter((r) => r.blocking);
+  const verdict: Verdict = blocking.some((r) => !errorLike.has(r))
+    ? "fail"
+    : blocking.length > 0
+      ? "error"
+      : "pass";
+  if (verdict === "pass" && reasons.length === 0) reasons.push("no failing roots");
+  return { verdict, roots, newRoots: blocking, reasons };
+}
+
+/** The run's verdict: any failed skill fails it; otherwise any error (per skill or of the run) makes it `error`. */
+export function combineVerdicts(skills: Verdict[], runErrors: string[]): Verdict {
+  if (skills.includes("fail")) return "fail";
+  if (skills.includes("error") || runErrors.length > 0) return "error";
+  return "pass";
+}

@@ -1,0 +1,11 @@
+export { combineVerdicts, decideSkillVerdict, type SkillVerdict, type SkillVerdictInput } from "./decide.js";
+export {
+  alphaSpendingLooks,
+  type ConfirmFn,
+  confirmationSchedule,
+  decideNewRoots,
+  type RootDecision,
+} from "./new-roots.js";
+export { DEFAULT_VERDICT_POLICY } from "./policy.js";
+export { fisherOneSided, minAttainableP, seededRandom, wilson } from "./stats.js";
+export { diffSuites, type WeakeningFinding, type WeakeningKind } from "./weakening.js";

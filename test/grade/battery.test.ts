@@ -1,0 +1,320 @@
+/**
+ * A suite run end to end through a deterministic agent: exact discriminator figures (pass rates, lifts, the class
+ * of each assertion) and, with the lexical router as the deterministic trigger agent, exact precision/recall/F1.
+ */
+import { describe, expect, it } from "vitest";
+import { createLexicalAdapter } from "../../src/agents/lexical.js";
+import { summariseDiscriminator } from "../../src/grade/discriminator.js";
+import { gradeTrial } from "../../src/grade/grade-trial.js";
+import {
+  confusionTable,
+  crossSkillQueries,
+  gradeTriggerTrial,
+  type IndexedTriggerQuery,
+  summariseTrigger,
+  triggerQueries,
+} from "../../src/grade/trigger.js";
+import type { AgentRunContext } from "../../src/model/agent.js";
+import type { CheckResult } from "../../src/model/check.js";
+import type { TriggerSet } from "../../src/model/suite.js";
+import type { TrialMode, TrialRecord } from "../../src/model/trial.js";
+import { asrt, mkCase, mkSuite, mkTrial } from "./helpers.js";
+
+const TRIALS = 3;
+
+/** The agent: with the skill it gets the cent right; without, it gives the tempting 333 × 3 and rounds. */
+function deterministicAgent(mode: TrialMode, caseId: string, trial: number): TrialRecord {
+  const withSkill = mode === "skill";
+  const record = (output: string, files: Record<string, string> = {}) =>
+    mkTrial({ caseId, mode, trial, output, files, skillsActivated: withSkill ? ["split-cents"] : [] });
+  if (caseId === "split-1000-3") {
+    return withSkill
+      ? record("Parts: 334, 333, 333 (sum 1000)", { "src/split.ts": "const base = Math.floor(total / n);" })
+      : record("Parts: 333, 333, 333 for the 1000 cents", { "src/split.ts": "Math.round(total / n)" });
+  }
+  return withSkill
+    ? record(`4 and 3: the sum is 7${trial % 2 === 0 ? " (note: first gets the extra cent)" : ""}`)
+    : record("quick answer: 3 and 3, the sum is 6");
+}
+
+const caseA = mkCase("split-1000-3", [
+  asrt("mentions-total", "contains", { value: "1000" }),
+  asrt("D:no-lost-cent", "not-one-of", { values: [333] }, { extract: "first-number" }),
+  asrt("activated", "skill-used"),
+  asrt("D:uses-floor", "file-contains", { file: "src/split.ts", value: "Math.floor" }),
+]);
+const caseB = mkCase("split-7-2", [
+  asrt("D:sum", "regex", { value: "sum is 7" }),
+  asrt("explains", "contains", { value: "note" }),
+  asrt("terse", "contains", { value: "quick" }),
+  asrt("impossible", "contains", { value: "impossible" }),
+]);
+const suite = mkSuite([caseA, caseB]);
+
+async function runBattery(): Promise<CheckResult[]> {
+  const checks: CheckResult[] = [];
+  for (const mode of ["skill", "baseline"] as const) {
+    for (const caseDef of suite.cases) {
+      for (let t = 0; t < TRIALS; t++) {
+        const trial = deterministicAgent(mode, caseDef.id, t);
+        checks.push(...(await gradeTrial({ suite, caseDef, trial, vars: {}, repoDir: "/x", gateSeed: 1 })));
+      }
+    }
+  }
+  return checks;
+}
+
+describe("discriminator battery through a deterministic agent", () => {
+  it("gives exact pass rates, lifts and classes", async () => {
+    const s = summariseDiscriminator(await runBattery());
+    expect(s.skill.trials).toBe(6);
+    expect(s.skill.errors).toBe(0);
+    // skill: case A 12/12, case B: D:sum 3 + explains 2 (even trials) + terse 0 + impossible 0 = 5/12.
+    expect(s.skill.passRate).toMatchObject({ passed: 17, total: 24 });
+    expect(s.skill.passRate.rate).toBeCloseTo(17 / 24, 12);
+    expect(s.skill.passRate.low).toBeCloseTo(0.508323, 5);
+    expect(s.skill.passRate.high).toBeCloseTo(0.850854, 5);
+    expect(s.skill.discriminatorPassRate).toMatchObject({ passed: 9, total: 9, rate: 1 });
+    expect(s.skill.discriminatorPassRate.low).toBeCloseTo(0.700855, 5);
+    // baseline: mentions-total 3 + terse 3 = 6/24; no discriminator passes.
+    expect(s.baseline.passRate).toMatchObject({ passed: 6, total: 24 });
+    expect(s.baseline.passRate.low).toBeCloseTo(0.119994, 5);
+    expect(s.baseline.discriminatorPassRate).toMatchObject({ passed: 0, total: 9, rate: 0 });
+    expect(s.lift).toBeCloseTo(11 / 24, 12);
+    expect(s.discriminatorLift).toBe(1);
+    expect(s.styleGuideNotGuardrail).toBe(false);
+    const classes = Object.fromEntries(s.assertions.map((a) => [a.checkId, a.class]));
+    expect(classes).toEqual({
+      "split-1000-3/mentions-total": "non-discriminating",
+      "split-1000-3/D:no-lost-cent": "discriminating",
+      "split-1000-3/activated": "discriminating",
+      "split-1000-3/D:uses-floor": "discriminating",
+      "split-7-2/D:sum": "discriminating",
+      "split-7-2/explains": "flaky",
+      "split-7-2/terse": "skill-hurts",
+      "split-7-2/impossible": "broken",
+    });
+    const lost = s.assertions.find((a) => a.id === "D:no-lost-cent")!;
+    expect(lost.discriminator).toBe(true);
+    expect(lost.skill).toMatchObject({ passed: 3, total: 3 });
+    expect(lost.baseline).toMatchObject({ passed: 0, total: 3 });
+    expect(lost.file).toBe(caseA.assertions[1]!.loc.file);
+    expect(lost.line).toBe(caseA.assertions[1]!.loc.line);
+    expect(lost.sampleFailure).toContain("baseline trial 0:");
+    expect(lost.sampleFailure).toContain("saw first number 333");
+  });
+
+  it("flags a style guide: overall lift without discriminator lift", async () => {
+    const checks = (await runBattery()).map((c) =>
+      // Make every discriminator pass in the baseline too: overall lift stays positive, discriminator lift 0.
+      c.discriminator && c.mode === "baseline" ? { ...c, status: "pass" as const } : c,
+    );
+    const s = summariseDiscriminator(checks);
+    expect(s.discriminatorLift).toBe(0);
+    expect(s.lift).toBeGreaterThan(0);
+    expect(s.styleGuideNotGuardrail).toBe(true);
+    expect(s.warnings?.join(" ")).toContain("style guide, not a guardrail");
+  });
+
+  it("counts trial errors as not passing and skips condition-false assertions", async () => {
+    const caseDef = mkCase("c", [
+      asrt("x", "contains", { value: "x" }),
+      asrt("cond", "contains", { value: "x" }, { condition: "$never" }),
+    ]);
+    const s2 = mkSuite([caseDef]);
+    const checks: CheckResult[] = [];
+    for (const [mode, trial, error] of [
+      ["skill", 0, false],
+      ["skill", 1, true],
+      ["baseline", 0, false],
+    ] as const) {
+      const rec = mkTrial({
+        caseId: "c",
+        mode,
+        trial,
+        output: "x",
+        ...(error ? { error: { kind: "timeout" as const, message: "slow" } } : {}),
+      });
+      checks.push(
+        ...(await gradeTrial({
+          suite: s2,
+          caseDef,
+          trial: rec,
+          vars: { never: false },
+          repoDir: "/x",
+          gateSeed: 1,
+        })),
+      );
+    }
+    const s = summariseDiscriminator(checks);
+    expect(s.skill.trials).toBe(2);
+    expect(s.skill.errors).toBe(1);
+    // x: pass in trial 0, skipped for the error in trial 1 (not a pass); cond: condition false, not counted.
+    expect(s.skill.passRate).toMatchObject({ passed: 1, total: 2 });
+    expect(s.assertions.find((a) => a.id === "x")!.class).toBe("flaky");
+    expect(s.warnings).toContain("no discriminator assertions: discriminator lift not measured");
+  });
+});
+
+const loc = (line: number) => ({ file: ".agent/evals/split-cents/trigger-eval.json", line, column: 5 });
+const q = (prompt: string, line: number) => ({ prompt, weight: 1, loc: loc(line) });
+
+const splitTrigger: TriggerSet = {
+  shouldFire: [
+    q("Split 1000 cents among 3 people", 3),
+    q("Allocate a refund of 500 cents by weights", 4),
+    q("Divide the bill between friends, money in cents", 5),
+    q("Share a restaurant bill among people without losing a cent", 6),
+    q("Round each share of the total", 7),
+  ],
+  shouldNotFire: [
+    q("Write a tenant-safe SQL handler for invoices", 10),
+    q("Fix the colour contrast of my buttons", 11),
+    q("Format an invoice amount in cents as a money string", 12),
+    q("Sum the invoice amounts in cents for the refund report", 13),
+  ],
+  loc: loc(1),
+};
+const sqlTrigger: TriggerSet = {
+  shouldFire: [q("Make my SQL query handler safe for multi-tenant databases", 3)],
+  shouldNotFire: [],
+  loc: loc(1),
+};
+const catalogue = [
+  {
+    name: "split-cents",
+    description:
+      "Split an amount of money in cents among people or by weights without losing a cent, using the largest remainder method. For invoices, bills, refunds and allocations.",
+    trigger: splitTrigger,
+  },
+  {
+    name: "tenant-sql",
+    description:
+      "Write SQL query handlers for multi-tenant databases that never leak rows across tenants: parameterised queries, tenant_id filters, injection safety.",
+    trigger: sqlTrigger,
+  },
+  {
+    name: "contrast-check",
+    description:
+      "Check colour contrast of UI palettes against WCAG 2.2: foreground and background colours, text ratios.",
+  },
+];
+
+async function routeRuns(queries: IndexedTriggerQuery[], runs: number): Promise<CheckResult[]> {
+  const adapter = createLexicalAdapter({ adapter: "lexical" });
+  const ctx = {} as AgentRunContext; // the lexical router reads nothing from the workspace
+  const checks: CheckResult[] = [];
+  for (const [n, query] of queries.entries()) {
+    for (let t = 0; t < runs; t++) {
+      const res = await adapter.run(
+        {
+          key: `k${n}-${t}`,
+          skill: "split-cents",
+          caseId: `trigger:${n}`,
+          mode: "trigger",
+          trial: t,
+          prompt: query.prompt,
+          files: [],
+          install: catalogue.map((s) => ({
+            name: s.name,
+            description: s.description,
+            sourceDir: "/x",
+            files: [],
+            contentHash: "h",
+          })),
+          seed: 1,
+        },
+        ctx,
+      );
+      const record: TrialRecord = {
+        ...res,
+        key: "k",
+        skill: "split-cents",
+        caseId: `trigger:${n}`,
+        mode: "trigger",
+        trial: t,
+        durationMs: 0,
+      };
+      checks.push(gradeTriggerTrial(query, record, "split-cents"));
+    }
+  }
+  return checks;
+}
+
+describe("trigger battery through the lexical router", () => {
+  it("gives exact run- and query-level precision, recall, F1 and accuracy", async () => {
+    const queries = triggerQueries(splitTrigger);
+    const checks = await routeRuns(queries, 3);
+    const s = summariseTrigger(checks, queries, { router: "lexical", proxy: true });
+    // Fires on 4 of 5 should-fire prompts (not "Round each share of the total") and on 2 of 4 should-not-fire.
+    expect(s.queries.map((x) => x.fired)).toEqual([3, 3, 3, 3, 0, 0, 0, 3, 3]);
+    expect(s.precision).toMatchObject({ passed: 12, total: 18 });
+    expect(s.precision.rate).toBeCloseTo(2 / 3, 12);
+    expect(s.precision.low).toBeCloseTo(0.437495, 5);
+    expect(s.recall).toMatchObject({ passed: 12, total: 15, rate: 0.8 });
+    expect(s.recall.low).toBeCloseTo(0.548146, 5);
+    expect(s.f1).toBeCloseTo(0.727273, 5);
+    expect(s.accuracy).toMatchObject({ passed: 18, total: 27 });
+    expect(s.queryLevel.precision).toBeCloseTo(4 / 6, 12);
+    expect(s.queryLevel.recall).toBeCloseTo(0.8, 12);
+    expect(s.queryLevel.accuracy).toBeCloseTo(6 / 9, 12);
+    expect(s.proxy).toBe(true);
+    expect(s.warnings[0]).toContain("proxy");
+    const miss = s.queries[4]!;
+    expect(miss).toMatchObject({ checkId: "trigger/fire/4", passed: false, rate: 0, line: 7 });
+    const fp = checks.find((c) => c.checkId === "trigger/nofire/2")!;
+    expect(fp.status).toBe("fail");
+    expect(fp.message).toContain(".agent/evals/split-cents/trigger-eval.json:12:5:");
+    expect(fp.message).toContain("expected split-cents does not fire; saw activated: split-cents");
+    const other = s.queries.find((x) => x.checkId === "trigger/nofire/0")!;
+    expect(other.firedOthers).toEqual({ "tenant-sql": 3 });
+  });
+
+  it("errors are errors, not misses; a never-firing skill is flagged", async () => {
+    const queries = triggerQueries(splitTrigger);
+    const base = mkTrial({ mode: "trigger", skillsActivated: [] });
+    const errored = gradeTriggerTrial(
+      queries[0]!,
+      { ...base, error: { kind: "crash", message: "exit 1" } },
+      "split-cents",
+    );
+    expect(errored.status).toBe("error");
+    const unregistered = gradeTriggerTrial(
+      queries[0]!,
+      { ...base, skillsRegistered: ["other"] },
+      "split-cents",
+    );
+    expect(unregistered.status).toBe("error");
+    const silent = queries.map((qq) => gradeTriggerTrial(qq, base, "split-cents"));
+    const s = summariseTrigger([...silent, errored], queries, { router: "claude-code", proxy: false });
+    expect(s.recall.rate).toBe(0);
+    expect(s.precision.rate).toBe(1);
+    expect(s.recall.total).toBe(5);
+    expect(s.warnings.join("\n")).toContain("suspicious: recall 0 with precision 1");
+    expect(s.warnings.join("\n")).toContain("1 trigger run errored");
+    const all = queries.map((qq) =>
+      gradeTriggerTrial(qq, { ...base, skillsActivated: ["split-cents"] }, "split-cents"),
+    );
+    expect(summariseTrigger(all, queries, { router: "x", proxy: false }).warnings.join("\n")).toContain(
+      "fired on every prompt",
+    );
+  });
+
+  it("cross-skill negatives and the confusion table", async () => {
+    const cross = crossSkillQueries("split-cents", catalogue);
+    expect(cross.map((c) => c.prompt)).toEqual(["Make my SQL query handler safe for multi-tenant databases"]);
+    const own = triggerQueries(splitTrigger);
+    const checks = await routeRuns([...own, ...cross], 1);
+    const crossCheck = checks.find((c) => c.checkId === "trigger/cross/tenant-sql/0")!;
+    expect(crossCheck.status).toBe("pass");
+    const table = confusionTable(checks);
+    expect(table.labels).toEqual(
+      ["split-cents", "tenant-sql", "contrast-check", "(none)"].sort((a, b) =>
+        a === "(none)" ? 1 : b === "(none)" ? -1 : a.localeCompare(b),
+      ),
+    );
+    expect(table.counts["split-cents"]).toEqual({ "split-cents": 4, "(none)": 1 });
+    expect(table.counts["(none)"]).toEqual({ "tenant-sql": 1, "contrast-check": 1, "split-cents": 2 });
+    expect(table.counts["tenant-sql"]).toEqual({ "tenant-sql": 1 });
+  });
+});

@@ -1,0 +1,300 @@
+import { describe, expect, it } from "vitest";
+import type {
+  CheckResult,
+  DiscriminatorSummary,
+  RateWithInterval,
+  TriggerSummary,
+} from "../../src/model/index.js";
+import { combineVerdicts, decideSkillVerdict, type SkillVerdictInput } from "../../src/verdict/decide.js";
+import { decideNewRoots } from "../../src/verdict/new-roots.js";
+import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
+import { diffSuites } from "../../src/verdict/weakening.js";
+import { check } from "../attribute/make-checks.js";
+import { assertion, caseOf, query, suite } from "./make-suite.js";
+
+const SKILL_MD = ".claude/skills/split-cents/SKILL.md";
+const SUITE_FILE = ".agent/evals/split-cents/prompts/split.yaml";
+const locs = {
+  skillFile: SKILL_MD,
+  descriptionLine: 3,
+  metaFile: ".agent/evals/split-cents/meta.json",
+  metaLine: 4,
+};
+
+const rate = (passed: number, total: number): RateWithInterval => ({
+  passed,
+  total,
+  rate: total ? passed / total : 0,
+  low: 0,
+  high: 1,
+});
+
+function base(overrides: Partial<SkillVerdictInput> = {}): SkillVerdictInput {
+  return {
+    skill: "split-cents",
+    roots: [],
+    weakening: [],
+    thresholds: {},
+    contaminated: [],
+    errors: [],
+    validationErrors: [],
+    policy: { ...DEFAULT_VERDICT_POLICY },
+    locs,
+    ...overrides,
+  };
+}
+
+/** `n` trials of a case: trial-ok plus the given assertions, failing in the first `failed[id]` trials. */
+function caseTrials(
+  failed: Record<string, number>,
+  n: number,
+  mode: "skill" | "trigger" = "skill",
+): CheckResult[] {
+  const out: CheckResult[] = [];
+  for (let t = 0; t < n; t++) {
+    if (mode === "skill") out.push(check("split/trial-ok", "pass", { trial: t, line: 1 }));
+    for (const [id, k] of Object.entries(failed)) {
+      const line = { "split/mentions-total": 5, "split/D:no-lost-cent": 8 }[id] ?? 2;
+      out.push(
+        check(id, t < k ? "fail" : "pass", {
+          trial: t,
+          mode,
+          line,
+          dependsOn: mode === "skill" ? ["split/trial-ok"] : [],
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+describe("decideSkillVerdict: the PR that breaks a discriminator, drops a trigger keyword and deletes a discriminator", () => {
+  async function scenario() {
+    const head = [
+      ...caseTrials({ "split/mentions-total": 3, "split/D:no-lost-cent": 10 }, 10),
+      ...caseTrials({ "trigger/fire/0": 10 }, 10, "trigger"),
+    ];
+    const baseChecks = [
+      ...caseTrials({ "split/mentions-total": 3, "split/D:no-lost-cent": 0 }, 10),
+      ...caseTrials({ "trigger/fire/0": 0 }, 10, "trigger"),
+    ];
+    const decisions = await decideNewRoots(head, baseChecks, DEFAULT_VERDICT_POLICY);
+    const baseSuite = suite(
+      [
+        caseOf(
+          "split",
+          [
+            assertion("mentions-total", "contains", { value: "1000" }, 5, SUITE_FILE),
+            assertion("D:no-lost-cent", "not-one-of", { values: [333] }, 8, SUITE_FILE),
+            assertion("D:exact-parts", "equals", { value: "334,333,333" }, 11, SUITE_FILE),
+          ],
+          SUITE_FILE,
+        ),
+      ],
+      { fire: [query("split 1000 cents between 3 people", 3)] },
+    );
+    const headSuite = suite(
+      [
+        caseOf(
+          "split",
+          [
+            assertion("mentions-total", "contains", { value: "1000" }, 5, SUITE_FILE),
+            assertion("D:no-lost-cent", "not-one-of", { values: [333] }, 8, SUITE_FILE),
+          ],
+          SUITE_FILE,
+        ),
+      ],
+      { fire: [query("split 1000 cents between 3 people", 3)] },
+    );
+    const weakening = diffSuites(baseSuite, headSuite);
+    return decideSkillVerdict(base({ roots: decisions, weakening }));
+  }
+
+  it("fails with new roots located in the edited skill and its suite; the root failing at base too is not new", async () => {
+    const v = await scenario();
+    expect(v.verdict).toBe("fail");
+    expect(v.newRoots.map((r) => [r.id, r.kind, r.status, r.file, r.line])).toEqual([
+      ["split/D:no-lost-cent", "assertion", "new", SUITE_FILE, 8],
+      ["trigger/fire/0", "trigger", "new", SKILL_MD, 3],
+      ["suite-weakened/discriminator-removed/split/D:exact-parts", "suite-weakened", "new", SUITE_FILE, 1],
+    ]);
+    const pre = v.roots.find((r) => r.id === "split/mentions-total")!;
+    expect(pre).toMatchObject({
+      status: "pre-existing",
+      blocking: false,
+      head: { failed: 3, trials: 10 },
+      base: { failed: 3, trials: 10 },
+    });
+    expect(v.reasons[0]).toBe("2 new root failure(s)");
+    expect(v.reasons).toContain("suite weakened in 1 place(s) in this PR");
+    expect(v.newRoots[1]!.title).toBe(
+      "New: Trigger query trigger/fire/0 does not fire (10/10 trials at head, 0/10 at base)",
+    );
+  });
+
+  it("reproduces exactly from the same inputs", async () => {
+    const a = await scenario();
+    const b = await scenario();
+    expect(JSON.parse(JSON.stringify(a))).toEqual(JSON.parse(JSON.stringify(b)));
+  });
+});
+
+describe("decideSkillVerdict rules", () => {
+  it("passes with nothing failing", () => {
+    expect(decideSkillVerdict(base())).toEqual({
+      verdict: "pass",
+      roots: [],
+      newRoots: [],
+      reasons: ["no failing roots"],
+    });
+  });
+
+  it("accepts suite weakening under the override, and says so", () => {
+    const weakening = [
+      {
+        kind: "assertion-removed" as const,
+        id: "suite-weakened/assertion-removed/c/a",
+        skill: "split-cents",
+        message: "gone",
+        file: SUITE_FILE,
+        line: 4,
+      },
+    ];
+    const blocked = decideSkillVerdict(base({ weakening }));
+    expect(blocked.verdict).toBe("fail");
+    const allowed = decideSkillVerdict(
+      base({ weakening, policy: { ...DEFAULT_VERDICT_POLICY, allowSuiteChange: true } }),
+    );
+    expect(allowed.verdict).toBe("pass");
+    expect(allowed.roots[0]).toMatchObject({ blocking: false, file: SUITE_FILE, line: 4 });
+    expect(allowed.roots[0]!.message).toMatch(/Accepted by override/);
+    expect(allowed.reasons[0]).toMatch(/accepted by the allow-suite-change override/);
+  });
+
+  it("fails on thresholds from meta.json, located on the meta line, and fails closed when a battery did not run", () => {
+    const discriminator = {
+      skill: { trials: 5, errors: 0, passRate: rate(9, 10), discriminatorPassRate: rate(3, 5) },
+      baseline: { trials: 5, errors: 0, passRate: rate(8, 10), discriminatorPassRate: rate(2, 5) },
+      lift: 0.1,
+      discriminatorLift: 0.2,
+      styleGuideNotGuardrail: false,
+      assertions: [],
+    } satisfies DiscriminatorSummary;
+    const v = decideSkillVerdict(
+      base({
+        thresholds: { discriminatorPassRate: 0.8, discriminatorLift: 0.2, triggerRecall: 0.9 },
+        discriminator,
+      }),
+    );
+    expect(v.verdict).toBe("fail");
+    expect(v.newRoots.map((r) => [r.id, r.file, r.line])).toEqual([
+      ["threshold/discriminatorPassRate", locs.metaFile, 4],
+      ["threshold/triggerRecall", locs.metaFile, 4],
+    ]);
+    expect(v.newRoots[0]!.message).toBe("discriminatorPassRate must be ≥ 0.8; measured 0.600.");
+    expect(v.newRoots[1]!.message).toMatch(/the trigger battery did not run/);
+  });
+
+  it("checks trigger precision and recall, naming a proxy router", () => {
+    const trigger = {
+      router: "lexical",
+      proxy: true,
+      precision: rate(9, 10),
+      recall: rate(6, 10),
+      f1: 0.72,
+      accuracy: rate(15, 20),
+      queryLevel: { precision: 0.9, recall: 0.6, f1: 0.72, accuracy: 0.75 },
+      queries: [],
+      warnings: [],
+    } satisfies TriggerSummary;
+    const v = decideSkillVerdict(
+      base({ thresholds: { triggerPrecision: 0.8, triggerRecall: 0.8 }, trigger }),
+    );
+    expect(v.newRoots.map((r) => r.id)).toEqual(["threshold/triggerRecall"]);
+    expect(v.newRoots[0]!.title).toBe(
+      "Trigger recall (router: lexical, a proxy) 0.600 is below the threshold 0.8",
+    );
+  });
+
+  it("blocks on contamination, lockstep lag and validation errors, each located", () => {
+    const v = decideSkillVerdict(
+      base({
+        contaminated: [
+          {
+            caseId: "split",
+            trial: 0,
+            call: { name: "Read", input: { file_path: "/w/.claude/skills/split-cents/SKILL.md" }, turn: 1 },
+          },
+          { caseId: "split", trial: 2, call: { name: "Read", input: {}, turn: 0 } },
+        ],
+        lockstep: { message: "skill 1.3.0 but suite for 1.1.0", file: locs.metaFile, line: 2 },
+        validationErrors: [
+          {
+            file: SKILL_MD,
+            line: 2,
+            column: 7,
+            severity: "error",
+            code: "skill/name-pattern",
+            message: "bad name",
+          },
+          {
+            file: SKILL_MD,
+            line: 9,
+            column: 1,
+            severity: "warning",
+            code: "skill/claude-code-key",
+            message: "when_to_use",
+          },
+        ],
+      }),
+    );
+    expect(v.verdict).toBe("fail");
+    expect(v.newRoots.map((r) => [r.kind, r.file, r.line])).toEqual([
+      ["contamination", SKILL_MD, 1],
+      ["lockstep", locs.metaFile, 2],
+      ["validation", SKILL_MD, 2],
+    ]);
+    expect(v.newRoots[0]!.message).toMatch(/trial\(s\) 0, 2 of case "split" reached the skill: Read/);
+  });
+
+  it("is error, not pass, when errors kept it from deciding; fail wins over error", () => {
+    const e = decideSkillVerdict(base({ errors: ["agent rate-limited 3 times"] }));
+    expect(e.verdict).toBe("error");
+    expect(e.newRoots[0]).toMatchObject({ kind: "error", file: SKILL_MD, line: 1 });
+    const f = decideSkillVerdict(
+      base({ errors: ["x"], lockstep: { message: "lag", file: SKILL_MD, line: 4 } }),
+    );
+    expect(f.verdict).toBe("fail");
+  });
+
+  it("treats undecided and base-less roots per policy (fail-closed by default)", async () => {
+    const head = [check("split/a", "fail", { trial: 0 }), check("split/a", "pass", { trial: 1 })];
+    const baseChecks = [check("split/a", "pass", { trial: 0 }), check("split/a", "pass", { trial: 1 })];
+    const undecided = await decideNewRoots(head, baseChecks, DEFAULT_VERDICT_POLICY);
+    expect(undecided[0]!.status).toBe("inconclusive");
+    expect(decideSkillVerdict(base({ roots: undecided })).verdict).toBe("fail");
+    const lenient = { ...DEFAULT_VERDICT_POLICY, inconclusive: "pass" as const };
+    expect(decideSkillVerdict(base({ roots: undecided, policy: lenient })).verdict).toBe("pass");
+
+    const headOnly = await decideNewRoots(head, undefined, DEFAULT_VERDICT_POLICY);
+    expect(decideSkillVerdict(base({ roots: headOnly })).verdict).toBe("fail");
+    const report = { ...DEFAULT_VERDICT_POLICY, headOnly: "report" as const };
+    expect(decideSkillVerdict(base({ roots: headOnly, policy: report })).verdict).toBe("pass");
+  });
+
+  it("makes an assertion that could not be evaluated an error, not a failure of the skill", async () => {
+    const head = [check("split/gate", "error", { trial: 0 })];
+    const d = await decideNewRoots(head, undefined, DEFAULT_VERDICT_POLICY);
+    expect(decideSkillVerdict(base({ roots: d })).verdict).toBe("error");
+  });
+});
+
+describe("combineVerdicts", () => {
+  it("fails if any skill fails, errors on any error, passes otherwise", () => {
+    expect(combineVerdicts(["pass", "error", "fail"], [])).toBe("fail");
+    expect(combineVerdicts(["pass", "error"], [])).toBe("error");
+    expect(combineVerdicts(["pass"], ["GitHub API 502"])).toBe("error");
+    expect(combineVerdicts(["pass", "pass"], [])).toBe("pass");
+    expect(combineVerdicts([], [])).toBe("pass");
+  });
+});
