@@ -9,6 +9,7 @@ import { renderMarkdown } from "../report/markdown.js";
 import { mergeReports } from "../report/merge.js";
 import { renderSarif } from "../report/sarif.js";
 import type { RawOptions } from "../settings/resolve.js";
+import { VERSION } from "../version.js";
 import { buildAnnotations } from "./annotations.js";
 import { changedPaths, gitChangedFiles, listChangedFiles } from "./changed-files.js";
 import { buildCheckRunCompletion, CheckRun } from "./check-run.js";
@@ -37,8 +38,6 @@ const USAGE_EXIT = 2;
 /** PR labels that accept suite weakening (DESIGN: "a `skillgate: allow-suite-change` trailer or a PR label"). */
 export const ALLOW_SUITE_CHANGE_LABELS = ["skillgate: allow-suite-change", "skillgate:allow-suite-change"];
 
-export const TOOL_VERSION = "0.1.0";
-
 /** Everything the action did, for tests and the final log line. */
 export interface ActionResult {
   exitCode: number;
@@ -50,7 +49,7 @@ export interface ActionResult {
 export function errorReport(message: string, ctx: Partial<ActionContext>, headSha?: string): Report {
   return {
     schemaVersion: 1,
-    tool: { name: "skillgate", version: TOOL_VERSION },
+    tool: { name: "skillgate", version: VERSION },
     verdict: "error",
     seed: 0,
     startedAt: new Date().toISOString(),

@@ -302,6 +302,12 @@ describe("runAction refusals and modes", () => {
     expect(JSON.parse(await readFile(rec.outputs.report!, "utf8")).verdict).toBe("fail");
   });
 
+  it("a base report from the push workflow replaces the PR base commit", async () => {
+    const { deps, seen } = await setup({ inputs: { "base-report": "base.json" } });
+    await runAction(deps);
+    expect(seen.raw).toMatchObject({ base: undefined, baseReport: "base.json" });
+  });
+
   it("fail-on: never keeps the job green but the check run truthful", async () => {
     const { deps } = await setup({ inputs: { "fail-on": "never" } });
     expect((await runAction(deps)).exitCode).toBe(0);
