@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitHubClient } from "../../src/github/client.js";
 import { commentMarker } from "../../src/github/comment.js";
@@ -225,6 +226,63 @@ describe("runAction on a pull_request that regresses a skill", () => {
     expect((await runAction(deps)).exitCode).toBe(0);
     expect(api!.checkRuns[0]!.conclusion).toBe("success");
     expect(rec.outputs["new-roots"]).toBe("0");
+  });
+});
+
+describe("runAction limits and events", () => {
+  it("caps annotations at 500 per check run, in batches of 50, and says how many were left out", async () => {
+    const report = makeReport({ skills: [makeSkill({ roots: manyRoots(600) })] });
+    const { deps } = await setup({ report });
+    await runAction(deps);
+    const sizes = annotationRequests(api!).map((r) => checkBody(r).output!.annotations!.length);
+    expect(sizes).toEqual(Array(10).fill(50));
+    expect(api!.checkRuns[0]!.output.summary).toMatch(/100 further annotation\(s\) are not shown here/);
+    expect(api!.checkRuns[0]!.output.summary!.length).toBeLessThanOrEqual(65_535);
+    expect(api!.violations).toEqual([]);
+  });
+
+  it("push to the default branch: a full evaluation (no changed-file filter) checked on the pushed commit", async () => {
+    const { deps, seen, payload } = await setup({
+      event: "push",
+      patch: (p) => {
+        p.after = "a".repeat(40);
+      },
+    });
+    await runAction(deps);
+    expect(seen.raw?.changedFiles).toBeUndefined();
+    expect(seen.raw?.base).toBeUndefined();
+    expect(api!.checkRuns[0]!.head_sha).toBe(payload.after);
+  });
+
+  it("beyond the API's 3,000-file cap reads the change from git", async () => {
+    const { deps, seen, dir, payload } = await setup({
+      patch: (p) => {
+        p.pull_request.changed_files = 5000;
+      },
+    });
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@e.test",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@e.test",
+    };
+    const git = async (...args: string[]) => (await execa("git", args, { cwd: dir, env })).stdout.trim();
+    await git("init", "-q");
+    await writeFile(join(dir, "kept.md"), "x");
+    await git("add", "kept.md");
+    await git("commit", "-qm", "base");
+    const base = await git("rev-parse", "HEAD");
+    await writeFile(join(dir, "big-change.md"), "y");
+    await git("add", "big-change.md");
+    await git("commit", "-qm", "head");
+    const head = await git("rev-parse", "HEAD");
+    payload.pull_request.base.sha = base;
+    payload.pull_request.head.sha = head;
+    await writeFile(deps.env.GITHUB_EVENT_PATH!, JSON.stringify(payload));
+    await runAction(deps);
+    expect(seen.raw?.changedFiles).toEqual(["big-change.md"]);
+    expect(api!.checkRuns[0]!.head_sha).toBe(head);
   });
 });
 
