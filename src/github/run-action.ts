@@ -10,16 +10,22 @@ import { mergeReports } from "../report/merge.js";
 import { renderSarif } from "../report/sarif.js";
 import type { RawOptions } from "../settings/resolve.js";
 import { VERSION } from "../version.js";
-import { buildAnnotations } from "./annotations.js";
 import { changedPaths, gitChangedFiles, listChangedFiles } from "./changed-files.js";
-import { buildCheckRunCompletion, CheckRun } from "./check-run.js";
+import { CheckRun } from "./check-run.js";
 import { createGitHubClient, type GitHubClient, httpStatus } from "./client.js";
 import { buildCommentBody, upsertStickyComment } from "./comment.js";
 import { type ActionContext, planRun, type RunPlan, readContext, runUrl } from "./context.js";
 import { type ActionInputs, readInputs } from "./inputs.js";
 import { type ActionIO, actionLogger } from "./io.js";
 import { MAX_JOB_SUMMARY_BYTES } from "./limits.js";
-import { planCommandAnnotations } from "./workflow-commands.js";
+import {
+  checkRunReporter,
+  logReporter,
+  publishFindings,
+  type Reporter,
+  startReporters,
+  workflowCommandReporter,
+} from "./reporters.js";
 
 export interface ActionDeps {
   io: ActionIO;
@@ -107,33 +113,23 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       )
     : undefined;
 
-  // Reporter chain: check run → workflow-command annotations → log.
-  const wantsCheck = inputs.mode !== "evaluate" && client !== undefined && !!headSha;
-  let check: CheckRun | undefined = wantsCheck
-    ? new CheckRun(client, {
+  // Reporter chain: check run → workflow-command annotations → log. `evaluate` mode publishes nothing.
+  const chain: Reporter[] = [];
+  if (inputs.mode !== "evaluate") {
+    if (client && headSha) {
+      const check = new CheckRun(client, {
         owner: ctx.owner,
         repo: ctx.repo,
         headSha,
         name: inputs.checkName,
         detailsUrl: runUrl(ctx),
-      })
-    : undefined;
-  const dropCheck = (e: unknown, when: string) => {
-    const status = httpStatus(e);
-    io.info(
-      status === 403
-        ? `warning: the token cannot write check runs (403 while ${when}); this is expected for fork and Dependabot pull requests. Falling back to workflow-command annotations and the job summary.`
-        : `warning: check run unavailable (${status ?? "network"} while ${when}: ${(e as Error).message}); falling back to workflow-command annotations.`,
-    );
-    check = undefined;
-  };
-  if (check && plan.kind !== "report") {
-    try {
-      await check.start(now());
-    } catch (e) {
-      dropCheck(e, "creating the in-progress check run");
+      });
+      chain.push(checkRunReporter(check, { checkName: inputs.checkName, fullReportHint, io, now }));
     }
+    chain.push(workflowCommandReporter(io), logReporter(io));
   }
+  // The report mode posts a finished report: no in-progress phase to show.
+  const reporters = plan.kind === "report" ? chain : await startReporters(chain, io);
 
   let report: Report;
   let exitOverride: number | undefined;
@@ -166,38 +162,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   await io.appendSummary(truncateBytes(summary, MAX_JOB_SUMMARY_BYTES));
   published.push("summary");
 
-  if (check) {
-    try {
-      const completion = buildCheckRunCompletion(report, { checkName: inputs.checkName, fullReportHint });
-      const requests = await check.complete(completion, now());
-      io.info(
-        `check run ${inputs.checkName} completed: ${completion.conclusion}, ${completion.annotationCount} annotations in ${requests} request(s)`,
-      );
-      published.push("check-run");
-    } catch (e) {
-      dropCheck(e, "completing the check run");
-    }
-  }
-  if (!check) {
-    const { annotations } = buildAnnotations(report, Number.POSITIVE_INFINITY);
-    const { shown, rest } = planCommandAnnotations(annotations);
-    for (const a of shown) io.annotate(a);
-    for (const a of rest)
-      io.info(`${a.annotation_level}: ${a.path}:${a.start_line}: ${a.title}: ${a.message.split("\n")[0]}`);
-    if (rest.length)
-      io.info(
-        `${rest.length} more finding(s) above as log lines and in the job summary (GitHub shows at most 10 annotations per level and step)`,
-      );
-    if (report.verdict === "error" && annotations.length === 0)
-      io.annotate({
-        level: "error",
-        message: report.errors.join("\n") || "skillgate error",
-        file: "",
-        line: 0,
-        title: "skillgate",
-      });
-    published.push("workflow-commands");
-  }
+  for (const name of await publishFindings(reporters, report, io)) if (name !== "log") published.push(name);
 
   const pullNumber =
     plan.kind === "pull-request"

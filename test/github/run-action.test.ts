@@ -175,7 +175,7 @@ describe("runAction on a pull_request that regresses a skill", () => {
     expect(rec.annotations).toHaveLength(10);
     expect(rec.annotations[0]).toMatchObject({ level: "error", file: manyRoots(1)[0]!.file, line: 1 });
     expect(rec.log.join("\n")).toMatch(/cannot write check runs \(403/);
-    expect(rec.log.join("\n")).toMatch(/15 more finding/);
+    expect(rec.log.join("\n")).toMatch(/15 finding\(s\) above as log lines/);
     expect(rec.summary.join("")).toContain("New root failures");
     expect(result.publishedTo).toContain("workflow-commands");
     expect(api!.violations).toEqual([]);
@@ -207,6 +207,19 @@ describe("runAction on a pull_request that regresses a skill", () => {
     expect(api!.requests.filter((r) => r.operationId === "checks/create").map((r) => r.status)).toEqual([
       502, 201,
     ]);
+  });
+
+  it("falls back down the chain when completing the check run keeps failing (5xx after retries)", async () => {
+    const { deps, rec } = await setup({
+      api: { faults: [{ operationId: "checks/update", status: 500, count: 10 }] },
+    });
+    const result = await runAction(deps);
+    expect(result.exitCode).toBe(1);
+    expect(result.publishedTo).toEqual(["summary", "workflow-commands"]);
+    expect(rec.annotations[0]).toMatchObject({ level: "error", line: 9 });
+    expect(rec.log.join("\n")).toMatch(/check run unavailable \(500 while completing the check run/);
+    // 1 try + 3 retries
+    expect(api!.requests.filter((r) => r.operationId === "checks/update")).toHaveLength(4);
   });
 
   it("posts an error verdict when the pipeline throws, exit 3", async () => {
