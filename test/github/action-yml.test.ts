@@ -19,7 +19,7 @@ describe("action.yml", () => {
       expect(spec.required, name).toBe(false);
       expect(typeof spec.default, name).toBe("string");
     }
-    expect(action.inputs["github-token"].default).toBe("${{ github.token }}");
+    expect(action.inputs["github-token"].default).toBe("$" + "{{ github.token }}");
     expect(action.inputs["check-name"].default).toBe("skillgate");
     for (const b of ["comment", "allow-pull-request-target"])
       expect(["true", "false"]).toContain(action.inputs[b].default);
@@ -31,7 +31,13 @@ describe("action.yml", () => {
       Object.entries<{ default: string }>(action.inputs).map(([k, v]) => [k, v.default]),
     );
     const { io } = recordingIO(defaults);
-    const parsed = readInputs({ ...io, getInput: (n) => (read.add(n), io.getInput(n)) });
+    const parsed = readInputs({
+      ...io,
+      getInput: (n) => {
+        read.add(n);
+        return io.getInput(n);
+      },
+    });
     expect([...read].sort()).toEqual(Object.keys(action.inputs).sort());
     expect(parsed).toMatchObject({ mode: "auto", comment: false, failOn: "fail", checkName: "skillgate" });
   });
