@@ -32,10 +32,11 @@ function rootMessage(r: Root): string {
   );
 }
 
-function fromRoot(r: Root, level: CheckAnnotation["annotation_level"]): CheckAnnotation {
+function fromRoot(r: Root, level: CheckAnnotation["annotation_level"], skillPath: Map<string, string>): CheckAnnotation {
   const prefix = r.status === "new" ? "new" : r.status;
   return {
-    path: r.file,
+    // A root without a file (an infrastructure error) is pinned to its SKILL.md: GitHub needs a path.
+    path: r.file || skillPath.get(r.skill) || ".",
     start_line: Math.max(1, r.line),
     end_line: Math.max(1, r.line),
     annotation_level: level,
@@ -65,6 +66,7 @@ export function buildAnnotations(
   max = MAX_CHECK_ANNOTATIONS,
 ): { annotations: CheckAnnotation[]; omitted: number } {
   const allRoots = report.skills.flatMap((s) => s.roots);
+  const skillPath = new Map(report.skills.map((s) => [s.name, s.path]));
   const newIds = new Set(report.newRoots.map((r) => `${r.skill}\0${r.id}`));
   const isNew = (r: Root) => r.status === "new" || newIds.has(`${r.skill}\0${r.id}`);
   const seen = new Set<string>();
@@ -76,16 +78,16 @@ export function buildAnnotations(
   };
   const tiers: CheckAnnotation[][] = [
     // report.newRoots is already ordered most important first; roots only listed per skill come after.
-    [...report.newRoots, ...allRoots.filter(isNew)].filter(firstSeen).map((r) => fromRoot(r, "failure")),
+    [...report.newRoots, ...allRoots.filter(isNew)].filter(firstSeen).map((r) => fromRoot(r, "failure", skillPath)),
     [
       ...allRoots
         .filter((r) => r.blocking && !isNew(r))
         .filter(firstSeen)
-        .map((r) => fromRoot(r, "failure")),
+        .map((r) => fromRoot(r, "failure", skillPath)),
       ...report.diagnostics.filter((d) => d.severity === "error").map(fromDiagnostic),
     ],
     [
-      ...allRoots.filter(firstSeen).map((r) => fromRoot(r, "warning")),
+      ...allRoots.filter(firstSeen).map((r) => fromRoot(r, "warning", skillPath)),
       ...report.diagnostics.filter((d) => d.severity !== "error").map(fromDiagnostic),
     ],
   ];
