@@ -67,8 +67,12 @@ function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[]
     );
     for (const w of t.warnings) out.push(c.yellow(`      ${w}`));
   }
-  for (const g of s.gates.filter((g) => !g.passed).slice(0, 5))
-    out.push(`      gate ${g.gate} failed on ${g.module} (${g.caseId}/${g.assertionId})`);
+  const failedGates = new Map<string, number>();
+  for (const g of s.gates.filter((g) => !g.passed)) {
+    const k = `gate ${g.gate} failed on ${g.module} (${g.caseId}/${g.assertionId})`;
+    failedGates.set(k, (failedGates.get(k) ?? 0) + 1);
+  }
+  for (const [k, n] of [...failedGates].slice(0, 5)) out.push(`      ${k}${n > 1 ? ` in ${n} trials` : ""}`);
   const blocking = s.roots.filter((r) => r.blocking);
   const other = s.roots.filter((r) => !r.blocking);
   for (const r of blocking) out.push(...renderRoot(r, c.red, c));

@@ -1,12 +1,6 @@
 import { isAbsolute, join, resolve } from "node:path";
-import {
-  type AgentConfig,
-  type BaseSource,
-  InputError,
-  type Logger,
-  type Settings,
-  type VerdictPolicy,
-} from "../model/index.js";
+import { type AgentConfig, type BaseSource, InputError, type Logger, type Settings } from "../model/index.js";
+import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
 import { loadConfig } from "./config.js";
 
 /** Flat options as the CLI flags and the action inputs give them; parsed once into `Settings`. */
@@ -38,13 +32,7 @@ export const DEFAULTS = {
   timeoutSeconds: 300,
   cacheDir: ".skillgate-cache",
   seed: 42,
-  verdict: {
-    alpha: 0.01,
-    inconclusive: "fail",
-    preExisting: "report",
-    maxConfirmationTrials: 20,
-    allowSuiteChange: false,
-  } satisfies VerdictPolicy,
+  verdict: DEFAULT_VERDICT_POLICY,
 } as const;
 
 /** The offline default agent: recorded trials next to the suites. */
