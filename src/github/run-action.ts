@@ -143,6 +143,8 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     const message = usage ? e.message : `skillgate failed: ${(e as Error).stack ?? e}`;
     io.info(`error: ${message}`);
     report = errorReport(usage ? e.message : `skillgate failed: ${(e as Error).message}`, ctx, headSha);
+    // Located input errors become annotations on the files they name.
+    if (usage) report.diagnostics = e.diagnostics;
     exitOverride = usage ? USAGE_EXIT : deps.exitCodeFor("error");
   }
   if (plan.kind === "pull-request") report.pullRequest = plan.pullNumber;
