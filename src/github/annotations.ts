@@ -32,7 +32,11 @@ function rootMessage(r: Root): string {
   );
 }
 
-function fromRoot(r: Root, level: CheckAnnotation["annotation_level"], skillPath: Map<string, string>): CheckAnnotation {
+function fromRoot(
+  r: Root,
+  level: CheckAnnotation["annotation_level"],
+  skillPath: Map<string, string>,
+): CheckAnnotation {
   const prefix = r.status === "new" ? "new" : r.status;
   return {
     // A root without a file (an infrastructure error) is pinned to its SKILL.md: GitHub needs a path.
@@ -78,7 +82,9 @@ export function buildAnnotations(
   };
   const tiers: CheckAnnotation[][] = [
     // report.newRoots is already ordered most important first; roots only listed per skill come after.
-    [...report.newRoots, ...allRoots.filter(isNew)].filter(firstSeen).map((r) => fromRoot(r, "failure", skillPath)),
+    [...report.newRoots, ...allRoots.filter(isNew)]
+      .filter(firstSeen)
+      .map((r) => fromRoot(r, "failure", skillPath)),
     [
       ...allRoots
         .filter((r) => r.blocking && !isNew(r))
