@@ -17,19 +17,17 @@ function clip(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
-function rootMessage(r: Root): string {
-  const counts = [
+/** Trial counts and the cascade: raw details, since root messages already say expected vs seen. */
+function rootDetails(r: Root): string | undefined {
+  const lines = [
     r.head ? `head: failed ${r.head.failed} of ${r.head.trials} trials` : "",
     r.base ? `base: failed ${r.base.failed} of ${r.base.trials} trials` : "",
     r.pValue !== undefined ? `p = ${r.pValue.toPrecision(2)}` : "",
+    r.cascaded.length
+      ? `${r.cascaded.length} dependent check(s) failed because of this: ${r.cascaded.slice(0, 20).join(", ")}`
+      : "",
   ].filter(Boolean);
-  const cascade = r.cascaded.length
-    ? `\n${r.cascaded.length} dependent check(s) failed because of this: ${r.cascaded.slice(0, 10).join(", ")}`
-    : "";
-  return clip(
-    `${r.message}${counts.length ? `\n${counts.join("; ")}` : ""}${cascade}`,
-    MAX_ANNOTATION_MESSAGE_CHARS,
-  );
+  return lines.length ? clip(lines.join("\n"), MAX_ANNOTATION_MESSAGE_CHARS) : undefined;
 }
 
 function fromRoot(
@@ -37,15 +35,19 @@ function fromRoot(
   level: CheckAnnotation["annotation_level"],
   skillPath: Map<string, string>,
 ): CheckAnnotation {
-  const prefix = r.status === "new" ? "new" : r.status;
+  const details = rootDetails(r);
   return {
     // A root without a file (an infrastructure error) is pinned to its SKILL.md: GitHub needs a path.
     path: r.file || skillPath.get(r.skill) || ".",
     start_line: Math.max(1, r.line),
     end_line: Math.max(1, r.line),
     annotation_level: level,
-    title: clip(`skillgate ${prefix} ${r.kind} root (${r.skill}): ${r.title}`, MAX_ANNOTATION_TITLE_CHARS),
-    message: rootMessage(r),
+    title: clip(
+      `skillgate · ${r.skill}${r.status === "new" ? "" : ` (${r.status})`}: ${r.title}`,
+      MAX_ANNOTATION_TITLE_CHARS,
+    ),
+    message: clip(r.message, MAX_ANNOTATION_MESSAGE_CHARS),
+    ...(details ? { raw_details: details } : {}),
   };
 }
 

@@ -32,7 +32,7 @@ const VERDICT_ICON: Record<Verdict, string> = { pass: "✅", fail: "❌", error:
 export function escapeText(value: unknown, max = MAX_CELL_CHARS): string {
   let s = String(value ?? "");
   if (s.length > max) s = `${s.slice(0, max - 1)}…`;
-  return s.replace(/[\r\n\t]+/g, " ").replace(/[&<>"'`|[\]()*_~#!\\$@]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return s.replace(/[\r\n\t]+/g, " ").replace(/[&<>"'`|[\]*_~#!\\$@]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function pct(x: number | undefined): string {

@@ -29,8 +29,12 @@ describe("buildAnnotations", () => {
       [1, "warning"],
       [4, "warning"],
     ]);
-    expect(annotations[0]!.title).toBe("skillgate new assertion root (split-cents): D:no-lost-cent fails");
-    expect(annotations[0]!.message).toContain("head: failed 4 of 5 trials; base: failed 0 of 5 trials");
+    expect(annotations[0]!.title).toBe("skillgate · split-cents: D:no-lost-cent fails");
+    expect(annotations[3]!.title).toBe("skillgate · split-cents (pre-existing): D:no-lost-cent fails");
+    expect(annotations[0]!.message).toBe("expected the first part not to be 333; saw 333 in 4 of 5 trials");
+    expect(annotations[0]!.raw_details).toBe(
+      "head: failed 4 of 5 trials\nbase: failed 0 of 5 trials\np = 0.0040",
+    );
   });
 
   it("pins a root without a file to its SKILL.md and clips titles to 255 characters", () => {
