@@ -148,6 +148,13 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     exitOverride = usage ? USAGE_EXIT : deps.exitCodeFor("error");
   }
   if (plan.kind === "pull-request") report.pullRequest = plan.pullNumber;
+  // A report posted from elsewhere must be of the commit the check goes on (fail closed).
+  if (plan.kind === "report" && plan.headSha && report.head.sha && report.head.sha !== plan.headSha) {
+    report.verdict = "error";
+    report.errors.push(
+      `the report is of commit ${report.head.sha}, not ${plan.headSha} which this run checks`,
+    );
+  }
 
   // Artifacts first: they are the full record whatever happens to the API calls.
   if (plan.kind !== "report" || inputs.report)
@@ -169,8 +176,8 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   const pullNumber =
     plan.kind === "pull-request"
       ? plan.pullNumber
-      : plan.kind === "report"
-        ? (plan.pullNumber ?? report.pullRequest)
+      : plan.kind === "report" && client && inputs.comment
+        ? await reportPullRequest(client, ctx, plan, report, io)
         : undefined;
   if (inputs.comment && client && pullNumber !== undefined && inputs.mode !== "evaluate") {
     try {
@@ -197,6 +204,36 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     inputs.failOn === "never" ? 0 : inputs.failOn === "error" && report.verdict === "fail" ? 0 : truthful;
   io.info(`skillgate: ${report.verdict} (${report.newRoots.length} new root failures) → exit ${exitCode}`);
   return { exitCode, report, publishedTo: published };
+}
+
+/**
+ * The PR a posted report belongs to. `workflow_run.pull_requests` is trusted but empty for forks; then the
+ * number recorded in the report is used only if that PR's head is the commit being checked, so a report
+ * cannot steer the comment onto another pull request.
+ */
+async function reportPullRequest(
+  client: GitHubClient,
+  ctx: ActionContext,
+  plan: Extract<RunPlan, { kind: "report" }>,
+  report: Report,
+  io: ActionIO,
+): Promise<number | undefined> {
+  if (plan.pullNumber !== undefined) return plan.pullNumber;
+  if (report.pullRequest === undefined) return undefined;
+  try {
+    const { data } = await client.rest.pulls.get({
+      owner: ctx.owner,
+      repo: ctx.repo,
+      pull_number: report.pullRequest,
+    });
+    if (data.head.sha === plan.headSha) return report.pullRequest;
+    io.info(
+      `warning: the report names PR #${report.pullRequest}, whose head is ${data.head.sha}, not ${plan.headSha}; not commenting`,
+    );
+  } catch (e) {
+    io.info(`warning: cannot read PR #${report.pullRequest} (${httpStatus(e) ?? "network"}); not commenting`);
+  }
+  return undefined;
 }
 
 async function writeOut(path: string, text: string): Promise<void> {

@@ -89,6 +89,12 @@ interface CheckBody {
   output?: { annotations?: unknown[] };
 }
 const checkBody = (r: RecordedRequest) => (r.body ?? {}) as CheckBody;
+/** A REST pull request object (the webhook payload's, which has every field `pulls.get` returns) with this head. */
+async function forkPull(number: number, headSha: string) {
+  const pr = JSON.parse(await readFile(join(EVENTS, "pull_request.synchronize.json"), "utf8")).pull_request;
+  return { ...pr, number, head: { ...pr.head, sha: headSha } };
+}
+
 const annotationRequests = (a: GitHubApi) =>
   a.requests.filter((r) => r.operationId?.startsWith("checks/") && checkBody(r).output?.annotations);
 
@@ -330,6 +336,7 @@ describe("runAction refusals and modes", () => {
       patch: (p) => {
         p.workflow_run.pull_requests = [];
       },
+      api: { pulls: { 7: await forkPull(7, "5779607b49aab1200488439f02372c57b4f75444") } },
     });
     await mkdir(join(dir, "shards"));
     const head = { sha: payload.workflow_run.head_sha };
@@ -360,9 +367,41 @@ describe("runAction refusals and modes", () => {
     expect(api!.checkRuns).toHaveLength(1);
     expect(api!.checkRuns[0]!.head_sha).toBe(payload.workflow_run.head_sha);
     expect(api!.checkRuns[0]!.annotations).toHaveLength(3);
-    // fork PRs have no workflow_run.pull_requests: the PR number travels in the report
+    // fork PRs have no workflow_run.pull_requests: the PR number travels in the report, checked against the PR's head
     expect(api!.comments.map((c) => c.issue)).toEqual([7]);
     expect(api!.violations).toEqual([]);
+  });
+
+  it("report mode refuses to comment on a PR the report names but whose head is another commit", async () => {
+    const { deps, payload, dir, rec } = await setup({
+      event: "workflow_run",
+      payloadFile: "workflow_run.completed.json",
+      inputs: { mode: "report", "reports-from": "r.json", comment: "true" },
+      patch: (p) => {
+        p.workflow_run.pull_requests = [];
+      },
+      api: { pulls: { 8: await forkPull(8, "0".repeat(40)) } },
+    });
+    await writeFile(
+      join(dir, "r.json"),
+      JSON.stringify(makeReport({ head: { sha: payload.workflow_run.head_sha }, pullRequest: 8 })),
+    );
+    await runAction(deps);
+    expect(api!.comments).toHaveLength(0);
+    expect(rec.log.join("\n")).toMatch(/names PR #8, whose head is 0{40}/);
+    expect(api!.checkRuns).toHaveLength(1);
+    expect(api!.violations).toEqual([]);
+  });
+
+  it("report mode fails closed on a report of another commit", async () => {
+    const { deps, dir } = await setup({
+      event: "workflow_run",
+      payloadFile: "workflow_run.completed.json",
+      inputs: { mode: "report", "reports-from": "r.json" },
+    });
+    await writeFile(join(dir, "r.json"), JSON.stringify(makeReport({ head: { sha: "1".repeat(40) } })));
+    expect((await runAction(deps)).exitCode).toBe(3);
+    expect(api!.checkRuns[0]!.output.title).toMatch(/^error: the report is of commit 1{40}/);
   });
 
   it("evaluate mode (fork-safe first half) writes the report and posts nothing", async () => {
