@@ -5,11 +5,11 @@
  * outputs and the job summary — on a temp git repository whose head commit regresses a skill. The agent is a
  * small deterministic `command` agent that follows the skill it finds installed.
  */
-import { chmod, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type GitHubApi, startGitHubApi } from "../support/github-api.js";
 import { ensureNode24 } from "./node24.js";
@@ -72,8 +72,19 @@ async function put(dir: string, file: string, text: string) {
 const git = async (cwd: string, ...args: string[]) =>
   (await execa("git", args, { cwd, env: GIT_ENV })).stdout.trim();
 
+/** Temp directories to remove after the run. */
+const scratch: string[] = [];
+async function scratchDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
+});
+
 async function makeRepo(): Promise<{ dir: string; baseSha: string; headSha: string }> {
-  const dir = await mkdtemp(join(tmpdir(), "sg-e2e-repo-"));
+  const dir = await scratchDir("sg-e2e-repo-");
   await git(dir, "init", "-q", "-b", "main");
   await put(
     dir,
@@ -106,7 +117,7 @@ afterEach(async () => {
 });
 
 beforeAll(async () => {
-  dist = join(await mkdtemp(join(tmpdir(), "sg-e2e-dist-")), "dist");
+  dist = join(await scratchDir("sg-e2e-dist-"), "dist");
   await execa("node", [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
 }, 120_000);
 
@@ -129,7 +140,7 @@ async function runAsRunner(node: string, o: { readOnly?: boolean; inputs?: Recor
       [payload.number]: [{ filename: ".claude/skills/split-cents/SKILL.md", status: "modified" }],
     },
   });
-  const runner = await mkdtemp(join(tmpdir(), "sg-e2e-runner-"));
+  const runner = await scratchDir("sg-e2e-runner-");
   const files = {
     event: join(runner, "event.json"),
     output: join(runner, "output"),

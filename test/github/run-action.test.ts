@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -24,9 +24,11 @@ const EVENTS = join(import.meta.dirname, "../fixtures/github-events");
 const MERGE_SHA = "9".repeat(40);
 
 let api: GitHubApi | undefined;
+const scratch: string[] = [];
 afterEach(async () => {
   await api?.close();
   api = undefined;
+  await Promise.all(scratch.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
 async function setup(o: {
@@ -56,6 +58,7 @@ async function setup(o: {
     ...o.api,
   });
   const dir = await mkdtemp(join(tmpdir(), "sg-action-"));
+  scratch.push(dir);
   const eventPath = join(dir, "event.json");
   await writeFile(eventPath, JSON.stringify(payload));
   const { io, rec } = recordingIO({ "github-token": "ghs_test", "check-name": "skillgate", ...o.inputs });
