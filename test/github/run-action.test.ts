@@ -46,6 +46,7 @@ async function setup(o: {
   o.patch?.(payload);
   const owner = payload.repository.owner.login;
   const repo = payload.repository.name;
+  await api?.close(); // a test may set up twice
   api = await startGitHubApi({
     owner,
     repo,
