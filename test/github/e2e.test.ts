@@ -223,7 +223,7 @@ describe("the bundled action on a PR that regresses a skill", () => {
     if (run.api.checkRuns[0]?.conclusion !== "failure") console.log(run.stdout, run.stderr);
     expectRegressionCheckRun(run);
     expect(run.exitCode).toBe(1);
-  });
+  }, 180_000);
 
   it("read-only token: ::error annotations at file and line instead, still exit ≠ 0", async () => {
     const run = await runAsRunner(process.execPath, { readOnly: true });
@@ -242,7 +242,7 @@ describe("the bundled action on a PR that regresses a skill", () => {
     expect(run.summary).toContain("New root failures");
     expect(run.exitCode).toBe(1);
     expect(run.api.violations).toEqual([]);
-  });
+  }, 180_000);
 
   it("node 24 (the production runtime) runs the same bundle to the same result", async () => {
     const node24 = await ensureNode24();
