@@ -135,7 +135,7 @@ export async function runPipeline(settings: Settings): Promise<Report> {
         }),
       );
       identity = outcome.identity;
-      outcome.records.forEach((rec, i) => records.set(unique[i]!.key, rec));
+      for (const [i, rec] of outcome.records.entries()) records.set(unique[i]!.key, rec);
       if (settings.record) await writeRecordings(settings.record, unique, outcome.records);
       allRequests.push(...unique);
       for (const k of Object.keys(cost) as (keyof typeof cost)[]) cost[k] += outcome.cost[k];

@@ -43,7 +43,7 @@ export function classifyChanges(
     [...changed].some(
       (f) =>
         f.startsWith(`${s.dir}/`) ||
-        (s.suite && s.suite.sourceFiles.includes(f)) ||
+        s.suite?.sourceFiles.includes(f) ||
         (s.suite && f.startsWith(`${s.suite.root}/`)),
     );
   if (!base) {

@@ -9,12 +9,25 @@ import { rate } from "./stats.js";
 
 type Mode = "skill" | "baseline";
 
-/** A check that says something about the assertion: everything but a skip because its condition was false. */
-function counts(c: CheckResult): boolean {
-  return !(c.status === "skipped" && c.skipReason === "condition false");
+/**
+ * A check that says something about the assertion. Left out: a skip because its condition was false, a check
+ * that could not be evaluated (`error`), and every check of a trial that errored (the agent gave no answer to
+ * grade: errors are counted as errors, never as failed or passed assertions).
+ */
+function countsIn(checks: CheckResult[]): (c: CheckResult) => boolean {
+  const erroredTrials = new Set(
+    checks
+      .filter((c) => c.assertionId === TRIAL_OK && c.status === "error")
+      .map((c) => `${c.mode}\u0000${c.caseId}\u0000${c.trial}`),
+  );
+  return (c) =>
+    !(c.status === "skipped" && c.skipReason === "condition false") &&
+    c.status !== "error" &&
+    !erroredTrials.has(`${c.mode}\u0000${c.caseId}\u0000${c.trial}`);
 }
 
 function modeSummary(checks: CheckResult[]): ModeSummary {
+  const counts = countsIn(checks);
   const trialOks = checks.filter((c) => c.assertionId === TRIAL_OK);
   const trialKeys = new Set(checks.map((c) => `${c.caseId}\u0000${c.trial}`));
   const assertions = checks.filter((c) => c.assertionId !== TRIAL_OK && counts(c));
@@ -43,6 +56,7 @@ export function classify(
 }
 
 export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSummary {
+  const counts = countsIn(checks);
   const byMode: Record<Mode, CheckResult[]> = { skill: [], baseline: [] };
   for (const c of checks) if (c.mode === "skill" || c.mode === "baseline") byMode[c.mode].push(c);
   const skill = modeSummary(byMode.skill);

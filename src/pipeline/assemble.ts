@@ -127,31 +127,39 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
   let cacheHits = 0;
   for (const { request, record } of o.headRecords) {
     if (!record) continue;
-    const m = (modeCost[request.mode as TrialMode] ??= { usd: 0, trials: 0 });
+    const m = modeCost[request.mode as TrialMode] ?? { usd: 0, trials: 0 };
+    modeCost[request.mode as TrialMode] = m;
     m.usd += record.usage.costUsd;
     m.trials++;
     usd += record.usage.costUsd;
     if (record.cached) cacheHits++;
-    else if (!record.error || record.error.kind !== "budget") agentCalls++;
+    else if (record.error?.kind !== "budget") agentCalls++;
     if (!record.error) continue;
     if (record.error.kind === "contaminated" && record.error.offendingCall)
       contaminated.push({ caseId: request.caseId, trial: request.trial, call: record.error.offendingCall });
     else {
-      const key = `${record.error.kind}: ${record.error.message}`;
-      const e = errorCounts.get(key) ?? { kind: record.error.kind, message: record.error.message, count: 0 };
+      // One entry per kind: the first message stands for the rest (keys and trial numbers differ).
+      const e = errorCounts.get(record.error.kind) ?? {
+        kind: record.error.kind,
+        message: record.error.message,
+        count: 0,
+      };
       e.count++;
-      errorCounts.set(key, e);
+      errorCounts.set(record.error.kind, e);
     }
   }
   const errors = [
     ...o.errors.map((message) => ({ kind: "oracle" as const, message, count: 1 })),
     ...errorCounts.values(),
   ];
-  const errorLines = errors.map((e) => `${e.count} × ${e.kind}: ${e.message}`);
+  const errorLines = errors.map((e) =>
+    e.count > 1 ? `${e.count} trials: ${e.kind}, e.g. ${e.message}` : `${e.kind}: ${e.message}`,
+  );
   const noSuite = !suite && info.head;
   const decided = decideSkillVerdict({
     skill: skill.name,
-    roots: o.decisions,
+    // A trigger run that errored is already counted in `errors`; its check is no root of its own.
+    roots: o.decisions.filter((d) => !(d.errorOnly && d.mode === "trigger")),
     weakening,
     thresholds: thresholdsFor(info, { ...input.settings.thresholds, ...(suite?.meta.thresholds ?? {}) }),
     discriminator,
