@@ -39,11 +39,22 @@ const BAD_BODY = "Divide the total by the number of people and round each share.
 
 /** Answers like a model that follows the installed skill; without the largest-remainder rule it loses a cent. */
 const AGENT = `#!/usr/bin/env node
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 readFileSync(0, "utf8");
 const path = ".agents/skills/split-cents/SKILL.md";
 const skill = existsSync(path) ? readFileSync(path, "utf8") : "";
 const good = skill.includes("largest remainder");
+// The code it writes: base share plus one unit for the first (total mod n) parts, or each share rounded.
+const allocate = good
+  ? "export function allocate(total, n) {\\n" +
+    "  if (!Number.isSafeInteger(total) || total < 0) throw new RangeError('bad total');\\n" +
+    "  if (!Number.isInteger(n) || n < 1) throw new RangeError('bad parts');\\n" +
+    "  const base = Math.floor(total / n);\\n" +
+    "  let rest = total - base * n;\\n" +
+    "  return Array.from({ length: n }, () => base + (rest-- > 0 ? 1 : 0));\\n}\\n"
+  : "export function allocate(total, n) {\\n  return Array.from({ length: n }, () => Math.round(total / n));\\n}\\n";
+mkdirSync("src", { recursive: true });
+writeFileSync("src/split.js", allocate);
 process.stdout.write(JSON.stringify({
   output: good ? "Parts: 334 + 333 + 333 (of 1000 cents)" : "Parts: 333 + 333 + 333 (of 1000 cents)",
   skillsActivated: skill ? ["split-cents"] : [],
@@ -61,8 +72,17 @@ assertions:
     extract: first-number
     values: [333]
 `;
+/** Appended when the run should also exercise a gate (sandboxed child process + esbuild-wasm from dist). */
+const GATE_ASSERTION = `  - id: split-conserves
+    type: gate
+    gate: conservation
+    module: src/split.js
+    export: allocate
+`;
 /** 1-based line of the discriminator in CASE: where the new root must be annotated. */
 const DISCRIMINATOR_LINE = CASE.split("\n").findIndex((l) => l.includes("D:no-lost-cent")) + 1;
+/** 1-based line of the gate assertion: the code the agent wrote with the head skill loses cents. */
+const GATE_LINE = (CASE + GATE_ASSERTION).split("\n").findIndex((l) => l.includes("id: split-conserves")) + 1;
 const SUITE_FILE = ".agent/evals/split-cents/prompts/split-1000-3.yaml";
 
 async function put(dir: string, file: string, text: string) {
@@ -83,7 +103,7 @@ afterAll(async () => {
   await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function makeRepo(): Promise<{ dir: string; baseSha: string; headSha: string }> {
+async function makeRepo(withGate: boolean): Promise<{ dir: string; baseSha: string; headSha: string }> {
   const dir = await scratchDir("sg-e2e-repo-");
   await git(dir, "init", "-q", "-b", "main");
   await put(
@@ -99,7 +119,7 @@ async function makeRepo(): Promise<{ dir: string; baseSha: string; headSha: stri
     ".agent/evals/split-cents/meta.json",
     JSON.stringify({ skillVersion: "1.2", suiteVersion: "1", trials: 3, thresholds: {} }, null, 2),
   );
-  await put(dir, SUITE_FILE, CASE);
+  await put(dir, SUITE_FILE, withGate ? CASE + GATE_ASSERTION : CASE);
   await git(dir, "add", "-A");
   await git(dir, "commit", "-qm", "base");
   const baseSha = await git(dir, "rev-parse", "HEAD");
@@ -122,8 +142,11 @@ beforeAll(async () => {
 }, 120_000);
 
 /** Runs the bundle as the runner would; returns what the runner would see. */
-async function runAsRunner(node: string, o: { readOnly?: boolean; inputs?: Record<string, string> } = {}) {
-  const repo = await makeRepo();
+async function runAsRunner(
+  node: string,
+  o: { readOnly?: boolean; gate?: boolean; inputs?: Record<string, string> } = {},
+) {
+  const repo = await makeRepo(o.gate ?? true);
   const payload = JSON.parse(
     await readFile(join(ROOT, "test/fixtures/github-events/pull_request.synchronize.json"), "utf8"),
   );
@@ -212,6 +235,9 @@ function expectRegressionCheckRun(run: Awaited<ReturnType<typeof runAsRunner>>) 
   );
   expect(onDiscriminator).toHaveLength(1);
   expect(onDiscriminator[0]!.annotation_level).toBe("failure");
+  // the conservation gate, run sandboxed from the bundle, rejects the module the agent wrote at head
+  const onGate = check.annotations.filter((a) => a.path === SUITE_FILE && a.start_line === GATE_LINE);
+  expect(onGate.map((a) => a.annotation_level)).toEqual(["failure"]);
   expect(run.exitCode).not.toBe(0);
   expect(run.output).toMatch(/verdict<<ghadelimiter_[\w-]+\nfail\n/);
   expect(run.summary).toContain("New root failures");
@@ -226,7 +252,7 @@ describe("the bundled action on a PR that regresses a skill", () => {
   }, 180_000);
 
   it("read-only token: ::error annotations at file and line instead, still exit ≠ 0", async () => {
-    const run = await runAsRunner(process.execPath, { readOnly: true });
+    const run = await runAsRunner(process.execPath, { readOnly: true, gate: false });
     expect(run.api.checkRuns).toHaveLength(0);
     // `::error <properties>::message`; @actions/core orders the properties title, file, line
     const errors = run.stdout.split("\n").filter((l) => l.startsWith("::error "));
