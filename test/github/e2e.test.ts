@@ -103,7 +103,10 @@ afterAll(async () => {
   await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function makeRepo(withGate: boolean): Promise<{ dir: string; baseSha: string; headSha: string }> {
+async function makeRepo(
+  withGate: boolean,
+  headBody = BAD_BODY,
+): Promise<{ dir: string; baseSha: string; headSha: string }> {
   const dir = await scratchDir("sg-e2e-repo-");
   await git(dir, "init", "-q", "-b", "main");
   await put(
@@ -124,7 +127,7 @@ async function makeRepo(withGate: boolean): Promise<{ dir: string; baseSha: stri
   await git(dir, "commit", "-qm", "base");
   const baseSha = await git(dir, "rev-parse", "HEAD");
   await git(dir, "checkout", "-qb", "feature");
-  await put(dir, ".claude/skills/split-cents/SKILL.md", SKILL(BAD_BODY));
+  await put(dir, ".claude/skills/split-cents/SKILL.md", SKILL(headBody));
   await git(dir, "commit", "-qam", "simplify the skill");
   return { dir, baseSha, headSha: await git(dir, "rev-parse", "HEAD") };
 }
@@ -144,9 +147,9 @@ beforeAll(async () => {
 /** Runs the bundle as the runner would; returns what the runner would see. */
 async function runAsRunner(
   node: string,
-  o: { readOnly?: boolean; gate?: boolean; inputs?: Record<string, string> } = {},
+  o: { readOnly?: boolean; gate?: boolean; headBody?: string; inputs?: Record<string, string> } = {},
 ) {
-  const repo = await makeRepo(o.gate ?? true);
+  const repo = await makeRepo(o.gate ?? true, o.headBody);
   const payload = JSON.parse(
     await readFile(join(ROOT, "test/fixtures/github-events/pull_request.synchronize.json"), "utf8"),
   );
@@ -268,6 +271,18 @@ describe("the bundled action on a PR that regresses a skill", () => {
     expect(run.summary).toContain("New root failures");
     expect(run.exitCode).toBe(1);
     expect(run.api.violations).toEqual([]);
+  }, 180_000);
+
+  it("a PR that only rewords the skill passes: success on the head SHA, exit 0", async () => {
+    const run = await runAsRunner(process.execPath, {
+      gate: false,
+      headBody: `${GOOD_BODY} Ties go to the lower index.`,
+    });
+    expect(run.api.violations).toEqual([]);
+    expect(run.api.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([[run.repo.headSha, "success"]]);
+    expect(run.api.checkRuns[0]!.annotations.filter((a) => a.annotation_level === "failure")).toEqual([]);
+    expect(run.output).toMatch(/verdict<<ghadelimiter_[\w-]+\npass\n/);
+    expect(run.exitCode).toBe(0);
   }, 180_000);
 
   it("node 24 (the production runtime) runs the same bundle to the same result", async () => {
