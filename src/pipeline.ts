@@ -101,7 +101,7 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       if (baseArm && info.base?.suite) {
         const baseVars = await resolveVars(info.base.suite, baseArm.repoDir);
         if (baseVars.error) entry.errors.push(`base: ${baseVars.error}`);
-        entry.base = makeJob(baseArm, info.base, info.batteries, baseVars.vars);
+        entry.base = makeJob(baseArm, info.base, info.batteries, baseVars.vars, entry.head);
       }
     }
 
