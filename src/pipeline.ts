@@ -28,6 +28,7 @@ import type {
 } from "./model/index.js";
 import { type Arm, gradeJob, makeJob, planJob, type SkillJob, uniqueByKey } from "./pipeline/arm.js";
 import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
+import { assignShard } from "./plan/shard.js";
 import { writeSkillCreatorExports } from "./report/exports.js";
 import { runTrials } from "./run/runner.js";
 import { decideNewRoots } from "./verdict/new-roots.js";
@@ -311,32 +312,24 @@ function selectChanges(
     const match = picomatch(settings.skillsFilter, { dot: true });
     out = out.filter((c) => match(c.name) || (c.head && match(c.head.path)) || (c.head && match(c.head.dir)));
   }
-  if (settings.shard) out = shardOf(out, settings.shard.index, settings.shard.total);
+  if (settings.shard)
+    out = assignShard(
+      out.map((c) => ({ ...c, expectedCost: expectedCost(c) })),
+      settings.shard.index,
+      settings.shard.total,
+    );
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Deterministic, cost-balanced: largest expected cost first onto the lightest shard (ties by name). */
-function shardOf<T extends SkillChangeInfo>(items: T[], index: number, total: number): T[] {
-  const costOf = (c: SkillChangeInfo) => {
-    const s = c.head?.suite;
-    if (!s) return 1;
-    return (
-      (c.batteries.discriminator ? s.cases.length * 2 : 0) +
-      (c.batteries.trigger
-        ? (s.trigger?.shouldFire.length ?? 0) + (s.trigger?.shouldNotFire.length ?? 0)
-        : 0) +
-      1
-    );
-  };
-  const loads = Array.from({ length: total }, () => 0);
-  const mine: T[] = [];
-  for (const c of [...items].sort((a, b) => costOf(b) - costOf(a) || a.name.localeCompare(b.name))) {
-    let k = 0;
-    for (let i = 1; i < total; i++) if (loads[i]! < loads[k]!) k = i;
-    loads[k]! += costOf(c);
-    if (k === index - 1) mine.push(c);
-  }
-  return mine;
+/** Expected cost of a skill's batteries, in trials: what shards are balanced by. */
+function expectedCost(c: SkillChangeInfo): number {
+  const s = c.head?.suite;
+  if (!s) return 1;
+  const cases = c.batteries.discriminator ? s.cases.length * 2 : 0;
+  const queries = c.batteries.trigger
+    ? (s.trigger?.shouldFire.length ?? 0) + (s.trigger?.shouldNotFire.length ?? 0)
+    : 0;
+  return cases + queries + 1;
 }
 
 function remainingBudget(

@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { type AgentConfig, type BaseSource, InputError, type Logger, type Settings } from "../model/index.js";
+import { parseShard } from "../plan/shard.js";
 import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
 import { loadConfig } from "./config.js";
 
@@ -109,14 +110,4 @@ function nonNegativeInt(v: string, flag: string): number {
   if (!Number.isSafeInteger(n) || n < 0)
     throw new InputError(`${flag} must be a whole number ≥ 0 (got \`${v}\`)`);
   return n;
-}
-
-/** `i/n`, 1-based: `2/4` is the second of four shards. */
-export function parseShard(s: string): { index: number; total: number } {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(s);
-  const index = m ? Number(m[1]) : Number.NaN;
-  const total = m ? Number(m[2]) : Number.NaN;
-  if (!m || total < 1 || index < 1 || index > total)
-    throw new InputError(`shard must look like i/n with 1 ≤ i ≤ n, e.g. 2/4 (got \`${s}\`)`);
-  return { index, total };
 }
