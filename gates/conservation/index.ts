@@ -42,15 +42,6 @@ function validCase(mode: "count" | "weights"): fc.Arbitrary<[number, number | nu
     : fc.tuple(fc.integer({ min: 0, max: MAX_WEIGHTED_TOTAL }), weightsArb);
 }
 
-/** Calls allocate; throws (a property failure) unless it returned an array. */
-function call(fn: Allocate, total: number, parts: number | number[]): unknown[] {
-  const r = attempt(() => fn(total, Array.isArray(parts) ? [...parts] : parts));
-  if (r.threw) throw new Error(`allocate(${total}, ${show(parts)}) threw on valid input: ${r.error}`);
-  if (!Array.isArray(r.value))
-    throw new Error(`allocate(${total}, ${show(parts)}) returned ${show(r.value)}, not an array`);
-  return r.value;
-}
-
 function partsCount(parts: number | number[]): number {
   return Array.isArray(parts) ? parts.length : parts;
 }
