@@ -105,7 +105,9 @@ describe("runSandboxed", () => {
   it("may not read the parent's /proc environ, nor spawn processes (permission model)", async () => {
     const environ = await runSandboxed(predicate("read-secrets.js", [], "readParentEnviron"), limits);
     expect(environ).toMatchObject({ ok: false, failure: "crash" });
-    expect(environ.ok === false && environ.message).toMatch(/ERR_ACCESS_DENIED|Access to this API has been restricted/);
+    expect(environ.ok === false && environ.message).toMatch(
+      /ERR_ACCESS_DENIED|Access to this API has been restricted/,
+    );
     const spawned = await runSandboxed(predicate("read-secrets.js", [], "spawnSomething"), limits);
     expect(spawned).toMatchObject({ ok: false, failure: "crash" });
   });
