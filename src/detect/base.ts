@@ -20,7 +20,10 @@ export function checkoutBase(repoDir: string, base: BaseSource): BaseCheckout {
   if (base.kind === "dir") return { dir: base.dir, dispose: () => {} };
   if (base.kind === "report") throw new InputError("a stored base report has no files to check out");
   const git = (...args: string[]) =>
-    execFileSync("git", ["-C", repoDir, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+    execFileSync("git", ["-C", repoDir, ...args], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }).trim();
   let sha: string;
   try {
     sha = git("rev-parse", "--verify", "--quiet", `${base.ref}^{commit}`);

@@ -31,12 +31,21 @@ export interface RepoSide {
  * unchanged by comparing what the agent sees (content hash), the description, and the suite files.
  * `changedFiles` (from the PR API or git), when given, narrows "changed" to skills with a changed file.
  */
-export function classifyChanges(head: RepoSide, base: RepoSide | undefined, changedFiles?: string[]): SkillChangeInfo[] {
+export function classifyChanges(
+  head: RepoSide,
+  base: RepoSide | undefined,
+  changedFiles?: string[],
+): SkillChangeInfo[] {
   const out: SkillChangeInfo[] = [];
   const changed = changedFiles ? new Set(changedFiles) : undefined;
   const touches = (s: Skill) =>
     !changed ||
-    [...changed].some((f) => f.startsWith(`${s.dir}/`) || (s.suite && s.suite.sourceFiles.includes(f)) || (s.suite && f.startsWith(`${s.suite.root}/`)));
+    [...changed].some(
+      (f) =>
+        f.startsWith(`${s.dir}/`) ||
+        s.suite?.sourceFiles.includes(f) ||
+        (s.suite && f.startsWith(`${s.suite.root}/`)),
+    );
   if (!base) {
     for (const s of head.skills)
       out.push({
@@ -60,7 +69,10 @@ export function classifyChanges(head: RepoSide, base: RepoSide | undefined, chan
     if (!b) {
       // A rename keeps the content (or at least the body) and loses the old name.
       const candidate = base.skills.find(
-        (x) => !headNames.has(x.name) && !renamedBase.has(x.name) && (x.contentHash === s.contentHash || x.body === s.body),
+        (x) =>
+          !headNames.has(x.name) &&
+          !renamedBase.has(x.name) &&
+          (x.contentHash === s.contentHash || x.body === s.body),
       );
       if (candidate) {
         b = candidate;
@@ -82,7 +94,8 @@ export function classifyChanges(head: RepoSide, base: RepoSide | undefined, chan
       continue;
     }
     const descriptionChanged = b.description !== s.description;
-    const bodyChanged = b.contentHash !== s.contentHash && !(descriptionChanged && sameExceptDescription(b, s));
+    const bodyChanged =
+      b.contentHash !== s.contentHash && !(descriptionChanged && sameExceptDescription(b, s));
     const suiteChanged = suiteHash(base.dir, b) !== suiteHash(head.dir, s);
     const triggerSetChanged = JSON.stringify(triggerPrompts(b)) !== JSON.stringify(triggerPrompts(s));
     const anyChange = renamedFrom || descriptionChanged || bodyChanged || suiteChanged;
@@ -131,12 +144,18 @@ export function classifyChanges(head: RepoSide, base: RepoSide | undefined, chan
 }
 
 function reasonFor(change: SkillChange, b: { discriminator: boolean; trigger: boolean }): string {
-  const runs = [b.discriminator && "discriminator", b.trigger && "trigger"].filter(Boolean).join(" + ") || "no battery";
+  const runs =
+    [b.discriminator && "discriminator", b.trigger && "trigger"].filter(Boolean).join(" + ") || "no battery";
   return `${change}: ${runs}`;
 }
 
 function sameExceptDescription(a: Skill, b: Skill): boolean {
-  return a.body === b.body && a.files.join("\n") === b.files.join("\n") && JSON.stringify({ ...a.frontmatter, description: "" }) === JSON.stringify({ ...b.frontmatter, description: "" });
+  return (
+    a.body === b.body &&
+    a.files.join("\n") === b.files.join("\n") &&
+    JSON.stringify({ ...a.frontmatter, description: "" }) ===
+      JSON.stringify({ ...b.frontmatter, description: "" })
+  );
 }
 
 function triggerPrompts(s: Skill): unknown {

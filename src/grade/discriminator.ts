@@ -9,12 +9,26 @@ import { rate } from "./stats.js";
 
 type Mode = "skill" | "baseline";
 
-/** A check that says something about the assertion: everything but a skip because its condition was false. */
-function counts(c: CheckResult): boolean {
-  return !(c.status === "skipped" && c.skipReason === "condition false");
+/**
+ * A check that says something about the assertion. Left out: a skip because its condition was false, a check
+ * that could not be evaluated (`error`), and every check of a trial that errored (the agent gave no answer to
+ * grade: errors are counted as errors, never as failed or passed assertions).
+ */
+function countsIn(checks: CheckResult[]): (c: CheckResult) => boolean {
+  const erroredTrials = new Set(
+    checks
+      // Contaminated trials (trial-ok `fail`) too: a baseline that read the skill measures nothing.
+      .filter((c) => c.assertionId === TRIAL_OK && c.status !== "pass")
+      .map((c) => `${c.mode}\u0000${c.caseId}\u0000${c.trial}`),
+  );
+  return (c) =>
+    !(c.status === "skipped" && c.skipReason === "condition false") &&
+    c.status !== "error" &&
+    !erroredTrials.has(`${c.mode}\u0000${c.caseId}\u0000${c.trial}`);
 }
 
 function modeSummary(checks: CheckResult[]): ModeSummary {
+  const counts = countsIn(checks);
   const trialOks = checks.filter((c) => c.assertionId === TRIAL_OK);
   const trialKeys = new Set(checks.map((c) => `${c.caseId}\u0000${c.trial}`));
   const assertions = checks.filter((c) => c.assertionId !== TRIAL_OK && counts(c));
@@ -43,6 +57,7 @@ export function classify(
 }
 
 export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSummary {
+  const counts = countsIn(checks);
   const byMode: Record<Mode, CheckResult[]> = { skill: [], baseline: [] };
   for (const c of checks) if (c.mode === "skill" || c.mode === "baseline") byMode[c.mode].push(c);
   const skill = modeSummary(byMode.skill);
@@ -88,7 +103,9 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
     (x, y) => x.file.localeCompare(y.file) || x.line - y.line || x.checkId.localeCompare(y.checkId),
   );
 
-  const lift = skill.passRate.rate - baseline.passRate.rate;
+  // With no evaluated trial in a mode (all errored) its rate is empty, and a difference would be invented.
+  const measuredLift = skill.passRate.total > 0 && baseline.passRate.total > 0;
+  const lift = measuredLift ? skill.passRate.rate - baseline.passRate.rate : 0;
   const measuredDisc = skill.discriminatorPassRate.total > 0 && baseline.discriminatorPassRate.total > 0;
   const discriminatorLift = measuredDisc
     ? skill.discriminatorPassRate.rate - baseline.discriminatorPassRate.rate
@@ -101,9 +118,12 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
         : "discriminator assertions were not evaluated in both modes: discriminator lift not measured",
     );
   }
-  if (byMode.baseline.length === 0)
+  if (byMode.baseline.length === 0) {
     warnings.push("no baseline trials: lift and assertion classes not measured");
-  const styleGuideNotGuardrail = measuredDisc && lift > 0 && discriminatorLift <= 0;
+  } else if (!measuredLift) {
+    warnings.push("no evaluated trial in one of the modes (all errored?): lift not measured");
+  }
+  const styleGuideNotGuardrail = measuredDisc && measuredLift && lift > 0 && discriminatorLift <= 0;
   if (styleGuideNotGuardrail) {
     warnings.push(
       `style guide, not a guardrail: overall lift ${signed(lift)} but discriminator lift ${signed(discriminatorLift)}`,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { InstalledSkill, Skill, TrialRequest } from "../model/index.js";
+import type { InstalledSkill, Skill, TrialMode, TrialRequest } from "../model/index.js";
 import { sha256Hex as sha256, trialKey } from "../run/keys.js";
 import { BASELINE_CONSTRAINTS } from "./constraints.js";
 
@@ -25,8 +25,10 @@ export interface PlanInput {
   firstTrial?: number;
   /** Only these case ids (confirmation runs). */
   onlyCases?: Set<string>;
-  /** Only these trigger check ids (confirmation runs). */
-  onlyTriggers?: Set<string>;
+  /** Trigger queries to run (the skill's own and cross-skill negatives), with their stable check ids. */
+  triggerQueries?: { checkId: string; prompt: string }[];
+  /** Only these modes (confirmation runs compare one mode). */
+  onlyModes?: Set<TrialMode>;
 }
 
 export function installedSkill(repoDir: string, s: Skill): InstalledSkill {
@@ -48,11 +50,6 @@ export function catalogueHash(catalogue: Skill[]): string {
         .map((s) => [s.name, s.description, s.contentHash]),
     ),
   );
-}
-
-/** Trigger query check ids, stable across head and base: `trigger/fire/<n>` and `trigger/nofire/<n>`. */
-export function triggerCheckId(shouldFire: boolean, index: number): string {
-  return `trigger/${shouldFire ? "fire" : "nofire"}/${index}`;
 }
 
 /**
@@ -83,6 +80,7 @@ export function planTrials(input: PlanInput): TrialRequest[] {
       const files = c.files.map((f) => ({ to: f.to, from: join(repoDir, f.from), sha256: hashOf(f.from) }));
       for (let t = first; t < first + input.trials; t++)
         for (const mode of ["skill", "baseline"] as const) {
+          if (input.onlyModes && !input.onlyModes.has(mode)) continue;
           const constraints = mode === "baseline" ? BASELINE_CONSTRAINTS : undefined;
           const key = trialKey({
             mode,
@@ -107,15 +105,14 @@ export function planTrials(input: PlanInput): TrialRequest[] {
         }
     }
   }
-  if (input.batteries.trigger && suite.trigger) {
+  if (
+    input.batteries.trigger &&
+    input.triggerQueries?.length &&
+    (!input.onlyModes || input.onlyModes.has("trigger"))
+  ) {
     const catalogue = input.catalogue.map((s) => installedSkill(repoDir, s));
     const catHash = catalogueHash(input.catalogue);
-    const queries = [
-      ...suite.trigger.shouldFire.map((q, i) => ({ q, id: triggerCheckId(true, i) })),
-      ...suite.trigger.shouldNotFire.map((q, i) => ({ q, id: triggerCheckId(false, i) })),
-    ];
-    for (const { q, id } of queries) {
-      if (input.onlyTriggers && !input.onlyTriggers.has(id)) continue;
+    for (const q of input.triggerQueries)
       for (let t = first; t < first + input.triggerRuns; t++) {
         const key = trialKey({
           mode: "trigger",
@@ -127,7 +124,7 @@ export function planTrials(input: PlanInput): TrialRequest[] {
         requests.push({
           key,
           skill: skill.name,
-          caseId: id,
+          caseId: q.checkId,
           mode: "trigger",
           trial: t,
           prompt: q.prompt,
@@ -136,7 +133,6 @@ export function planTrials(input: PlanInput): TrialRequest[] {
           seed: seedFor(key),
         });
       }
-    }
   }
   return requests;
 }

@@ -6,6 +6,9 @@ export interface TerminalOptions {
   verbose?: boolean;
 }
 
+/** Roots listed per skill before "… N more" (the JSON report always has all). */
+const MAX_ROOTS_SHOWN = 15;
+
 const ICON = { pass: "PASS", fail: "FAIL", error: "ERROR" } as const;
 
 /** The human summary the CLI prints: verdict first, then per skill the figures and the roots with locations. */
@@ -67,12 +70,26 @@ function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[]
     );
     for (const w of t.warnings) out.push(c.yellow(`      ${w}`));
   }
-  for (const g of s.gates.filter((g) => !g.passed).slice(0, 5))
-    out.push(`      gate ${g.gate} failed on ${g.module} (${g.caseId}/${g.assertionId})`);
+  const failedGates = new Map<string, number>();
+  for (const g of s.gates.filter((g) => !g.passed)) {
+    const k = `gate ${g.gate} failed on ${g.module} (${g.caseId}/${g.assertionId})`;
+    failedGates.set(k, (failedGates.get(k) ?? 0) + 1);
+  }
+  for (const [k, n] of [...failedGates].slice(0, 5)) out.push(`      ${k}${n > 1 ? ` in ${n} trials` : ""}`);
   const blocking = s.roots.filter((r) => r.blocking);
   const other = s.roots.filter((r) => !r.blocking);
-  for (const r of blocking) out.push(...renderRoot(r, c.red, c));
-  if (opts.verbose || s.verdict !== "pass") for (const r of other) out.push(...renderRoot(r, c.dim, c));
+  const shown = opts.verbose ? Number.POSITIVE_INFINITY : MAX_ROOTS_SHOWN;
+  for (const r of blocking.slice(0, shown)) out.push(...renderRoot(r, c.red, c));
+  if (blocking.length > shown)
+    out.push(
+      c.red(
+        `      … ${blocking.length - shown} more blocking root(s) (--verbose or the JSON report lists all)`,
+      ),
+    );
+  if (opts.verbose || s.verdict !== "pass") {
+    for (const r of other.slice(0, shown)) out.push(...renderRoot(r, c.dim, c));
+    if (other.length > shown) out.push(c.dim(`      … ${other.length - shown} more root(s)`));
+  }
   for (const reason of s.reasons.slice(0, 6)) out.push(c.dim(`      · ${reason}`));
   return out;
 }

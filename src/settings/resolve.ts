@@ -1,12 +1,7 @@
-import { isAbsolute, join, resolve } from "node:path";
-import {
-  type AgentConfig,
-  type BaseSource,
-  InputError,
-  type Logger,
-  type Settings,
-  type VerdictPolicy,
-} from "../model/index.js";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { type AgentConfig, type BaseSource, InputError, type Logger, type Settings } from "../model/index.js";
+import { parseShard } from "../plan/shard.js";
+import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
 import { loadConfig } from "./config.js";
 
 /** Flat options as the CLI flags and the action inputs give them; parsed once into `Settings`. */
@@ -38,13 +33,7 @@ export const DEFAULTS = {
   timeoutSeconds: 300,
   cacheDir: ".skillgate-cache",
   seed: 42,
-  verdict: {
-    alpha: 0.01,
-    inconclusive: "fail",
-    preExisting: "report",
-    maxConfirmationTrials: 20,
-    allowSuiteChange: false,
-  } satisfies VerdictPolicy,
+  verdict: DEFAULT_VERDICT_POLICY,
 } as const;
 
 /** The offline default agent: recorded trials next to the suites. */
@@ -97,6 +86,8 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
       json: raw.json && abs(raw.json),
       junit: raw.junit && abs(raw.junit),
       sarif: raw.sarif && abs(raw.sarif),
+      // skill-creator's benchmark.json / grading.json go next to the JSON report
+      exports: raw.json ? join(dirname(abs(raw.json)), "skill-creator") : undefined,
     },
     record: raw.record ? abs(raw.record) : undefined,
     logger,
@@ -119,14 +110,4 @@ function nonNegativeInt(v: string, flag: string): number {
   if (!Number.isSafeInteger(n) || n < 0)
     throw new InputError(`${flag} must be a whole number ≥ 0 (got \`${v}\`)`);
   return n;
-}
-
-/** `i/n`, 1-based: `2/4` is the second of four shards. */
-export function parseShard(s: string): { index: number; total: number } {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(s);
-  const index = m ? Number(m[1]) : Number.NaN;
-  const total = m ? Number(m[2]) : Number.NaN;
-  if (!m || total < 1 || index < 1 || index > total)
-    throw new InputError(`shard must look like i/n with 1 ≤ i ≤ n, e.g. 2/4 (got \`${s}\`)`);
-  return { index, total };
 }

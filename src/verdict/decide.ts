@@ -224,13 +224,15 @@ export function decideSkillVerdict(input: SkillVerdictInput): SkillVerdict {
     const min = t[key];
     if (min === undefined) return;
     if (actual === undefined || Number.isNaN(actual)) {
-      simple(
+      const root = simple(
         `threshold/${key}`,
         "threshold",
         metaLoc,
         `Threshold ${key} could not be checked`,
-        `${key} ≥ ${min} is required but ${missing}.`,
+        `${key} ≥ ${min} is required but ${missing}${input.errors.length > 0 ? " (trials errored)" : ""}.`,
       );
+      // Unmeasurable because trials errored: "could not decide", not a failure of the skill.
+      if (input.errors.length > 0) errorLike.add(root);
       reasons.push(`threshold ${key} could not be checked`);
       return;
     }

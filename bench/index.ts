@@ -1,0 +1,90 @@
+/**
+ * `npm run bench [-- --json FILE] [-- --only a,b] [-- --with-promptfoo]`: runs every section in one process,
+ * prints a table of figures and writes the merged JSON. Every figure is measured in this run.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import type { BenchContext, BenchSection } from "./types.js";
+
+type Loader = () => Promise<BenchSection>;
+
+/** Sections in run order; each returns JSON figures under its own top-level keys. */
+const SECTIONS: Record<string, Loader> = {
+  grade: async () => (await import("./grade.js")).bench,
+  verdict: async () => (await import("./verdict.js")).bench,
+};
+
+function parseFlags(argv: string[]): Record<string, boolean | string> {
+  const flags: Record<string, boolean | string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith("--")) continue;
+    const name = a.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    const next = argv[i + 1];
+    if (next !== undefined && !next.startsWith("--")) {
+      flags[name] = next;
+      i++;
+    } else flags[name] = true;
+  }
+  return flags;
+}
+
+function merge(into: Record<string, unknown>, from: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(from)) {
+    const cur = into[k];
+    if (
+      cur &&
+      typeof cur === "object" &&
+      !Array.isArray(cur) &&
+      v &&
+      typeof v === "object" &&
+      !Array.isArray(v)
+    )
+      merge(cur as Record<string, unknown>, v as Record<string, unknown>);
+    else into[k] = v;
+  }
+}
+
+export async function main(root: string, argv: string[]): Promise<number> {
+  const flags = parseFlags(argv);
+  const only = typeof flags.only === "string" ? new Set(flags.only.split(",")) : undefined;
+  const tmp = mkdtempSync(join(tmpdir(), "skillgate-bench-"));
+  const result: Record<string, unknown> = {
+    machine: {
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      cpus: (await import("node:os")).cpus().length,
+    },
+    startedAt: new Date().toISOString(),
+  };
+  const started = Date.now();
+  const ctx: BenchContext = { root, tmp, flags, log: (line) => process.stdout.write(`  ${line}\n`) };
+  let failed = 0;
+  try {
+    for (const [name, load] of Object.entries(SECTIONS)) {
+      if (only && !only.has(name)) continue;
+      process.stdout.write(`${name}\n`);
+      const t0 = Date.now();
+      try {
+        merge(result, await (await load())(ctx));
+      } catch (e) {
+        failed++;
+        merge(result, { errors: { [name]: (e as Error).stack ?? String(e) } });
+        process.stdout.write(`  FAILED: ${(e as Error).message}\n`);
+      }
+      process.stdout.write(`  (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  result.totalSeconds = Math.round((Date.now() - started) / 100) / 10;
+  process.stdout.write(`total ${result.totalSeconds} s\n`);
+  if (typeof flags.json === "string") {
+    const file = resolve(flags.json);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(`wrote ${file}\n`);
+  }
+  return failed ? 1 : 0;
+}

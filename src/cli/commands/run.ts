@@ -1,0 +1,101 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { parseArgs } from "node:util";
+import { runPipeline } from "../../pipeline.js";
+import { exitCodeFor } from "../../report/exit-codes.js";
+import { renderJUnit } from "../../report/junit.js";
+import { renderSarif } from "../../report/sarif.js";
+import { renderTerminal } from "../../report/terminal.js";
+import { resolveSettings } from "../../settings/resolve.js";
+import type { CliIO } from "../io.js";
+import { cliLogger } from "../logger.js";
+
+export const RUN_USAGE = `Usage: skillgate run [options]
+
+Runs the batteries of the skills a change touches (or every skill), compares with the base, prints the verdict.
+
+  --repo DIR          repository (head) to evaluate (default .)
+  --base REF          compare with this git ref (checked out in a temporary worktree)
+  --base-dir DIR      compare with the base checked out in DIR
+  --skills GLOB       only skills whose name or path matches
+  --agent NAME        agent adapter (replay, claude-code, codex, command, openai, anthropic, lexical)
+  --trials N          trials per case and mode (default: meta.json, else 3)
+  --shard I/N         evaluate only shard I of N (deterministic, balanced by expected cost)
+  --seed N            seed of every randomised step (default 42); reported, replayable
+  --no-cache          do not read or write the trial cache
+  --config FILE       configuration file (default .skillgate.yml)
+  --json FILE         write the JSON report
+  --junit FILE        write JUnit XML
+  --sarif FILE        write SARIF (new roots as results with locations)
+  --record DIR        write replay recordings of every trial run to DIR
+  --allow-suite-change  accept a weakened suite (reported)
+  --quiet, --verbose
+
+Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;
+
+export async function runCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      repo: { type: "string" },
+      base: { type: "string" },
+      "base-dir": { type: "string" },
+      "base-report": { type: "string" },
+      skills: { type: "string" },
+      agent: { type: "string" },
+      trials: { type: "string" },
+      shard: { type: "string" },
+      seed: { type: "string" },
+      "no-cache": { type: "boolean" },
+      config: { type: "string" },
+      json: { type: "string" },
+      junit: { type: "string" },
+      sarif: { type: "string" },
+      record: { type: "string" },
+      "allow-suite-change": { type: "boolean" },
+      quiet: { type: "boolean", short: "q" },
+      verbose: { type: "boolean" },
+      "no-color": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout(`${RUN_USAGE}\n`);
+    return 0;
+  }
+  const logger = cliLogger({ quiet: values.quiet, verbose: values.verbose });
+  const settings = await resolveSettings(
+    {
+      repo: values.repo,
+      base: values.base,
+      baseDir: values["base-dir"],
+      baseReport: values["base-report"],
+      skills: values.skills,
+      agent: values.agent,
+      trials: values.trials,
+      shard: values.shard,
+      seed: values.seed,
+      noCache: values["no-cache"],
+      config: values.config,
+      json: values.json,
+      junit: values.junit,
+      sarif: values.sarif,
+      record: values.record,
+      allowSuiteChange: values["allow-suite-change"],
+    },
+    logger,
+  );
+  const report = await runPipeline(settings);
+  const write = async (file: string | undefined, text: string) => {
+    if (!file) return;
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+  };
+  await write(settings.outputs.json, `${JSON.stringify(report, null, 2)}\n`);
+  await write(settings.outputs.junit, renderJUnit(report));
+  await write(settings.outputs.sarif, renderSarif(report));
+  const color = !values["no-color"] && !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
+  io.stdout(renderTerminal(report, { color, verbose: values.verbose }));
+  return exitCodeFor(report.verdict);
+}

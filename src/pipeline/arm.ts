@@ -1,0 +1,135 @@
+import { gradeTrial } from "../grade/grade-trial.js";
+import type { Judge } from "../grade/judge.js";
+import {
+  crossSkillQueries,
+  gradeTriggerTrial,
+  type IndexedTriggerQuery,
+  triggerCheckId,
+  triggerQueries,
+} from "../grade/trigger.js";
+import type { CheckResult, Skill, TrialMode, TrialRecord, TrialRequest } from "../model/index.js";
+import { type BatteryPlan, planTrials } from "../plan/plan.js";
+
+/** One side of the comparison: the head checkout or the base checkout. */
+export interface Arm {
+  name: "head" | "base";
+  repoDir: string;
+  skills: Skill[];
+}
+
+/** What one skill runs on one arm. */
+export interface SkillJob {
+  arm: Arm;
+  skill: Skill;
+  batteries: BatteryPlan;
+  vars: Record<string, unknown>;
+  /** Trigger queries by check id: the skill's own and cross-skill negatives. */
+  queries: Map<string, IndexedTriggerQuery>;
+}
+
+export function makeJob(
+  arm: Arm,
+  skill: Skill,
+  batteries: BatteryPlan,
+  vars: Record<string, unknown>,
+  /** The head job of the same skill: base queries take the ids of the head queries with the same prompt. */
+  headJob?: SkillJob,
+): SkillJob {
+  const queries = new Map<string, IndexedTriggerQuery>();
+  if (batteries.trigger && skill.suite?.trigger) {
+    const catalogue = arm.skills.map((s) => ({ name: s.name, trigger: s.suite?.trigger }));
+    const headIds = new Map<string, string>();
+    for (const [id, q] of headJob?.queries ?? []) headIds.set(queryIdentity(q), id);
+    for (const q of [...triggerQueries(skill.suite.trigger), ...crossSkillQueries(skill.name, catalogue)]) {
+      // Ids are positional; a prompt inserted or removed in the PR must not make head and base compare
+      // different prompts. A base prompt the head no longer has gets an id of its own.
+      const id = headJob ? (headIds.get(queryIdentity(q)) ?? `${triggerCheckId(q)}@base`) : triggerCheckId(q);
+      queries.set(id, q);
+    }
+  }
+  return { arm, skill, batteries, vars, queries };
+}
+
+function queryIdentity(q: IndexedTriggerQuery): string {
+  return JSON.stringify([q.shouldFire, q.fromSkill ?? "", q.prompt]);
+}
+
+export interface PlanOptions {
+  trials: number;
+  triggerRuns: number;
+  seed: number;
+  firstTrial?: number;
+  onlyCases?: Set<string>;
+  onlyTriggers?: Set<string>;
+  onlyModes?: Set<TrialMode>;
+}
+
+export function planJob(job: SkillJob, o: PlanOptions): TrialRequest[] {
+  const queries = [...job.queries.entries()]
+    .filter(([id]) => !o.onlyTriggers || o.onlyTriggers.has(id))
+    .map(([checkId, q]) => ({ checkId, prompt: q.prompt }));
+  return planTrials({
+    repoDir: job.arm.repoDir,
+    skill: job.skill,
+    catalogue: job.arm.skills,
+    batteries: job.batteries,
+    trials: o.trials,
+    triggerRuns: o.triggerRuns,
+    seed: o.seed,
+    firstTrial: o.firstTrial,
+    onlyCases: o.onlyCases,
+    onlyModes: o.onlyModes,
+    triggerQueries: queries,
+  });
+}
+
+/** Grades the records of one job's requests. Records are shared by key, so each is seen as its request. */
+export async function gradeJob(
+  job: SkillJob,
+  requests: TrialRequest[],
+  records: Map<string, TrialRecord>,
+  opts: { judge?: Judge; gateSeed: number },
+): Promise<CheckResult[]> {
+  const out: CheckResult[] = [];
+  const suite = job.skill.suite;
+  if (!suite) return out;
+  const cases = new Map(suite.cases.map((c) => [c.id, c]));
+  for (const req of requests) {
+    const shared = records.get(req.key);
+    if (!shared) continue;
+    const record: TrialRecord = {
+      ...shared,
+      skill: req.skill,
+      caseId: req.caseId,
+      mode: req.mode,
+      trial: req.trial,
+    };
+    if (req.mode === "trigger") {
+      const q = job.queries.get(req.caseId);
+      // The job's id (head-aligned for the base arm) wins over the positional one.
+      if (q) out.push({ ...gradeTriggerTrial(q, record, job.skill.name), checkId: req.caseId });
+      continue;
+    }
+    const caseDef = cases.get(req.caseId);
+    if (!caseDef) continue;
+    out.push(
+      ...(await gradeTrial({
+        suite,
+        caseDef,
+        trial: record,
+        vars: job.vars,
+        repoDir: job.arm.repoDir,
+        judge: opts.judge,
+        gateSeed: opts.gateSeed,
+      })),
+    );
+  }
+  return out;
+}
+
+/** Requests with the same key are one trial: run it once. */
+export function uniqueByKey(requests: TrialRequest[]): TrialRequest[] {
+  const seen = new Map<string, TrialRequest>();
+  for (const r of requests) if (!seen.has(r.key)) seen.set(r.key, r);
+  return [...seen.values()];
+}

@@ -1,0 +1,148 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Report } from "../../src/model/index.js";
+import { runCli } from "../support/run-cli.js";
+
+const HEAD = "examples/demo-repo";
+const BASE = "examples/demo-repo-base";
+
+describe("the bundled demo (replayed recordings, offline)", () => {
+  it("fails the PR with new roots located in the edited skill and its suite", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "sg-demo-")), "report.json");
+    const r = await runCli([
+      "run",
+      "--repo",
+      HEAD,
+      "--base-dir",
+      BASE,
+      "--json",
+      out,
+      "--quiet",
+      "--no-cache",
+    ]);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(readFileSync(out, "utf8")) as Report;
+    expect(report.verdict).toBe("fail");
+    expect(report.errors).toEqual([]);
+    expect(report.cost.agentCalls).toBe(0);
+    const split = report.skills.find((s) => s.name === "split-cents")!;
+    expect(split.change).toBe("body");
+    expect(split.verdict).toBe("fail");
+    // the discriminator the edit broke, at its assertion line in the suite
+    const disc = report.newRoots.find((x) => x.id === "split-refund/D:sums-to-total")!;
+    expect(disc).toMatchObject({
+      file: ".agent/evals/split-cents/assertions/split-refund.yaml",
+      line: 2,
+      status: "new",
+    });
+    expect(disc.head!.failed).toBeGreaterThan(disc.base!.failed);
+    // the gate on the code the agent wrote
+    expect(report.newRoots.find((x) => x.id === "split-1000-3/split-conserves")).toMatchObject({
+      kind: "assertion",
+      file: ".agent/evals/split-cents/prompts/split-1000-3.yaml",
+      line: 12,
+    });
+    // trigger roots sit on the description line the router reads
+    const trig = report.newRoots.filter((x) => x.kind === "trigger");
+    expect(trig.length).toBeGreaterThan(0);
+    for (const t of trig) expect(t).toMatchObject({ file: ".claude/skills/split-cents/SKILL.md", line: 3 });
+    // a root failing at base too is reported, not blocking
+    const pre = split.roots.find((x) => x.id === "split-refund/last-line-is-cents")!;
+    expect(pre).toMatchObject({ status: "pre-existing", blocking: false });
+    expect(report.newRoots.map((x) => x.id)).not.toContain("split-refund/last-line-is-cents");
+    // figures: the skill at base lifted discriminators; the head lost the lift
+    expect(split.base!.discriminator!.discriminatorLift).toBeGreaterThan(0.3);
+    expect(split.discriminator!.discriminatorLift).toBeLessThan(0.1);
+    expect(split.trigger!.recall.rate).toBeLessThan(split.base!.trigger!.recall.rate);
+    // the skills competing with the new description had their trigger batteries run, and still pass
+    for (const name of ["tenant-sql", "accessible-palette"]) {
+      const s = report.skills.find((x) => x.name === name)!;
+      expect(s.trigger).toBeDefined();
+      expect(s.verdict).toBe("pass");
+    }
+    expect(r.stdout).toContain("skillgate: FAIL");
+  });
+
+  it("reproduces the same verdict from the same recordings and seed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sg-demo2-"));
+    const a = join(dir, "a.json");
+    const b = join(dir, "b.json");
+    await runCli(["run", "--repo", HEAD, "--base-dir", BASE, "--json", a, "--quiet", "--no-cache"]);
+    await runCli(["run", "--repo", HEAD, "--base-dir", BASE, "--json", b, "--quiet", "--no-cache"]);
+    const strip = (f: string) => {
+      const r = JSON.parse(readFileSync(f, "utf8")) as Report;
+      return {
+        verdict: r.verdict,
+        roots: r.skills.map((s) => s.roots),
+        figures: r.skills.map((s) => [s.discriminator, s.trigger]),
+      };
+    };
+    expect(strip(a)).toEqual(strip(b));
+  });
+
+  it("passes when head equals base: nothing changed, nothing to run", async () => {
+    const r = await runCli(["run", "--repo", BASE, "--base-dir", BASE, "--quiet", "--no-cache"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("skillgate: PASS");
+  });
+
+  it("treats a missing recording as an error (exit 3), never a pass", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sg-demo3-"));
+    cpSync(HEAD, dir, { recursive: true });
+    rmSync(join(dir, ".skillgate/recordings/split-cents.jsonl"));
+    writeFileSync(join(dir, ".skillgate/recordings/split-cents.jsonl"), "");
+    const out = join(dir, "r.json");
+    const r = await runCli([
+      "run",
+      "--repo",
+      dir,
+      "--base-dir",
+      BASE,
+      "--json",
+      out,
+      "--quiet",
+      "--no-cache",
+    ]);
+    const report = JSON.parse(readFileSync(out, "utf8")) as Report;
+    const split = report.skills.find((s) => s.name === "split-cents")!;
+    expect(split.errors.some((e) => /recording/i.test(e.message))).toBe(true);
+    expect(split.verdict).not.toBe("pass");
+    expect(r.code).not.toBe(0);
+  });
+});
+
+describe("an agent that only errors", () => {
+  it("yields verdict error (exit 3), never a pass, with the errors counted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sg-err-"));
+    const cfg = join(dir, "cfg.yml");
+    writeFileSync(
+      cfg,
+      `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} -e "process.stderr.write('API Error: 500 overloaded'); process.exit(1)"`)}\ntrials: 2\ntriggerRuns: 1\nverdict:\n  maxConfirmationTrials: 0\n`,
+    );
+    const out = join(dir, "r.json");
+    const r = await runCli([
+      "run",
+      "--repo",
+      HEAD,
+      "--base-dir",
+      BASE,
+      "--config",
+      cfg,
+      "--json",
+      out,
+      "--quiet",
+      "--no-cache",
+      "--skills",
+      "split-cents",
+    ]);
+    expect(r.code).toBe(3);
+    const report = JSON.parse(readFileSync(out, "utf8")) as Report;
+    expect(report.verdict).toBe("error");
+    const split = report.skills.find((s) => s.name === "split-cents")!;
+    expect(split.errors[0]).toMatchObject({ kind: "crash" });
+    expect(split.errors[0]!.message).toContain("API Error: 500");
+    expect(split.discriminator!.skill.passRate.total).toBe(0);
+  });
+});
