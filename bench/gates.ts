@@ -13,7 +13,15 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILDERS } from "../gates/complexity/builders.js";
-import { decide, type GrowthClass, measureCounts, measureWall, SIZES, WALL_SIZES, wallSlope } from "../gates/complexity/measure.js";
+import {
+  decide,
+  type GrowthClass,
+  measureCounts,
+  measureWall,
+  SIZES,
+  WALL_SIZES,
+  wallSlope,
+} from "../gates/complexity/measure.js";
 import { GATE_IDS, runGate } from "../gates/registry.js";
 import type { BenchContext } from "./types.js";
 
@@ -76,7 +84,20 @@ const median = (xs: number[]) => {
   return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : Number.NaN;
 };
 
+/** CPU time (user + system, ms) of this process's finished children, from /proc (Linux); undefined elsewhere. */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/self/stat", "latin1");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of /proc/<pid>/stat (cutime, cstime), in clock ticks (100 per second on Linux).
+    return (Number(f[13]) + Number(f[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 async function allGates(ctx: BenchContext) {
+  const cpuBefore = childrenCpuMs();
   const started = performance.now();
   const perGateMs: Record<string, number> = {};
   const passed: Record<string, boolean> = {};
@@ -84,19 +105,37 @@ async function allGates(ctx: BenchContext) {
     GATE_IDS.map(async (id) => {
       const c = CANDIDATE[id]!;
       const t0 = performance.now();
-      const r = await runGate(id, join(ctx.root, "gates", id, "fixtures", c.file), { options: c.options, seed: SEED });
+      const r = await runGate(id, join(ctx.root, "gates", id, "fixtures", c.file), {
+        options: c.options,
+        seed: SEED,
+      });
       perGateMs[id] = Math.round(performance.now() - t0);
       passed[id] = r.passed;
     }),
   );
   const total = Math.round(performance.now() - started);
-  ctx.log(`gates: all eight gates on one candidate, concurrently: ${total} ms wall (goal < 1500 ms); all passed: ${Object.values(passed).every(Boolean)}`);
-  for (const id of GATE_IDS) ctx.log(`gates:   ${id.padEnd(17)} ${String(perGateMs[id]).padStart(6)} ms  ${passed[id] ? "pass" : "FAIL"}`);
-  return { allGatesOneCandidateMs: total, perGateMs, allPassed: Object.values(passed).every(Boolean) };
+  const cpuAfter = childrenCpuMs();
+  const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? null : cpuAfter - cpuBefore;
+  ctx.log(
+    `gates: all eight gates on one candidate, concurrently: ${total} ms wall (goal < 1500 ms), ${cpuMs ?? "n/a"} ms CPU in the sandboxes; all passed: ${Object.values(passed).every(Boolean)}`,
+  );
+  for (const id of GATE_IDS)
+    ctx.log(
+      `gates:   ${id.padEnd(17)} ${String(perGateMs[id]).padStart(6)} ms  ${passed[id] ? "pass" : "FAIL"}`,
+    );
+  return {
+    allGatesOneCandidateMs: total,
+    allGatesSandboxCpuMs: cpuMs,
+    perGateMs,
+    allPassed: Object.values(passed).every(Boolean),
+  };
 }
 
 interface ConditionResult {
-  ours: Record<GrowthClass, { misclassified: number; runs: number; decidedByWall: number; wallSlopeMedian: number }>;
+  ours: Record<
+    GrowthClass,
+    { misclassified: number; runs: number; decidedByWall: number; wallSlopeMedian: number }
+  >;
   seed: Record<GrowthClass, { misclassified: number; runs: number; ratioMedian: number }>;
 }
 
@@ -106,8 +145,11 @@ function stability(ctx: BenchContext, runs: number): ConditionResult {
   const seed = {} as ConditionResult["seed"];
   for (const { truth, file } of CLASSES) {
     const source = readFileSync(join(ctx.root, "gates", "complexity", "fixtures", file), "utf8");
-    const countRuns = [0, 1, 2].map((i) => JSON.stringify(measureCounts(freshInstance(source, -1 - i), build, SIZES, SEED)));
-    if (new Set(countRuns).size !== 1) throw new Error(`bench gates: operation counts of ${file} differ between runs`);
+    const countRuns = [0, 1, 2].map((i) =>
+      JSON.stringify(measureCounts(freshInstance(source, -1 - i), build, SIZES, SEED)),
+    );
+    if (new Set(countRuns).size !== 1)
+      throw new Error(`bench gates: operation counts of ${file} differ between runs`);
     const counts = JSON.parse(countRuns[0] as string);
     let wrong = 0;
     let byWall = 0;
@@ -125,14 +167,20 @@ function stability(ctx: BenchContext, runs: number): ConditionResult {
       ratios.push(s.ratio);
       if (s.passed !== (truth !== "quadratic")) seedWrong++;
     }
-    ours[truth] = { misclassified: wrong, runs, decidedByWall: byWall, wallSlopeMedian: Number(median(slopes).toFixed(3)) };
+    ours[truth] = {
+      misclassified: wrong,
+      runs,
+      decidedByWall: byWall,
+      wallSlopeMedian: Number(median(slopes).toFixed(3)),
+    };
     seed[truth] = { misclassified: seedWrong, runs, ratioMedian: Number(median(ratios).toFixed(1)) };
   }
   return { ours, seed };
 }
 
 export async function bench(ctx: BenchContext): Promise<Record<string, unknown>> {
-  const runs = typeof ctx.flags.complexityRuns === "string" ? Number(ctx.flags.complexityRuns) : RUNS_PER_CLASS;
+  const runs =
+    typeof ctx.flags.complexityRuns === "string" ? Number(ctx.flags.complexityRuns) : RUNS_PER_CLASS;
   const gates = await allGates(ctx);
   const idle = stability(ctx, runs);
   const stop = busyCores();
@@ -144,9 +192,14 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   }
   const total = (c: ConditionResult, rule: "ours" | "seed") =>
     Object.values(c[rule]).reduce((a, x) => a + x.misclassified, 0);
-  ctx.log(`complexity: stability, ${runs} runs per class, events-users join, N = ${SIZES[0]}…${SIZES[SIZES.length - 1]}`);
+  ctx.log(
+    `complexity: stability, ${runs} runs per class, events-users join, N = ${SIZES[0]}…${SIZES[SIZES.length - 1]}`,
+  );
   ctx.log("complexity:   class          condition  ours (counters+wall)  seed rule (wall only, ≤120×)");
-  for (const [name, c] of [["idle", idle], ["busy×2", busy]] as const) {
+  for (const [name, c] of [
+    ["idle", idle],
+    ["busy×2", busy],
+  ] as const) {
     for (const { truth } of CLASSES) {
       const o = c.ours[truth];
       const s = c.seed[truth];
@@ -160,6 +213,8 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     wallOnlySeedRule: total(idle, "seed") + total(busy, "seed"),
     runs: CLASSES.length * runs * 2,
   };
-  ctx.log(`complexity: misclassified — ours ${misclassified.opCounterAndWall}/${misclassified.runs} (goal 0), seed rule ${misclassified.wallOnlySeedRule}/${misclassified.runs}`);
+  ctx.log(
+    `complexity: misclassified — ours ${misclassified.opCounterAndWall}/${misclassified.runs} (goal 0), seed rule ${misclassified.wallOnlySeedRule}/${misclassified.runs}`,
+  );
   return { ...gates, complexity: { misclassified, idle, busy, seed: SEED } };
 }

@@ -23,7 +23,12 @@ const FALLBACK_CATALOGUE = [
 ];
 
 let line = 1;
-function a(id: string, type: string, params: Record<string, unknown>, extra: Partial<Assertion> = {}): Assertion {
+function a(
+  id: string,
+  type: string,
+  params: Record<string, unknown>,
+  extra: Partial<Assertion> = {},
+): Assertion {
   return {
     id,
     rawType: type,
@@ -105,7 +110,16 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const checks: CheckResult[] = [];
   const t0 = performance.now();
   for (const r of records) {
-    checks.push(...(await gradeTrial({ suite: SUITE, caseDef: CASE, trial: r, vars: {}, repoDir: ctx.root, gateSeed: 1 })));
+    checks.push(
+      ...(await gradeTrial({
+        suite: SUITE,
+        caseDef: CASE,
+        trial: r,
+        vars: {},
+        repoDir: ctx.root,
+        gateSeed: 1,
+      })),
+    );
   }
   const gradeMs = performance.now() - t0;
   const t1 = performance.now();
@@ -113,7 +127,11 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const summaryMs = performance.now() - t1;
 
   const cat = catalogue();
-  const prompts = ["Create a slack gif of a dancing cat", "Build an MCP server for the GitHub API", "Write me a poem about rain"];
+  const prompts = [
+    "Create a slack gif of a dancing cat",
+    "Build an MCP server for the GitHub API",
+    "Write me a poem about rain",
+  ];
   const t2 = performance.now();
   for (let i = 0; i < ROUTE_QUERIES; i++) routeLexical(prompts[i % prompts.length]!, cat);
   const routeMs = performance.now() - t2;

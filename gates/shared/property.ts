@@ -120,13 +120,14 @@ export interface Invariant {
  */
 export async function invariantChecks<Ts extends [unknown, ...unknown[]]>(
   invariants: readonly Invariant[],
-  makeProperty: (enabled: ReadonlySet<string>) => fc.IAsyncProperty<Ts>,
+  makeProperty: (enabled: ReadonlySet<string>) => fc.IAsyncProperty<Ts> | fc.IProperty<Ts>,
   params: PropertyParams,
 ): Promise<GateCheck[]> {
   const enabled = new Set(invariants.map((i) => i.id));
   const results = new Map<string, GateCheck>();
   while (enabled.size > 0) {
-    const details = await fc.check(makeProperty(enabled), { seed: params.seed, numRuns: params.numRuns });
+    const property: fc.IRawProperty<Ts> = makeProperty(enabled);
+    const details = await fc.check(property, { seed: params.seed, numRuns: params.numRuns });
     if (!details.failed) break;
     const err = details.errorInstance;
     const id = err instanceof InvariantError && enabled.has(err.invariant) ? err.invariant : undefined;
@@ -148,4 +149,9 @@ export async function invariantChecks<Ts extends [unknown, ...unknown[]]>(
         message: `${i.what}: held on ${params.numRuns} random scenarios (seed ${params.seed})`,
       },
   );
+}
+
+/** In an invariant property: fails invariant `id` (if still enabled) unless `condition` holds. */
+export function holds(on: ReadonlySet<string>, id: string, condition: boolean, message: () => string): void {
+  if (!condition && on.has(id)) throw new InvariantError(id, message());
 }
