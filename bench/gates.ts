@@ -216,5 +216,6 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   ctx.log(
     `complexity: misclassified — ours ${misclassified.opCounterAndWall}/${misclassified.runs} (goal 0), seed rule ${misclassified.wallOnlySeedRule}/${misclassified.runs}`,
   );
-  return { ...gates, complexity: { misclassified, idle, busy, seed: SEED } };
+  // Merged at the top level of the bench JSON: keys gates.* and complexity.*.
+  return { gates, complexity: { misclassified, runsPerClass: runs, idle, busy, seed: SEED } };
 }

@@ -13,6 +13,7 @@ type Loader = () => Promise<BenchSection>;
 const SECTIONS: Record<string, Loader> = {
   grade: async () => (await import("./grade.js")).bench,
   verdict: async () => (await import("./verdict.js")).bench,
+  gates: async () => (await import("./gates.js")).bench,
 };
 
 function parseFlags(argv: string[]): Record<string, boolean | string> {
