@@ -11,6 +11,9 @@ type Loader = () => Promise<BenchSection>;
 
 /** Sections in run order; each returns JSON figures under its own top-level keys. */
 const SECTIONS: Record<string, Loader> = {
+  orchestration: async () => (await import("./orchestration.js")).bench,
+  cache: async () => (await import("./cache.js")).bench,
+  gates: async () => (await import("./gates.js")).bench,
   grade: async () => (await import("./grade.js")).bench,
   verdict: async () => (await import("./verdict.js")).bench,
   gates: async () => (await import("./gates.js")).bench,

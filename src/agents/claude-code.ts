@@ -54,6 +54,11 @@ export function activatedSkill(call: ToolCall): string | undefined {
   return m?.[1];
 }
 
+/** A token count or cost from the stream; anything but a finite non-negative number counts 0 (fuzzing found "10[object Object]"). */
+function count(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0;
+}
+
 /** Reads Claude Code's stream-json: init skills, tool calls of every turn with their results, result, usage. */
 export function parseClaudeStream(stdout: string): ParsedStream {
   const result = emptyResult();
@@ -97,9 +102,9 @@ export function parseClaudeStream(stdout: string): ParsedStream {
       const u = ev.usage ?? {};
       result.usage = {
         inputTokens:
-          (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
-        outputTokens: u.output_tokens ?? 0,
-        costUsd: typeof ev.total_cost_usd === "number" ? ev.total_cost_usd : 0,
+          count(u.input_tokens) + count(u.cache_creation_input_tokens) + count(u.cache_read_input_tokens),
+        outputTokens: count(u.output_tokens),
+        costUsd: count(ev.total_cost_usd),
       };
       if (ev.is_error || (typeof ev.subtype === "string" && ev.subtype !== "success")) {
         const status = typeof ev.api_error_status === "number" ? ev.api_error_status : undefined;

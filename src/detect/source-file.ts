@@ -1,4 +1,4 @@
-import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import { isMap, isNode, isPair, isScalar, isSeq, type Node, parseDocument } from "yaml";
 import type { Diagnostic, SourceLocation } from "../model/index.js";
 
 export type PathSegment = string | number;
@@ -21,15 +21,28 @@ export interface SourceFile {
   at(offset: number): SourceLocation;
 }
 
+/** YAML errors after the first few are cascades of the first; a 60 KB line of `a: a: …` yields 40,000. */
+export const MAX_SYNTAX_DIAGNOSTICS_PER_FILE = 10;
+
 export function parseSourceFile(file: string, text: string, lineOffset = 0): SourceFile {
-  const lineCounter = new LineCounter();
+  // Own index of '\n' positions: yaml's LineCounter misses line breaks inside some tokens (a column of 38,396 on
+  // a line of 38,388 characters, found by fuzzing), which would put diagnostics outside the file.
+  const lineStarts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
   const isJson = /\.json$/i.test(file);
   const diagnostics: Diagnostic[] = [];
   const at = (offset: number): SourceLocation => {
-    const p = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
-    return { file, line: p.line + lineOffset, column: p.col };
+    const o = Math.max(0, Math.min(offset, text.length));
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return { file, line: lo + 1 + lineOffset, column: o - lineStarts[lo]! + 1 };
   };
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true });
   let value: unknown;
   if (isJson) {
     try {
@@ -43,7 +56,7 @@ export function parseSourceFile(file: string, text: string, lineOffset = 0): Sou
       });
     }
   } else {
-    for (const err of doc.errors) {
+    for (const err of doc.errors.slice(0, MAX_SYNTAX_DIAGNOSTICS_PER_FILE)) {
       diagnostics.push({
         ...at(err.pos[0]),
         severity: "error",
@@ -51,6 +64,9 @@ export function parseSourceFile(file: string, text: string, lineOffset = 0): Sou
         message: `invalid YAML: ${firstLine(err.message)}`,
       });
     }
+    const more = doc.errors.length - MAX_SYNTAX_DIAGNOSTICS_PER_FILE;
+    if (more > 0)
+      diagnostics[diagnostics.length - 1]!.message += ` (and ${more} more YAML errors after it, not shown)`;
     if (doc.errors.length === 0) {
       try {
         value = doc.toJS({ maxAliasCount: 100 });

@@ -30,7 +30,11 @@ export const DEFAULT_COMMAND_MEMORY_MB = 1024;
 export function permissionFlags(readable: readonly string[], version = process.versions.node): string[] {
   const [major = 0, minor = 0] = version.split(".").map(Number);
   const flag =
-    major >= 23 || (major === 22 && minor >= 13) ? "--permission" : major >= 20 ? "--experimental-permission" : undefined;
+    major >= 23 || (major === 22 && minor >= 13)
+      ? "--permission"
+      : major >= 20
+        ? "--experimental-permission"
+        : undefined;
   if (!flag) return [];
   return [flag, "--disable-warning=ExperimentalWarning", ...readable.map((p) => `--allow-fs-read=${p}`)];
 }
@@ -97,7 +101,12 @@ export async function runSandboxed<T>(
   };
 
   const child = await childScript();
-  const readable = [dirname(child), envelope.assets.sqlWasm, modulePath, ...(compiled ? [dirname(compiled.file)] : [])];
+  const readable = [
+    dirname(child),
+    envelope.assets.sqlWasm,
+    modulePath,
+    ...(compiled ? [dirname(compiled.file)] : []),
+  ];
   if (opts.cwd) readable.push(opts.cwd);
   const out = await spawnLimited({
     command: process.execPath,

@@ -52,7 +52,12 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   let base: BaseSource | undefined;
   if (raw.base) base = { kind: "ref", ref: raw.base };
   else if (raw.baseDir) base = { kind: "dir", dir: abs(raw.baseDir) };
-  else if (raw.baseReport) base = { kind: "report", file: abs(raw.baseReport) };
+  else if (raw.baseReport)
+    // Comparing needs the base's per-trial outcomes, which a stored report does not carry yet: refuse rather
+    // than silently evaluating without a base.
+    throw new InputError(
+      `--base-report ${raw.baseReport}: comparing with a stored report is not supported yet; use --base REF (a git ref) or --base-dir DIR`,
+    );
   const seed = raw.seed !== undefined ? nonNegativeInt(raw.seed, "--seed") : DEFAULTS.seed;
   const cacheDir = config.cache?.dir ?? DEFAULTS.cacheDir;
   return {
