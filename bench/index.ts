@@ -16,7 +16,6 @@ const SECTIONS: Record<string, Loader> = {
   gates: async () => (await import("./gates.js")).bench,
   grade: async () => (await import("./grade.js")).bench,
   verdict: async () => (await import("./verdict.js")).bench,
-  gates: async () => (await import("./gates.js")).bench,
 };
 
 function parseFlags(argv: string[]): Record<string, boolean | string> {
