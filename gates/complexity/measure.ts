@@ -207,7 +207,6 @@ export function decide(
     countersBlind: blind,
     confirmations: [] as number[],
   };
-  const wallQuadratic = ws !== undefined && ws >= QUADRATIC_CUT;
   // Work the counters cannot see shows as wall-clock growth well beyond the counted growth.
   const hidden = (w: number | undefined) =>
     w !== undefined && w >= QUADRATIC_CUT && w - cs >= HIDDEN_WORK_GAP;
