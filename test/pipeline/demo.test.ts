@@ -146,3 +146,50 @@ describe("an agent that only errors", () => {
     expect(split.discriminator!.skill.passRate.total).toBe(0);
   });
 });
+
+describe("suite weakening in the same PR", () => {
+  it("flags a deleted discriminator of the edited skill as a blocking suite-weakened root on the suite", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sg-weak-"));
+    cpSync(HEAD, dir, { recursive: true });
+    const file = join(dir, ".agent/evals/split-cents/assertions/split-refund.yaml");
+    // drop the D:no-rounded-up discriminator (lines 6-8 of the base file)
+    const text = readFileSync(file, "utf8").replace(/- id: D:no-rounded-up\n(?: {2}.*\n)+/, "");
+    writeFileSync(file, text);
+    const out = join(dir, "r.json");
+    const r = await runCli([
+      "run",
+      "--repo",
+      dir,
+      "--base-dir",
+      BASE,
+      "--json",
+      out,
+      "--quiet",
+      "--no-cache",
+    ]);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(readFileSync(out, "utf8")) as Report;
+    const weak = report.newRoots.filter((x) => x.kind === "suite-weakened");
+    expect(weak.length).toBeGreaterThan(0);
+    expect(weak[0]!.file).toMatch(/^\.agent\/evals\/split-cents\//); // on the suite: the surviving case's line
+    expect(weak[0]!.message).toContain("D:no-rounded-up");
+    expect(weak[0]!.blocking).toBe(true);
+    // an explicit, reported override accepts it
+    const r2 = await runCli([
+      "run",
+      "--repo",
+      dir,
+      "--base-dir",
+      BASE,
+      "--json",
+      out,
+      "--quiet",
+      "--no-cache",
+      "--allow-suite-change",
+    ]);
+    const report2 = JSON.parse(readFileSync(out, "utf8")) as Report;
+    const accepted = report2.skills.flatMap((s) => s.roots).filter((x) => x.kind === "suite-weakened");
+    expect(accepted.every((x) => !x.blocking && /allow-suite-change/.test(x.message))).toBe(true);
+    expect(r2.code).toBe(1); // still failing for its real regressions
+  });
+});
