@@ -49,6 +49,31 @@ function merge(into: Record<string, unknown>, from: Record<string, unknown>): vo
   }
 }
 
+/**
+ * Dotted keys (`cacheReplay.ms`) become nested objects; a section that returns bare figures is put under its own
+ * name (`verdict.powerAt5Trials`), so every figure has one path in the JSON.
+ */
+function namespaced(section: string, figures: Record<string, unknown>): Record<string, unknown> {
+  const nested: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(figures)) {
+    const parts = key.split(".");
+    let at = nested;
+    for (const p of parts.slice(0, -1)) {
+      if (!at[p] || typeof at[p] !== "object") at[p] = {};
+      at = at[p] as Record<string, unknown>;
+    }
+    const last = parts[parts.length - 1]!;
+    const cur = at[last];
+    if (cur && typeof cur === "object" && value && typeof value === "object")
+      merge(cur as Record<string, unknown>, value as Record<string, unknown>);
+    else at[last] = value;
+  }
+  const allObjects = Object.values(nested).every(
+    (v) => v !== null && typeof v === "object" && !Array.isArray(v),
+  );
+  return allObjects ? nested : { [section]: nested };
+}
+
 export async function main(root: string, argv: string[]): Promise<number> {
   const flags = parseFlags(argv);
   const only = typeof flags.only === "string" ? new Set(flags.only.split(",")) : undefined;
@@ -70,7 +95,7 @@ export async function main(root: string, argv: string[]): Promise<number> {
       process.stdout.write(`${name}\n`);
       const t0 = Date.now();
       try {
-        merge(result, await (await load())(ctx));
+        merge(result, namespaced(name, await (await load())(ctx)));
       } catch (e) {
         failed++;
         merge(result, { errors: { [name]: (e as Error).stack ?? String(e) } });
