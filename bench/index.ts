@@ -12,6 +12,9 @@ type Loader = () => Promise<BenchSection>;
 /** Sections in run order; each returns JSON figures under its own top-level keys. */
 const SECTIONS: Record<string, Loader> = {
   verdict: async () => (await import("./verdict.js")).bench,
+  discovery: async () => (await import("./discovery.js")).bench,
+  startup: async () => (await import("./startup.js")).bench,
+  fuzz: async () => (await import("./fuzz.js")).bench,
 };
 
 function parseFlags(argv: string[]): Record<string, boolean | string> {
