@@ -11,6 +11,10 @@ type Loader = () => Promise<BenchSection>;
 
 /** Sections in run order; each returns JSON figures under its own top-level keys. */
 const SECTIONS: Record<string, Loader> = {
+  orchestration: async () => (await import("./orchestration.js")).bench,
+  cache: async () => (await import("./cache.js")).bench,
+  gates: async () => (await import("./gates.js")).bench,
+  grade: async () => (await import("./grade.js")).bench,
   verdict: async () => (await import("./verdict.js")).bench,
   discovery: async () => (await import("./discovery.js")).bench,
   startup: async () => (await import("./startup.js")).bench,
@@ -35,7 +39,14 @@ function parseFlags(argv: string[]): Record<string, boolean | string> {
 function merge(into: Record<string, unknown>, from: Record<string, unknown>): void {
   for (const [k, v] of Object.entries(from)) {
     const cur = into[k];
-    if (cur && typeof cur === "object" && !Array.isArray(cur) && v && typeof v === "object" && !Array.isArray(v))
+    if (
+      cur &&
+      typeof cur === "object" &&
+      !Array.isArray(cur) &&
+      v &&
+      typeof v === "object" &&
+      !Array.isArray(v)
+    )
       merge(cur as Record<string, unknown>, v as Record<string, unknown>);
     else into[k] = v;
   }
@@ -46,7 +57,11 @@ export async function main(root: string, argv: string[]): Promise<number> {
   const only = typeof flags.only === "string" ? new Set(flags.only.split(",")) : undefined;
   const tmp = mkdtempSync(join(tmpdir(), "skillgate-bench-"));
   const result: Record<string, unknown> = {
-    machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: (await import("node:os")).cpus().length },
+    machine: {
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      cpus: (await import("node:os")).cpus().length,
+    },
     startedAt: new Date().toISOString(),
   };
   const started = Date.now();

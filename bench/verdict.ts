@@ -48,7 +48,8 @@ class SimulatedArm {
   run(indices: number[], trials: number): CheckResult[] {
     const out: CheckResult[] = [];
     for (const i of indices) {
-      for (let t = 0; t < trials; t++) out.push(checkResult(i, this.trialsRun[i]! + t, this.random() < this.p[i]!));
+      for (let t = 0; t < trials; t++)
+        out.push(checkResult(i, this.trialsRun[i]! + t, this.random() < this.p[i]!));
       this.trialsRun[i]! += trials;
     }
     return out;
@@ -110,7 +111,9 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const seed = typeof ctx.flags.seed === "string" ? Number(ctx.flags.seed) : DEFAULT_SEED;
   const prs = typeof ctx.flags.verdictPrs === "string" ? Number(ctx.flags.verdictPrs) : PRS_PER_SCENARIO;
   if (!Number.isInteger(seed) || !Number.isInteger(prs) || prs < 1) {
-    throw new Error(`bench verdict: seed and verdictPrs must be integers (got ${ctx.flags.seed}, ${ctx.flags.verdictPrs})`);
+    throw new Error(
+      `bench verdict: seed and verdictPrs must be integers (got ${ctx.flags.seed}, ${ctx.flags.verdictPrs})`,
+    );
   }
   const random = seededRandom(seed);
   const policy = DEFAULT_VERDICT_POLICY;
@@ -128,10 +131,16 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   };
   const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
   const setup = `α ${policy.alpha} per PR, ≤ ${policy.maxConfirmationTrials} confirmation trials/arm, seed ${seed}`;
-  ctx.log(`verdict: ${fig.simulatedPrs} simulated PRs (${prs} A/A, ${prs} regression from 3 and from 5 trials); ${setup}`);
-  ctx.log(`verdict: A/A false-regression rate ${pct(aa.anyNewRate)} of PRs (goal ≤ 1 %); blocked incl. inconclusive ${pct(aa.blockedRate)}; mean trials/arm ${aa.meanTrialsPerArm.toFixed(1)}`);
+  ctx.log(
+    `verdict: ${fig.simulatedPrs} simulated PRs (${prs} A/A, ${prs} regression from 3 and from 5 trials); ${setup}`,
+  );
+  ctx.log(
+    `verdict: A/A false-regression rate ${pct(aa.anyNewRate)} of PRs (goal ≤ 1 %); blocked incl. inconclusive ${pct(aa.blockedRate)}; mean trials/arm ${aa.meanTrialsPerArm.toFixed(1)}`,
+  );
   ctx.log(`verdict: power at 3 trials ${pct(r3.power)} (mean trials/arm ${r3.meanTrialsPerArm.toFixed(1)})`);
   ctx.log(`verdict: power at 5 trials ${pct(r5.power)} (goal ≥ 80 %); blocked ${pct(r5.blockedRate)}`);
-  ctx.log(`verdict: mean trials per arm per case ${r5.meanTrialsPerArm.toFixed(2)} (goal ≤ 12); suspect case mean ${r5.meanMaxTrialsPerArm.toFixed(1)}`);
+  ctx.log(
+    `verdict: mean trials per arm per case ${r5.meanTrialsPerArm.toFixed(2)} (goal ≤ 12); suspect case mean ${r5.meanMaxTrialsPerArm.toFixed(1)}`,
+  );
   return fig;
 }

@@ -17,7 +17,12 @@ export interface GateResult {
 
 /** What a gate probes: an export of the module, or (for gates that read files, e.g. `.css`) its text. */
 export type GateInput =
-  | { kind: "export"; name: string; value: unknown }
+  | {
+      kind: "export";
+      name: string;
+      value: unknown /** All exports (e.g. a custom input builder). */;
+      module: Record<string, unknown>;
+    }
   | { kind: "file"; path: string; text: string };
 
 export interface GateContext {

@@ -20,7 +20,9 @@ await build({
   packages: "external",
   logLevel: "warning",
   define: { "import.meta.dirname": JSON.stringify(join(root, "bench")) },
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
 });
 let code = 1;
 try {

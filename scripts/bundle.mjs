@@ -18,8 +18,16 @@ export const ENTRIES = {
 };
 
 /** Data files the bundles load at run time, copied next to them. */
+const esbuildWasm = dirname(require.resolve("esbuild-wasm/package.json"));
 export const ASSETS = {
   "sql-wasm.wasm": require.resolve("sql.js/dist/sql-wasm.wasm"),
+  // The sandbox compiles untrusted TS/JS modules at run time; dist has no native esbuild, so it loads this
+  // copy of esbuild-wasm (its JS API must stay unbundled, at <pkg>/lib/main.js next to <pkg>/bin/esbuild).
+  ...Object.fromEntries(
+    ["package.json", "lib/main.js", "bin/esbuild", "esbuild.wasm", "wasm_exec.js", "wasm_exec_node.js"].map(
+      (f) => [`esbuild-wasm/${f}`, join(esbuildWasm, f)],
+    ),
+  ),
 };
 
 rmSync(outdir, { recursive: true, force: true });
@@ -53,4 +61,7 @@ await build({
   },
   define: { "process.env.SKILLGATE_BUNDLED": '"1"' },
 });
-for (const [name, src] of Object.entries(ASSETS)) copyFileSync(src, join(outdir, name));
+for (const [name, src] of Object.entries(ASSETS)) {
+  mkdirSync(dirname(join(outdir, name)), { recursive: true });
+  copyFileSync(src, join(outdir, name));
+}

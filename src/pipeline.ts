@@ -2,6 +2,7 @@
  * The one engine behind the CLI and the action: detect → plan → run → grade → attribute → verdict → report.
  * No GitHub I/O in here; the entry points hand in `Settings` and get a `Report`.
  */
+import { join } from "node:path";
 import picomatch from "picomatch";
 import { writeRecordings } from "./agents/replay.js";
 import { attributeRoots } from "./attribute/roots.js";
@@ -11,7 +12,9 @@ import { classifyChanges, competitors, type SkillChangeInfo } from "./detect/cha
 import { type Discovery, discoverRepository } from "./detect/discover.js";
 import "./grade/assertions/index.js";
 import * as assertionRegistry from "./grade/assertions/registry.js";
+import { summariseDiscriminator } from "./grade/discriminator.js";
 import { createJudge, type Judge } from "./grade/judge.js";
+import { nearDuplicateWarnings } from "./grade/lexical-router.js";
 import { resolveVars } from "./grade/oracle.js";
 import type {
   CheckResult,
@@ -25,6 +28,8 @@ import type {
 } from "./model/index.js";
 import { type Arm, gradeJob, makeJob, planJob, type SkillJob, uniqueByKey } from "./pipeline/arm.js";
 import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
+import { assignShard } from "./plan/shard.js";
+import { writeSkillCreatorExports } from "./report/exports.js";
 import { runTrials } from "./run/runner.js";
 import { decideNewRoots } from "./verdict/new-roots.js";
 import { VERSION } from "./version.js";
@@ -43,8 +48,9 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       assertionTypes: lookup,
     });
 
-  // detect
+  // detect (near-duplicate descriptions make routers guess: warn at both descriptions)
   const head = discover(settings.repoDir);
+  head.diagnostics.push(...nearDuplicateWarnings(head.skills));
   let checkout: BaseCheckout | undefined;
   try {
     checkout =
@@ -101,7 +107,7 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       if (baseArm && info.base?.suite) {
         const baseVars = await resolveVars(info.base.suite, baseArm.repoDir);
         if (baseVars.error) entry.errors.push(`base: ${baseVars.error}`);
-        entry.base = makeJob(baseArm, info.base, info.batteries, baseVars.vars);
+        entry.base = makeJob(baseArm, info.base, info.batteries, baseVars.vars, entry.head);
       }
     }
 
@@ -204,6 +210,29 @@ export async function runPipeline(settings: Settings): Promise<Report> {
     };
     const decisions = await decideNewRoots(headChecks, baseChecks, settings.verdict, confirm);
 
+    // skill-creator compatible exports (benchmark.json, grading.json per run) next to the JSON report
+    if (settings.outputs.exports)
+      for (const j of jobs) {
+        if (!j.head?.skill.suite || !j.info.batteries.discriminator) continue;
+        const jobChecks = checks.get(j.head) ?? [];
+        const reqs = allRequests.filter((r) => r.skill === j.info.name && r.mode !== "trigger");
+        await writeSkillCreatorExports(join(settings.outputs.exports, j.info.name), {
+          skill: { name: j.info.name, path: j.head.skill.path },
+          suite: j.head.skill.suite,
+          records: reqs.map((r) => ({
+            ...records.get(r.key)!,
+            skill: r.skill,
+            caseId: r.caseId,
+            mode: r.mode,
+            trial: r.trial,
+          })),
+          checks: jobChecks,
+          discriminator: summariseDiscriminator(jobChecks.filter((c) => c.mode !== "trigger")),
+          executorModel: identity,
+          timestamp: startedAt,
+        });
+      }
+
     // report
     const outcomes: SkillOutcomeInput[] = jobs.map((j) => ({
       info: j.info,
@@ -283,32 +312,24 @@ function selectChanges(
     const match = picomatch(settings.skillsFilter, { dot: true });
     out = out.filter((c) => match(c.name) || (c.head && match(c.head.path)) || (c.head && match(c.head.dir)));
   }
-  if (settings.shard) out = shardOf(out, settings.shard.index, settings.shard.total);
+  if (settings.shard)
+    out = assignShard(
+      out.map((c) => ({ ...c, expectedCost: expectedCost(c) })),
+      settings.shard.index,
+      settings.shard.total,
+    );
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Deterministic, cost-balanced: largest expected cost first onto the lightest shard (ties by name). */
-function shardOf<T extends SkillChangeInfo>(items: T[], index: number, total: number): T[] {
-  const costOf = (c: SkillChangeInfo) => {
-    const s = c.head?.suite;
-    if (!s) return 1;
-    return (
-      (c.batteries.discriminator ? s.cases.length * 2 : 0) +
-      (c.batteries.trigger
-        ? (s.trigger?.shouldFire.length ?? 0) + (s.trigger?.shouldNotFire.length ?? 0)
-        : 0) +
-      1
-    );
-  };
-  const loads = Array.from({ length: total }, () => 0);
-  const mine: T[] = [];
-  for (const c of [...items].sort((a, b) => costOf(b) - costOf(a) || a.name.localeCompare(b.name))) {
-    let k = 0;
-    for (let i = 1; i < total; i++) if (loads[i]! < loads[k]!) k = i;
-    loads[k]! += costOf(c);
-    if (k === index - 1) mine.push(c);
-  }
-  return mine;
+/** Expected cost of a skill's batteries, in trials: what shards are balanced by. */
+function expectedCost(c: SkillChangeInfo): number {
+  const s = c.head?.suite;
+  if (!s) return 1;
+  const cases = c.batteries.discriminator ? s.cases.length * 2 : 0;
+  const queries = c.batteries.trigger
+    ? (s.trigger?.shouldFire.length ?? 0) + (s.trigger?.shouldNotFire.length ?? 0)
+    : 0;
+  return cases + queries + 1;
 }
 
 function remainingBudget(

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { functionExport } from "../shared/input.js";
 import { sameNumber, sumClose } from "../shared/numeric.js";
 import { enumOption } from "../shared/options.js";
-import { attempt, expect, propertyCheck, propertyParams, show } from "../shared/property.js";
+import { attempt, holds, invariantChecks, propertyParams, show } from "../shared/property.js";
 import type { Gate, GateCheck, GateInput } from "../types.js";
 
 type Aggregate = (events: unknown[]) => unknown;
@@ -114,66 +114,42 @@ export const analytics: Gate = {
           : `aggregate([]) returned ${show(empty.value)}; expected count 0, sum 0, percentiles null`,
       });
     }
-    checks.push(
-      propertyCheck(
-        "count",
-        "count is the number of unique ids (redeliveries are not counted)",
-        fc.property(scenarioArb, ({ unique, events }) => {
-          const out = call(fn, events);
-          expect(
-            out.count === unique.length,
-            () => `count ${show(out.count)} for ${events.length} events with ${unique.length} unique ids`,
+    const invariants = [
+      { id: "count", what: "count is the number of unique ids (redeliveries are not counted)" },
+      { id: "sum", what: "sum is over unique ids (relative tolerance 1e-9)" },
+      { id: "percentiles", what: `p50, p95, p99 are exact (${method})` },
+      { id: "order", what: "the result does not depend on the order of events" },
+    ];
+    const property = (on: ReadonlySet<string>) =>
+      fc.property(scenarioArb, fc.nat(), ({ unique, events }, salt) => {
+        const out = call(fn, events);
+        const e = expected(unique, method);
+        holds(
+          on,
+          "count",
+          out.count === unique.length,
+          () => `count ${show(out.count)} for ${events.length} events with ${unique.length} unique ids`,
+        );
+        holds(on, "sum", sumClose(out.sum, e.sum, e.scale), () => `sum ${show(out.sum)}, expected ${e.sum}`);
+        PERCENTILES.forEach((p, i) => {
+          const want = e.ps[i] as number;
+          holds(
+            on,
+            "percentiles",
+            pClose(out[`p${p}`], want),
+            () => `p${p} = ${show(out[`p${p}`])}, expected ${want}`,
           );
-        }),
-        params,
-      ),
-    );
-    checks.push(
-      propertyCheck(
-        "sum",
-        "sum is over unique ids (relative tolerance 1e-9)",
-        fc.property(scenarioArb, ({ unique, events }) => {
-          const out = call(fn, events);
-          const e = expected(unique, method);
-          expect(sumClose(out.sum, e.sum, e.scale), () => `sum ${show(out.sum)}, expected ${e.sum}`);
-        }),
-        params,
-      ),
-    );
-    checks.push(
-      propertyCheck(
-        "percentiles",
-        `p50, p95, p99 are exact (${method})`,
-        fc.property(scenarioArb, ({ unique, events }) => {
-          const out = call(fn, events);
-          const e = expected(unique, method);
-          PERCENTILES.forEach((p, i) => {
-            const want = e.ps[i] as number;
-            expect(pClose(out[`p${p}`], want), () => `p${p} = ${show(out[`p${p}`])}, expected ${want}`);
-          });
-        }),
-        params,
-      ),
-    );
-    checks.push(
-      propertyCheck(
-        "order",
-        "the result does not depend on the order of events",
-        fc.property(scenarioArb, fc.nat(), ({ unique, events }, salt) => {
-          const a = call(fn, events);
-          const b = call(fn, shuffle([...events], salt));
-          const e = expected(unique, method);
-          const same =
-            a.count === b.count &&
-            sumClose(a.sum, typeof b.sum === "number" ? b.sum : Number.NaN, e.scale) &&
-            PERCENTILES.every(
-              (p) => Object.is(a[`p${p}`], b[`p${p}`]) || pClose(a[`p${p}`], b[`p${p}`] as number),
-            );
-          expect(same, () => `one order gives ${show(a)}, another ${show(b)}`);
-        }),
-        params,
-      ),
-    );
+        });
+        const b = call(fn, shuffle([...events], salt));
+        const same =
+          out.count === b.count &&
+          sumClose(out.sum, typeof b.sum === "number" ? b.sum : Number.NaN, e.scale) &&
+          PERCENTILES.every(
+            (p) => Object.is(out[`p${p}`], b[`p${p}`]) || pClose(out[`p${p}`], b[`p${p}`] as number),
+          );
+        holds(on, "order", same, () => `one order gives ${show(out)}, another ${show(b)}`);
+      });
+    checks.push(...(await invariantChecks(invariants, property, params)));
     return { checks, metrics: { percentile: method, runs: params.numRuns } };
   },
 };

@@ -10,9 +10,9 @@ import { functionExport } from "../shared/input.js";
 import { enumOption, invalidPolicy } from "../shared/options.js";
 import {
   attempt,
-  expect,
+  holds,
+  invariantChecks,
   type PropertyParams,
-  propertyCheck,
   propertyParams,
   show,
 } from "../shared/property.js";
@@ -42,15 +42,6 @@ function validCase(mode: "count" | "weights"): fc.Arbitrary<[number, number | nu
     : fc.tuple(fc.integer({ min: 0, max: MAX_WEIGHTED_TOTAL }), weightsArb);
 }
 
-/** Calls allocate; throws (a property failure) unless it returned an array. */
-function call(fn: Allocate, total: number, parts: number | number[]): unknown[] {
-  const r = attempt(() => fn(total, Array.isArray(parts) ? [...parts] : parts));
-  if (r.threw) throw new Error(`allocate(${total}, ${show(parts)}) threw on valid input: ${r.error}`);
-  if (!Array.isArray(r.value))
-    throw new Error(`allocate(${total}, ${show(parts)}) returned ${show(r.value)}, not an array`);
-  return r.value;
-}
-
 function partsCount(parts: number | number[]): number {
   return Array.isArray(parts) ? parts.length : parts;
 }
@@ -77,105 +68,99 @@ function invalidCases(mode: "count" | "weights"): [unknown, unknown][] {
   ];
 }
 
-export function checkAllocate(
+export const ALLOCATE_INVARIANTS = [
+  { id: "shape", what: "one non-negative integer share per part" },
+  { id: "sum", what: "the shares add up to the total exactly" },
+  {
+    id: "fair",
+    what: "shares are fair (count: max − min ≤ 1; weights: each strictly within one unit of its quota)",
+  },
+  { id: "deterministic", what: "the same input gives the same shares" },
+] as const;
+
+function isShare(s: unknown): s is number {
+  return typeof s === "number" && Number.isInteger(s) && s >= 0 && !Object.is(s, -0);
+}
+
+/** Fairness violation message, or undefined if fair. Weights: |s − total·w/W| < 1 ⇔ |s·W − total·w| < W, exactly. */
+function unfair(total: number, parts: number | number[], shares: number[]): string | undefined {
+  if (!Array.isArray(parts)) {
+    const spread = Math.max(...shares) - Math.min(...shares);
+    return spread <= 1
+      ? undefined
+      : `allocate(${total}, ${parts}) = ${show(shares)}: max − min = ${spread} > 1`;
+  }
+  const W = BigInt(parts.reduce((a, b) => a + b, 0));
+  for (let i = 0; i < parts.length; i++) {
+    const diff = BigInt(shares[i] as number) * W - BigInt(total) * BigInt(parts[i] as number);
+    if ((diff < 0n ? -diff : diff) >= W)
+      return `allocate(${total}, ${show(parts)}) share ${i} = ${shares[i]} is ≥ 1 away from its quota ${(total * (parts[i] as number)) / Number(W)}`;
+  }
+  return undefined;
+}
+
+export async function checkAllocate(
   fn: Allocate,
   mode: "count" | "weights",
   options: Record<string, unknown>,
   params: PropertyParams,
-): GateCheck[] {
+): Promise<GateCheck[]> {
   const cases = validCase(mode);
-  const checks: GateCheck[] = [];
-  checks.push(
-    propertyCheck(
-      "shape",
-      "one non-negative integer share per part",
+  const checks: GateCheck[] = await invariantChecks(
+    ALLOCATE_INVARIANTS,
+    (on) =>
       fc.property(cases, ([total, parts]) => {
-        const shares = call(fn, total, parts);
+        const what = `allocate(${total}, ${show(parts)})`;
+        const r = attempt(() => fn(total, Array.isArray(parts) ? [...parts] : parts));
+        const ok = !r.threw && Array.isArray(r.value);
+        holds(on, "shape", ok, () =>
+          r.threw
+            ? `${what} threw on valid input: ${r.error}`
+            : `${what} returned ${show(r.value)}, not an array`,
+        );
+        if (!ok) return;
+        const shares = r.value as unknown[];
         const n = partsCount(parts);
-        expect(
+        holds(
+          on,
+          "shape",
           shares.length === n,
-          () => `allocate(${total}, ${show(parts)}) returned ${shares.length} shares, expected ${n}`,
+          () => `${what} returned ${shares.length} shares, expected ${n}`,
         );
-        const bad = shares.find(
-          (s) => typeof s !== "number" || !Number.isInteger(s) || s < 0 || Object.is(s, -0),
-        );
-        expect(
+        const bad = shares.find((x) => !isShare(x));
+        holds(
+          on,
+          "shape",
           bad === undefined,
-          () => `allocate(${total}, ${show(parts)}) returned share ${show(bad)}: not a non-negative integer`,
+          () => `${what} returned share ${show(bad)}: not a non-negative integer`,
         );
-      }),
-      params,
-    ),
-  );
-  checks.push(
-    propertyCheck(
-      "sum",
-      "the shares add up to the total exactly",
-      fc.property(cases, ([total, parts]) => {
-        const shares = call(fn, total, parts);
-        let sum = 0n;
-        for (const s of shares) {
-          if (typeof s !== "number" || !Number.isInteger(s))
-            throw new Error(`share ${show(s)} is not an integer`);
-          sum += BigInt(s);
-        }
-        expect(
+        const integers = shares.every((x) => typeof x === "number" && Number.isInteger(x));
+        const sum = integers ? shares.reduce((a: bigint, x) => a + BigInt(x as number), 0n) : undefined;
+        holds(
+          on,
+          "sum",
           sum === BigInt(total),
-          () => `allocate(${total}, ${show(parts)}) shares sum to ${sum}, not ${total} (${show(shares)})`,
+          () => `${what} shares sum to ${sum ?? "a non-integer"}, not ${total} (${show(shares)})`,
         );
-      }),
-      params,
-    ),
-  );
-  checks.push(
-    propertyCheck(
-      "fair",
-      mode === "count"
-        ? "shares differ by at most one unit"
-        : "every share is within one unit of its exact quota",
-      fc.property(cases, ([total, parts]) => {
-        const shares = call(fn, total, parts) as number[];
-        if (mode === "count") {
-          const spread = Math.max(...shares) - Math.min(...shares);
-          expect(
-            spread <= 1,
-            () => `allocate(${total}, ${parts}) = ${show(shares)}: max − min = ${spread} > 1`,
-          );
-          return;
+        if (integers && shares.length === n) {
+          const why = unfair(total, parts, shares as number[]);
+          holds(on, "fair", why === undefined, () => why as string);
         }
-        const ws = parts as number[];
-        const W = BigInt(ws.reduce((a, b) => a + b, 0));
-        ws.forEach((w, i) => {
-          const s = shares[i];
-          if (typeof s !== "number" || !Number.isInteger(s))
-            throw new Error(`share ${show(s)} is not an integer`);
-          // |s − total·w/W| < 1  ⇔  |s·W − total·w| < W, exactly in integers.
-          const diff = BigInt(s) * W - BigInt(total) * BigInt(w);
-          const abs = diff < 0n ? -diff : diff;
-          expect(
-            abs < W,
-            () =>
-              `allocate(${total}, ${show(ws)}) share ${i} = ${s} is ≥ 1 away from its quota ${(total * w) / Number(W)}`,
-          );
-        });
-      }),
-      params,
-    ),
-  );
-  checks.push(
-    propertyCheck(
-      "deterministic",
-      "the same input gives the same shares",
-      fc.property(cases, ([total, parts]) => {
-        const a = call(fn, total, parts);
-        const b = call(fn, total, parts);
-        expect(
-          a.length === b.length && a.every((x, i) => Object.is(x, b[i])),
-          () => `allocate(${total}, ${show(parts)}) gave ${show(a)}, then ${show(b)}`,
+        const again = attempt(() => fn(total, Array.isArray(parts) ? [...parts] : parts));
+        const same =
+          !again.threw &&
+          Array.isArray(again.value) &&
+          again.value.length === shares.length &&
+          shares.every((x, i) => Object.is(x, (again.value as unknown[])[i]));
+        holds(
+          on,
+          "deterministic",
+          same,
+          () =>
+            `${what} gave ${show(shares)}, then ${again.threw ? `threw ${again.error}` : show(again.value)}`,
         );
       }),
-      params,
-    ),
+    params,
   );
   const policy = invalidPolicy(options);
   const accepted: string[] = [];
@@ -204,7 +189,7 @@ export const conservation: Gate = {
     const mode = enumOption(ctx.options, "mode", ["count", "weights"] as const, "count");
     const params = propertyParams(ctx.seed, ctx.options);
     return {
-      checks: checkAllocate(target.fn, mode, ctx.options, params),
+      checks: await checkAllocate(target.fn, mode, ctx.options, params),
       metrics: { mode, runs: params.numRuns },
     };
   },

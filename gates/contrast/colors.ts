@@ -229,7 +229,7 @@ export function parseColor(input: string): Rgba | undefined {
   const f = FUNC.exec(s);
   if (!f?.[1] || f[2] === undefined) return undefined;
   const c = components(f[2]);
-  if (!c || c.parts.length !== 3) return undefined;
+  if (c?.parts.length !== 3) return undefined;
   const a = alphaValue(c.alpha);
   if (a === undefined) return undefined;
   if (f[1].startsWith("rgb")) {

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { functionExport } from "../shared/input.js";
 import { enumOption } from "../shared/options.js";
-import { attempt, expect, propertyCheck, propertyParams, show } from "../shared/property.js";
+import { attempt, holds, invariantChecks, propertyParams, show } from "../shared/property.js";
 import type { Gate, GateCheck, GateInput } from "../types.js";
 
 type Split = (rows: unknown[], opts: { testFraction: number; seed: number }) => unknown;
@@ -80,94 +80,76 @@ export const leakage: Gate = {
     const params = propertyParams(ctx.seed, ctx.options);
     const checks: GateCheck[] = [];
 
-    checks.push(
-      propertyCheck(
-        "partition",
-        "every row lands on exactly one side, none invented",
-        fc.property(scenarioArb, ({ rows, testFraction, seed }) => {
-          const { train, test } = call(fn, rows, testFraction, seed);
-          const seen = new Map<string, number>();
-          for (const r of [...train, ...test]) seen.set(r?.id, (seen.get(r?.id) ?? 0) + 1);
-          const lost = rows.filter((r) => !seen.has(r.id)).map((r) => r.id);
-          const doubled = [...seen].filter(([, c]) => c > 1).map(([id]) => id);
-          const ids = new Set(rows.map((r) => r.id));
-          const extra = [...seen.keys()].filter((id) => !ids.has(id));
-          expect(lost.length === 0, () => `rows lost: ${show(lost.slice(0, 5))} (${lost.length})`);
-          expect(doubled.length === 0, () => `rows on both sides or twice: ${show(doubled.slice(0, 5))}`);
-          expect(extra.length === 0, () => `rows not in the input: ${show(extra.slice(0, 5))}`);
-        }),
-        params,
-      ),
-    );
-    if (mode === "group") {
-      checks.push(
-        propertyCheck(
-          "groups-disjoint",
-          "no group has rows on both sides",
-          fc.property(scenarioArb, ({ rows, testFraction, seed }) => {
-            const { train, test } = call(fn, rows, testFraction, seed);
-            const trainGroups = new Set(train.map((r) => r?.group));
-            const both = [...new Set(test.map((r) => r?.group))].filter((g) => trainGroups.has(g));
-            expect(both.length === 0, () => `groups on both sides: ${show(both)}`);
-          }),
-          params,
-        ),
-      );
-    } else {
-      checks.push(
-        propertyCheck(
-          "time-order",
-          "every train row is strictly earlier than every test row",
-          fc.property(scenarioArb, ({ rows, testFraction, seed }) => {
-            const { train, test } = call(fn, rows, testFraction, seed);
-            if (train.length === 0 || test.length === 0) return;
-            const lastTrain = Math.max(...train.map((r) => r?.ts));
-            const firstTest = Math.min(...test.map((r) => r?.ts));
-            expect(
-              lastTrain < firstTest,
-              () => `latest train ts ${lastTrain} ≥ earliest test ts ${firstTest}`,
-            );
-          }),
-          params,
-        ),
-      );
-    }
-    checks.push(
-      propertyCheck(
-        "test-share",
-        `the test share is within the largest ${mode === "group" ? "group" : "timestamp block"}'s share + ${SHARE_SLACK} of testFraction`,
-        fc.property(scenarioArb, ({ rows, testFraction, seed }) => {
-          const { test } = call(fn, rows, testFraction, seed);
-          const share = test.length / rows.length;
-          const allowed = largestBlockShare(rows, mode) + SHARE_SLACK;
-          expect(
-            Math.abs(share - testFraction) <= allowed,
-            () =>
-              `test share ${share.toFixed(3)} vs testFraction ${testFraction.toFixed(3)}: off by more than ${allowed.toFixed(3)}`,
+    const sideRule =
+      mode === "group"
+        ? { id: "groups-disjoint", what: "no group has rows on both sides" }
+        : { id: "time-order", what: "every train row is strictly earlier than every test row" };
+    const invariants = [
+      { id: "partition", what: "every row lands on exactly one side, none invented" },
+      sideRule,
+      {
+        id: "test-share",
+        what: `the test share is within the largest ${mode === "group" ? "group" : "timestamp block"}'s share + ${SHARE_SLACK} of testFraction`,
+      },
+      { id: "deterministic", what: "the same seed gives the same split" },
+    ];
+    const property = (on: ReadonlySet<string>) =>
+      fc.property(scenarioArb, ({ rows, testFraction, seed }) => {
+        const { train, test } = call(fn, rows, testFraction, seed);
+        const seen = new Map<string, number>();
+        for (const r of [...train, ...test]) seen.set(r?.id, (seen.get(r?.id) ?? 0) + 1);
+        const ids = new Set(rows.map((r) => r.id));
+        const lost = rows.filter((r) => !seen.has(r.id)).map((r) => r.id);
+        const doubled = [...seen].filter(([, c]) => c > 1).map(([id]) => id);
+        const extra = [...seen.keys()].filter((id) => !ids.has(id));
+        holds(
+          on,
+          "partition",
+          lost.length === 0,
+          () => `rows lost: ${show(lost.slice(0, 5))} (${lost.length})`,
+        );
+        holds(
+          on,
+          "partition",
+          doubled.length === 0,
+          () => `rows on both sides or twice: ${show(doubled.slice(0, 5))}`,
+        );
+        holds(on, "partition", extra.length === 0, () => `rows not in the input: ${show(extra.slice(0, 5))}`);
+        if (mode === "group") {
+          const trainGroups = new Set(train.map((r) => r?.group));
+          const both = [...new Set(test.map((r) => r?.group))].filter((g) => trainGroups.has(g));
+          holds(on, sideRule.id, both.length === 0, () => `groups on both sides: ${show(both)}`);
+        } else if (train.length > 0 && test.length > 0) {
+          const lastTrain = Math.max(...train.map((r) => r?.ts));
+          const firstTest = Math.min(...test.map((r) => r?.ts));
+          holds(
+            on,
+            sideRule.id,
+            lastTrain < firstTest,
+            () => `latest train ts ${lastTrain} ≥ earliest test ts ${firstTest}`,
           );
-        }),
-        params,
-      ),
-    );
-    checks.push(
-      propertyCheck(
-        "deterministic",
-        "the same seed gives the same split",
-        fc.property(scenarioArb, ({ rows, testFraction, seed }) => {
-          const a = call(fn, rows, testFraction, seed)
-            .test.map((r) => r?.id)
-            .sort();
-          const b = call(fn, rows, testFraction, seed)
-            .test.map((r) => r?.id)
-            .sort();
-          expect(
-            a.length === b.length && a.every((x, i) => x === b[i]),
-            () => `seed ${seed}: test ids ${show(a.slice(0, 6))} then ${show(b.slice(0, 6))}`,
-          );
-        }),
-        params,
-      ),
-    );
+        }
+        const share = test.length / rows.length;
+        const allowed = largestBlockShare(rows, mode) + SHARE_SLACK;
+        holds(
+          on,
+          "test-share",
+          Math.abs(share - testFraction) <= allowed,
+          () =>
+            `test share ${share.toFixed(3)} vs testFraction ${testFraction.toFixed(3)}: off by more than ${allowed.toFixed(3)}`,
+        );
+        const a = test.map((r) => r?.id).sort();
+        const b = call(fn, rows, testFraction, seed)
+          .test.map((r) => r?.id)
+          .sort();
+        holds(
+          on,
+          "deterministic",
+          a.length === b.length && a.every((x, i) => x === b[i]),
+          () => `seed ${seed}: test ids ${show(a.slice(0, 6))} then ${show(b.slice(0, 6))}`,
+        );
+      });
+    checks.push(...(await invariantChecks(invariants, property, params)));
     return { checks, metrics: { mode, runs: params.numRuns } };
   },
 };

@@ -97,3 +97,61 @@ export function show(v: unknown): string {
     return "<unprintable>";
   }
 }
+
+/** A failed invariant, tagged so one property can report several invariants separately. */
+export class InvariantError extends Error {
+  constructor(
+    readonly invariant: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Invariant {
+  id: string;
+  what: string;
+}
+
+/**
+ * Checks several invariants with one (expensive, async) property: run with all enabled; when it fails, the
+ * invariant that failed gets the shrunk counterexample and is disabled, and the rest are run again — so a
+ * good module costs one property run, and each broken invariant is reported on its own.
+ */
+export async function invariantChecks<Ts extends [unknown, ...unknown[]]>(
+  invariants: readonly Invariant[],
+  makeProperty: (enabled: ReadonlySet<string>) => fc.IAsyncProperty<Ts> | fc.IProperty<Ts>,
+  params: PropertyParams,
+): Promise<GateCheck[]> {
+  const enabled = new Set(invariants.map((i) => i.id));
+  const results = new Map<string, GateCheck>();
+  while (enabled.size > 0) {
+    const property: fc.IRawProperty<Ts> = makeProperty(enabled);
+    const details = await fc.check(property, { seed: params.seed, numRuns: params.numRuns });
+    if (!details.failed) break;
+    const err = details.errorInstance;
+    const id = err instanceof InvariantError && enabled.has(err.invariant) ? err.invariant : undefined;
+    const inv = invariants.find((i) => i.id === id);
+    if (!inv) {
+      // Not one of ours (the module threw somewhere unexpected): fail everything still open with it.
+      for (const i of invariants.filter((x) => enabled.has(x.id)))
+        results.set(i.id, toCheck(i.id, i.what, details, params));
+      break;
+    }
+    results.set(inv.id, toCheck(inv.id, inv.what, details, params));
+    enabled.delete(inv.id);
+  }
+  return invariants.map(
+    (i) =>
+      results.get(i.id) ?? {
+        id: i.id,
+        passed: true,
+        message: `${i.what}: held on ${params.numRuns} random scenarios (seed ${params.seed})`,
+      },
+  );
+}
+
+/** In an invariant property: fails invariant `id` (if still enabled) unless `condition` holds. */
+export function holds(on: ReadonlySet<string>, id: string, condition: boolean, message: () => string): void {
+  if (!condition && on.has(id)) throw new InvariantError(id, message());
+}

@@ -1,6 +1,7 @@
 /** Registers the built-in adapters. Import this module once before `createAgent`. */
 import "./anthropic.js";
 import "./claude-code.js";
+import "./codex.js";
 import "./command.js";
 import "./lexical.js";
 import "./openai.js";

@@ -131,6 +131,7 @@ export async function writeRecordings(
       trial: _t,
       durationMs: _d,
       cached: _x,
+      attempts: _a,
       ...record
     } = rec;
     const list = bySkill.get(req.skill) ?? [];

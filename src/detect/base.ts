@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseSource, InputError } from "../model/index.js";
@@ -53,10 +53,14 @@ export function checkoutBase(repoDir: string, base: BaseSource): BaseCheckout {
 /** The head commit, when the repository is a git checkout. */
 export function headSha(repoDir: string): string | undefined {
   try {
-    return execFileSync("git", ["-C", repoDir, "rev-parse", "HEAD"], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-    }).trim();
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", repoDir, ...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }).trim();
+    // A folder inside another repository (like the bundled demo) is not that repository's HEAD.
+    if (realpathSync(git("rev-parse", "--show-toplevel")) !== realpathSync(repoDir)) return undefined;
+    return git("rev-parse", "HEAD");
   } catch {
     return undefined;
   }

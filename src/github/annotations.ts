@@ -17,30 +17,37 @@ function clip(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
-function rootMessage(r: Root): string {
-  const counts = [
+/** Trial counts and the cascade: raw details, since root messages already say expected vs seen. */
+function rootDetails(r: Root): string | undefined {
+  const lines = [
     r.head ? `head: failed ${r.head.failed} of ${r.head.trials} trials` : "",
     r.base ? `base: failed ${r.base.failed} of ${r.base.trials} trials` : "",
     r.pValue !== undefined ? `p = ${r.pValue.toPrecision(2)}` : "",
+    r.cascaded.length
+      ? `${r.cascaded.length} dependent check(s) failed because of this: ${r.cascaded.slice(0, 20).join(", ")}`
+      : "",
   ].filter(Boolean);
-  const cascade = r.cascaded.length
-    ? `\n${r.cascaded.length} dependent check(s) failed because of this: ${r.cascaded.slice(0, 10).join(", ")}`
-    : "";
-  return clip(
-    `${r.message}${counts.length ? `\n${counts.join("; ")}` : ""}${cascade}`,
-    MAX_ANNOTATION_MESSAGE_CHARS,
-  );
+  return lines.length ? clip(lines.join("\n"), MAX_ANNOTATION_MESSAGE_CHARS) : undefined;
 }
 
-function fromRoot(r: Root, level: CheckAnnotation["annotation_level"]): CheckAnnotation {
-  const prefix = r.status === "new" ? "new" : r.status;
+function fromRoot(
+  r: Root,
+  level: CheckAnnotation["annotation_level"],
+  skillPath: Map<string, string>,
+): CheckAnnotation {
+  const details = rootDetails(r);
   return {
-    path: r.file,
+    // A root without a file (an infrastructure error) is pinned to its SKILL.md: GitHub needs a path.
+    path: r.file || skillPath.get(r.skill) || ".",
     start_line: Math.max(1, r.line),
     end_line: Math.max(1, r.line),
     annotation_level: level,
-    title: clip(`skillgate ${prefix} ${r.kind} root (${r.skill}): ${r.title}`, MAX_ANNOTATION_TITLE_CHARS),
-    message: rootMessage(r),
+    title: clip(
+      `skillgate · ${r.skill}${r.status === "new" ? "" : ` (${r.status})`}: ${r.title}`,
+      MAX_ANNOTATION_TITLE_CHARS,
+    ),
+    message: clip(r.message, MAX_ANNOTATION_MESSAGE_CHARS),
+    ...(details ? { raw_details: details } : {}),
   };
 }
 
@@ -65,6 +72,7 @@ export function buildAnnotations(
   max = MAX_CHECK_ANNOTATIONS,
 ): { annotations: CheckAnnotation[]; omitted: number } {
   const allRoots = report.skills.flatMap((s) => s.roots);
+  const skillPath = new Map(report.skills.map((s) => [s.name, s.path]));
   const newIds = new Set(report.newRoots.map((r) => `${r.skill}\0${r.id}`));
   const isNew = (r: Root) => r.status === "new" || newIds.has(`${r.skill}\0${r.id}`);
   const seen = new Set<string>();
@@ -76,16 +84,18 @@ export function buildAnnotations(
   };
   const tiers: CheckAnnotation[][] = [
     // report.newRoots is already ordered most important first; roots only listed per skill come after.
-    [...report.newRoots, ...allRoots.filter(isNew)].filter(firstSeen).map((r) => fromRoot(r, "failure")),
+    [...report.newRoots, ...allRoots.filter(isNew)]
+      .filter(firstSeen)
+      .map((r) => fromRoot(r, "failure", skillPath)),
     [
       ...allRoots
         .filter((r) => r.blocking && !isNew(r))
         .filter(firstSeen)
-        .map((r) => fromRoot(r, "failure")),
+        .map((r) => fromRoot(r, "failure", skillPath)),
       ...report.diagnostics.filter((d) => d.severity === "error").map(fromDiagnostic),
     ],
     [
-      ...allRoots.filter(firstSeen).map((r) => fromRoot(r, "warning")),
+      ...allRoots.filter(firstSeen).map((r) => fromRoot(r, "warning", skillPath)),
       ...report.diagnostics.filter((d) => d.severity !== "error").map(fromDiagnostic),
     ],
   ];

@@ -9,16 +9,23 @@ import { renderMarkdown } from "../report/markdown.js";
 import { mergeReports } from "../report/merge.js";
 import { renderSarif } from "../report/sarif.js";
 import type { RawOptions } from "../settings/resolve.js";
-import { buildAnnotations } from "./annotations.js";
+import { VERSION } from "../version.js";
 import { changedPaths, gitChangedFiles, listChangedFiles } from "./changed-files.js";
-import { buildCheckRunCompletion, CheckRun } from "./check-run.js";
+import { CheckRun } from "./check-run.js";
 import { createGitHubClient, type GitHubClient, httpStatus } from "./client.js";
 import { buildCommentBody, upsertStickyComment } from "./comment.js";
 import { type ActionContext, planRun, type RunPlan, readContext, runUrl } from "./context.js";
 import { type ActionInputs, readInputs } from "./inputs.js";
 import { type ActionIO, actionLogger } from "./io.js";
 import { MAX_JOB_SUMMARY_BYTES } from "./limits.js";
-import { planCommandAnnotations } from "./workflow-commands.js";
+import {
+  checkRunReporter,
+  logReporter,
+  publishFindings,
+  type Reporter,
+  startReporters,
+  workflowCommandReporter,
+} from "./reporters.js";
 
 export interface ActionDeps {
   io: ActionIO;
@@ -37,8 +44,6 @@ const USAGE_EXIT = 2;
 /** PR labels that accept suite weakening (DESIGN: "a `skillgate: allow-suite-change` trailer or a PR label"). */
 export const ALLOW_SUITE_CHANGE_LABELS = ["skillgate: allow-suite-change", "skillgate:allow-suite-change"];
 
-export const TOOL_VERSION = "0.1.0";
-
 /** Everything the action did, for tests and the final log line. */
 export interface ActionResult {
   exitCode: number;
@@ -50,7 +55,7 @@ export interface ActionResult {
 export function errorReport(message: string, ctx: Partial<ActionContext>, headSha?: string): Report {
   return {
     schemaVersion: 1,
-    tool: { name: "skillgate", version: TOOL_VERSION },
+    tool: { name: "skillgate", version: VERSION },
     verdict: "error",
     seed: 0,
     startedAt: new Date().toISOString(),
@@ -108,33 +113,23 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       )
     : undefined;
 
-  // Reporter chain: check run → workflow-command annotations → log.
-  const wantsCheck = inputs.mode !== "evaluate" && client !== undefined && !!headSha;
-  let check: CheckRun | undefined = wantsCheck
-    ? new CheckRun(client, {
+  // Reporter chain: check run → workflow-command annotations → log. `evaluate` mode publishes nothing.
+  const chain: Reporter[] = [];
+  if (inputs.mode !== "evaluate") {
+    if (client && headSha) {
+      const check = new CheckRun(client, {
         owner: ctx.owner,
         repo: ctx.repo,
         headSha,
         name: inputs.checkName,
         detailsUrl: runUrl(ctx),
-      })
-    : undefined;
-  const dropCheck = (e: unknown, when: string) => {
-    const status = httpStatus(e);
-    io.info(
-      status === 403
-        ? `warning: the token cannot write check runs (403 while ${when}); this is expected for fork and Dependabot pull requests. Falling back to workflow-command annotations and the job summary.`
-        : `warning: check run unavailable (${status ?? "network"} while ${when}: ${(e as Error).message}); falling back to workflow-command annotations.`,
-    );
-    check = undefined;
-  };
-  if (check && plan.kind !== "report") {
-    try {
-      await check.start(now());
-    } catch (e) {
-      dropCheck(e, "creating the in-progress check run");
+      });
+      chain.push(checkRunReporter(check, { checkName: inputs.checkName, fullReportHint, io, now }));
     }
+    chain.push(workflowCommandReporter(io), logReporter(io));
   }
+  // The report mode posts a finished report: no in-progress phase to show.
+  const reporters = plan.kind === "report" ? chain : await startReporters(chain, io);
 
   let report: Report;
   let exitOverride: number | undefined;
@@ -148,9 +143,18 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     const message = usage ? e.message : `skillgate failed: ${(e as Error).stack ?? e}`;
     io.info(`error: ${message}`);
     report = errorReport(usage ? e.message : `skillgate failed: ${(e as Error).message}`, ctx, headSha);
+    // Located input errors become annotations on the files they name.
+    if (usage) report.diagnostics = e.diagnostics;
     exitOverride = usage ? USAGE_EXIT : deps.exitCodeFor("error");
   }
   if (plan.kind === "pull-request") report.pullRequest = plan.pullNumber;
+  // A report posted from elsewhere must be of the commit the check goes on (fail closed).
+  if (plan.kind === "report" && plan.headSha && report.head.sha && report.head.sha !== plan.headSha) {
+    report.verdict = "error";
+    report.errors.push(
+      `the report is of commit ${report.head.sha}, not ${plan.headSha} which this run checks`,
+    );
+  }
 
   // Artifacts first: they are the full record whatever happens to the API calls.
   if (plan.kind !== "report" || inputs.report)
@@ -167,44 +171,13 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   await io.appendSummary(truncateBytes(summary, MAX_JOB_SUMMARY_BYTES));
   published.push("summary");
 
-  if (check) {
-    try {
-      const completion = buildCheckRunCompletion(report, { checkName: inputs.checkName, fullReportHint });
-      const requests = await check.complete(completion, now());
-      io.info(
-        `check run ${inputs.checkName} completed: ${completion.conclusion}, ${completion.annotationCount} annotations in ${requests} request(s)`,
-      );
-      published.push("check-run");
-    } catch (e) {
-      dropCheck(e, "completing the check run");
-    }
-  }
-  if (!check) {
-    const { annotations } = buildAnnotations(report, Number.POSITIVE_INFINITY);
-    const { shown, rest } = planCommandAnnotations(annotations);
-    for (const a of shown) io.annotate(a);
-    for (const a of rest)
-      io.info(`${a.annotation_level}: ${a.path}:${a.start_line}: ${a.title}: ${a.message.split("\n")[0]}`);
-    if (rest.length)
-      io.info(
-        `${rest.length} more finding(s) above as log lines and in the job summary (GitHub shows at most 10 annotations per level and step)`,
-      );
-    if (report.verdict === "error" && annotations.length === 0)
-      io.annotate({
-        level: "error",
-        message: report.errors.join("\n") || "skillgate error",
-        file: "",
-        line: 0,
-        title: "skillgate",
-      });
-    published.push("workflow-commands");
-  }
+  for (const name of await publishFindings(reporters, report, io)) if (name !== "log") published.push(name);
 
   const pullNumber =
     plan.kind === "pull-request"
       ? plan.pullNumber
-      : plan.kind === "report"
-        ? (plan.pullNumber ?? report.pullRequest)
+      : plan.kind === "report" && client && inputs.comment
+        ? await reportPullRequest(client, ctx, plan, report, io)
         : undefined;
   if (inputs.comment && client && pullNumber !== undefined && inputs.mode !== "evaluate") {
     try {
@@ -231,6 +204,36 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     inputs.failOn === "never" ? 0 : inputs.failOn === "error" && report.verdict === "fail" ? 0 : truthful;
   io.info(`skillgate: ${report.verdict} (${report.newRoots.length} new root failures) → exit ${exitCode}`);
   return { exitCode, report, publishedTo: published };
+}
+
+/**
+ * The PR a posted report belongs to. `workflow_run.pull_requests` is trusted but empty for forks; then the
+ * number recorded in the report is used only if that PR's head is the commit being checked, so a report
+ * cannot steer the comment onto another pull request.
+ */
+async function reportPullRequest(
+  client: GitHubClient,
+  ctx: ActionContext,
+  plan: Extract<RunPlan, { kind: "report" }>,
+  report: Report,
+  io: ActionIO,
+): Promise<number | undefined> {
+  if (plan.pullNumber !== undefined) return plan.pullNumber;
+  if (report.pullRequest === undefined) return undefined;
+  try {
+    const { data } = await client.rest.pulls.get({
+      owner: ctx.owner,
+      repo: ctx.repo,
+      pull_number: report.pullRequest,
+    });
+    if (data.head.sha === plan.headSha) return report.pullRequest;
+    io.info(
+      `warning: the report names PR #${report.pullRequest}, whose head is ${data.head.sha}, not ${plan.headSha}; not commenting`,
+    );
+  } catch (e) {
+    io.info(`warning: cannot read PR #${report.pullRequest} (${httpStatus(e) ?? "network"}); not commenting`);
+  }
+  return undefined;
 }
 
 async function writeOut(path: string, text: string): Promise<void> {

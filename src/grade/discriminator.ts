@@ -17,7 +17,8 @@ type Mode = "skill" | "baseline";
 function countsIn(checks: CheckResult[]): (c: CheckResult) => boolean {
   const erroredTrials = new Set(
     checks
-      .filter((c) => c.assertionId === TRIAL_OK && c.status === "error")
+      // Contaminated trials (trial-ok `fail`) too: a baseline that read the skill measures nothing.
+      .filter((c) => c.assertionId === TRIAL_OK && c.status !== "pass")
       .map((c) => `${c.mode}\u0000${c.caseId}\u0000${c.trial}`),
   );
   return (c) =>
@@ -102,7 +103,9 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
     (x, y) => x.file.localeCompare(y.file) || x.line - y.line || x.checkId.localeCompare(y.checkId),
   );
 
-  const lift = skill.passRate.rate - baseline.passRate.rate;
+  // With no evaluated trial in a mode (all errored) its rate is empty, and a difference would be invented.
+  const measuredLift = skill.passRate.total > 0 && baseline.passRate.total > 0;
+  const lift = measuredLift ? skill.passRate.rate - baseline.passRate.rate : 0;
   const measuredDisc = skill.discriminatorPassRate.total > 0 && baseline.discriminatorPassRate.total > 0;
   const discriminatorLift = measuredDisc
     ? skill.discriminatorPassRate.rate - baseline.discriminatorPassRate.rate
@@ -115,9 +118,12 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
         : "discriminator assertions were not evaluated in both modes: discriminator lift not measured",
     );
   }
-  if (byMode.baseline.length === 0)
+  if (byMode.baseline.length === 0) {
     warnings.push("no baseline trials: lift and assertion classes not measured");
-  const styleGuideNotGuardrail = measuredDisc && lift > 0 && discriminatorLift <= 0;
+  } else if (!measuredLift) {
+    warnings.push("no evaluated trial in one of the modes (all errored?): lift not measured");
+  }
+  const styleGuideNotGuardrail = measuredDisc && measuredLift && lift > 0 && discriminatorLift <= 0;
   if (styleGuideNotGuardrail) {
     warnings.push(
       `style guide, not a guardrail: overall lift ${signed(lift)} but discriminator lift ${signed(discriminatorLift)}`,

@@ -117,6 +117,7 @@ export function parseJsonPath(path: string): { segments: (string | number)[]; er
   if (p.startsWith("$")) p = p.slice(1);
   if (p.startsWith(".")) p = p.slice(1);
   const segments: (string | number)[] = [];
+  if (p.includes("..") || p.endsWith(".")) return { segments, error: "empty path segment" };
   const re = /([^.[\]]+)|\[(\d+)\]|\[["']([^"']*)["']\]|(\.)/g;
   let consumed = 0;
   for (const m of p.matchAll(re)) {

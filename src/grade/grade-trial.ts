@@ -71,6 +71,9 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
       loc: a.loc,
     };
     const finish = (status: CheckStatus, message: string, extra: Partial<CheckResult> = {}): CheckResult => {
+      // In a depends_on cycle the first verdict (the cycle error) stands.
+      const settled = done.get(a.id);
+      if (settled) return settled;
       const r: CheckResult = {
         ...common,
         status,

@@ -16,6 +16,9 @@ export interface Judge {
 
 export const JUDGE_TIMEOUT_MS = 120_000;
 export const JUDGE_MAX_TOKENS = 1024;
+/** Retries of a transient failure (429, 5xx, 529 overloaded, network), with exponential backoff. */
+export const JUDGE_MAX_RETRIES = 2;
+export const JUDGE_RETRY_BASE_MS = 1_000;
 /** What the judge sees of a trial: enough to grade, small enough to stay cheap. */
 export const JUDGE_MAX_OUTPUT_CHARS = 20_000;
 export const JUDGE_MAX_FILE_CHARS = 4_000;
@@ -43,6 +46,8 @@ export interface JudgeOptions {
   env?: Record<string, string | undefined>;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** Base of the retry backoff (tests set it small). */
+  retryBaseMs?: number;
 }
 
 export function createJudge(config: AgentConfig, opts: JudgeOptions = {}): Judge {
@@ -60,6 +65,7 @@ export function createJudge(config: AgentConfig, opts: JudgeOptions = {}): Judge
   const model = config.model ?? DEFAULT_MODELS[kind]!;
   const doFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? JUDGE_TIMEOUT_MS;
+  const retryBaseMs = opts.retryBaseMs ?? JUDGE_RETRY_BASE_MS;
 
   return {
     async grade(expectation, output, context) {
@@ -90,13 +96,31 @@ export function createJudge(config: AgentConfig, opts: JudgeOptions = {}): Judge
                 ],
               },
             };
-      const res = await doFetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const text = await res.text();
+      const post = async () => {
+        const res = await doFetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        return { status: res.status, ok: res.ok, text: await res.text() };
+      };
+      let res: { status: number; ok: boolean; text: string } | undefined;
+      let lastError: unknown;
+      for (let attempt = 0; attempt <= JUDGE_MAX_RETRIES; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, retryBaseMs * 2 ** (attempt - 1)));
+        try {
+          res = await post();
+          lastError = undefined;
+          if (res.ok || !isTransientStatus(res.status)) break;
+        } catch (e) {
+          res = undefined;
+          lastError = e;
+        }
+      }
+      if (!res)
+        throw new Error(`judge request to ${url} failed: ${(lastError as Error)?.message ?? lastError}`);
+      const text = res.text;
       if (!res.ok) throw new Error(`judge HTTP ${res.status} from ${url}: ${text.slice(0, 300)}`);
       let json: unknown;
       try {
@@ -107,6 +131,10 @@ export function createJudge(config: AgentConfig, opts: JudgeOptions = {}): Judge
       return parseVerdict(kind === "anthropic" ? anthropicText(json) : openaiText(json));
     },
   };
+}
+
+function isTransientStatus(status: number): boolean {
+  return status === 429 || status >= 500;
 }
 
 export function judgePrompt(

@@ -2,7 +2,8 @@
  * The offline `lexical` router: BM25 over each skill's name + description. A PROXY for dry runs and for spotting
  * near-duplicate descriptions; a real agent's router reads meaning, this one counts words.
  */
-import type { CatalogueEntry } from "../model/skill.js";
+import type { Diagnostic } from "../model/diagnostics.js";
+import type { CatalogueEntry, Skill } from "../model/skill.js";
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -139,4 +140,32 @@ export function nearDuplicateDescriptions(
     }
   }
   return out.sort((x, y) => y.similarity - x.similarity);
+}
+
+/**
+ * A warning at each skill's description for every near-duplicate pair: the router (any router) will struggle to
+ * choose between them. Measured with the lexical proxy, and labelled so.
+ */
+export function nearDuplicateWarnings(
+  skills: readonly Skill[],
+  threshold = NEAR_DUPLICATE_SIMILARITY,
+): Diagnostic[] {
+  const byName = new Map(skills.map((s) => [s.name, s]));
+  const out: Diagnostic[] = [];
+  for (const pair of nearDuplicateDescriptions(skills, threshold)) {
+    for (const [self, other] of [
+      [pair.a, pair.b],
+      [pair.b, pair.a],
+    ] as const) {
+      const s = byName.get(self)!;
+      const loc = s.loc.description ?? s.loc.frontmatter;
+      out.push({
+        ...loc,
+        severity: "warning",
+        code: "skill/near-duplicate-description",
+        message: `description of ${self} is a near-duplicate of ${other}'s (lexical similarity ${pair.similarity.toFixed(2)} ≥ ${threshold}, BM25 proxy): the router may pick either; make the trigger conditions distinct`,
+      });
+    }
+  }
+  return out;
 }

@@ -221,6 +221,11 @@ export function summariseTrigger(
       f1: f1Score(qp, qr),
       accuracy: qTotal > 0 ? (q.tp + q.tn) / qTotal : 0,
     },
+    queryLevelRates: {
+      precision: rate(q.tp, q.tp + q.fp, 1),
+      recall: rate(q.tp, q.tp + q.fn),
+      accuracy: rate(q.tp + q.tn, qTotal),
+    },
     queries: results,
     warnings,
   };

@@ -82,6 +82,8 @@ export interface TriggerSummary {
   f1: number;
   accuracy: RateWithInterval;
   queryLevel: { precision: number; recall: number; f1: number; accuracy: number };
+  /** The query-level figures as counts with Wilson intervals (queries, not runs, are the sample). */
+  queryLevelRates?: { precision: RateWithInterval; recall: RateWithInterval; accuracy: RateWithInterval };
   queries: TriggerQueryResult[];
   warnings: string[];
 }

@@ -89,6 +89,8 @@ export interface TrialRecord {
   cached?: boolean;
   /** Notes such as "output capped at 1 MiB". */
   notes?: string[];
+  /** Live agent calls this trial took (retries included); absent for cached and replayed trials. */
+  attempts?: number;
 }
 
 export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, costUsd: 0 });

@@ -32,14 +32,26 @@ export function makeJob(
   skill: Skill,
   batteries: BatteryPlan,
   vars: Record<string, unknown>,
+  /** The head job of the same skill: base queries take the ids of the head queries with the same prompt. */
+  headJob?: SkillJob,
 ): SkillJob {
   const queries = new Map<string, IndexedTriggerQuery>();
   if (batteries.trigger && skill.suite?.trigger) {
     const catalogue = arm.skills.map((s) => ({ name: s.name, trigger: s.suite?.trigger }));
-    for (const q of [...triggerQueries(skill.suite.trigger), ...crossSkillQueries(skill.name, catalogue)])
-      queries.set(triggerCheckId(q), q);
+    const headIds = new Map<string, string>();
+    for (const [id, q] of headJob?.queries ?? []) headIds.set(queryIdentity(q), id);
+    for (const q of [...triggerQueries(skill.suite.trigger), ...crossSkillQueries(skill.name, catalogue)]) {
+      // Ids are positional; a prompt inserted or removed in the PR must not make head and base compare
+      // different prompts. A base prompt the head no longer has gets an id of its own.
+      const id = headJob ? (headIds.get(queryIdentity(q)) ?? `${triggerCheckId(q)}@base`) : triggerCheckId(q);
+      queries.set(id, q);
+    }
   }
   return { arm, skill, batteries, vars, queries };
+}
+
+function queryIdentity(q: IndexedTriggerQuery): string {
+  return JSON.stringify([q.shouldFire, q.fromSkill ?? "", q.prompt]);
 }
 
 export interface PlanOptions {
@@ -94,7 +106,8 @@ export async function gradeJob(
     };
     if (req.mode === "trigger") {
       const q = job.queries.get(req.caseId);
-      if (q) out.push(gradeTriggerTrial(q, record, job.skill.name));
+      // The job's id (head-aligned for the base arm) wins over the positional one.
+      if (q) out.push({ ...gradeTriggerTrial(q, record, job.skill.name), checkId: req.caseId });
       continue;
     }
     const caseDef = cases.get(req.caseId);

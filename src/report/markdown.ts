@@ -32,7 +32,7 @@ const VERDICT_ICON: Record<Verdict, string> = { pass: "✅", fail: "❌", error:
 export function escapeText(value: unknown, max = MAX_CELL_CHARS): string {
   let s = String(value ?? "");
   if (s.length > max) s = `${s.slice(0, max - 1)}…`;
-  return s.replace(/[\r\n\t]+/g, " ").replace(/[&<>"'`|[\]()*_~#!\\$@]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return s.replace(/[\r\n\t]+/g, " ").replace(/[&<>"'`|[\]*_~#!\\$@]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function pct(x: number | undefined): string {
@@ -193,12 +193,6 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   doc.add(facts.join(" · "));
   for (const e of report.errors) doc.add(`\n> [!CAUTION]\n> ${escapeText(e, 1000)}`);
 
-  if (report.newRoots.length > 0) {
-    doc.add("\n### New root failures\n");
-    doc.add(ROOT_TABLE_HEAD);
-    for (const r of report.newRoots) if (!doc.add(rootRow(r))) break;
-  }
-
   doc.add("\n### Skills\n");
   doc.add(
     "| skill | change | verdict | discriminator pass rate | discriminator lift | trigger P / R | roots (new) | cost |",
@@ -209,6 +203,12 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
     doc.add(
       `| ${escapeText(s.name, 80)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.newRoots.length}) | $${s.cost.usd.toFixed(2)} |`,
     );
+  }
+
+  if (report.newRoots.length > 0) {
+    doc.add("\n### New root failures\n");
+    doc.add(ROOT_TABLE_HEAD);
+    for (const r of report.newRoots) if (!doc.add(rootRow(r))) break;
   }
 
   for (const s of report.skills) {
@@ -239,14 +239,22 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
       }
     }
     if (s.gates.length) {
+      // One gate runs once per trial: identical outcomes are one row with a count.
+      const rows = new Map<string, { row: string; count: number }>();
+      for (const g of s.gates) {
+        const result = g.passed
+          ? "✅ pass"
+          : `❌ ${escapeText(g.checks.find((c) => !c.passed)?.message ?? "fail")}`;
+        const row = `| ${escapeText(g.gate, 40)} | ${escapeText(`${g.caseId}/${g.assertionId}`, 120)} | ${escapeText(g.module, 120)} | ${result}`;
+        const seen = rows.get(row);
+        if (seen) seen.count++;
+        else rows.set(row, { row, count: 1 });
+      }
       blocks.push(
         [
-          "\n| gate | case | module | result |",
-          "|---|---|---|---|",
-          ...s.gates.map(
-            (g) =>
-              `| ${escapeText(g.gate, 40)} | ${escapeText(`${g.caseId}/${g.assertionId}`, 120)} | ${escapeText(g.module, 120)} | ${g.passed ? "✅ pass" : `❌ ${escapeText(g.checks.find((c) => !c.passed)?.message ?? "fail")}`} |`,
-          ),
+          "\n| gate | case | module | result | trials |",
+          "|---|---|---|---|---|",
+          ...[...rows.values()].map((r) => `${r.row} | ${r.count} |`),
         ].join("\n"),
       );
     }

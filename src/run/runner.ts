@@ -105,6 +105,8 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   let errors = 0;
   let budgetExhausted: string | undefined;
 
+  // process.env is a live view into the C++ side: copy it once, not once per trial.
+  const envSource = { ...process.env };
   const progress = () =>
     opts.logger.progress({ done, total: requests.length, errors, costUsd: budget.usd, cacheHits });
 
@@ -140,6 +142,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
         allow: adapter.envAllow,
         extra: [...(opts.agent.env ?? []), ...(opts.extraEnv ?? [])],
         home: ws.home,
+        source: envSource,
       });
       const run = adapter
         .run(req, { workspace: ws, env, signal: controller.signal, timeoutMs: opts.timeoutMs })
@@ -173,6 +176,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       }
     }
     let result: AgentResult | undefined;
+    let attempts = 0;
     for (let n = 0; ; n++) {
       // Recordings cost nothing: the budget only stops live agent calls.
       const reason = cacheable ? budget.exhausted() : undefined;
@@ -187,6 +191,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       }
       result = await attempt(req);
       if (cacheable && !result.cached) {
+        attempts++;
         budget.addCall();
         budget.addUsage(result.usage);
       }
@@ -211,6 +216,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       }
     }
     if (cache && !result.error && !result.cached) await cache.put(key, identity, result);
+    if (attempts > 0) result = { ...result, attempts };
     return toRecord(req, result, performance.now() - started);
   }
 

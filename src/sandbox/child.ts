@@ -7,7 +7,6 @@ import { readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { catalog } from "../../gates/catalog.js";
-import { GateOptionError } from "../../gates/shared/options.js";
 import { runtimeEvents } from "../../gates/shared/runtime.js";
 import type { GateContext, GateInput, GateResult } from "../../gates/types.js";
 import { type ChildEnvelope, type ChildMessage, RESULT_FD } from "./protocol.js";
@@ -83,8 +82,10 @@ export function resolveExport(
   }
   if (typeof mod === "function") return { name: "module.exports", value: mod };
   if (dflt !== undefined && dflt !== null) return { name: "default", value: dflt };
+  // A lone function stands in only where the contract names no export (a differently named function is
+  // more likely a helper than the implementation).
   const fns = Object.entries(mod).filter(([, v]) => typeof v === "function");
-  if (fns.length === 1 && fns[0]) return { name: fns[0][0], value: fns[0][1] };
+  if (conventional.length === 0 && fns.length === 1 && fns[0]) return { name: fns[0][0], value: fns[0][1] };
   const wanted = conventional.length ? `'${conventional.join("' or '")}', ` : "";
   throw new LoadError(
     `the module has no export ${wanted}no default export and not exactly one function (exports: ${listExports(mod)}); pass --export NAME`,
@@ -103,7 +104,7 @@ async function runGateTask(task: Extract<ChildEnvelope["task"], { kind: "gate" |
   } else {
     const mod = await loadModule(envelope.compiled);
     const picked = resolveExport(mod, task.export, gate.defaultExports);
-    input = { kind: "export", ...picked };
+    input = { kind: "export", ...picked, module: mod };
   }
   send({ type: "loaded" });
   const seeds = task.kind === "gate" ? [task.seed ?? 0] : task.seeds;

@@ -6,7 +6,7 @@
  * node_modules) the `esbuild-wasm` package copied next to the bundle by `scripts/bundle.mjs`; the native
  * package is also tried from dist and the wasm one from source, so either alone is enough.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -35,15 +35,34 @@ export function scratchDir(): string {
 
 let esbuildPromise: Promise<EsbuildApi> | undefined;
 
+/** Resolvers from this file and from the working directory (when this code was bundled somewhere else). */
+function requirers(): NodeJS.Require[] {
+  return [createRequire(import.meta.url), createRequire(join(process.cwd(), "package.json"))];
+}
+
+/** `rel` (e.g. `src/sandbox/child.ts`) in the nearest ancestor of this file or of the cwd that has it. */
+export function findUpwards(rel: string): string | undefined {
+  for (const start of [hereDir, process.cwd()]) {
+    let dir = start;
+    for (;;) {
+      if (existsSync(join(dir, rel))) return join(dir, rel);
+      const up = dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  }
+  return undefined;
+}
+
 async function loadEsbuild(): Promise<EsbuildApi> {
-  const require = createRequire(import.meta.url);
-  const candidates: (() => EsbuildApi | Promise<EsbuildApi>)[] = isBundled
-    ? [() => require(join(hereDir, "esbuild-wasm", "lib", "main.js")) as EsbuildApi]
-    : [];
-  // A non-literal specifier keeps the bundler from inlining esbuild (its JS API cannot be bundled).
-  const nativeName = "esbuild";
-  candidates.push(async () => (await import(nativeName)) as EsbuildApi);
-  candidates.push(() => require("esbuild-wasm") as EsbuildApi);
+  const candidates: (() => EsbuildApi | Promise<EsbuildApi>)[] = [];
+  if (isBundled)
+    candidates.push(
+      () => createRequire(import.meta.url)(join(hereDir, "esbuild-wasm", "lib", "main.js")) as EsbuildApi,
+    );
+  // esbuild's JS API cannot be bundled: always load the installed package, never an inlined copy.
+  for (const req of requirers()) candidates.push(() => req("esbuild") as EsbuildApi);
+  for (const req of requirers()) candidates.push(() => req("esbuild-wasm") as EsbuildApi);
   const errors: string[] = [];
   for (const load of candidates) {
     try {
@@ -123,10 +142,14 @@ let childPromise: Promise<string> | undefined;
 export function childScript(): Promise<string> {
   childPromise ??= (async () => {
     if (isBundled) return join(hereDir, "sandbox-child.js");
+    const source = existsSync(join(hereDir, "child.ts"))
+      ? join(hereDir, "child.ts")
+      : findUpwards("src/sandbox/child.ts");
+    if (!source) throw new Error("cannot find the sandbox child (src/sandbox/child.ts or sandbox-child.js)");
     const api = await esbuild();
     const outfile = join(scratchDir(), "sandbox-child.mjs");
     await api.build({
-      entryPoints: [join(hereDir, "child.ts")],
+      entryPoints: [source],
       outfile,
       bundle: true,
       platform: "node",
@@ -145,6 +168,12 @@ export function childScript(): Promise<string> {
 /** Data files the child needs at run time. */
 export function childAssets(): { sqlWasm: string } {
   if (isBundled) return { sqlWasm: join(hereDir, "sql-wasm.wasm") };
-  const require = createRequire(import.meta.url);
-  return { sqlWasm: require.resolve("sql.js/dist/sql-wasm.wasm") };
+  for (const req of requirers()) {
+    try {
+      return { sqlWasm: req.resolve("sql.js/dist/sql-wasm.wasm") };
+    } catch {
+      // try the next resolver
+    }
+  }
+  return { sqlWasm: join(process.cwd(), "node_modules", "sql.js", "dist", "sql-wasm.wasm") };
 }

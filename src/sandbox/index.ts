@@ -21,6 +21,24 @@ export const RSS_OVERHEAD_MB = 160;
 /** Resident-memory cap of a sandboxed shell command (whole process group) when the caller sets none. */
 export const DEFAULT_COMMAND_MEMORY_MB = 1024;
 
+/**
+ * Node's permission model, where this Node has it: the child may read only its own script and assets, the
+ * module and the working directory — not `/proc/<parent>/environ` (the parent's secrets), not the rest of
+ * the disk — and may not write files, spawn processes or start workers. Node 20 spells it
+ * `--experimental-permission`; 22.13+ and 24 `--permission`.
+ */
+export function permissionFlags(readable: readonly string[], version = process.versions.node): string[] {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  const flag =
+    major >= 23 || (major === 22 && minor >= 13)
+      ? "--permission"
+      : major >= 20
+        ? "--experimental-permission"
+        : undefined;
+  if (!flag) return [];
+  return [flag, "--disable-warning=ExperimentalWarning", ...readable.map((p) => `--allow-fs-read=${p}`)];
+}
+
 function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0 || value === undefined) return value;
   const json = JSON.stringify(value);
@@ -82,13 +100,22 @@ export async function runSandboxed<T>(
     }
   };
 
+  const child = await childScript();
+  const readable = [
+    dirname(child),
+    envelope.assets.sqlWasm,
+    modulePath,
+    ...(compiled ? [dirname(compiled.file)] : []),
+  ];
+  if (opts.cwd) readable.push(opts.cwd);
   const out = await spawnLimited({
     command: process.execPath,
     args: [
       `--max-old-space-size=${limits.memoryMb}`,
       "--expose-gc",
       "--stack-size=4000",
-      await childScript(),
+      ...permissionFlags(readable),
+      child,
     ],
     cwd: opts.cwd ?? dirname(modulePath),
     env: scrubbedEnv(),

@@ -1,5 +1,6 @@
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { type AgentConfig, type BaseSource, InputError, type Logger, type Settings } from "../model/index.js";
+import { parseShard } from "../plan/shard.js";
 import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
 import { loadConfig } from "./config.js";
 
@@ -51,7 +52,12 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   let base: BaseSource | undefined;
   if (raw.base) base = { kind: "ref", ref: raw.base };
   else if (raw.baseDir) base = { kind: "dir", dir: abs(raw.baseDir) };
-  else if (raw.baseReport) base = { kind: "report", file: abs(raw.baseReport) };
+  else if (raw.baseReport)
+    // Comparing needs the base's per-trial outcomes, which a stored report does not carry yet: refuse rather
+    // than silently evaluating without a base.
+    throw new InputError(
+      `--base-report ${raw.baseReport}: comparing with a stored report is not supported yet; use --base REF (a git ref) or --base-dir DIR`,
+    );
   const seed = raw.seed !== undefined ? nonNegativeInt(raw.seed, "--seed") : DEFAULTS.seed;
   const cacheDir = config.cache?.dir ?? DEFAULTS.cacheDir;
   return {
@@ -85,6 +91,8 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
       json: raw.json && abs(raw.json),
       junit: raw.junit && abs(raw.junit),
       sarif: raw.sarif && abs(raw.sarif),
+      // skill-creator's benchmark.json / grading.json go next to the JSON report
+      exports: raw.json ? join(dirname(abs(raw.json)), "skill-creator") : undefined,
     },
     record: raw.record ? abs(raw.record) : undefined,
     logger,
@@ -107,14 +115,4 @@ function nonNegativeInt(v: string, flag: string): number {
   if (!Number.isSafeInteger(n) || n < 0)
     throw new InputError(`${flag} must be a whole number ≥ 0 (got \`${v}\`)`);
   return n;
-}
-
-/** `i/n`, 1-based: `2/4` is the second of four shards. */
-export function parseShard(s: string): { index: number; total: number } {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(s);
-  const index = m ? Number(m[1]) : Number.NaN;
-  const total = m ? Number(m[2]) : Number.NaN;
-  if (!m || total < 1 || index < 1 || index > total)
-    throw new InputError(`shard must look like i/n with 1 ≤ i ≤ n, e.g. 2/4 (got \`${s}\`)`);
-  return { index, total };
 }

@@ -149,3 +149,25 @@ describe("merge", () => {
     expect(err.join("")).toMatch(/nope\.json: no such report/);
   });
 });
+
+describe("markdown gates", () => {
+  it("folds identical gate outcomes of several trials into one row with a count", () => {
+    const gate = {
+      gate: "conservation",
+      caseId: "c",
+      assertionId: "a",
+      module: "src/split.ts",
+      passed: false,
+      checks: [{ id: "sum", passed: false, message: "parts sum to 999, not 1000" }],
+    };
+    const md = renderMarkdown(
+      makeReport({ skills: [makeSkill({ gates: [gate, gate, { ...gate, passed: true, checks: [] }] })] }),
+      {
+        maxChars: 65_535,
+        fullReportHint: "x",
+      },
+    );
+    expect(md).toContain("| conservation | c/a | src/split.ts | ❌ parts sum to 999, not 1000 | 2 |");
+    expect(md).toContain("| conservation | c/a | src/split.ts | ✅ pass | 1 |");
+  });
+});

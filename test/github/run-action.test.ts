@@ -1,6 +1,7 @@
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitHubClient } from "../../src/github/client.js";
 import { commentMarker } from "../../src/github/comment.js";
@@ -23,9 +24,11 @@ const EVENTS = join(import.meta.dirname, "../fixtures/github-events");
 const MERGE_SHA = "9".repeat(40);
 
 let api: GitHubApi | undefined;
+const scratch: string[] = [];
 afterEach(async () => {
   await api?.close();
   api = undefined;
+  await Promise.all(scratch.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
 async function setup(o: {
@@ -43,6 +46,7 @@ async function setup(o: {
   o.patch?.(payload);
   const owner = payload.repository.owner.login;
   const repo = payload.repository.name;
+  await api?.close(); // a test may set up twice
   api = await startGitHubApi({
     owner,
     repo,
@@ -55,6 +59,7 @@ async function setup(o: {
     ...o.api,
   });
   const dir = await mkdtemp(join(tmpdir(), "sg-action-"));
+  scratch.push(dir);
   const eventPath = join(dir, "event.json");
   await writeFile(eventPath, JSON.stringify(payload));
   const { io, rec } = recordingIO({ "github-token": "ghs_test", "check-name": "skillgate", ...o.inputs });
@@ -88,6 +93,12 @@ interface CheckBody {
   output?: { annotations?: unknown[] };
 }
 const checkBody = (r: RecordedRequest) => (r.body ?? {}) as CheckBody;
+/** A REST pull request object (the webhook payload's, which has every field `pulls.get` returns) with this head. */
+async function forkPull(number: number, headSha: string) {
+  const pr = JSON.parse(await readFile(join(EVENTS, "pull_request.synchronize.json"), "utf8")).pull_request;
+  return { ...pr, number, head: { ...pr.head, sha: headSha } };
+}
+
 const annotationRequests = (a: GitHubApi) =>
   a.requests.filter((r) => r.operationId?.startsWith("checks/") && checkBody(r).output?.annotations);
 
@@ -174,7 +185,7 @@ describe("runAction on a pull_request that regresses a skill", () => {
     expect(rec.annotations).toHaveLength(10);
     expect(rec.annotations[0]).toMatchObject({ level: "error", file: manyRoots(1)[0]!.file, line: 1 });
     expect(rec.log.join("\n")).toMatch(/cannot write check runs \(403/);
-    expect(rec.log.join("\n")).toMatch(/15 more finding/);
+    expect(rec.log.join("\n")).toMatch(/15 finding\(s\) above as log lines/);
     expect(rec.summary.join("")).toContain("New root failures");
     expect(result.publishedTo).toContain("workflow-commands");
     expect(api!.violations).toEqual([]);
@@ -208,6 +219,19 @@ describe("runAction on a pull_request that regresses a skill", () => {
     ]);
   });
 
+  it("falls back down the chain when completing the check run keeps failing (5xx after retries)", async () => {
+    const { deps, rec } = await setup({
+      api: { faults: [{ operationId: "checks/update", status: 500, count: 10 }] },
+    });
+    const result = await runAction(deps);
+    expect(result.exitCode).toBe(1);
+    expect(result.publishedTo).toEqual(["summary", "workflow-commands"]);
+    expect(rec.annotations[0]).toMatchObject({ level: "error", line: 9 });
+    expect(rec.log.join("\n")).toMatch(/check run unavailable \(500 while completing the check run/);
+    // 1 try + 3 retries
+    expect(api!.requests.filter((r) => r.operationId === "checks/update")).toHaveLength(4);
+  });
+
   it("posts an error verdict when the pipeline throws, exit 3", async () => {
     const { deps } = await setup({
       report: async () => {
@@ -225,6 +249,63 @@ describe("runAction on a pull_request that regresses a skill", () => {
     expect((await runAction(deps)).exitCode).toBe(0);
     expect(api!.checkRuns[0]!.conclusion).toBe("success");
     expect(rec.outputs["new-roots"]).toBe("0");
+  });
+});
+
+describe("runAction limits and events", () => {
+  it("caps annotations at 500 per check run, in batches of 50, and says how many were left out", async () => {
+    const report = makeReport({ skills: [makeSkill({ roots: manyRoots(600) })] });
+    const { deps } = await setup({ report });
+    await runAction(deps);
+    const sizes = annotationRequests(api!).map((r) => checkBody(r).output!.annotations!.length);
+    expect(sizes).toEqual(Array(10).fill(50));
+    expect(api!.checkRuns[0]!.output.summary).toMatch(/100 further annotation\(s\) are not shown here/);
+    expect(api!.checkRuns[0]!.output.summary!.length).toBeLessThanOrEqual(65_535);
+    expect(api!.violations).toEqual([]);
+  });
+
+  it("push to the default branch: a full evaluation (no changed-file filter) checked on the pushed commit", async () => {
+    const { deps, seen, payload } = await setup({
+      event: "push",
+      patch: (p) => {
+        p.after = "a".repeat(40);
+      },
+    });
+    await runAction(deps);
+    expect(seen.raw?.changedFiles).toBeUndefined();
+    expect(seen.raw?.base).toBeUndefined();
+    expect(api!.checkRuns[0]!.head_sha).toBe(payload.after);
+  });
+
+  it("beyond the API's 3,000-file cap reads the change from git", async () => {
+    const { deps, seen, dir, payload } = await setup({
+      patch: (p) => {
+        p.pull_request.changed_files = 5000;
+      },
+    });
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@e.test",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@e.test",
+    };
+    const git = async (...args: string[]) => (await execa("git", args, { cwd: dir, env })).stdout.trim();
+    await git("init", "-q");
+    await writeFile(join(dir, "kept.md"), "x");
+    await git("add", "kept.md");
+    await git("commit", "-qm", "base");
+    const base = await git("rev-parse", "HEAD");
+    await writeFile(join(dir, "big-change.md"), "y");
+    await git("add", "big-change.md");
+    await git("commit", "-qm", "head");
+    const head = await git("rev-parse", "HEAD");
+    payload.pull_request.base.sha = base;
+    payload.pull_request.head.sha = head;
+    await writeFile(deps.env.GITHUB_EVENT_PATH!, JSON.stringify(payload));
+    await runAction(deps);
+    expect(seen.raw?.changedFiles).toEqual(["big-change.md"]);
+    expect(api!.checkRuns[0]!.head_sha).toBe(head);
   });
 });
 
@@ -259,6 +340,7 @@ describe("runAction refusals and modes", () => {
       patch: (p) => {
         p.workflow_run.pull_requests = [];
       },
+      api: { pulls: { 7: await forkPull(7, "5779607b49aab1200488439f02372c57b4f75444") } },
     });
     await mkdir(join(dir, "shards"));
     const head = { sha: payload.workflow_run.head_sha };
@@ -289,9 +371,41 @@ describe("runAction refusals and modes", () => {
     expect(api!.checkRuns).toHaveLength(1);
     expect(api!.checkRuns[0]!.head_sha).toBe(payload.workflow_run.head_sha);
     expect(api!.checkRuns[0]!.annotations).toHaveLength(3);
-    // fork PRs have no workflow_run.pull_requests: the PR number travels in the report
+    // fork PRs have no workflow_run.pull_requests: the PR number travels in the report, checked against the PR's head
     expect(api!.comments.map((c) => c.issue)).toEqual([7]);
     expect(api!.violations).toEqual([]);
+  });
+
+  it("report mode refuses to comment on a PR the report names but whose head is another commit", async () => {
+    const { deps, payload, dir, rec } = await setup({
+      event: "workflow_run",
+      payloadFile: "workflow_run.completed.json",
+      inputs: { mode: "report", "reports-from": "r.json", comment: "true" },
+      patch: (p) => {
+        p.workflow_run.pull_requests = [];
+      },
+      api: { pulls: { 8: await forkPull(8, "0".repeat(40)) } },
+    });
+    await writeFile(
+      join(dir, "r.json"),
+      JSON.stringify(makeReport({ head: { sha: payload.workflow_run.head_sha }, pullRequest: 8 })),
+    );
+    await runAction(deps);
+    expect(api!.comments).toHaveLength(0);
+    expect(rec.log.join("\n")).toMatch(/names PR #8, whose head is 0{40}/);
+    expect(api!.checkRuns).toHaveLength(1);
+    expect(api!.violations).toEqual([]);
+  });
+
+  it("report mode fails closed on a report of another commit", async () => {
+    const { deps, dir } = await setup({
+      event: "workflow_run",
+      payloadFile: "workflow_run.completed.json",
+      inputs: { mode: "report", "reports-from": "r.json" },
+    });
+    await writeFile(join(dir, "r.json"), JSON.stringify(makeReport({ head: { sha: "1".repeat(40) } })));
+    expect((await runAction(deps)).exitCode).toBe(3);
+    expect(api!.checkRuns[0]!.output.title).toMatch(/^error: the report is of commit 1{40}/);
   });
 
   it("evaluate mode (fork-safe first half) writes the report and posts nothing", async () => {
@@ -300,6 +414,12 @@ describe("runAction refusals and modes", () => {
     expect(result.exitCode).toBe(1);
     expect(api!.requests.filter((r) => r.method !== "GET")).toHaveLength(0);
     expect(JSON.parse(await readFile(rec.outputs.report!, "utf8")).verdict).toBe("fail");
+  });
+
+  it("a base report from the push workflow replaces the PR base commit", async () => {
+    const { deps, seen } = await setup({ inputs: { "base-report": "base.json" } });
+    await runAction(deps);
+    expect(seen.raw).toMatchObject({ base: undefined, baseReport: "base.json" });
   });
 
   it("fail-on: never keeps the job green but the check run truthful", async () => {

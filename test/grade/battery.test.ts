@@ -17,52 +17,9 @@ import {
 import type { AgentRunContext } from "../../src/model/agent.js";
 import type { CheckResult } from "../../src/model/check.js";
 import type { TriggerSet } from "../../src/model/suite.js";
-import type { TrialMode, TrialRecord } from "../../src/model/trial.js";
+import type { TrialRecord } from "../../src/model/trial.js";
+import { caseA, runBattery } from "./battery-fixture.js";
 import { asrt, mkCase, mkSuite, mkTrial } from "./helpers.js";
-
-const TRIALS = 3;
-
-/** The agent: with the skill it gets the cent right; without, it gives the tempting 333 × 3 and rounds. */
-function deterministicAgent(mode: TrialMode, caseId: string, trial: number): TrialRecord {
-  const withSkill = mode === "skill";
-  const record = (output: string, files: Record<string, string> = {}) =>
-    mkTrial({ caseId, mode, trial, output, files, skillsActivated: withSkill ? ["split-cents"] : [] });
-  if (caseId === "split-1000-3") {
-    return withSkill
-      ? record("Parts: 334, 333, 333 (sum 1000)", { "src/split.ts": "const base = Math.floor(total / n);" })
-      : record("Parts: 333, 333, 333 for the 1000 cents", { "src/split.ts": "Math.round(total / n)" });
-  }
-  return withSkill
-    ? record(`4 and 3: the sum is 7${trial % 2 === 0 ? " (note: first gets the extra cent)" : ""}`)
-    : record("quick answer: 3 and 3, the sum is 6");
-}
-
-const caseA = mkCase("split-1000-3", [
-  asrt("mentions-total", "contains", { value: "1000" }),
-  asrt("D:no-lost-cent", "not-one-of", { values: [333] }, { extract: "first-number" }),
-  asrt("activated", "skill-used"),
-  asrt("D:uses-floor", "file-contains", { file: "src/split.ts", value: "Math.floor" }),
-]);
-const caseB = mkCase("split-7-2", [
-  asrt("D:sum", "regex", { value: "sum is 7" }),
-  asrt("explains", "contains", { value: "note" }),
-  asrt("terse", "contains", { value: "quick" }),
-  asrt("impossible", "contains", { value: "impossible" }),
-]);
-const suite = mkSuite([caseA, caseB]);
-
-async function runBattery(): Promise<CheckResult[]> {
-  const checks: CheckResult[] = [];
-  for (const mode of ["skill", "baseline"] as const) {
-    for (const caseDef of suite.cases) {
-      for (let t = 0; t < TRIALS; t++) {
-        const trial = deterministicAgent(mode, caseDef.id, t);
-        checks.push(...(await gradeTrial({ suite, caseDef, trial, vars: {}, repoDir: "/x", gateSeed: 1 })));
-      }
-    }
-  }
-  return checks;
-}
 
 describe("discriminator battery through a deterministic agent", () => {
   it("gives exact pass rates, lifts and classes", async () => {
@@ -116,23 +73,25 @@ describe("discriminator battery through a deterministic agent", () => {
     expect(s.warnings?.join(" ")).toContain("style guide, not a guardrail");
   });
 
-  it("leaves errored trials out of the rates (counted as errors, never passes) and skips condition-false assertions", async () => {
+  it("leaves errored trials and condition-false assertions out of the rates, and counts the errors", async () => {
     const caseDef = mkCase("c", [
       asrt("x", "contains", { value: "x" }),
       asrt("cond", "contains", { value: "x" }, { condition: "$never" }),
     ]);
     const s2 = mkSuite([caseDef]);
     const checks: CheckResult[] = [];
-    for (const [mode, trial, error] of [
-      ["skill", 0, false],
-      ["skill", 1, true],
-      ["baseline", 0, false],
+    for (const [mode, trial, error, output] of [
+      ["skill", 0, false, "x"],
+      ["skill", 1, true, "x"],
+      ["skill", 2, false, "y"],
+      ["baseline", 0, true, "y"],
+      ["baseline", 1, true, "y"],
     ] as const) {
       const rec = mkTrial({
         caseId: "c",
         mode,
         trial,
-        output: "x",
+        output,
         ...(error ? { error: { kind: "timeout" as const, message: "slow" } } : {}),
       });
       checks.push(
@@ -147,13 +106,47 @@ describe("discriminator battery through a deterministic agent", () => {
       );
     }
     const s = summariseDiscriminator(checks);
-    expect(s.skill.trials).toBe(2);
-    expect(s.skill.errors).toBe(1);
-    // x: pass in trial 0; trial 1 errored, so it says nothing about x (it is an error, not a pass nor a
-    // failure: counting it as a failure would let a crashing baseline fake a lift). cond: condition false.
-    expect(s.skill.passRate).toMatchObject({ passed: 1, total: 1 });
-    expect(s.assertions.find((a) => a.id === "x")!.class).toBe("non-discriminating");
+    expect(s.skill).toMatchObject({ trials: 3, errors: 1 });
+    // x: pass in trial 0, fail in trial 2; trial 1 errored and is not counted; cond never applies.
+    expect(s.skill.passRate).toMatchObject({ passed: 1, total: 2 });
+    // The tempting wrong answer: a baseline that only timed out "fails everything" and shows a big lift.
+    expect(s.baseline).toMatchObject({ trials: 2, errors: 2 });
+    expect(s.baseline.passRate.total).toBe(0);
+    expect(s.lift).toBe(0);
+    expect(s.warnings).toContain("no evaluated trial in one of the modes (all errored?): lift not measured");
+    expect(s.assertions.find((a) => a.id === "x")!.class).toBe("flaky");
     expect(s.warnings).toContain("no discriminator assertions: discriminator lift not measured");
+  });
+});
+
+describe("lift when a mode has no evaluated trial", () => {
+  it("is not measured (a baseline that only timed out or was contaminated shows no lift)", async () => {
+    const caseDef = mkCase("c", [asrt("x", "contains", { value: "x" })]);
+    const s2 = mkSuite([caseDef]);
+    const checks: CheckResult[] = [];
+    for (const [mode, trial, kind] of [
+      ["skill", 0, undefined],
+      ["baseline", 0, "timeout"],
+      ["baseline", 1, "contaminated"],
+    ] as const) {
+      const rec = mkTrial({
+        caseId: "c",
+        mode,
+        trial,
+        output: "x",
+        ...(kind ? { error: { kind, message: "no usable answer" } } : {}),
+      });
+      checks.push(
+        ...(await gradeTrial({ suite: s2, caseDef, trial: rec, vars: {}, repoDir: "/x", gateSeed: 1 })),
+      );
+    }
+    const s = summariseDiscriminator(checks);
+    expect(s.skill.passRate).toMatchObject({ passed: 1, total: 1 });
+    expect(s.baseline).toMatchObject({ trials: 2, errors: 2 });
+    // The tempting wrong answer: count the baseline's skipped assertions as failures, and report lift +1.
+    expect(s.baseline.passRate.total).toBe(0);
+    expect(s.lift).toBe(0);
+    expect(s.warnings).toContain("no evaluated trial in one of the modes (all errored?): lift not measured");
   });
 });
 
@@ -259,6 +252,9 @@ describe("trigger battery through the lexical router", () => {
     expect(s.queryLevel.precision).toBeCloseTo(4 / 6, 12);
     expect(s.queryLevel.recall).toBeCloseTo(0.8, 12);
     expect(s.queryLevel.accuracy).toBeCloseTo(6 / 9, 12);
+    expect(s.queryLevelRates!.precision).toMatchObject({ passed: 4, total: 6 });
+    expect(s.queryLevelRates!.recall).toMatchObject({ passed: 4, total: 5 });
+    expect(s.queryLevelRates!.recall.low).toBeCloseTo(0.375535, 5);
     expect(s.proxy).toBe(true);
     expect(s.warnings[0]).toContain("proxy");
     const miss = s.queries[4]!;
@@ -299,6 +295,20 @@ describe("trigger battery through the lexical router", () => {
     expect(summariseTrigger(all, queries, { router: "x", proxy: false }).warnings.join("\n")).toContain(
       "fired on every prompt",
     );
+  });
+
+  it("weights waza medium-confidence queries by 0.5", () => {
+    const fire = { prompt: "a", weight: 1, loc: loc(3) };
+    const medium = { prompt: "b", weight: 0.5, loc: loc(4) };
+    const qs = triggerQueries({ shouldFire: [fire, medium], shouldNotFire: [], loc: loc(1) });
+    const base = mkTrial({ mode: "trigger" });
+    const checks = [
+      gradeTriggerTrial(qs[0]!, { ...base, skillsActivated: ["split-cents"] }, "split-cents"),
+      gradeTriggerTrial(qs[1]!, base, "split-cents"),
+    ];
+    const s = summariseTrigger(checks, qs, { router: "x", proxy: false });
+    expect(s.recall).toMatchObject({ passed: 1, total: 1.5 });
+    expect(s.recall.rate).toBeCloseTo(2 / 3, 12);
   });
 
   it("cross-skill negatives and the confusion table", async () => {

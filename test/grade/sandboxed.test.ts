@@ -18,7 +18,7 @@ beforeAll(async () => {
   await mkdir(path.join(root, "checks"), { recursive: true });
   await writeFile(
     path.join(root, "checks/sum.mjs"),
-    "export default (value, ctx) => ({ pass: value.split(',').map(Number).reduce((a, b) => a + b, 0) === ctx.vars.total, reason: `sum of ${value}` });\nexport const crash = () => { throw new Error('boom'); };\nexport const weird = () => 42;\n",
+    "export default (value, ctx) => ({ pass: value.split(',').map(Number).reduce((a, b) => a + b, 0) === ctx.vars.total, reason: 'sum of ' + value });\nexport const crash = () => { throw new Error('boom'); };\nexport const weird = () => 42;\n",
   );
   await writeFile(
     path.join(root, "oracle.mjs"),
@@ -62,7 +62,7 @@ describe("gate assertion (real sandbox)", () => {
     });
     const good = await one(a, { files: { "src/split.ts": GOOD } });
     expect(good.status, good.message).toBe("pass");
-    expect((good.details?.gate as { seed: number }).seed).toBe(7);
+    expect((good.details!.gate as { seed: number }).seed).toBe(7);
     const bad = await one(a, { files: { "src/split.ts": ROUNDING } });
     expect(bad.status).toBe("fail");
     expect(bad.message).toContain("expected gate conservation to pass on src/split.ts#splitCents");
@@ -72,6 +72,10 @@ describe("gate assertion (real sandbox)", () => {
     expect(missing.message).toContain("the agent wrote no src/split.ts");
     const noExport = await one(a, { files: { "src/split.ts": "export const other = 1;" } });
     expect(noExport.status).toBe("fail");
+    const escaping = asrt("esc", "gate", { gate: "conservation", module: "../../etc/hosts" });
+    const escaped = await one(escaping, { files: { "../../etc/hosts": "x" } });
+    expect(escaped.status).toBe("error");
+    expect(escaped.message).toContain("leaves the workspace");
   });
 });
 
@@ -95,6 +99,9 @@ describe("javascript assertion (real sandbox)", () => {
     expect(weird.message).toContain("returned 42");
     const negated = await one(asrt("n", "not-javascript", { module: "checks/nope.mjs" }), { output: "x" });
     expect(negated.status).toBe("error");
+    const outside = await one(asrt("o", "javascript", { module: "../../../etc/hosts" }), { output: "x" });
+    expect(outside.status).toBe("error");
+    expect(outside.message).toContain("must lie inside the suite folder");
   });
 });
 

@@ -172,7 +172,7 @@ describe("command adapter through the runner", () => {
 
   test("a hang times out and the whole process tree is killed", async () => {
     const req = makeRequest({ prompt: "HANG", trial: 41 });
-    const out = await runTrials([req], opts({ timeoutMs: 1500 }));
+    const out = await runTrials([req], opts({ timeoutMs: 5000 }));
     expect(out.records[0]!.error).toMatchObject({ kind: "timeout", transient: true });
     const pid = Number(readFileSync(join(state, "grandchild-41.pid"), "utf8"));
     expect(pid).toBeGreaterThan(0);
@@ -183,7 +183,7 @@ describe("command adapter through the runner", () => {
     const logger = recordingLogger();
     const out = await runTrials(
       [makeRequest({ prompt: "FLAKY", caseId: "flaky-case" })],
-      opts({ timeoutMs: 1500, maxRetries: 2, logger }),
+      opts({ timeoutMs: 5000, maxRetries: 2, logger }),
     );
     expect(out.records[0]!.error).toBeUndefined();
     expect(out.records[0]!.output).toBe("plain answer to: FLAKY");

@@ -102,6 +102,16 @@ describe("runSandboxed", () => {
     expect(Object.keys(childEnv)).not.toContain("SKILLGATE_TEST_TOKEN");
   });
 
+  it("may not read the parent's /proc environ, nor spawn processes (permission model)", async () => {
+    const environ = await runSandboxed(predicate("read-secrets.js", [], "readParentEnviron"), limits);
+    expect(environ).toMatchObject({ ok: false, failure: "crash" });
+    expect(environ.ok === false && environ.message).toMatch(
+      /ERR_ACCESS_DENIED|Access to this API has been restricted/,
+    );
+    const spawned = await runSandboxed(predicate("read-secrets.js", [], "spawnSomething"), limits);
+    expect(spawned).toMatchObject({ ok: false, failure: "crash" });
+  });
+
   it("redacts a parent secret the module got hold of from its result and stderr", async () => {
     const out = await runSandboxed(predicate("echo.js", [`prefix ${SECRET} suffix`]), limits);
     expect(out).toMatchObject({ ok: true, value: { found: "prefix [REDACTED] suffix" } });

@@ -10,9 +10,17 @@
 //   HANG      starts a grandchild (pid written to $FAKE_AGENT_STATE/grandchild-<trial>.pid), then sleeps forever
 //   FLAKY     hangs on the first attempt of a trial ($FAKE_AGENT_STATE marks it), answers on the next
 //   READSKILL reads the skill: from the workspace, else from $FAKE_AGENT_REPO, and reports the call
-//   SLOW      logs start/end to $FAKE_AGENT_STATE/overlap.log around a 300 ms sleep
+//   SLOW      logs start/end to $FAKE_AGENT_STATE/overlap.log; waits until a second SLOW agent runs (≤ 3 s)
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 
 const prompt = readFileSync(0, "utf8");
@@ -33,11 +41,22 @@ if (
   if (state) writeFileSync(join(state, `grandchild-${trial}.pid`), String(child.pid));
   setInterval(() => {}, 1000);
 } else if (has("SLOW")) {
+  // Waits (up to 3 s) until another SLOW agent runs at the same time, so parallelism is observed, not hoped for.
+  const running = join(state, "running");
+  mkdirSync(running, { recursive: true });
+  const mine = join(running, `${process.pid}`);
   appendFileSync(join(state, "overlap.log"), "start\n");
-  setTimeout(() => {
-    appendFileSync(join(state, "overlap.log"), "end\n");
-    process.stdout.write("slow done");
-  }, 300);
+  writeFileSync(mine, "");
+  const deadline = Date.now() + 3000;
+  const wait = setInterval(() => {
+    if (readdirSync(running).length < 2 && Date.now() < deadline) return;
+    clearInterval(wait);
+    setTimeout(() => {
+      appendFileSync(join(state, "overlap.log"), "end\n");
+      rmSync(mine);
+      process.stdout.write("slow done");
+    }, 50);
+  }, 20);
 } else if (has("ECHOENV")) {
   const listing = readdirSync(".", { recursive: true }).map(String).sort();
   process.stdout.write(JSON.stringify({ output: JSON.stringify({ env: process.env, listing, prompt }) }));

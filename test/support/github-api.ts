@@ -113,6 +113,8 @@ export interface GitHubApiOptions {
   repo: string;
   /** Files of pull requests, by number. */
   pullFiles?: Record<number, PullFile[]>;
+  /** Pull request objects answered by `pulls.get`, by number (e.g. a webhook payload's `pull_request`). */
+  pulls?: Record<number, Record<string, unknown>>;
   /** Existing issue comments, by issue number. */
   comments?: Record<number, string[]>;
   /** Fork / Dependabot token: writes to check runs and comments answer 403. */
@@ -301,6 +303,12 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
           c.annotations.push(...(body.output.annotations ?? []));
         }
         return [200, checkRunJson(c)];
+      }
+      case "pulls/get": {
+        const pr = options.pulls?.[Number(params.pull_number)];
+        return pr
+          ? [200, pr]
+          : [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
       }
       case "pulls/list-files": {
         const files = (options.pullFiles?.[Number(params.pull_number)] ?? []).slice(0, 3000);

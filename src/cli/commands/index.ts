@@ -1,4 +1,5 @@
 import type { CliIO } from "../io.js";
+import { gateCommand } from "./gate.js";
 import { initCommand } from "./init.js";
 import { mergeCommand } from "./merge.js";
 import { runCommand } from "./run.js";
@@ -12,4 +13,5 @@ export const COMMANDS: Record<string, Command> = {
   validate: validateCommand,
   init: initCommand,
   merge: mergeCommand,
+  gate: gateCommand,
 };

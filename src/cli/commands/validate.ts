@@ -3,6 +3,7 @@ import { assertionLookup } from "../../detect/assertion-types.js";
 import { discoverRepository } from "../../detect/discover.js";
 import "../../grade/assertions/index.js";
 import * as assertionRegistry from "../../grade/assertions/registry.js";
+import { nearDuplicateWarnings } from "../../grade/lexical-router.js";
 import { formatDiagnostic, InputError, type ValidationProfile } from "../../model/index.js";
 import { EXIT } from "../../report/exit-codes.js";
 import { loadConfig } from "../../settings/config.js";
@@ -56,7 +57,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     exclude,
     assertionTypes: assertionLookup(assertionRegistry),
   });
-  diagnostics.push(...found.diagnostics);
+  diagnostics.push(...found.diagnostics, ...nearDuplicateWarnings(found.skills));
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;
   if (values.json) {

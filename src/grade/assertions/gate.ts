@@ -43,6 +43,9 @@ export const gate: AssertionType = {
     if (!(module in ctx.trial.files)) {
       return missingValue(`the agent wrote no ${module}`, expected);
     }
+    if (path.posix.normalize(module).startsWith("../") || path.isAbsolute(module)) {
+      return errorOutcome(`gate module path ${JSON.stringify(module)} leaves the workspace`, { expected });
+    }
     const opts = {
       ...(exportName ? { export: exportName } : {}),
       ...(a.params.options ? { options: a.params.options as Record<string, unknown> } : {}),

@@ -19,7 +19,13 @@ export const javascript: AssertionType = {
   },
   async evaluate(a, ctx) {
     const rel = String(a.params.module);
-    const modulePath = path.resolve(ctx.repoDir, ctx.suite.root, rel);
+    const suiteDir = path.resolve(ctx.repoDir, ctx.suite.root);
+    const modulePath = path.resolve(suiteDir, rel);
+    if (!modulePath.startsWith(suiteDir + path.sep)) {
+      return errorOutcome(
+        `predicate module ${JSON.stringify(rel)} must lie inside the suite folder ${ctx.suite.root}`,
+      );
+    }
     const exportName = typeof a.params.export === "string" ? a.params.export : undefined;
     const expected = `predicate ${rel}${exportName ? `#${exportName}` : ""} to return true`;
     const got = extractFor(a, ctx);

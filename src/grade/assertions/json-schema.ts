@@ -3,6 +3,21 @@ import { errorOutcome, extractFor, missingValue, outcome, showValue } from "./co
 import type { AssertionType } from "./registry.js";
 
 const MAX_ERRORS_SHOWN = 3;
+/** Compiled validators by schema text: the same assertion is evaluated on every trial. */
+const MAX_CACHED_SCHEMAS = 256;
+const compiled = new Map<string, ReturnType<Ajv["compile"]>>();
+
+function compile(schema: object): ReturnType<Ajv["compile"]> {
+  const key = JSON.stringify(schema);
+  let v = compiled.get(key);
+  if (!v) {
+    // A fresh instance per schema: two suites may reuse one `$id` for different schemas.
+    v = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    if (compiled.size >= MAX_CACHED_SCHEMAS) compiled.clear();
+    compiled.set(key, v);
+  }
+  return v;
+}
 
 /** The extracted value (default: the JSON in the output) validates against the JSON Schema `value`. */
 export const jsonSchema: AssertionType = {
@@ -14,10 +29,9 @@ export const jsonSchema: AssertionType = {
     additionalProperties: false,
   },
   async evaluate(a, ctx) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
     let validate: ReturnType<Ajv["compile"]>;
     try {
-      validate = ajv.compile(a.params.value as object);
+      validate = compile(a.params.value as object);
     } catch (e) {
       return errorOutcome(`invalid JSON Schema in value: ${(e as Error).message}`);
     }

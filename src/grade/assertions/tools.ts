@@ -135,25 +135,37 @@ type Step = string | { tool: string; args?: Record<string, ArgMatcher> };
 
 /**
  * `tool-order`: the steps of `values` happen in this order (by turn, then position): each step is matched by
- * the earliest call after the previous step's call.
+ * the earliest call after the previous step's call. With `strictTurns: true` each step must come in a later turn
+ * than the previous one (calls made together in one turn may run concurrently).
  */
 export const toolOrder: AssertionType = {
   type: "tool-order",
   schema: {
     type: "object",
     required: ["values"],
-    properties: { values: { type: "array", minItems: 2, items: STEP_SCHEMA } },
+    properties: {
+      values: { type: "array", minItems: 2, items: STEP_SCHEMA },
+      strictTurns: { type: "boolean" },
+    },
     additionalProperties: false,
   },
   async evaluate(a, ctx) {
     const steps = (a.params.values as Step[]).map((s) => (typeof s === "string" ? { tool: s } : s));
-    const expected = `calls in order ${steps.map((s) => describeMatcher(s.tool, s.args)).join(" → ")}`;
+    const expected = `calls in order ${steps.map((s) => describeMatcher(s.tool, s.args)).join(" → ")}${a.params.strictTurns === true ? " in strictly later turns" : ""}`;
     const calls = orderedCalls(ctx.trial.toolCalls);
+    const strict = a.params.strictTurns === true;
     let pos = 0;
     const matched: ToolCall[] = [];
     for (const step of steps) {
       const isTool = toolNameMatcher(step.tool);
-      const i = calls.findIndex((c, k) => k >= pos && isTool(c.call.name) && matchArgs(step.args, c.call));
+      const prev = matched.at(-1);
+      const i = calls.findIndex(
+        (c, k) =>
+          k >= pos &&
+          (!strict || !prev || c.call.turn > prev.turn) &&
+          isTool(c.call.name) &&
+          matchArgs(step.args, c.call),
+      );
       if (i < 0) {
         const anywhere = calls.find((c) => isTool(c.call.name) && matchArgs(step.args, c.call));
         const why = anywhere

@@ -1,0 +1,220 @@
+/**
+ * Gates bench (`npm run bench`, section `gates`):
+ * 1. all eight gates on one candidate — the good reference module of each gate, run concurrently in their
+ *    sandboxes as the pipeline would: total wall time (goal < 1.5 s) and per gate;
+ * 2. complexity stability — 100 runs per class (linear Map join, linearithmic sort-merge join, quadratic
+ *    `find` join), idle and with two busy cores, for our rule (operation counters + min-of-rounds wall clock)
+ *    and, side by side, for the seed's wall-clock-only rule (20 warm-ups, mean of 50 calls at N=100, one call
+ *    at N=5,000, pass iff ratio ≤ 120). Each run gets a fresh function instance (fresh JIT state). Counts are
+ *    deterministic, so they are measured three times per class, checked identical, and reused; the wall
+ *    clock is measured in every run.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BUILDERS } from "../gates/complexity/builders.js";
+import {
+  decide,
+  type GrowthClass,
+  measureCounts,
+  measureWall,
+  SIZES,
+  WALL_SIZES,
+  wallSlope,
+} from "../gates/complexity/measure.js";
+import { GATE_IDS, runGate } from "../gates/registry.js";
+import type { BenchContext } from "./types.js";
+
+const SEED = 20261129;
+const RUNS_PER_CLASS = 100;
+const SEED_RULE_CUTOFF = 120;
+
+/** The good reference module (and options) of each gate: together, one candidate that should pass all eight. */
+const CANDIDATE: Record<string, { file: string; options?: Record<string, unknown> }> = {
+  boundary: { file: "good-score.ts", options: { domain: [{ min: 0, max: 100, integer: true }] } },
+  conservation: { file: "good-largest-remainder.ts" },
+  contrast: { file: "good-pairs.ts" },
+  queue: { file: "good-pool.ts" },
+  "tenant-isolation": { file: "good-scoped.ts" },
+  complexity: { file: "good-map-join.js", options: { input: "events-users" } },
+  analytics: { file: "good-nearest-rank.ts" },
+  leakage: { file: "good-group-hash.ts" },
+};
+
+const CLASSES: { truth: GrowthClass; file: string }[] = [
+  { truth: "linear", file: "good-map-join.js" },
+  { truth: "linearithmic", file: "good-sort-merge.js" },
+  { truth: "quadratic", file: "bad-find-join.js" },
+];
+
+type Fn = (...args: unknown[]) => unknown;
+
+/** A fresh instance of a CommonJS fixture: new Function compiles new code, so no JIT state is shared. */
+function freshInstance(source: string, salt: number): Fn {
+  const module = { exports: {} as unknown };
+  new Function("module", "exports", `${source}\n//# run ${salt}`)(module, module.exports);
+  return module.exports as Fn;
+}
+
+function seedRule(fn: Fn): { ratio: number; passed: boolean } {
+  const build = BUILDERS["events-users"]!;
+  const small = build(100, SEED);
+  const large = build(5000, SEED);
+  for (let i = 0; i < 20; i++) fn(...small);
+  const t0 = performance.now();
+  for (let i = 0; i < 50; i++) fn(...small);
+  const avgSmallMs = (performance.now() - t0) / 50;
+  const t1 = performance.now();
+  fn(...large);
+  const largeMs = performance.now() - t1;
+  const ratio = largeMs / Math.max(avgSmallMs, 0.001);
+  return { ratio, passed: ratio <= SEED_RULE_CUTOFF };
+}
+
+/** Two processes spinning on the two cores; returns the function that stops them (by pid). */
+function busyCores(): () => void {
+  const kids = [0, 1].map(() => spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
+  return () => {
+    for (const k of kids) if (k.pid !== undefined) process.kill(k.pid, "SIGKILL");
+  };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : Number.NaN;
+};
+
+/** CPU time (user + system, ms) of this process's finished children, from /proc (Linux); undefined elsewhere. */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/self/stat", "latin1");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of /proc/<pid>/stat (cutime, cstime), in clock ticks (100 per second on Linux).
+    return (Number(f[13]) + Number(f[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+async function allGates(ctx: BenchContext) {
+  const cpuBefore = childrenCpuMs();
+  const started = performance.now();
+  const perGateMs: Record<string, number> = {};
+  const passed: Record<string, boolean> = {};
+  await Promise.all(
+    GATE_IDS.map(async (id) => {
+      const c = CANDIDATE[id]!;
+      const t0 = performance.now();
+      const r = await runGate(id, join(ctx.root, "gates", id, "fixtures", c.file), {
+        options: c.options,
+        seed: SEED,
+      });
+      perGateMs[id] = Math.round(performance.now() - t0);
+      passed[id] = r.passed;
+    }),
+  );
+  const total = Math.round(performance.now() - started);
+  const cpuAfter = childrenCpuMs();
+  const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? null : cpuAfter - cpuBefore;
+  ctx.log(
+    `gates: all eight gates on one candidate, concurrently: ${total} ms wall (goal < 1500 ms), ${cpuMs ?? "n/a"} ms CPU in the sandboxes; all passed: ${Object.values(passed).every(Boolean)}`,
+  );
+  for (const id of GATE_IDS)
+    ctx.log(
+      `gates:   ${id.padEnd(17)} ${String(perGateMs[id]).padStart(6)} ms  ${passed[id] ? "pass" : "FAIL"}`,
+    );
+  return {
+    allGatesOneCandidateMs: total,
+    allGatesSandboxCpuMs: cpuMs,
+    perGateMs,
+    allPassed: Object.values(passed).every(Boolean),
+  };
+}
+
+interface ConditionResult {
+  ours: Record<
+    GrowthClass,
+    { misclassified: number; runs: number; decidedByWall: number; wallSlopeMedian: number }
+  >;
+  seed: Record<GrowthClass, { misclassified: number; runs: number; ratioMedian: number }>;
+}
+
+function stability(ctx: BenchContext, runs: number): ConditionResult {
+  const build = BUILDERS["events-users"]!;
+  const ours = {} as ConditionResult["ours"];
+  const seed = {} as ConditionResult["seed"];
+  for (const { truth, file } of CLASSES) {
+    const source = readFileSync(join(ctx.root, "gates", "complexity", "fixtures", file), "utf8");
+    const countRuns = [0, 1, 2].map((i) =>
+      JSON.stringify(measureCounts(freshInstance(source, -1 - i), build, SIZES, SEED)),
+    );
+    if (new Set(countRuns).size !== 1)
+      throw new Error(`bench gates: operation counts of ${file} differ between runs`);
+    const counts = JSON.parse(countRuns[0] as string);
+    let wrong = 0;
+    let byWall = 0;
+    const slopes: number[] = [];
+    let seedWrong = 0;
+    const ratios: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      const fn = freshInstance(source, r);
+      const wall = measureWall(fn, build, WALL_SIZES, SEED);
+      const v = decide(counts, wall, () => wallSlope(measureWall(fn, build, WALL_SIZES, SEED)));
+      if (v.class !== truth) wrong++;
+      if (v.decidedBy === "wall") byWall++;
+      slopes.push(v.wallSlope ?? Number.NaN);
+      const s = seedRule(freshInstance(source, runs + r));
+      ratios.push(s.ratio);
+      if (s.passed !== (truth !== "quadratic")) seedWrong++;
+    }
+    ours[truth] = {
+      misclassified: wrong,
+      runs,
+      decidedByWall: byWall,
+      wallSlopeMedian: Number(median(slopes).toFixed(3)),
+    };
+    seed[truth] = { misclassified: seedWrong, runs, ratioMedian: Number(median(ratios).toFixed(1)) };
+  }
+  return { ours, seed };
+}
+
+export async function bench(ctx: BenchContext): Promise<Record<string, unknown>> {
+  const runs =
+    typeof ctx.flags.complexityRuns === "string" ? Number(ctx.flags.complexityRuns) : RUNS_PER_CLASS;
+  const gates = await allGates(ctx);
+  const idle = stability(ctx, runs);
+  const stop = busyCores();
+  let busy: ConditionResult;
+  try {
+    busy = stability(ctx, runs);
+  } finally {
+    stop();
+  }
+  const total = (c: ConditionResult, rule: "ours" | "seed") =>
+    Object.values(c[rule]).reduce((a, x) => a + x.misclassified, 0);
+  ctx.log(
+    `complexity: stability, ${runs} runs per class, events-users join, N = ${SIZES[0]}…${SIZES[SIZES.length - 1]}`,
+  );
+  ctx.log("complexity:   class          condition  ours (counters+wall)  seed rule (wall only, ≤120×)");
+  for (const [name, c] of [
+    ["idle", idle],
+    ["busy×2", busy],
+  ] as const) {
+    for (const { truth } of CLASSES) {
+      const o = c.ours[truth];
+      const s = c.seed[truth];
+      ctx.log(
+        `complexity:   ${truth.padEnd(14)} ${name.padEnd(10)} ${`${o.misclassified}/${o.runs} wrong (wall slope ${o.wallSlopeMedian})`.padEnd(21)} ${s.misclassified}/${s.runs} wrong (ratio median ${s.ratioMedian})`,
+      );
+    }
+  }
+  const misclassified = {
+    opCounterAndWall: total(idle, "ours") + total(busy, "ours"),
+    wallOnlySeedRule: total(idle, "seed") + total(busy, "seed"),
+    runs: CLASSES.length * runs * 2,
+  };
+  ctx.log(
+    `complexity: misclassified — ours ${misclassified.opCounterAndWall}/${misclassified.runs} (goal 0), seed rule ${misclassified.wallOnlySeedRule}/${misclassified.runs}`,
+  );
+  return { ...gates, complexity: { misclassified, idle, busy, seed: SEED } };
+}

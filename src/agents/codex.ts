@@ -1,0 +1,187 @@
+/**
+ * `codex` adapter: the real `codex exec --json` in the trial workspace, skills under `.agents/skills/<name>/`,
+ * `CODEX_HOME` inside the temporary HOME with a written `config.toml` (Codex ignores OPENAI_BASE_URL: the model
+ * URL goes into a provider there). Codex has no Skill tool: a skill fires when a command reads its SKILL.md.
+ * Its own retries are off (`request_max_retries = 0`): the runner retries transient faults, within the budget.
+ */
+import { execFile } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, TrialError } from "../model/index.js";
+import { InputError } from "../model/index.js";
+import { activatedSkill } from "./claude-code.js";
+import { constraintBlock } from "./command.js";
+import { priceUsage } from "./http-common.js";
+import { runAgentProcess } from "./process.js";
+import { registerAgent } from "./registry.js";
+import { capOutput, emptyResult, errorResult, tail } from "./result.js";
+import { resolveCommand } from "./shell-words.js";
+
+const execFileP = promisify(execFile);
+
+export const CODEX_MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+export const CODEX_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+// biome-ignore lint/suspicious/noExplicitAny: JSONL events are free-form JSON
+type Json = any;
+
+const tomlString = (s: string) => JSON.stringify(s);
+
+/** `config.toml` pointing Codex at the configured Responses API endpoint with the key from `env_key`. */
+export function codexConfigToml(config: AgentConfig): string {
+  const lines = [`model_provider = "skillgate"`];
+  if (config.model) lines.push(`model = ${tomlString(config.model)}`);
+  lines.push(
+    "",
+    "[model_providers.skillgate]",
+    `name = "skillgate"`,
+    `base_url = ${tomlString((config.baseUrl ?? CODEX_DEFAULT_BASE_URL).replace(/\/+$/, ""))}`,
+    `wire_api = "responses"`,
+    `env_key = ${tomlString(config.apiKeyEnv ?? "OPENAI_API_KEY")}`,
+    "request_max_retries = 0",
+    "stream_max_retries = 0",
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+function classify(message: string): TrialError {
+  if (/\b429\b|rate.?limit|too many requests/i.test(message))
+    return { kind: "rate-limit", message, transient: true };
+  if (
+    /\b5\d\d\b|overloaded|internal server error|service unavailable|stream disconnected|connection/i.test(
+      message,
+    )
+  ) {
+    return { kind: "crash", message, transient: true };
+  }
+  return { kind: "protocol", message };
+}
+
+/** Reads `codex exec --json` events: commands and file changes as tool calls, the last agent message as output. */
+export function parseCodexEvents(stdout: string): { result: AgentResult; completed: boolean } {
+  const result = emptyResult();
+  const notes: string[] = [];
+  let completed = false;
+  let inTok = 0;
+  let outTok = 0;
+  let turn = 0;
+  for (const line of stdout.split("\n")) {
+    if (!line.trim()) continue;
+    let ev: Json;
+    try {
+      ev = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (ev?.type === "item.completed" && ev.item) {
+      const item = ev.item;
+      let call: ToolCall | undefined;
+      if (item.type === "agent_message") result.output = String(item.text ?? "");
+      else if (item.type === "command_execution") {
+        call = {
+          name: "command_execution",
+          input: { command: String(item.command ?? "") },
+          output: String(item.aggregated_output ?? ""),
+          ...(typeof item.exit_code === "number" && item.exit_code !== 0 ? { isError: true } : {}),
+          turn: turn++,
+        };
+      } else if (item.type === "file_change") {
+        call = {
+          name: "file_change",
+          input: { changes: item.changes ?? [] },
+          ...(item.status === "failed" ? { isError: true } : {}),
+          turn: turn++,
+        };
+      } else if (item.type === "mcp_tool_call" || item.type === "web_search") {
+        call = {
+          name: String(item.tool ?? item.type),
+          input: item.arguments ?? item.query ?? null,
+          turn: turn++,
+        };
+      } else if (item.type === "error") notes.push(`codex: ${String(item.message ?? "")}`);
+      if (call) result.toolCalls.push(call);
+    } else if (ev?.type === "turn.completed") {
+      completed = true;
+      inTok += Number(ev.usage?.input_tokens ?? 0);
+      outTok += Number(ev.usage?.output_tokens ?? 0);
+    } else if (ev?.type === "turn.failed") {
+      result.error = classify(`codex turn failed: ${String(ev.error?.message ?? "unknown error")}`);
+    } else if (ev?.type === "error" && !result.error) {
+      result.error = classify(`codex error: ${String(ev.message ?? "unknown error")}`);
+    }
+  }
+  result.usage = { inputTokens: inTok, outputTokens: outTok, costUsd: 0 };
+  const activated = new Set<string>();
+  for (const c of result.toolCalls) {
+    if (c.name !== "command_execution") continue;
+    const name = activatedSkill({
+      ...c,
+      name: "Read",
+      input: { path: (c.input as { command: string }).command },
+    });
+    if (name) activated.add(name);
+  }
+  result.skillsActivated = [...activated];
+  if (notes.length) result.notes = notes;
+  return { result, completed };
+}
+
+export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
+  const { file, args: baseArgs } = resolveCommand(config.command ?? "codex", ctx.repoDir);
+  const sandbox = typeof config.options?.sandbox === "string" ? config.options.sandbox : "workspace-write";
+  let identity: Promise<string> | undefined;
+  return {
+    name: "codex",
+    skillsDir: ".agents/skills",
+    envAllow: ["OPENAI_*"],
+    identity() {
+      identity ??= execFileP(file, [...baseArgs, "--version"], { timeout: 30_000 }).then(
+        ({ stdout }) =>
+          `codex/${stdout.trim().split(/\s+/).at(-1)}/${config.model ?? "default"}/${config.baseUrl ?? "openai"}`,
+        (e: Error) => {
+          throw new InputError(`codex: cannot run \`${file} --version\`: ${e.message.split("\n")[0]}`);
+        },
+      );
+      return identity;
+    },
+    async run(request, run) {
+      const codexHome = join(run.workspace.home, ".codex");
+      await mkdir(codexHome, { recursive: true });
+      await writeFile(join(codexHome, "config.toml"), codexConfigToml(config));
+      const args = [...baseArgs, "exec", "--json", "--skip-git-repo-check", "-s", sandbox];
+      if (config.model) args.push("-m", config.model);
+      args.push("-");
+      const p = await runAgentProcess(file, args, {
+        cwd: run.workspace.dir,
+        env: { ...run.env, CODEX_HOME: codexHome },
+        stdin: constraintBlock(request.constraints) + request.prompt,
+        timeoutMs: run.timeoutMs,
+        signal: run.signal,
+        maxStdoutBytes: CODEX_MAX_STDOUT_BYTES,
+      });
+      if (p.spawnError) return errorResult("crash", `cannot start codex (${file}): ${p.spawnError}`);
+      const { result, completed } = parseCodexEvents(p.stdout);
+      const u = result.usage;
+      result.usage = priceUsage(config, u.inputTokens, u.outputTokens);
+      if (p.timedOut)
+        return errorResult("timeout", `codex did not finish within ${run.timeoutMs} ms`, true, result);
+      if (p.aborted) return errorResult("crash", "codex aborted", false, result);
+      if (result.error) return result;
+      if (!completed) {
+        return errorResult(
+          "crash",
+          `codex ${p.exitCode === 0 ? "exited 0" : `exited ${p.exitCode ?? p.signal}`} without completing its turn${p.stderr.trim() ? `: ${tail(p.stderr, 500)}` : ""}`,
+          false,
+          result,
+        );
+      }
+      const notes = result.notes ?? [];
+      result.output = capOutput(result.output, notes);
+      if (notes.length) result.notes = notes;
+      return result;
+    },
+  };
+}
+
+registerAgent("codex", createCodexAgent);

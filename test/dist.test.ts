@@ -1,0 +1,55 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "..");
+
+describe("dist/", () => {
+  it("is exactly what the sources bundle to (run `npm run bundle` and commit dist/)", () => {
+    const fresh = mkdtempSync(join(tmpdir(), "sg-dist-"));
+    execFileSync(process.execPath, [join(root, "scripts/bundle.mjs"), fresh], { cwd: root, stdio: "pipe" });
+    const list = (dir: string) =>
+      (readdirSync(dir, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
+        .filter((e) => e.isFile())
+        .map((e) => relative(dir, join(e.parentPath, e.name)))
+        .sort();
+    const committed = list(join(root, "dist"));
+    expect(committed).toEqual(list(fresh));
+    for (const f of committed) {
+      const same = readFileSync(join(root, "dist", f)).equals(readFileSync(join(fresh, f)));
+      expect(same, `dist/${f} is stale: run npm run bundle`).toBe(true);
+    }
+  }, 120_000);
+
+  it("runs with no node_modules anywhere near it (as the Actions runtime has none)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sg-dist-alone-"));
+    cpSync(join(root, "dist"), join(dir, "dist"), { recursive: true });
+    cpSync(join(root, "examples"), join(dir, "examples"), { recursive: true });
+    cpSync(join(root, "package.json"), join(dir, "package.json"));
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [join(dir, "dist/cli.js"), ...args], {
+        cwd: dir,
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "" },
+      });
+    const v = run(["validate", "--repo", "examples/demo-repo"]);
+    expect(v.stderr).toBe("");
+    expect(v.status).toBe(0);
+    // the demo: replayed trials, gates in the sandbox child (sql.js wasm and TS transform from dist/)
+    const r = run([
+      "run",
+      "--repo",
+      "examples/demo-repo",
+      "--base-dir",
+      "examples/demo-repo-base",
+      "--quiet",
+      "--no-cache",
+    ]);
+    expect(r.stdout).toContain("skillgate: FAIL");
+    expect(r.stdout).toContain(".agent/evals/split-cents/prompts/split-1000-3.yaml:12");
+    expect(r.stdout).not.toMatch(/could not run|Cannot find (module|package)/);
+    expect(r.status).toBe(1);
+  }, 120_000);
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { summariseRobustness, tierOf } from "../../src/grade/robustness.js";
+import type { CheckResult } from "../../src/model/check.js";
+
+let n = 0;
+function check(partial: Partial<CheckResult>): CheckResult {
+  n++;
+  return {
+    checkId: `c/a${n}`,
+    skill: "s",
+    caseId: "c",
+    assertionId: `a${n}`,
+    mode: "skill",
+    trial: 0,
+    status: "pass",
+    discriminator: false,
+    message: "",
+    dependsOn: [],
+    loc: { file: "f", line: 1, column: 1 },
+    ...partial,
+  };
+}
+
+function gateRun(
+  gate: string,
+  passed: boolean,
+  loaded = true,
+  mode: CheckResult["mode"] = "skill",
+): CheckResult {
+  const checks = loaded
+    ? [{ id: "sum", passed, message: "" }]
+    : [{ id: "load", passed: false, message: "no export" }];
+  return check({
+    mode,
+    status: passed && loaded ? "pass" : "fail",
+    details: { gate: { gate, passed: passed && loaded, seed: 1, checks, metrics: {} } },
+  });
+}
+
+describe("robustness summary", () => {
+  it("maps gates and discriminators onto dimensions, never inventing unmeasured ones", () => {
+    const s = summariseRobustness([
+      gateRun("conservation", true),
+      gateRun("conservation", false),
+      gateRun("boundary", true),
+      gateRun("tenant-isolation", true),
+      gateRun("tenant-isolation", false, false), // did not load: hallucination, not security
+      check({ discriminator: true, status: "pass" }),
+      check({ discriminator: true, status: "fail" }),
+      check({ discriminator: false, status: "fail" }), // ordinary assertion: no dimension
+      check({ discriminator: true, status: "fail", mode: "baseline" }), // baseline: not rated
+      gateRun("complexity", false, true, "baseline"),
+    ]);
+    const d = Object.fromEntries(s.dimensions.map((x) => [x.id, x]));
+    // adversarial: conservation 1/2 + boundary 1/1 + discriminators 1/2 = 3/5
+    expect(d["adversarial-correctness"]).toMatchObject({ measured: true, passed: 3, total: 5, score: 60 });
+    expect(d["security-awareness"]).toMatchObject({ measured: true, passed: 1, total: 1, score: 100 });
+    expect(d.hallucination).toMatchObject({ measured: true, passed: 4, total: 5, score: 80 });
+    for (const id of [
+      "spec-underspecification",
+      "consistency-under-reformulation",
+      "error-recovery",
+      "refusal-calibration",
+      "graceful-degradation",
+    ]) {
+      expect(d[id]!.measured).toBe(false);
+      expect(d[id]!.score).toBeUndefined();
+    }
+    expect(s.dimensions).toHaveLength(8);
+    // Mean over the three measured dimensions only (not over eight): (60 + 100 + 80) / 3 = 80.
+    expect(s.composite).toBeCloseTo(80, 12);
+    expect(s.tier).toBe("adequate");
+  });
+
+  it("tiers: ≥85 robust, 70–84 adequate, 50–69 fragile, <50 unreliable; nothing measured → no composite", () => {
+    expect([85, 84.9, 70, 69.9, 50, 49.9].map(tierOf)).toEqual([
+      "robust",
+      "adequate",
+      "adequate",
+      "fragile",
+      "fragile",
+      "unreliable",
+    ]);
+    const none = summariseRobustness([check({})]);
+    expect(none.composite).toBeUndefined();
+    expect(none.tier).toBeUndefined();
+  });
+});
