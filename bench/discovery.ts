@@ -24,7 +24,10 @@ function write(root: string, rel: string, text: string): void {
   writeFileSync(join(root, rel), text);
 }
 
-function skillText(i: number, description = `Handles task number ${i} for the team. Use when asked about topic ${i}.`) {
+function skillText(
+  i: number,
+  description = `Handles task number ${i} for the team. Use when asked about topic ${i}.`,
+) {
   return `---\nname: ${name(i)}\ndescription: ${description}\n---\n# ${name(i)}\n\nSteps for ${i}.\n`;
 }
 
@@ -35,8 +38,16 @@ function generate(root: string): void {
     if (i % SUITE_EVERY === 0) {
       const suite = `.agent/evals/${name(i)}`;
       write(root, `${suite}/meta.json`, '{"trials": 3}\n');
-      write(root, `${suite}/prompts/case-1.yaml`, `id: case-1\nprompt: Do task ${i}\nassertions:\n  - id: says\n    type: contains\n    value: "${i}"\n`);
-      write(root, `${suite}/trigger-eval.json`, JSON.stringify({ shouldFire: [`topic ${i}`], shouldNotFire: ["a poem"] }));
+      write(
+        root,
+        `${suite}/prompts/case-1.yaml`,
+        `id: case-1\nprompt: Do task ${i}\nassertions:\n  - id: says\n    type: contains\n    value: "${i}"\n`,
+      );
+      write(
+        root,
+        `${suite}/trigger-eval.json`,
+        JSON.stringify({ shouldFire: [`topic ${i}`], shouldNotFire: ["a poem"] }),
+      );
     }
   }
 }
@@ -71,8 +82,11 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const m = runs[RUNS >> 1]!;
   const changed = m.changes.filter((c) => c.change !== "unchanged").map((c) => `${c.name}:${c.change}`);
   const errors = m.h.diagnostics.filter((d) => d.severity === "error").length;
-  if (m.h.skills.length !== SKILLS || errors) throw new Error(`generated repository misread: ${m.h.skills.length} skills, ${errors} errors`);
-  ctx.log(`discovery.ms      ${Math.round(m.total)} ms   (goal < 1000; head ${Math.round(m.head)} + base ${Math.round(m.base)} + classify ${Math.round(m.classify)}; ${SKILLS} skills, median of ${RUNS})`);
+  if (m.h.skills.length !== SKILLS || errors)
+    throw new Error(`generated repository misread: ${m.h.skills.length} skills, ${errors} errors`);
+  ctx.log(
+    `discovery.ms      ${Math.round(m.total)} ms   (goal < 1000; head ${Math.round(m.head)} + base ${Math.round(m.base)} + classify ${Math.round(m.classify)}; ${SKILLS} skills, median of ${RUNS})`,
+  );
   ctx.log(`discovery.changes ${changed.join(", ")}`);
   return {
     discovery: {

@@ -41,14 +41,28 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  ctx.log(`fuzz.inputs       ${runs} (seed ${seed}; ${Object.entries(perKind).map(([k, n]) => `${k} ${n}`).join(", ")})`);
+  ctx.log(
+    `fuzz.inputs       ${runs} (seed ${seed}; ${Object.entries(perKind)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ")})`,
+  );
   ctx.log(`fuzz.crashes      ${crashes}   (goal 0)`);
   ctx.log(`fuzz.unlocated    ${unlocated}   (goal 0: inputs with a diagnostic outside its file)`);
   ctx.log(`fuzz.invalid      ${invalid}   (transcript parses breaking their types)`);
   ctx.log(`fuzz.seconds      ${seconds.toFixed(1)} (${diagnostics} diagnostics checked)`);
   for (const e of examples) ctx.log(`  ! ${e}`);
   return {
-    fuzz: { inputs: runs, crashes, unlocated, invalid, seed, perKind, diagnostics, seconds: round(seconds), examples },
+    fuzz: {
+      inputs: runs,
+      crashes,
+      unlocated,
+      invalid,
+      seed,
+      perKind,
+      diagnostics,
+      seconds: round(seconds),
+      examples,
+    },
   };
 }
 

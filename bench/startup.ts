@@ -17,7 +17,8 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   if (!existsSync(join(dist, "cli.js"))) throw new Error("dist/ is missing: run `npm run bundle` first");
   const bytes: Record<string, number> = {};
   for (const f of readdirSync(dist).sort()) bytes[f] = statSync(join(dist, f)).size;
-  for (const [f, n] of Object.entries(bytes)) ctx.log(`bundle.bytes.${f}  ${n} (${(n / 1024 / 1024).toFixed(2)} MB)`);
+  for (const [f, n] of Object.entries(bytes))
+    ctx.log(`bundle.bytes.${f}  ${n} (${(n / 1024 / 1024).toFixed(2)} MB)`);
 
   const coldStartMs: Record<string, number | string> = {};
   const cli = await median(() => firstLine(join(dist, "cli.js"), ["--version"], {}, ctx.root));
@@ -25,7 +26,17 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   ctx.log(`coldStartMs.cli   ${cli} ms   (dist/cli.js --version, median of ${SAMPLES})`);
   if (existsSync(join(dist, "index.js"))) {
     const event = join(ctx.tmp, "event.json");
-    writeFileSync(event, JSON.stringify({ pull_request: { number: 1, base: { sha: "0".repeat(40), ref: "main" }, head: { sha: "1".repeat(40), ref: "pr" } }, repository: { full_name: "o/r", name: "r", owner: { login: "o" } } }));
+    writeFileSync(
+      event,
+      JSON.stringify({
+        pull_request: {
+          number: 1,
+          base: { sha: "0".repeat(40), ref: "main" },
+          head: { sha: "1".repeat(40), ref: "pr" },
+        },
+        repository: { full_name: "o/r", name: "r", owner: { login: "o" } },
+      }),
+    );
     const env = {
       GITHUB_ACTIONS: "true",
       GITHUB_EVENT_NAME: "pull_request",
@@ -38,7 +49,9 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     };
     const action = await median(() => firstLine(join(dist, "index.js"), [], env, ctx.root));
     coldStartMs.action = action;
-    ctx.log(`coldStartMs       ${action} ms   (dist/index.js to its first log line, median of ${SAMPLES}; goal < 300)`);
+    ctx.log(
+      `coldStartMs       ${action} ms   (dist/index.js to its first log line, median of ${SAMPLES}; goal < 300)`,
+    );
   } else {
     coldStartMs.action = "dist/index.js not built (src/main.ts not on this branch)";
     ctx.log("coldStartMs       n/a: dist/index.js not built; cli figure above stands in");
@@ -54,7 +67,12 @@ async function median(sample: () => Promise<number>): Promise<number> {
 }
 
 /** ms from spawn to the first output line; the process is killed then (the action would go on to work). */
-function firstLine(script: string, args: string[], env: Record<string, string>, cwd: string): Promise<number> {
+function firstLine(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [script, ...args], {
@@ -71,7 +89,10 @@ function firstLine(script: string, args: string[], env: Record<string, string>, 
       child.kill("SIGKILL");
       err ? reject(err) : resolve(ms);
     };
-    const timer = setTimeout(() => finish(new Error(`${script}: no output within ${FIRST_LINE_TIMEOUT_MS} ms`)), FIRST_LINE_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => finish(new Error(`${script}: no output within ${FIRST_LINE_TIMEOUT_MS} ms`)),
+      FIRST_LINE_TIMEOUT_MS,
+    );
     const onData = (b: Buffer) => {
       if (b.includes(10)) finish();
     };
