@@ -16,7 +16,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const dist = join(ctx.root, "dist");
   if (!existsSync(join(dist, "cli.js"))) throw new Error("dist/ is missing: run `npm run bundle` first");
   const bytes: Record<string, number> = {};
-  for (const f of readdirSync(dist).sort()) bytes[f] = statSync(join(dist, f)).size;
+  for (const f of readdirSync(dist).sort()) bytes[f] = sizeOf(join(dist, f));
   for (const [f, n] of Object.entries(bytes))
     ctx.log(`bundle.bytes.${f}  ${n} (${(n / 1024 / 1024).toFixed(2)} MB)`);
 
@@ -57,6 +57,13 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     ctx.log("coldStartMs       n/a: dist/index.js not built; cli figure above stands in");
   }
   return { coldStartMs, bundle: { bytes } };
+}
+
+/** Bytes of a file, or of every file under a folder (dist/esbuild-wasm/ holds the sandbox's compiler). */
+function sizeOf(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.size;
+  return readdirSync(path).reduce((n, f) => n + sizeOf(join(path, f)), 0);
 }
 
 async function median(sample: () => Promise<number>): Promise<number> {
