@@ -13,7 +13,8 @@ export function costBySkill(records: readonly TrialRecord[]): Map<string, SkillC
     c.usd += spent;
     if (r.cached) c.cacheHits++;
     else c.agentCalls += r.attempts ?? (r.error?.kind === "budget" ? 0 : 1);
-    const m = (c.byMode[r.mode] ??= { usd: 0, trials: 0 });
+    const m = c.byMode[r.mode] ?? { usd: 0, trials: 0 };
+    c.byMode[r.mode] = m;
     m.usd += spent;
     m.trials++;
   }

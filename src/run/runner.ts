@@ -12,7 +12,7 @@ import {
   collectWrittenFiles,
   type PreparedWorkspace,
   prepareWorkspace,
-  removeWorkspace,
+  WorkspaceJanitor,
 } from "../agents/workspace.js";
 import type {
   AgentAdapter,
@@ -105,6 +105,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   let errors = 0;
   let budgetExhausted: string | undefined;
 
+  const janitor = new WorkspaceJanitor(opts.workspaceParent);
   // process.env is a live view into the C++ side: copy it once, not once per trial.
   const envSource = { ...process.env };
   const progress = () =>
@@ -161,7 +162,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       return result;
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
-      await removeWorkspace(ws);
+      janitor.dispose(ws);
     }
   }
 
@@ -232,7 +233,11 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     }
   };
   const workers = Math.max(1, Math.min(opts.concurrency, requests.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    await janitor.drain();
+  }
 
   return {
     records,

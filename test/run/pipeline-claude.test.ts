@@ -1,0 +1,114 @@
+/**
+ * The issue's "done when", through the lead's `runPipeline`: a repository whose `.skillgate.yml` says
+ * `agent: {adapter: claude-code, command: <claude>}`, the model URL in ANTHROPIC_BASE_URL. A model that answers
+ * only errors must end in verdict `error` (exit 3), never a pass.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Report } from "../../src/model/index.js";
+import { runPipeline } from "../../src/pipeline.js";
+import { resolveSettings } from "../../src/settings/resolve.js";
+import {
+  apiError,
+  type ScriptedServer,
+  startScriptedAnthropic,
+  text,
+  toolUse,
+} from "../support/scripted-anthropic.js";
+import { recordingLogger } from "../support/trials.js";
+
+const CLAUDE = resolve("node_modules/.bin/claude");
+const saved = { ...process.env };
+
+function makeRepo(): string {
+  const repo = mkdtempSync(join(tmpdir(), "pipeline-cc-"));
+  const write = (rel: string, content: string) => {
+    mkdirSync(dirname(join(repo, rel)), { recursive: true });
+    writeFileSync(join(repo, rel), content);
+  };
+  write(
+    ".skillgate.yml",
+    `agent:\n  adapter: claude-code\n  command: ${CLAUDE}\ntrials: 1\ntriggerRuns: 1\ntimeoutSeconds: 120\n`,
+  );
+  write(
+    ".claude/skills/split-cents/SKILL.md",
+    "---\nname: split-cents\ndescription: Split money amounts in cents among people without losing a cent.\n---\n\nUse the largest remainder method: 1000 among 3 is 334, 333, 333.\n",
+  );
+  write(
+    ".claude/skills/split-cents/evals/meta.json",
+    JSON.stringify({ skillVersion: "1", suiteVersion: "1", trials: 1, thresholds: {} }),
+  );
+  write(
+    ".claude/skills/split-cents/evals/prompts/split.json",
+    JSON.stringify({
+      id: "split-1000-3",
+      prompt: "Split 1000 cents among 3 people.",
+      assertions: [{ id: "D:no-lost-cent", type: "not-one-of", extract: "first-number", values: [333] }],
+    }),
+  );
+  write(
+    ".claude/skills/split-cents/evals/trigger-eval.json",
+    JSON.stringify({
+      shouldFire: [{ prompt: "Help me split the bill of 1000 cents" }],
+      shouldNotFire: [{ prompt: "What is the capital of France?" }],
+    }),
+  );
+  return repo;
+}
+
+async function pipeline(repo: string): Promise<Report> {
+  const settings = await resolveSettings({ repo, noCache: true }, recordingLogger());
+  return runPipeline(settings);
+}
+
+beforeAll(() => {
+  process.env.ANTHROPIC_API_KEY = "sk-ant-dummy";
+  process.env.CLAUDE_CODE_MAX_RETRIES = "0";
+});
+afterAll(() => {
+  for (const k of ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_MAX_RETRIES"]) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+});
+
+describe("runPipeline with the real Claude Code CLI", () => {
+  let server: ScriptedServer;
+  afterAll(() => server?.close());
+
+  test("a working model: the batteries run, the skill fires, the verdict is not error", async () => {
+    server = await startScriptedAnthropic((r) => {
+      if (!r.hasTools) return text("ok");
+      const prompt =
+        /(Split 1000 cents among 3 people|Help me split the bill|What is the capital)[^"]*/.exec(
+          r.raw,
+        )?.[0] ?? "";
+      if (r.turn === 0 && r.raw.includes("- split-cents:") && /split/i.test(prompt))
+        return toolUse("Skill", { skill: "split-cents" });
+      if (prompt.startsWith("Split 1000"))
+        return text(r.raw.includes("largest remainder method") ? "334, 333 and 333" : "333 each");
+      return text("Paris.");
+    });
+    process.env.ANTHROPIC_BASE_URL = server.url;
+    const report = await pipeline(makeRepo());
+    expect(report.agent.adapter).toBe("claude-code");
+    expect(report.agent.identity).toMatch(/^claude-code\/2\.1\./);
+    expect(report.errors).toEqual([]);
+    expect(report.verdict).not.toBe("error");
+    expect(report.cost.agentCalls).toBeGreaterThanOrEqual(4);
+    const skill = report.skills.find((s) => s.name === "split-cents")!;
+    expect(skill.trigger?.recall).toMatchObject({ rate: 1 });
+    expect(skill.trigger?.precision).toMatchObject({ rate: 1 });
+  }, 300_000);
+
+  test("a model that answers only errors: verdict error, never pass", async () => {
+    await server?.close();
+    server = await startScriptedAnthropic(() => apiError(500, "internal error", "api_error"));
+    process.env.ANTHROPIC_BASE_URL = server.url;
+    const report = await pipeline(makeRepo());
+    expect(report.verdict).toBe("error");
+    expect(report.skills.every((s) => s.verdict !== "pass")).toBe(true);
+  }, 300_000);
+});
