@@ -5,8 +5,8 @@
  */
 import { join } from "node:path";
 import "../src/agents/index.js";
-import { emptyResult } from "../src/agents/result.js";
 import { createAgent } from "../src/agents/registry.js";
+import { emptyResult } from "../src/agents/result.js";
 import type { Logger, TrialRequest } from "../src/model/index.js";
 import { TrialCache } from "../src/run/cache.js";
 import { cacheKey, trialKey } from "../src/run/keys.js";
@@ -34,7 +34,17 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     const trial = i % 5;
     const prompt = `Case ${Math.floor(i / 5)}: split 1000 cents among 3.`;
     const key = trialKey({ mode: "skill", skillContentHash: "h", prompt, files: [], trial });
-    requests.push({ key, skill: "s", caseId: `case-${Math.floor(i / 5)}`, mode: "skill", trial, prompt, files: [], install: [], seed: 1 });
+    requests.push({
+      key,
+      skill: "s",
+      caseId: `case-${Math.floor(i / 5)}`,
+      mode: "skill",
+      trial,
+      prompt,
+      files: [],
+      install: [],
+      seed: 1,
+    });
     await cache.put(cacheKey(key, identity), identity, {
       ...emptyResult(),
       output: `334 333 333 (${i})`,
@@ -57,6 +67,12 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const ms = performance.now() - started;
   const hits = out.records.filter((r) => r.cached && !r.error).length;
   if (hits !== CACHED_TRIALS) throw new Error(`cache replay: only ${hits}/${CACHED_TRIALS} hits`);
-  ctx.log(`cacheReplay: ${CACHED_TRIALS} cached trials in ${ms.toFixed(0)} ms (goal < 1000 ms), ${out.cost.agentCalls} agent calls (goal 0)`);
-  return { "cacheReplay.trials": CACHED_TRIALS, "cacheReplay.ms": Math.round(ms), "cacheReplay.agentCalls": out.cost.agentCalls };
+  ctx.log(
+    `cacheReplay: ${CACHED_TRIALS} cached trials in ${ms.toFixed(0)} ms (goal < 1000 ms), ${out.cost.agentCalls} agent calls (goal 0)`,
+  );
+  return {
+    "cacheReplay.trials": CACHED_TRIALS,
+    "cacheReplay.ms": Math.round(ms),
+    "cacheReplay.agentCalls": out.cost.agentCalls,
+  };
 }

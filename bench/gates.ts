@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILDERS } from "../gates/complexity/builders.js";
 import {
+  CONFIRM_ROUNDS,
   decide,
   type GrowthClass,
   measureCounts,
@@ -159,7 +160,9 @@ function stability(ctx: BenchContext, runs: number): ConditionResult {
     for (let r = 0; r < runs; r++) {
       const fn = freshInstance(source, r);
       const wall = measureWall(fn, build, WALL_SIZES, SEED);
-      const v = decide(counts, wall, () => wallSlope(measureWall(fn, build, WALL_SIZES, SEED)));
+      const v = decide(counts, wall, () =>
+        wallSlope(measureWall(fn, build, WALL_SIZES, SEED, CONFIRM_ROUNDS)),
+      );
       if (v.class !== truth) wrong++;
       if (v.decidedBy === "wall") byWall++;
       slopes.push(v.wallSlope ?? Number.NaN);
@@ -216,5 +219,6 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   ctx.log(
     `complexity: misclassified — ours ${misclassified.opCounterAndWall}/${misclassified.runs} (goal 0), seed rule ${misclassified.wallOnlySeedRule}/${misclassified.runs}`,
   );
-  return { ...gates, complexity: { misclassified, idle, busy, seed: SEED } };
+  // Merged at the top level of the bench JSON: keys gates.* and complexity.*.
+  return { gates, complexity: { misclassified, runsPerClass: runs, idle, busy, seed: SEED } };
 }

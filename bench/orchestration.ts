@@ -131,7 +131,10 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const dir = join(ctx.tmp, "orchestration");
   const skillDir = join(dir, "repo/.agents/skills/bench-skill");
   mkdirSync(skillDir, { recursive: true });
-  writeFileSync(join(skillDir, "SKILL.md"), "---\nname: bench-skill\ndescription: A skill for the benchmark.\n---\nBody.\n");
+  writeFileSync(
+    join(skillDir, "SKILL.md"),
+    "---\nname: bench-skill\ndescription: A skill for the benchmark.\n---\nBody.\n",
+  );
   const script = join(dir, "agent.mjs");
   writeFileSync(script, AGENT_SCRIPT);
   const skill: InstalledSkill = {
@@ -165,7 +168,16 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const better = (a: Cost | undefined, b: Cost) => (!a || total(b) < total(a) ? b : a);
   for (let round = 0; round < ROUNDS; round++) {
     const env = agentEnv(dir);
-    floor = better(floor, await measure(() => spawnFloor(script, requests.map((r) => r.prompt), env).then(() => {})));
+    floor = better(
+      floor,
+      await measure(() =>
+        spawnFloor(
+          script,
+          requests.map((r) => r.prompt),
+          env,
+        ).then(() => {}),
+      ),
+    );
     const { value, peakMiB: peak } = await withPeakRss(() =>
       measure(async () => {
         const out = await runTrials(requests, {
@@ -190,10 +202,18 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const o = ours!;
   const overhead = (o.parentCpuMs - f.parentCpuMs) / n;
   const wallOverhead = (o.wallMs - f.wallMs) / n;
-  ctx.log(`orchestration: ${CASES} cases × ${TRIALS} trials = ${n}, concurrency ${CONCURRENCY}, best of ${ROUNDS}`);
-  ctx.log(`orchestration spawn floor: ${(f.parentCpuMs / n).toFixed(2)} ms orchestrator CPU/trial, agent ${(f.childCpuMs / n).toFixed(2)} ms CPU, ${(f.wallMs / n).toFixed(2)} ms wall/trial`);
-  ctx.log(`orchestration runner:      ${(o.parentCpuMs / n).toFixed(2)} ms orchestrator CPU/trial, agent ${(o.childCpuMs / n).toFixed(2)} ms CPU, ${(o.wallMs / n).toFixed(2)} ms wall/trial`);
-  ctx.log(`orchestration.overheadMsPerTrial ${overhead.toFixed(2)} ms CPU (goal ≤ 1 ms); wall difference ${wallOverhead.toFixed(2)} ms (load-dependent)`);
+  ctx.log(
+    `orchestration: ${CASES} cases × ${TRIALS} trials = ${n}, concurrency ${CONCURRENCY}, best of ${ROUNDS}`,
+  );
+  ctx.log(
+    `orchestration spawn floor: ${(f.parentCpuMs / n).toFixed(2)} ms orchestrator CPU/trial, agent ${(f.childCpuMs / n).toFixed(2)} ms CPU, ${(f.wallMs / n).toFixed(2)} ms wall/trial`,
+  );
+  ctx.log(
+    `orchestration runner:      ${(o.parentCpuMs / n).toFixed(2)} ms orchestrator CPU/trial, agent ${(o.childCpuMs / n).toFixed(2)} ms CPU, ${(o.wallMs / n).toFixed(2)} ms wall/trial`,
+  );
+  ctx.log(
+    `orchestration.overheadMsPerTrial ${overhead.toFixed(2)} ms CPU (goal ≤ 1 ms); wall difference ${wallOverhead.toFixed(2)} ms (load-dependent)`,
+  );
   ctx.log(`orchestration.peakRssMiB ${peakMiB.toFixed(0)} MiB (whole bench process)`);
   const result: Record<string, unknown> = {
     "orchestration.trials": n,
@@ -229,7 +249,9 @@ async function promptfoo(
     cwd: pf,
     maxBuffer: 64 * 2 ** 20,
   });
-  const tests = Array.from({ length: CASES }, (_, c) => `  - vars: { prompt: "Case ${c}: answer ok." }`).join("\n");
+  const tests = Array.from({ length: CASES }, (_, c) => `  - vars: { prompt: "Case ${c}: answer ok." }`).join(
+    "\n",
+  );
   writeFileSync(
     join(pf, "promptfooconfig.yaml"),
     `prompts: ["{{prompt}}"]\nproviders:\n  - id: "exec: node ${script}"\ndefaultTest:\n  assert:\n    - type: contains\n      value: ok\ntests:\n${tests}\n`,
@@ -248,12 +270,18 @@ async function promptfoo(
   const started = performance.now();
   const { cpuMs, peakKiB } = await runPolled(process.execPath, args, pf, env);
   const wallPerTrial = (performance.now() - started) / n;
-  const out = JSON.parse(readFileSync(join(pf, "out.json"), "utf8")) as { results?: { stats?: { successes?: number } } };
+  const out = JSON.parse(readFileSync(join(pf, "out.json"), "utf8")) as {
+    results?: { stats?: { successes?: number } };
+  };
   const successes = out.results?.stats?.successes ?? 0;
   const overhead = (cpuMs - floor.parentCpuMs) / n;
   const peakMiB = peakKiB / 1024;
-  ctx.log(`orchestration.promptfoo ${PROMPTFOO_VERSION}: ${successes}/${n} passed, ${(cpuMs / n).toFixed(2)} ms orchestrator CPU/trial, ${wallPerTrial.toFixed(2)} ms wall/trial`);
-  ctx.log(`orchestration.promptfoo.overheadMsPerTrial ${overhead.toFixed(2)} ms CPU (ratio to ours ${(overhead / ourOverhead).toFixed(1)}×)`);
+  ctx.log(
+    `orchestration.promptfoo ${PROMPTFOO_VERSION}: ${successes}/${n} passed, ${(cpuMs / n).toFixed(2)} ms orchestrator CPU/trial, ${wallPerTrial.toFixed(2)} ms wall/trial`,
+  );
+  ctx.log(
+    `orchestration.promptfoo.overheadMsPerTrial ${overhead.toFixed(2)} ms CPU (ratio to ours ${(overhead / ourOverhead).toFixed(1)}×)`,
+  );
   ctx.log(`orchestration.promptfoo.peakRssMiB ${peakMiB.toFixed(0)} MiB`);
   return {
     "orchestration.promptfoo.version": PROMPTFOO_VERSION,
@@ -273,7 +301,12 @@ const POLL_MS = 20;
  * Runs a process and polls its own CPU (utime + stime, children excluded) and peak RSS (VmHWM) from /proc until
  * it exits; the last reading is short of the end by at most one poll interval.
  */
-function runPolled(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ cpuMs: number; peakKiB: number }> {
+function runPolled(
+  file: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ cpuMs: number; peakKiB: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";

@@ -2,16 +2,29 @@
 import * as core from "@actions/core";
 import { coreActionIO } from "./github/io.js";
 import { runAction } from "./github/run-action.js";
+import type { Settings } from "./model/index.js";
 import { runPipeline } from "./pipeline.js";
 import { EXIT, exitCodeFor } from "./report/exit-codes.js";
+import { restoreTrialCache, saveTrialCache } from "./run/cache-actions.js";
 import { resolveSettings } from "./settings/resolve.js";
+
+/** The trial cache travels between runs through the Actions cache service (a warning when unavailable). */
+async function runWithActionsCache(settings: Settings) {
+  if (!settings.cache.enabled) return runPipeline(settings);
+  const state = await restoreTrialCache(settings.cache.dir, settings.logger);
+  try {
+    return await runPipeline(settings);
+  } finally {
+    await saveTrialCache(settings.cache.dir, state, settings.logger);
+  }
+}
 
 try {
   const result = await runAction({
     io: coreActionIO(),
     env: process.env,
     resolveSettings,
-    runPipeline,
+    runPipeline: runWithActionsCache,
     exitCodeFor,
   });
   process.exitCode = result.exitCode;

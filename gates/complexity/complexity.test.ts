@@ -57,6 +57,9 @@ describe("operation counters", () => {
     const counts = SIZES.map((n) => ({ n, ops: n, capped: false }));
     const wall = SIZES.map((n) => ({ n, ms: n * n * 1e-6, batch: 1 }));
     expect(decide(counts, wall, () => 2).decidedBy).toBe("wall");
+    // Tempting: any wall slope ≥ 1.5 overrules. A counted-linear Map join times at ~1.5 (allocation, caches).
+    const mildWall = SIZES.map((n) => ({ n, ms: n ** 1.6 * 1e-6, batch: 1 }));
+    expect(decide(counts, mildWall, () => 1.6)).toMatchObject({ class: "linear", decidedBy: "counters" });
     const unconfirmed = decide(counts, wall, () => 1);
     expect(unconfirmed).toMatchObject({ class: "linear", decidedBy: "counters" });
     expect(

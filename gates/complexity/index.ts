@@ -12,6 +12,7 @@ import type { Gate, GateInput, GateOutput } from "../types.js";
 import { BUILDERS, type Builder } from "./builders.js";
 import {
   CLASS_RANK,
+  CONFIRM_ROUNDS,
   decide,
   type GrowthClass,
   measureCounts,
@@ -94,7 +95,9 @@ export const complexity: Gate = {
     }
     const wallSizes = ctx.options.sizes === undefined ? WALL_SIZES : sizes;
     const wall = measureWall(fn, build, wallSizes, ctx.seed);
-    const verdict = decide(counts, wall, () => wallSlope(measureWall(fn, build, wallSizes, ctx.seed)));
+    const verdict = decide(counts, wall, () =>
+      wallSlope(measureWall(fn, build, wallSizes, ctx.seed, CONFIRM_ROUNDS)),
+    );
     const passed = CLASS_RANK[verdict.class] <= CLASS_RANK[maxClass];
     return {
       checks: [

@@ -1,20 +1,10 @@
 /** Exponential backoff with seeded jitter, for transient faults only. */
 
+export { seededRandom } from "../util/random.js";
+
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_RETRY_BASE_MS = 1000;
 export const MAX_RETRY_DELAY_MS = 30_000;
-
-/** mulberry32: a tiny seeded PRNG, so a run's retry schedule is reproducible from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Delay before retry `attempt` (1-based): base·2^(attempt−1), "full jitter" between half and all of it. */
 export function backoffDelay(attempt: number, baseMs: number, random: () => number): number {

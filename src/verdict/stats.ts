@@ -52,23 +52,6 @@ export function minAttainableP(headTrials: number, baseTrials: number): number {
   return Math.exp(-logChoose(headTrials + baseTrials, headTrials));
 }
 
-/** Wilson score interval (95 % by default). */
-export function wilson(passed: number, total: number, z = 1.959963984540054): { low: number; high: number } {
-  if (total === 0) return { low: 0, high: 1 };
-  const p = passed / total;
-  const z2 = z * z;
-  const centre = (p + z2 / (2 * total)) / (1 + z2 / total);
-  const half = (z / (1 + z2 / total)) * Math.sqrt((p * (1 - p)) / total + z2 / (4 * total * total));
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
-}
+export { wilson } from "../grade/stats.js";
 
-/** mulberry32: small, fast, seeded. Every random figure skillgate reports names its seed. */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from "../util/random.js";
