@@ -16,6 +16,9 @@ const SECTIONS: Record<string, Loader> = {
   gates: async () => (await import("./gates.js")).bench,
   grade: async () => (await import("./grade.js")).bench,
   verdict: async () => (await import("./verdict.js")).bench,
+  discovery: async () => (await import("./discovery.js")).bench,
+  startup: async () => (await import("./startup.js")).bench,
+  fuzz: async () => (await import("./fuzz.js")).bench,
 };
 
 function parseFlags(argv: string[]): Record<string, boolean | string> {

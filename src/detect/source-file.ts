@@ -1,4 +1,4 @@
-import { isMap, isNode, isPair, isScalar, isSeq, type Node, parseDocument } from "yaml";
+import { type Document, isMap, isNode, isPair, isScalar, isSeq, type Node, parseDocument } from "yaml";
 import type { Diagnostic, SourceLocation } from "../model/index.js";
 
 export type PathSegment = string | number;
@@ -42,7 +42,15 @@ export function parseSourceFile(file: string, text: string, lineOffset = 0): Sou
     }
     return { file, line: lo + 1 + lineOffset, column: o - lineStarts[lo]! + 1 };
   };
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true });
+  // The yaml parser recurses per nesting level: a long line of `a: a: …` after a `---` overflows the stack
+  // (found by fuzzing). That is a syntax error of the file, located at its start, not a crash.
+  let doc: Document.Parsed | undefined;
+  let unparsable: string | undefined;
+  try {
+    doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true });
+  } catch (e) {
+    unparsable = e instanceof RangeError ? "nesting too deep to parse" : firstLine(String(e));
+  }
   let value: unknown;
   if (isJson) {
     try {
@@ -55,6 +63,13 @@ export function parseSourceFile(file: string, text: string, lineOffset = 0): Sou
         message: `invalid JSON: ${cleanJsonMessage((e as Error).message)}`,
       });
     }
+  } else if (!doc) {
+    diagnostics.push({
+      ...at(0),
+      severity: "error",
+      code: "file/yaml-syntax",
+      message: `invalid YAML: ${unparsable}`,
+    });
   } else {
     for (const err of doc.errors.slice(0, MAX_SYNTAX_DIAGNOSTICS_PER_FILE)) {
       diagnostics.push({
@@ -81,7 +96,7 @@ export function parseSourceFile(file: string, text: string, lineOffset = 0): Sou
     }
   }
   const nodeAt = (path: readonly PathSegment[]): { node?: Node; key?: Node } => {
-    let node: unknown = doc.contents;
+    let node: unknown = doc?.contents;
     let key: Node | undefined;
     for (const seg of path) {
       if (isMap(node)) {

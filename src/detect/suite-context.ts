@@ -38,8 +38,9 @@ export class SuiteReader {
   }
 
   isDir(rel: string): boolean {
+    // No throw for a missing path: discovery asks twice per skill, and 20,000 thrown ENOENTs cost seconds.
     try {
-      return statSync(join(this.repoDir, rel)).isDirectory();
+      return statSync(join(this.repoDir, rel), { throwIfNoEntry: false })?.isDirectory() ?? false;
     } catch {
       return false;
     }

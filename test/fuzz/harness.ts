@@ -58,6 +58,8 @@ const lookup = assertionLookup(registry);
 const decoder = new TextDecoder();
 
 export class FuzzHarness {
+  private laidOut?: FuzzKind;
+
   constructor(private readonly repo: string) {
     mkdirSync(repo, { recursive: true });
   }
@@ -65,9 +67,13 @@ export class FuzzHarness {
   run(input: FuzzInput): FuzzOutcome {
     if (input.kind === "claude-stream" || input.kind === "command-stdout") return this.transcript(input);
     const layout = LAYOUT[input.kind];
-    for (const top of [".agent", "skills", ".skillgate.yml"])
-      rmSync(join(this.repo, top), { recursive: true, force: true });
-    for (const [p, text] of Object.entries(layout.with)) this.write(p, text);
+    // The files beside the fuzzed one are the same for every input of a kind: laid out once per change of kind.
+    if (this.laidOut !== input.kind) {
+      for (const top of [".agent", "skills", ".skillgate.yml"])
+        rmSync(join(this.repo, top), { recursive: true, force: true });
+      for (const [p, text] of Object.entries(layout.with)) this.write(p, text);
+      this.laidOut = input.kind;
+    }
     this.write(layout.file, input.bytes);
     let diagnostics: Diagnostic[];
     try {

@@ -20,4 +20,18 @@ describe("fuzz findings", () => {
     expect(src.at(text.indexOf("["))).toEqual({ file: "s.yaml", line: 2, column: 9 });
     expect(src.at(text.length + 50)).toEqual({ file: "s.yaml", line: 3, column: 1 });
   });
+
+  it("a long line of `a: a: …` after a document marker is a located syntax error, not a stack overflow", () => {
+    const text = `{"evals": []}\n---\nsecond: doc\n...\n\n${"a: ".repeat(5000)}\n---\nx: 1\n`;
+    for (const file of ["evals.json", "suite.yaml"]) {
+      const src = parseSourceFile(file, text);
+      expect(src.value).toBeUndefined();
+      expect(src.diagnostics[0]).toMatchObject({ file, severity: "error" });
+      expect(src.locate(["evals"])).toEqual({ file, line: 1, column: 1 });
+    }
+    expect(parseSourceFile("suite.yaml", text).diagnostics[0]).toMatchObject({ line: 1, column: 1 });
+    expect(parseSourceFile("suite.yaml", text).diagnostics[0]!.message).toBe(
+      "invalid YAML: nesting too deep to parse",
+    );
+  });
 });

@@ -295,7 +295,8 @@ function serialise(kind: FuzzKind, v: Json, style: number): string {
   if (kind === "skill") {
     const o = (v && typeof v === "object" ? v : {}) as { fm?: Json; body?: Json };
     const fm = o.fm === undefined ? "" : safeYaml(o.fm, style);
-    return `---\n${fm}---\n${typeof o.body === "string" ? o.body : String(o.body)}`;
+    // fast-check dictionaries have no prototype: String() of them throws, JSON does not.
+    return `---\n${fm}---\n${typeof o.body === "string" ? o.body : (JSON.stringify(o.body) ?? "")}`;
   }
   if (JSON_KINDS.has(kind))
     return JSON.stringify(v, null, style % 3 === 0 ? undefined : style % 3 === 1 ? 2 : "\t") ?? "";

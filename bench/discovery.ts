@@ -1,0 +1,103 @@
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { assertionLookup } from "../src/detect/assertion-types.js";
+import { classifyChanges } from "../src/detect/changes.js";
+import { discoverRepository } from "../src/detect/discover.js";
+import "../src/grade/assertions/index.js";
+import * as registry from "../src/grade/assertions/registry.js";
+import type { BenchContext } from "./types.js";
+
+/**
+ * `discovery.ms`: `discoverRepository` of head and base plus `classifyChanges` between them, on a generated
+ * repository of 10,000 skills (every tenth with a seed-format suite) where the PR makes a few edits (a body, a
+ * description, a suite, a new skill, a deletion). Goal < 1 s. Median of a few runs after one warm-up (file cache
+ * warm, as on a runner that just checked the repository out).
+ */
+const SKILLS = 10_000;
+const SUITE_EVERY = 10;
+const RUNS = 3;
+
+const name = (i: number) => `skill-${String(i).padStart(5, "0")}`;
+
+function write(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+function skillText(
+  i: number,
+  description = `Handles task number ${i} for the team. Use when asked about topic ${i}.`,
+) {
+  return `---\nname: ${name(i)}\ndescription: ${description}\n---\n# ${name(i)}\n\nSteps for ${i}.\n`;
+}
+
+function generate(root: string): void {
+  for (let i = 0; i < SKILLS; i++) {
+    write(root, `skills/${name(i)}/SKILL.md`, skillText(i));
+    write(root, `skills/${name(i)}/reference.md`, `Reference ${i}\n`);
+    if (i % SUITE_EVERY === 0) {
+      const suite = `.agent/evals/${name(i)}`;
+      write(root, `${suite}/meta.json`, '{"trials": 3}\n');
+      write(
+        root,
+        `${suite}/prompts/case-1.yaml`,
+        `id: case-1\nprompt: Do task ${i}\nassertions:\n  - id: says\n    type: contains\n    value: "${i}"\n`,
+      );
+      write(
+        root,
+        `${suite}/trigger-eval.json`,
+        JSON.stringify({ shouldFire: [`topic ${i}`], shouldNotFire: ["a poem"] }),
+      );
+    }
+  }
+}
+
+export async function bench(ctx: BenchContext): Promise<Record<string, unknown>> {
+  const base = join(ctx.tmp, "discovery-base");
+  const head = join(ctx.tmp, "discovery-head");
+  const g0 = performance.now();
+  generate(base);
+  cpSync(base, head, { recursive: true });
+  // The PR: a body edit, a description edit, a suite edit, a new skill, a deleted skill.
+  write(head, `skills/${name(1)}/SKILL.md`, `${skillText(1)}Also check the edge cases.\n`);
+  write(head, `skills/${name(2)}/SKILL.md`, skillText(2, "A new description for skill two."));
+  write(head, `.agent/evals/${name(10)}/prompts/case-1.yaml`, "id: case-1\nprompt: Do task 10 again\n");
+  write(head, `skills/${name(SKILLS)}/SKILL.md`, skillText(SKILLS));
+  rmSync(join(head, `skills/${name(3)}`), { recursive: true });
+  const generateMs = performance.now() - g0;
+
+  const opts = { profile: "claude-code" as const, assertionTypes: assertionLookup(registry) };
+  const once = () => {
+    const t0 = performance.now();
+    const h = discoverRepository(head, opts);
+    const t1 = performance.now();
+    const b = discoverRepository(base, opts);
+    const t2 = performance.now();
+    const changes = classifyChanges({ dir: head, skills: h.skills }, { dir: base, skills: b.skills });
+    const t3 = performance.now();
+    return { total: t3 - t0, head: t1 - t0, base: t2 - t1, classify: t3 - t2, h, changes };
+  };
+  once();
+  const runs = Array.from({ length: RUNS }, once).sort((a, b) => a.total - b.total);
+  const m = runs[RUNS >> 1]!;
+  const changed = m.changes.filter((c) => c.change !== "unchanged").map((c) => `${c.name}:${c.change}`);
+  const errors = m.h.diagnostics.filter((d) => d.severity === "error").length;
+  if (m.h.skills.length !== SKILLS || errors)
+    throw new Error(`generated repository misread: ${m.h.skills.length} skills, ${errors} errors`);
+  ctx.log(
+    `discovery.ms      ${Math.round(m.total)} ms   (goal < 1000; head ${Math.round(m.head)} + base ${Math.round(m.base)} + classify ${Math.round(m.classify)}; ${SKILLS} skills, median of ${RUNS})`,
+  );
+  ctx.log(`discovery.changes ${changed.join(", ")}`);
+  return {
+    discovery: {
+      ms: Math.round(m.total),
+      skills: SKILLS,
+      suites: SKILLS / SUITE_EVERY,
+      headMs: Math.round(m.head),
+      baseMs: Math.round(m.base),
+      classifyMs: Math.round(m.classify),
+      generateMs: Math.round(generateMs),
+      changes: changed,
+    },
+  };
+}
