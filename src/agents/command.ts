@@ -140,10 +140,27 @@ export function createCommandAgent(config: AgentConfig, ctx: { repoDir: string }
         );
       }
       const notes: string[] = [];
-      if (p.stdoutTruncated) notes.push(`stdout cut at ${COMMAND_MAX_STDOUT_BYTES} bytes`);
+      // A cut answer cannot be graded honestly; an empty one means the agent stopped early.
+      if (p.stdoutTruncated)
+        return errorResult(
+          "protocol",
+          `agent command printed more than ${COMMAND_MAX_STDOUT_BYTES} bytes on stdout: the answer was cut, so it is not graded`,
+        );
+      if (p.stdout.trim() === "")
+        return errorResult("protocol", "agent command exited 0 but printed nothing on stdout");
       const parsed = parseCommandOutput(p.stdout);
       if ("protocolError" in parsed)
         return errorResult("protocol", `agent command stdout: ${parsed.protocolError}`);
+      // Baselines have nothing installed: activating a skill there is contamination (the runner's scan).
+      if (request.mode !== "baseline") {
+        const installed = new Set(request.install.map((s) => s.name));
+        const unknown = parsed.skillsActivated.filter((s) => !installed.has(s));
+        if (unknown.length)
+          return errorResult(
+            "unregistered-skill",
+            `agent reported activating ${unknown.join(", ")}, which ${unknown.length > 1 ? "were" : "was"} not installed (installed: ${[...installed].join(", ") || "none"})`,
+          );
+      }
       parsed.output = capOutput(parsed.output, notes);
       if (notes.length) parsed.notes = notes;
       if (parsed.usage === ZERO_USAGE) parsed.usage = { ...ZERO_USAGE };

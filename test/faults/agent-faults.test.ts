@@ -30,31 +30,42 @@ describe("agent faults end in verdict error, never a pass", () => {
   );
 
   it(
-    "an agent exiting before it reads the prompt, printing nothing, is not a pass",
+    "an agent exiting before it reads the prompt, printing nothing, is an error (protocol), exit 3",
     async () => {
       const { code, report } = await runFault("early-exit");
-      expect(report.verdict).not.toBe("pass");
-      expect(code).not.toBe(0);
+      expect(report.verdict).toBe("error");
+      expect(code).toBe(3);
+      expect(report.skills.find((s) => s.name === "calc")!.errors.map((e) => e.kind)).toContain("protocol");
     },
     RUN_TEST_TIMEOUT_MS,
   );
 
   it(
-    "an agent claiming a skill that was never installed does not pass the skill",
+    "an agent claiming a skill that was never installed is an unregistered-skill error, exit 3",
     async () => {
       const { code, report } = await runFault("unregistered");
-      expect(report.verdict).not.toBe("pass");
-      expect(code).not.toBe(0);
+      expect(report.verdict).toBe("error");
+      expect(code).toBe(3);
+      expect(report.skills.find((s) => s.name === "calc")!.errors.map((e) => e.kind)).toContain(
+        "unregistered-skill",
+      );
     },
     RUN_TEST_TIMEOUT_MS,
   );
 
   it(
-    "10 MB of output is cut and the report stays small; the cut answer never passes",
+    "10 MB of output is cut, never graded (protocol error, exit 3), and the report stays small",
     async () => {
       // Writing 10 MB through a pipe on a loaded 2-core machine may take more than the 1 s used elsewhere.
-      const { report, jsonBytes } = await runFault("huge", 20);
-      expect(report.verdict).not.toBe("pass");
+      const { code, report, jsonBytes } = await runFault("huge", 20);
+      expect(report.verdict).toBe("error");
+      expect(code).toBe(3);
+      expect(
+        report.skills
+          .find((s) => s.name === "calc")!
+          .errors.map((e) => e.message)
+          .join("\n"),
+      ).toContain("cut");
       expect(jsonBytes).toBeLessThan(256 * 1024);
       // the output shown in messages is an excerpt, not megabytes
       for (const r of report.newRoots) expect(r.message.length).toBeLessThan(2000);
