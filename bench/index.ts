@@ -71,10 +71,11 @@ function namespaced(section: string, figures: Record<string, unknown>): Record<s
       merge(cur as Record<string, unknown>, value as Record<string, unknown>);
     else at[last] = value;
   }
-  const allObjects = Object.values(nested).every(
-    (v) => v !== null && typeof v === "object" && !Array.isArray(v),
+  // Only a section of bare figures (no dotted keys, no objects) is put under its own name.
+  const bare = Object.entries(figures).every(
+    ([k, v]) => !k.includes(".") && (v === null || typeof v !== "object"),
   );
-  return allObjects ? nested : { [section]: nested };
+  return bare ? { [section]: nested } : nested;
 }
 
 export async function main(root: string, argv: string[]): Promise<number> {

@@ -6,7 +6,7 @@ import type { BenchContext } from "./types.js";
 /**
  * `coldStartMs`: from spawning `node dist/index.js` (the action entry, started as the runner does: `INPUT_*`
  * env and GITHUB_EVENT_PATH) to its first line on stdout or stderr; goal < 300 ms. `dist/cli.js --version` is
- * measured too (`coldStartMs.cli`). `bundle.bytes`: size of every dist file. Needs `npm run bundle` first.
+ * measured too (`coldStartCliMs`). `bundle.bytes`: size of every dist file. Needs `npm run bundle` first.
  */
 const SAMPLES = 7;
 /** A process that prints nothing this long is not starting: stop it and report. */
@@ -20,9 +20,8 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   for (const [f, n] of Object.entries(bytes))
     ctx.log(`bundle.bytes.${f}  ${n} (${(n / 1024 / 1024).toFixed(2)} MB)`);
 
-  const coldStartMs: Record<string, number | string> = {};
   const cli = await median(() => firstLine(join(dist, "cli.js"), ["--version"], {}, ctx.root));
-  coldStartMs.cli = cli;
+  let coldStartMs: number | string;
   ctx.log(`coldStartMs.cli   ${cli} ms   (dist/cli.js --version, median of ${SAMPLES})`);
   if (existsSync(join(dist, "index.js"))) {
     const event = join(ctx.tmp, "event.json");
@@ -48,15 +47,16 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
       "INPUT_GITHUB-TOKEN": "bench",
     };
     const action = await median(() => firstLine(join(dist, "index.js"), [], env, ctx.root));
-    coldStartMs.action = action;
+    coldStartMs = action;
     ctx.log(
       `coldStartMs       ${action} ms   (dist/index.js to its first log line, median of ${SAMPLES}; goal < 300)`,
     );
   } else {
-    coldStartMs.action = "dist/index.js not built (src/main.ts not on this branch)";
+    coldStartMs = "dist/index.js not built (src/main.ts not on this branch)";
     ctx.log("coldStartMs       n/a: dist/index.js not built; cli figure above stands in");
   }
-  return { coldStartMs, bundle: { bytes } };
+  // `coldStartMs` is the action's figure (the goal); the CLI's stands beside it.
+  return { coldStartMs, coldStartCliMs: cli, bundle: { bytes } };
 }
 
 /** Bytes of a file, or of every file under a folder (dist/esbuild-wasm/ holds the sandbox's compiler). */
