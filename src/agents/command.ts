@@ -141,11 +141,17 @@ export function createCommandAgent(config: AgentConfig, ctx: { repoDir: string }
       }
       const notes: string[] = [];
       // A cut answer cannot be graded honestly; an empty one means the agent stopped early.
-      if (p.stdoutTruncated)
+      if (p.stdoutTruncated) {
+        // Kept for display (capped, with a note) but never graded: a cut answer is an error.
+        const output = capOutput(p.stdout, notes);
+        notes.push(`stdout cut at ${COMMAND_MAX_STDOUT_BYTES} bytes`);
         return errorResult(
           "protocol",
           `agent command printed more than ${COMMAND_MAX_STDOUT_BYTES} bytes on stdout: the answer was cut, so it is not graded`,
+          false,
+          { ...emptyResult(), output, notes },
         );
+      }
       if (p.stdout.trim() === "")
         return errorResult("protocol", "agent command exited 0 but printed nothing on stdout");
       const parsed = parseCommandOutput(p.stdout);

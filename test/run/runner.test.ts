@@ -156,9 +156,9 @@ describe("command adapter through the runner", () => {
     expect(rec.output.length).toBeGreaterThan(0);
   });
 
-  test("10 MB of output is cut with a note", async () => {
+  test("10 MB of output is cut with a note, and the cut answer is an error, never graded", async () => {
     const rec = (await runTrials([makeRequest({ prompt: "HUGE" })], opts())).records[0]!;
-    expect(rec.error).toBeUndefined();
+    expect(rec.error?.kind).toBe("protocol");
     expect(rec.output.length).toBe(1024 * 1024);
     expect(rec.notes?.join(" ")).toMatch(/output capped/);
   });

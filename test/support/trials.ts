@@ -1,10 +1,14 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 /** Builders for trial requests and a recording logger, shared by runner/adapter tests. */
 import type { InstalledSkill, Logger, TrialMode, TrialRequest } from "../../src/model/index.js";
 import { sha256Hex, trialKey } from "../../src/run/keys.js";
 
 export function makeRequest(p: Partial<TrialRequest> & { prompt: string }): TrialRequest {
   const mode: TrialMode = p.mode ?? "skill";
-  const install = p.install ?? [];
+  // The skill under test is installed for skill and trigger trials, as the planner does.
+  const install = p.install ?? (mode === "baseline" ? [] : [defaultSkill()]);
   return {
     skill: "split-cents",
     caseId: "case-1",
@@ -26,6 +30,20 @@ export function makeRequest(p: Partial<TrialRequest> & { prompt: string }): Tria
         constraints: p.constraints,
       }),
   };
+}
+
+let defaultSkillDir: string | undefined;
+
+/** A real `split-cents` skill folder (created once per test process). */
+export function defaultSkill(): InstalledSkill {
+  if (!defaultSkillDir) {
+    defaultSkillDir = mkdtempSync(join(tmpdir(), "skill-split-cents-"));
+    writeFileSync(
+      join(defaultSkillDir, "SKILL.md"),
+      "---\nname: split-cents\ndescription: Split money in cents without losing any.\n---\nUse largest remainder.\n",
+    );
+  }
+  return skill("split-cents", defaultSkillDir, ["SKILL.md"]);
 }
 
 export function skill(
