@@ -155,10 +155,11 @@ export async function runPipeline(settings: Settings): Promise<Report> {
 
     // attribute + verdict: new roots decided over the whole PR (one α for the family), confirming suspects
     const nextTrial = new Map<SkillJob, number>(batches.map((b) => [b.job, trialsOf(b.job)]));
-    const headChecks = [...checks.entries()].filter(([j]) => j.arm.name === "head").flatMap(([, c]) => c);
-    const baseChecks = baseArm
-      ? [...checks.entries()].filter(([j]) => j.arm.name === "base").flatMap(([, c]) => c)
-      : undefined;
+    // Read again after confirmation, which appends to each job's checks.
+    const checksOf = (arm: Arm["name"]) =>
+      [...checks.entries()].filter(([j]) => j.arm.name === arm).flatMap(([, c]) => c);
+    const headChecks = checksOf("head");
+    const baseChecks = baseArm ? checksOf("base") : undefined;
     const confirm = async (ids: string[], extra: number) => {
       const wanted = ids.map(parseRootId);
       const more: { job: SkillJob; requests: TrialRequest[] }[] = [];
@@ -248,7 +249,6 @@ export async function runPipeline(settings: Settings): Promise<Report> {
         : [],
       baseSuite: j.info.base?.suite,
     }));
-    const allHeadChecks = [...checks.entries()].filter(([j]) => j.arm.name === "head").flatMap(([, c]) => c);
     return buildReport({
       settings,
       startedAt,
@@ -266,7 +266,7 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       diagnostics: head.diagnostics,
       cost,
       runErrors,
-      attribution: attributeRoots(allHeadChecks),
+      attribution: attributeRoots(checksOf("head")),
       records: [...records.values()],
     });
   } finally {

@@ -16,10 +16,10 @@ import type {
   Suite,
   Thresholds,
   ToolCall,
-  TrialMode,
   TrialRecord,
   TrialRequest,
 } from "../model/index.js";
+import { costBySkill } from "../run/cost.js";
 import { combineVerdicts, decideSkillVerdict } from "../verdict/decide.js";
 import type { RootDecision } from "../verdict/new-roots.js";
 import { diffSuites } from "../verdict/weakening.js";
@@ -121,20 +121,13 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
     string,
     { kind: SkillReport["errors"][number]["kind"]; message: string; count: number }
   >();
-  const modeCost: SkillReport["cost"]["byMode"] = {};
-  let usd = 0;
-  let agentCalls = 0;
-  let cacheHits = 0;
+  // Records are shared by key across skills: count each as the request that asked for it.
+  const asAsked = o.headRecords
+    .filter(({ record }) => record)
+    .map(({ request, record }) => ({ ...record, skill: request.skill, mode: request.mode }));
+  const cost = costBySkill(asAsked).get(skill.name) ?? { usd: 0, agentCalls: 0, cacheHits: 0, byMode: {} };
   for (const { request, record } of o.headRecords) {
-    if (!record) continue;
-    const m = modeCost[request.mode as TrialMode] ?? { usd: 0, trials: 0 };
-    modeCost[request.mode as TrialMode] = m;
-    m.usd += record.usage.costUsd;
-    m.trials++;
-    usd += record.usage.costUsd;
-    if (record.cached) cacheHits++;
-    else if (record.error?.kind !== "budget") agentCalls++;
-    if (!record.error) continue;
+    if (!record?.error) continue;
     if (record.error.kind === "contaminated" && record.error.offendingCall)
       contaminated.push({ caseId: request.caseId, trial: request.trial, call: record.error.offendingCall });
     else {
@@ -229,7 +222,7 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
     errors,
     verdict: decided.verdict,
     reasons,
-    cost: { usd, agentCalls, cacheHits, byMode: modeCost },
+    cost,
   };
 }
 
