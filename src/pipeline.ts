@@ -9,7 +9,7 @@ import { attributeRoots } from "./attribute/roots.js";
 import { assertionLookup } from "./detect/assertion-types.js";
 import { type BaseCheckout, checkoutBase, headSha } from "./detect/base.js";
 import { classifyChanges, competitors, type SkillChangeInfo } from "./detect/changes.js";
-import { type Discovery, discoverRepository } from "./detect/discover.js";
+import { type Discovery, discoverRepository, type ReuseUnchanged } from "./detect/discover.js";
 import "./grade/assertions/index.js";
 import * as assertionRegistry from "./grade/assertions/registry.js";
 import { summariseDiscriminator } from "./grade/discriminator.js";
@@ -39,8 +39,9 @@ export async function runPipeline(settings: Settings): Promise<Report> {
   const startedAt = new Date(started).toISOString();
   const log = settings.logger;
   const lookup = assertionLookup(assertionRegistry);
-  const discover = (dir: string): Discovery =>
+  const discover = (dir: string, reuse?: ReuseUnchanged): Discovery =>
     discoverRepository(dir, {
+      reuse,
       profile: settings.profile,
       globs: settings.config.skills?.globs,
       include: settings.config.skills?.include,
@@ -57,7 +58,13 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       settings.base && settings.base.kind !== "report"
         ? checkoutBase(settings.repoDir, settings.base)
         : undefined;
-    const base = checkout ? discover(checkout.dir) : undefined;
+    // With the PR's changed files, the base side reads only the skills the PR touches.
+    const base = checkout
+      ? discover(
+          checkout.dir,
+          settings.changedFiles ? { from: head, changedFiles: settings.changedFiles } : undefined,
+        )
+      : undefined;
     const changes = selectChanges(
       classifyChanges(
         { dir: settings.repoDir, skills: head.skills },

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Skill, SkillChange } from "../model/index.js";
+import { touchedBy } from "./touched.js";
 
 /** What a PR did to one skill, and which batteries that calls for. */
 export interface SkillChangeInfo {
@@ -37,15 +38,7 @@ export function classifyChanges(
   changedFiles?: string[],
 ): SkillChangeInfo[] {
   const out: SkillChangeInfo[] = [];
-  const changed = changedFiles ? new Set(changedFiles) : undefined;
-  const touches = (s: Skill) =>
-    !changed ||
-    [...changed].some(
-      (f) =>
-        f.startsWith(`${s.dir}/`) ||
-        s.suite?.sourceFiles.includes(f) ||
-        (s.suite && f.startsWith(`${s.suite.root}/`)),
-    );
+  const touches = touchedBy(changedFiles);
   if (!base) {
     for (const s of head.skills)
       out.push({
@@ -96,7 +89,8 @@ export function classifyChanges(
     const descriptionChanged = b.description !== s.description;
     const bodyChanged =
       b.contentHash !== s.contentHash && !(descriptionChanged && sameExceptDescription(b, s));
-    const suiteChanged = suiteHash(base.dir, b) !== suiteHash(head.dir, s);
+    // One suite record on both sides: discovery reused head's (the PR touches none of its files).
+    const suiteChanged = b.suite !== s.suite && suiteHash(base.dir, b) !== suiteHash(head.dir, s);
     const triggerSetChanged = JSON.stringify(triggerPrompts(b)) !== JSON.stringify(triggerPrompts(s));
     const anyChange = renamedFrom || descriptionChanged || bodyChanged || suiteChanged;
     const change: SkillChange = renamedFrom

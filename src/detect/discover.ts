@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import picomatch from "picomatch";
 import { globSync } from "tinyglobby";
 import type { Diagnostic, Skill, Suite, ValidationProfile } from "../model/index.js";
+import { DirIndex } from "./dir-index.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
 import { parseSkillFile } from "./skill-file.js";
 import { type AssertionTypeLookup, SuiteReader } from "./suite-context.js";
+import { SEED_EVALS_DIR, touchedBy } from "./touched.js";
 
 /** Where teams keep skills (DESIGN.md § Repository conventions). */
 export const DEFAULT_SKILL_GLOBS = [
@@ -17,8 +19,7 @@ export const DEFAULT_SKILL_GLOBS = [
   "skills/*/SKILL.md",
 ];
 
-/** The seed layout keeps suites here; `<skill-dir>/evals/` is the other place. */
-export const SEED_EVALS_DIR = ".agent/evals";
+export { SEED_EVALS_DIR };
 
 export interface DiscoverOptions {
   globs?: string[];
@@ -34,25 +35,36 @@ export interface Discovery {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * A discovery to take unchanged skills from: when the PR's changed files are known (PR API or git), a skill
+ * folder and suite none of them touch is the same on both sides, so the base side reuses head's record
+ * instead of reading and parsing it again. The comparison then measures exactly what the PR changed.
+ */
+export interface ReuseUnchanged {
+  from: Discovery;
+  changedFiles: readonly string[];
+}
+
 /** Finds every skill and its eval suite; never throws on bad input (diagnostics carry every problem). */
-export function discoverRepository(repoDir: string, opts: DiscoverOptions): Discovery {
+export function discoverRepository(
+  repoDir: string,
+  opts: DiscoverOptions & { reuse?: ReuseUnchanged },
+): Discovery {
   const diagnostics: Diagnostic[] = [];
-  const globs = opts.globs ?? DEFAULT_SKILL_GLOBS;
-  const files = globSync(globs, {
-    cwd: repoDir,
-    dot: true,
-    onlyFiles: true,
-    ignore: ["**/node_modules/**", "**/.git/**"],
-    expandDirectories: false,
-  }).sort();
+  const dirs = new DirIndex(repoDir);
+  const reuse = opts.reuse && reusable(opts.reuse);
+  const files = findSkillFiles(repoDir, opts.globs ?? DEFAULT_SKILL_GLOBS, dirs, reuse);
   const include = opts.include?.length ? picomatch(opts.include, { dot: true }) : undefined;
   const exclude = opts.exclude?.length ? picomatch(opts.exclude, { dot: true }) : undefined;
   const skills: Skill[] = [];
   const byName = new Map<string, Skill>();
+  const fresh = new Set<Skill>();
   for (const path of files) {
     if (include && !include(path)) continue;
     if (exclude?.(path)) continue;
-    const skill = loadSkill(repoDir, path, opts.profile, diagnostics);
+    const kept = reuse?.unchanged(path);
+    const skill = kept ? { ...kept } : loadSkill(repoDir, path, opts.profile, dirs, diagnostics);
+    if (!kept) fresh.add(skill);
     const clash = byName.get(skill.name);
     if (clash) {
       diagnostics.push({
@@ -66,13 +78,15 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     byName.set(skill.name, skill);
     skills.push(skill);
   }
+  const reader = new SuiteReader(repoDir, opts.assertionTypes, dirs);
   for (const skill of skills) {
-    const suite = loadSuite(repoDir, skill, opts.assertionTypes, diagnostics);
+    if (!fresh.has(skill)) continue; // a reused record keeps its suite
+    const suite = loadSuite(reader, skill, diagnostics);
     if (suite) skill.suite = suite;
   }
   // Suites in the seed folder with no skill: the skill was renamed or deleted, or the folder name is wrong.
-  for (const dir of listDirs(join(repoDir, SEED_EVALS_DIR)))
-    if (!byName.has(dir))
+  for (const [dir, entry] of [...(dirs.list(SEED_EVALS_DIR) ?? [])].sort(([a], [b]) => (a < b ? -1 : 1)))
+    if (entry.kind === "dir" && !byName.has(dir))
       diagnostics.push({
         file: posix.join(SEED_EVALS_DIR, dir),
         line: 1,
@@ -84,17 +98,71 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   return { repoDir, skills, diagnostics: dedupe(diagnostics) };
 }
 
+/** SKILL.md paths matching the globs, sorted. A `<folder>/<star>/SKILL.md` glob is listed directly. */
+function findSkillFiles(
+  repoDir: string,
+  globs: readonly string[],
+  dirs: DirIndex,
+  reuse: ReturnType<typeof reusable> | undefined,
+): string[] {
+  const found = new Set<string>();
+  const general: string[] = [];
+  for (const glob of globs) {
+    const m = ONE_LEVEL_GLOB.exec(glob);
+    if (!m) {
+      general.push(glob);
+      continue;
+    }
+    const [, parent = "", file = ""] = m;
+    if (parent.split("/").some((p) => IGNORED_DIRS.has(p))) continue;
+    for (const [name, entry] of dirs.list(parent) ?? []) {
+      if (entry.kind !== "dir" || IGNORED_DIRS.has(name)) continue;
+      const path = `${parent}/${name}/${file}`;
+      // A folder the PR does not touch holds what head holds: no need to list it.
+      if (reuse?.unchanged(path) || dirs.isFile(path)) found.add(path);
+    }
+  }
+  if (general.length)
+    for (const path of globSync(general, {
+      cwd: repoDir,
+      dot: true,
+      onlyFiles: true,
+      ignore: [...IGNORED_DIRS].map((d) => `**/${d}/**`),
+      expandDirectories: false,
+    }))
+      found.add(path);
+  return [...found].sort();
+}
+
+/** A literal folder, one `*` level, a literal file name: the shape of every default glob. */
+const ONE_LEVEL_GLOB = /^((?:[^*?[\]{}()!\\/]+\/)*[^*?[\]{}()!\\/]+)\/\*\/([^*?[\]{}()!\\/]+)$/;
+const IGNORED_DIRS = new Set(["node_modules", ".git"]);
+
+function reusable(reuse: ReuseUnchanged) {
+  const touched = touchedBy(reuse.changedFiles);
+  const byPath = new Map(reuse.from.skills.map((s) => [s.path, s]));
+  return {
+    /** Head's record of the skill at this path, when the PR touches neither its folder nor its suite. */
+    unchanged(path: string): Skill | undefined {
+      const s = byPath.get(path);
+      return s && !touched(s) ? s : undefined;
+    },
+  };
+}
+
 function loadSkill(
   repoDir: string,
   path: string,
   profile: ValidationProfile,
+  dirs: DirIndex,
   diagnostics: Diagnostic[],
 ): Skill {
   const dir = posix.dirname(path);
-  const raw = readFileSync(join(repoDir, path), "utf8");
+  const bytes = readFileSync(join(repoDir, path));
+  const raw = bytes.toString("utf8");
   const parsed = parseSkillFile(path, raw, profile);
   diagnostics.push(...parsed.diagnostics);
-  const { files, contentHash } = hashSkillFolder(repoDir, dir);
+  const { files, contentHash } = hashSkillFolder(repoDir, dir, dirs, { [posix.basename(path)]: bytes });
   return {
     name: parsed.name && /^[a-z0-9-]{1,64}$/.test(parsed.name) ? parsed.name : posix.basename(dir),
     dir,
@@ -110,15 +178,23 @@ function loadSkill(
   };
 }
 
-/** What the agent sees of a skill: every file of its folder but `evals/`, hashed by path and content. */
-export function hashSkillFolder(repoDir: string, dir: string): { files: string[]; contentHash: string } {
+/**
+ * What the agent sees of a skill: every regular file of its folder but `evals/` (symbolic links are never
+ * installed), hashed by path and content. `known` holds contents already read (SKILL.md), by relative path.
+ */
+export function hashSkillFolder(
+  repoDir: string,
+  dir: string,
+  dirs: DirIndex = new DirIndex(repoDir),
+  known: Record<string, Buffer> = {},
+): { files: string[]; contentHash: string } {
   const files: string[] = [];
   const walk = (rel: string) => {
-    for (const e of readdirSync(join(repoDir, dir, rel), { withFileTypes: true })) {
-      const p = rel ? `${rel}/${e.name}` : e.name;
-      if (!rel && e.name === "evals") continue;
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile()) files.push(p);
+    for (const [name, e] of dirs.list(rel ? `${dir}/${rel}` : dir) ?? []) {
+      const p = rel ? `${rel}/${name}` : name;
+      if ((!rel && name === "evals") || e.link) continue;
+      if (e.kind === "dir") walk(p);
+      else if (e.kind === "file") files.push(p);
     }
   };
   walk("");
@@ -129,7 +205,7 @@ export function hashSkillFolder(repoDir: string, dir: string): { files: string[]
     h.update("\0");
     h.update(
       createHash("sha256")
-        .update(readFileSync(join(repoDir, dir, f)))
+        .update(known[f] ?? readFileSync(join(repoDir, dir, f)))
         .digest("hex"),
     );
     h.update("\n");
@@ -138,13 +214,9 @@ export function hashSkillFolder(repoDir: string, dir: string): { files: string[]
 }
 
 /** Loads the suite of a skill from `.agent/evals/<name>/` and/or `<skill-dir>/evals/`, all formats. */
-export function loadSuite(
-  repoDir: string,
-  skill: Skill,
-  assertionTypes: AssertionTypeLookup,
-  diagnostics: Diagnostic[],
-): Suite | undefined {
-  const reader = new SuiteReader(repoDir, assertionTypes);
+export function loadSuite(reader: SuiteReader, skill: Skill, diagnostics: Diagnostic[]): Suite | undefined {
+  const start = reader.sourceFiles.length;
+  const firstDiagnostic = reader.diagnostics.length;
   const roots = [posix.join(SEED_EVALS_DIR, skill.name), posix.join(skill.dir, "evals")].filter((r) =>
     reader.isDir(r),
   );
@@ -163,7 +235,7 @@ export function loadSuite(
       reader.error(c.loc, "suite/duplicate-case", `case id \`${c.id}\` is already defined in ${prev}`);
     else ids.set(c.id, c.loc.file);
   }
-  diagnostics.push(...reader.diagnostics);
+  diagnostics.push(...reader.diagnostics.slice(firstDiagnostic));
   if (draft.formats.length === 0) {
     diagnostics.push({
       file: roots[0]!,
@@ -188,19 +260,8 @@ export function loadSuite(
     },
     cases: draft.cases,
     trigger: draft.trigger,
-    sourceFiles: [...new Set(reader.sourceFiles)],
+    sourceFiles: [...new Set(reader.sourceFiles.slice(start))],
   };
-}
-
-function listDirs(abs: string): string[] {
-  try {
-    return readdirSync(abs, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name)
-      .sort();
-  } catch {
-    return [];
-  }
 }
 
 function dedupe(ds: Diagnostic[]): Diagnostic[] {

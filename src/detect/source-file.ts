@@ -1,5 +1,6 @@
 import { type Document, isMap, isNode, isPair, isScalar, isSeq, type Node, parseDocument } from "yaml";
 import type { Diagnostic, SourceLocation } from "../model/index.js";
+import { indexJson, lookup, type PositionIndex, parseFlatYaml } from "./fast-parse.js";
 
 export type PathSegment = string | number;
 
@@ -24,7 +25,8 @@ export interface SourceFile {
 /** YAML errors after the first few are cascades of the first; a 60 KB line of `a: a: …` yields 40,000. */
 export const MAX_SYNTAX_DIAGNOSTICS_PER_FILE = 10;
 
-export function parseSourceFile(file: string, text: string, lineOffset = 0): SourceFile {
+/** `fastPaths: false` always composes the YAML tree (the reference the fast paths are tested against). */
+export function parseSourceFile(file: string, text: string, lineOffset = 0, fastPaths = true): SourceFile {
   // Own index of '\n' positions: yaml's LineCounter misses line breaks inside some tokens (a column of 38,396 on
   // a line of 38,388 characters, found by fuzzing), which would put diagnostics outside the file.
   const lineStarts = [0];
@@ -42,6 +44,34 @@ export function parseSourceFile(file: string, text: string, lineOffset = 0): Sou
     }
     return { file, line: lo + 1 + lineOffset, column: o - lineStarts[lo]! + 1 };
   };
+  // Valid JSON and flat one-line YAML mappings (most of what discovery reads) skip the YAML composer.
+  if (fastPaths) {
+    let fast: { value: unknown; index: () => PositionIndex } | undefined;
+    if (isJson) {
+      try {
+        const value: unknown = JSON.parse(text);
+        let built: PositionIndex | undefined;
+        fast = { value, index: () => (built ??= indexJson(text)) };
+      } catch {
+        // Reported (and located) below, with the YAML tree for positions.
+      }
+    } else {
+      const flat = parseFlatYaml(text);
+      if (flat) fast = { value: flat.value, index: () => flat.index };
+    }
+    if (fast) {
+      const { value, index } = fast;
+      return {
+        file,
+        text,
+        value,
+        diagnostics,
+        locate: (path) => at(lookup(index(), path, false)),
+        locateKey: (path) => at(lookup(index(), path, true)),
+        at,
+      };
+    }
+  }
   // The yaml parser recurses per nesting level: a long line of `a: a: …` after a `---` overflows the stack
   // (found by fuzzing). That is a syntax error of the file, located at its start, not a crash.
   let doc: Document.Parsed | undefined;

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { Assertion, Case, CaseFile, Diagnostic, SourceLocation } from "../model/index.js";
+import { DirIndex } from "./dir-index.js";
 import { assertionSchema } from "./schemas.js";
 import { type PathSegment, parseSourceFile, type SourceFile } from "./source-file.js";
 import { validateAgainst } from "./validate.js";
@@ -31,24 +32,22 @@ export class SuiteReader {
   constructor(
     readonly repoDir: string,
     readonly assertionTypes: AssertionTypeLookup,
+    /** Shared by every suite of one discovery, so each folder is listed once. */
+    readonly dirs: DirIndex = new DirIndex(repoDir),
   ) {}
 
   exists(rel: string): boolean {
-    return existsSync(join(this.repoDir, rel));
+    return this.dirs.exists(rel);
   }
 
   isDir(rel: string): boolean {
-    // No throw for a missing path: discovery asks twice per skill, and 20,000 thrown ENOENTs cost seconds.
-    try {
-      return statSync(join(this.repoDir, rel), { throwIfNoEntry: false })?.isDirectory() ?? false;
-    } catch {
-      return false;
-    }
+    return this.dirs.isDir(rel);
   }
 
   list(relDir: string, pattern: RegExp): string[] {
-    if (!this.isDir(relDir)) return [];
-    return readdirSync(join(this.repoDir, relDir))
+    const listing = this.dirs.list(relDir);
+    if (!listing) return [];
+    return [...listing.keys()]
       .filter((f) => pattern.test(f))
       .sort()
       .map((f) => posix.join(relDir, f));

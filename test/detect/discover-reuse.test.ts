@@ -1,0 +1,247 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import fc from "fast-check";
+import { globSync } from "tinyglobby";
+import { describe, expect, it } from "vitest";
+import { assertionLookup } from "../../src/detect/assertion-types.js";
+import { classifyChanges } from "../../src/detect/changes.js";
+import { DEFAULT_SKILL_GLOBS, type Discovery, discoverRepository } from "../../src/detect/discover.js";
+import "../../src/grade/assertions/index.js";
+import * as registry from "../../src/grade/assertions/registry.js";
+
+type Files = Record<string, string>;
+
+function write(files: Files): string {
+  const dir = mkdtempSync(join(tmpdir(), "sg-reuse-"));
+  for (const [p, c] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    writeFileSync(join(dir, p), c);
+  }
+  return dir;
+}
+
+const opts = { profile: "claude-code" as const, assertionTypes: assertionLookup(registry) };
+
+const skillMd = (name: string, description: string, body: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
+
+function baseRepo(n: number): Files {
+  const files: Files = {};
+  for (let i = 0; i < n; i++) {
+    const name = `s${i}`;
+    const dir = i % 3 === 0 ? `.claude/skills/${name}` : `skills/${name}`;
+    files[`${dir}/SKILL.md`] = skillMd(name, `Does task ${i}. Use for topic ${i}.`, `Steps ${i}`);
+    files[`${dir}/ref.md`] = `ref ${i}`;
+    if (i % 2 === 0) {
+      files[`.agent/evals/${name}/meta.json`] = '{"trials": 3}';
+      files[`.agent/evals/${name}/prompts/c1.yaml`] =
+        `id: c1\nprompt: do ${i}\nassertions:\n  - id: D:says\n    type: contains\n    value: "${i}"\n`;
+      files[`.agent/evals/${name}/trigger-eval.json`] = JSON.stringify({
+        shouldFire: [`topic ${i}`],
+        shouldNotFire: ["a poem"],
+      });
+    } else if (i % 5 === 1) {
+      files[`${dir}/evals/evals.json`] = JSON.stringify({
+        skill_name: name,
+        evals: [{ id: 1, prompt: `p ${i}`, expectations: ["works"] }],
+      });
+    }
+  }
+  return files;
+}
+
+/** One edit a PR can make to skill `i` of the base repository. */
+const EDITS = [
+  "body",
+  "description",
+  "ref",
+  "add-file",
+  "delete-skill",
+  "suite-prompt",
+  "suite-delete",
+  "suite-add",
+  "in-folder-suite",
+  "rename",
+] as const;
+type Edit = (typeof EDITS)[number];
+
+function applyEdit(files: Files, i: number, edit: Edit): void {
+  const name = `s${i}`;
+  const path = Object.keys(files).find((p) => p.endsWith(`/${name}/SKILL.md`));
+  if (!path) return;
+  const dir = dirname(path);
+  const inDir = (f: string) => f.startsWith(`${dir}/`);
+  switch (edit) {
+    case "body":
+      files[path] = `${files[path]}More steps.\n`;
+      break;
+    case "description":
+      files[path] = files[path]!.replace(/description: .*/, `description: Changed text for ${i}.`);
+      break;
+    case "ref":
+      files[`${dir}/ref.md`] = `${files[`${dir}/ref.md`] ?? ""} edited`;
+      break;
+    case "add-file":
+      files[`${dir}/scripts/run.sh`] = "echo hi";
+      break;
+    case "delete-skill":
+      for (const f of Object.keys(files)) if (inDir(f)) delete files[f];
+      break;
+    case "suite-prompt":
+      if (files[`.agent/evals/${name}/prompts/c1.yaml`])
+        files[`.agent/evals/${name}/prompts/c1.yaml`] = `id: c1\nprompt: do ${i} differently\n`;
+      break;
+    case "suite-delete":
+      for (const f of Object.keys(files)) if (f.startsWith(`.agent/evals/${name}/`)) delete files[f];
+      break;
+    case "suite-add":
+      files[`.agent/evals/${name}/trigger-eval.json`] = JSON.stringify({
+        shouldFire: [`new topic ${i}`],
+        shouldNotFire: ["taxes"],
+      });
+      break;
+    case "in-folder-suite":
+      if (files[`${dir}/evals/evals.json`])
+        files[`${dir}/evals/evals.json`] = files[`${dir}/evals/evals.json`]!.replace("works", "works well");
+      break;
+    case "rename": {
+      const to = `${dirname(dir)}/${name}-renamed`;
+      for (const f of Object.keys(files))
+        if (inDir(f)) {
+          files[`${to}/${f.slice(dir.length + 1)}`] = files[f]!.replace(
+            `name: ${name}\n`,
+            `name: ${name}-renamed\n`,
+          );
+          delete files[f];
+        }
+      break;
+    }
+  }
+}
+
+/** What the PR API lists: every path added, removed or modified. */
+function changedPaths(a: Files, b: Files): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((p) => a[p] !== b[p]).sort();
+}
+
+const summary = (d: Discovery, other: Discovery, changed?: string[]) =>
+  classifyChanges(
+    { dir: d.repoDir, skills: d.skills },
+    { dir: other.repoDir, skills: other.skills },
+    changed,
+  ).map((c) => ({
+    name: c.name,
+    change: c.change,
+    batteries: c.batteries,
+    suiteChanged: c.suiteChanged,
+    descriptionChanged: c.descriptionChanged,
+    bodyChanged: c.bodyChanged,
+    renamedFrom: c.renamedFrom,
+    baseHash: c.base?.contentHash,
+    baseCases: c.base?.suite?.cases.map((x) => x.prompt),
+    baseTrigger: c.base?.suite?.trigger?.shouldFire.map((q) => q.prompt),
+  }));
+
+describe("base discovery that reuses head's unchanged skills", () => {
+  it("classifies every PR exactly as reading the whole base does (random PRs over 10 kinds of edit)", () => {
+    const base = baseRepo(12);
+    const baseDir = write(base);
+    try {
+      fc.assert(
+        fc.property(
+          fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: 11 }), fc.constantFrom(...EDITS)), {
+            minLength: 1,
+            maxLength: 4,
+            selector: ([i]) => i,
+          }),
+          (edits) => {
+            const head = { ...base };
+            for (const [i, e] of edits) applyEdit(head, i, e);
+            const headDir = write(head);
+            try {
+              const changed = changedPaths(base, head);
+              const h = discoverRepository(headDir, opts);
+              const fullBase = discoverRepository(baseDir, opts);
+              const reusedBase = discoverRepository(baseDir, {
+                ...opts,
+                reuse: { from: h, changedFiles: changed },
+              });
+              expect(summary(h, reusedBase, changed)).toEqual(summary(h, fullBase, changed));
+              // Touched skills: the reused base holds the base's own record, not head's.
+              const touched = summary(h, fullBase, changed).filter((c) => c.change !== "unchanged");
+              expect(touched.length > 0).toBe(changed.length > 0);
+            } finally {
+              rmSync(headDir, { recursive: true, force: true });
+            }
+          },
+        ),
+        { numRuns: 20, seed: 20261129 },
+      );
+    } finally {
+      rmSync(baseDir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads a suite edit, a suite deletion and a changed description from the base, not from head", () => {
+    const base = baseRepo(6);
+    const head = { ...base };
+    applyEdit(head, 0, "suite-prompt");
+    applyEdit(head, 2, "suite-delete");
+    applyEdit(head, 4, "description");
+    const [baseDir, headDir] = [write(base), write(head)];
+    const changed = changedPaths(base, head);
+    const h = discoverRepository(headDir, opts);
+    const b = discoverRepository(baseDir, { ...opts, reuse: { from: h, changedFiles: changed } });
+    const byName = new Map(
+      classifyChanges({ dir: headDir, skills: h.skills }, { dir: baseDir, skills: b.skills }, changed).map(
+        (c) => [c.name, c],
+      ),
+    );
+    expect(byName.get("s0")).toMatchObject({ change: "suite", suiteChanged: true });
+    expect(byName.get("s0")!.base!.suite!.cases[0]!.prompt).toBe("do 0");
+    expect(byName.get("s2")).toMatchObject({ change: "suite", suiteChanged: true });
+    expect(byName.get("s2")!.base!.suite).toBeDefined();
+    expect(byName.get("s4")).toMatchObject({ change: "description", batteries: { trigger: true } });
+    expect(byName.get("s4")!.base!.description).toBe("Does task 4. Use for topic 4.");
+    expect(byName.get("s1")).toMatchObject({ change: "unchanged" });
+  });
+});
+
+describe("skill file listing", () => {
+  it("finds the same SKILL.md files as a general glob walk, dot folders and symbolic links included", () => {
+    const dir = write({
+      ".claude/skills/a/SKILL.md": skillMd("a", "A.", "x"),
+      ".agents/skills/b/SKILL.md": skillMd("b", "B.", "x"),
+      "skills/c/SKILL.md": skillMd("c", "C.", "x"),
+      "skills/.hidden/SKILL.md": skillMd("hidden", "H.", "x"),
+      "skills/no-skill/README.md": "not a skill",
+      "skills/nested/deeper/SKILL.md": skillMd("deeper", "D.", "x"),
+      "skills/node_modules/SKILL.md": skillMd("nm", "N.", "x"),
+      "skills/file.md": "a file, not a folder",
+      "elsewhere/linked/SKILL.md": skillMd("linked", "L.", "x"),
+    });
+    symlinkSync(join(dir, "elsewhere/linked"), join(dir, "skills/linked"));
+    const expected = globSync(DEFAULT_SKILL_GLOBS, {
+      cwd: dir,
+      dot: true,
+      onlyFiles: true,
+      ignore: ["**/node_modules/**", "**/.git/**"],
+      expandDirectories: false,
+    }).sort();
+    expect(expected).toContain("skills/linked/SKILL.md");
+    expect(discoverRepository(dir, opts).skills.map((s) => s.path)).toEqual(expected);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("never installs a symbolic link of a skill folder (it could point at a runner secret)", () => {
+    const dir = write({
+      "skills/a/SKILL.md": skillMd("a", "A.", "x"),
+      "skills/a/ok.md": "ok",
+      "secret.txt": "token",
+    });
+    symlinkSync(join(dir, "secret.txt"), join(dir, "skills/a/leak.txt"));
+    expect(discoverRepository(dir, opts).skills[0]!.files).toEqual(["SKILL.md", "ok.md"]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

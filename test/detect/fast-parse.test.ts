@@ -1,0 +1,148 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseFlatYaml } from "../../src/detect/fast-parse.js";
+import { type PathSegment, parseSourceFile } from "../../src/detect/source-file.js";
+
+/** Every path into a value, plus one missing child under each container. */
+function paths(v: unknown, at: PathSegment[] = []): PathSegment[][] {
+  const out: PathSegment[][] = [at];
+  if (Array.isArray(v)) {
+    v.forEach((x, i) => {
+      out.push(...paths(x, [...at, i]));
+    });
+    out.push([...at, v.length]);
+  } else if (v && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) out.push(...paths(x, [...at, k]));
+    out.push([...at, "no-such-key"]);
+  }
+  return out;
+}
+
+function sameAsYaml(file: string, text: string): void {
+  const fast = parseSourceFile(file, text, 1);
+  const slow = parseSourceFile(file, text, 1, false);
+  expect(fast.value).toEqual(slow.value);
+  expect(fast.diagnostics).toEqual(slow.diagnostics);
+  for (const p of paths(slow.value)) {
+    expect(fast.locate(p), `locate ${JSON.stringify(p)}`).toEqual(slow.locate(p));
+    expect(fast.locateKey(p), `locateKey ${JSON.stringify(p)}`).toEqual(slow.locateKey(p));
+  }
+}
+
+describe("JSON fast path", () => {
+  it("gives the values and positions the YAML tree gives, on generated JSON in any layout", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(0, 1, 2, "\t", " \r\n "), (v, indent) => {
+        let text = JSON.stringify(v, null, typeof indent === "string" && indent.includes("\r") ? 1 : indent);
+        if (indent === " \r\n ") text = text.replace(/\n/g, "\r\n");
+        sameAsYaml("suite/x.json", text);
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+
+  it("keeps the first of two equal keys for positions and still reports bad JSON located", () => {
+    sameAsYaml("a.json", '{"a": 1, "b": {"c": [1, 2]}, "a": 2}');
+    const bad = parseSourceFile("a.json", '{"a": 1,\n "b": }');
+    expect(bad.value).toBeUndefined();
+    expect(bad.diagnostics[0]).toMatchObject({ code: "file/json-syntax", line: 2 });
+  });
+});
+
+const KEYS = ["name", "description", "license", "allowed-tools", "model", "x_y", "when_to_use"];
+const WORDS = [
+  "Use",
+  "when",
+  "asked",
+  "a:b",
+  "don't",
+  '"quoted"',
+  "[x]",
+  "{y}",
+  "a,b",
+  "#tag",
+  "-",
+  "&ref",
+  "*star",
+  "!bang",
+  "%",
+  "@at",
+  "`tick`",
+  "|",
+  ">",
+  "?",
+  "é",
+  "日本",
+  "\u2028",
+  "\ufeff",
+  "1.5",
+  "true",
+  "null",
+  "~",
+  "a\\b",
+  ":",
+  "#",
+  "...",
+  "---",
+];
+const value = fc.oneof(
+  fc.stringMatching(/^[A-Za-z][a-z ,.'()/-]{0,30}[a-z.]$/),
+  fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 5 }).map((w) => w.join(" ")),
+  fc.constantFrom(
+    "true",
+    "False",
+    "null",
+    "NULL",
+    "yes",
+    "no",
+    "on",
+    "1",
+    "0x1f",
+    ".inf",
+    "1e3",
+    "~",
+    "",
+    "v1.2",
+  ),
+  fc.string({ maxLength: 12 }),
+);
+const line = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(fc.constantFrom(...KEYS), value).map(([k, v]) => `${k}: ${v}`) },
+  { weight: 1, arbitrary: fc.constantFrom("", "# comment", "  ", "  indented: x", "- item", "key:", "k :x") },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...KEYS), value).map(([k, v]) => `${k}: ${v}  `) },
+);
+
+describe("flat YAML fast path", () => {
+  it("answers only for what YAML reads the same way: values, positions and no diagnostics", () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), (lines) => {
+        const text = lines.join("\n");
+        if (parseFlatYaml(text)) answered++;
+        sameAsYaml("skills/x/SKILL.md", text);
+      }),
+      { numRuns: 1000, seed: 11 },
+    );
+    // The fast path must be taken often enough to matter, not just declined.
+    expect(answered).toBeGreaterThan(100);
+  });
+
+  it("takes the usual SKILL.md frontmatter and declines nesting, quotes and numbers", () => {
+    expect(
+      parseFlatYaml("name: pdf\ndescription: Fill PDF forms. Use when asked about PDFs.")?.value,
+    ).toEqual({
+      name: "pdf",
+      description: "Fill PDF forms. Use when asked about PDFs.",
+    });
+    for (const text of [
+      "name: pdf\nmetadata:\n  version: 1",
+      'name: "pdf"',
+      "version: 1.0",
+      "name: pdf\nname: again",
+      "description: Use when: asked",
+      "description: first line\n  continued",
+      "enabled: true",
+    ])
+      expect(parseFlatYaml(text), text).toBeUndefined();
+  });
+});
