@@ -42,15 +42,13 @@ const existing = Object.fromEntries(
     }
   }),
 );
-await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: Object.fromEntries(Object.entries(existing).map(([name, src]) => [name, join(root, src)])),
   outdir,
   bundle: true,
   platform: "node",
   target: "node20",
   format: "esm",
-  splitting: false,
   minify: true,
   legalComments: "none",
   sourcemap: false,
@@ -60,7 +58,23 @@ await build({
     js: "import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);",
   },
   define: { "process.env.SKILLGATE_BUNDLED": '"1"' },
+};
+const entry = (names) =>
+  Object.fromEntries(
+    Object.entries(existing)
+      .filter(([name]) => names.includes(name))
+      .map(([name, src]) => [name, join(root, src)]),
+  );
+// The action and the CLI share chunks, and what they import lazily (the pipeline, the Actions cache client) is
+// compiled only when reached. Chunks sit beside the entries, so `import.meta.url` still points at dist/.
+await build({
+  ...common,
+  entryPoints: entry(["index", "cli"]),
+  splitting: true,
+  chunkNames: "chunk-[hash]",
 });
+// The sandbox child stays one file: Node's permission model lets it read its own script and nothing else.
+await build({ ...common, entryPoints: entry(["sandbox-child"]), splitting: false });
 for (const [name, src] of Object.entries(ASSETS)) {
   mkdirSync(dirname(join(outdir, name)), { recursive: true });
   copyFileSync(src, join(outdir, name));

@@ -1,16 +1,17 @@
 // The GitHub Action entry (dist/index.js, run by the runner on node24): a thin shell over runAction.
+// The pipeline and the cache service are imported when first needed: the bundle splits them into chunks, so the
+// action starts (and says what it is about to do) without compiling code it reaches only later.
 import * as core from "@actions/core";
 import { coreActionIO } from "./github/io.js";
 import { runAction } from "./github/run-action.js";
 import type { Settings } from "./model/index.js";
-import { runPipeline } from "./pipeline.js";
 import { EXIT, exitCodeFor } from "./report/exit-codes.js";
-import { restoreTrialCache, saveTrialCache } from "./run/cache-actions.js";
-import { resolveSettings } from "./settings/resolve.js";
 
 /** The trial cache travels between runs through the Actions cache service (a warning when unavailable). */
 async function runWithActionsCache(settings: Settings) {
+  const { runPipeline } = await import("./pipeline.js");
   if (!settings.cache.enabled) return runPipeline(settings);
+  const { restoreTrialCache, saveTrialCache } = await import("./run/cache-actions.js");
   const state = await restoreTrialCache(settings.cache.dir, settings.logger);
   try {
     return await runPipeline(settings);
@@ -23,7 +24,7 @@ try {
   const result = await runAction({
     io: coreActionIO(),
     env: process.env,
-    resolveSettings,
+    resolveSettings: async (raw, logger) => (await import("./settings/resolve.js")).resolveSettings(raw, logger),
     runPipeline: runWithActionsCache,
     exitCodeFor,
   });

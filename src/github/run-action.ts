@@ -81,6 +81,21 @@ function truncateBytes(text: string, maxBytes: number): string {
     .replace(/\uFFFD$/, "");
 }
 
+function describePlan(plan: RunPlan, ctx: ActionContext): string {
+  const repo = `${ctx.owner}/${ctx.repo}`;
+  const sha = (s?: string) => (s ? s.slice(0, 7) : "unknown");
+  switch (plan.kind) {
+    case "pull-request":
+      return `pull request #${plan.pullNumber} of ${repo}, head ${sha(plan.headSha)} against base ${sha(plan.baseSha)}`;
+    case "push":
+      return `push to ${repo} at ${sha(plan.headSha)}`;
+    case "sweep":
+      return `sweep of ${repo} at ${sha(plan.headSha)}`;
+    case "report":
+      return `stored report for ${repo}${plan.pullNumber ? ` #${plan.pullNumber}` : ""} at ${sha(plan.headSha)}`;
+  }
+}
+
 export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   const { io } = deps;
   const logger = actionLogger(io);
@@ -101,6 +116,8 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     return { exitCode: USAGE_EXIT, publishedTo: published };
   }
 
+  // First line: which version is doing what, before any network call can stall.
+  io.info(`skillgate ${VERSION}: ${describePlan(plan, ctx)} (mode ${inputs.mode})`);
   const repoDir = resolve(ctx.workspace, inputs.workingDirectory);
   const reportPath = resolve(repoDir, inputs.report);
   const fullReportHint = `${runUrl(ctx) ? `the job summary of ${runUrl(ctx)} and ` : ""}the JSON report (${inputs.report})`;
