@@ -24,7 +24,8 @@ try {
   const result = await runAction({
     io: coreActionIO(),
     env: process.env,
-    resolveSettings: async (raw, logger) => (await import("./settings/resolve.js")).resolveSettings(raw, logger),
+    resolveSettings: async (raw, logger) =>
+      (await import("./settings/resolve.js")).resolveSettings(raw, logger),
     runPipeline: runWithActionsCache,
     exitCodeFor,
   });

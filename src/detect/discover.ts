@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import picomatch from "picomatch";
 import { globSync } from "tinyglobby";
 import type { Diagnostic, Skill, Suite, ValidationProfile } from "../model/index.js";
+import { readFileBytes, sha256OfFile } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
 import { parseSkillFile } from "./skill-file.js";
@@ -158,7 +158,7 @@ function loadSkill(
   diagnostics: Diagnostic[],
 ): Skill {
   const dir = posix.dirname(path);
-  const bytes = readFileSync(join(repoDir, path));
+  const bytes = readFileBytes(join(repoDir, path));
   const raw = bytes.toString("utf8");
   const parsed = parseSkillFile(path, raw, profile);
   diagnostics.push(...parsed.diagnostics);
@@ -203,11 +203,8 @@ export function hashSkillFolder(
   for (const f of files) {
     h.update(f);
     h.update("\0");
-    h.update(
-      createHash("sha256")
-        .update(known[f] ?? readFileSync(join(repoDir, dir, f)))
-        .digest("hex"),
-    );
+    const bytes = known[f];
+    h.update(bytes ? createHash("sha256").update(bytes).digest("hex") : sha256OfFile(join(repoDir, dir, f)));
     h.update("\n");
   }
   return { files, contentHash: h.digest("hex") };

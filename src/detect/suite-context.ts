@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { Assertion, Case, CaseFile, Diagnostic, SourceLocation } from "../model/index.js";
+import { readFileBytes } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
 import { assertionSchema } from "./schemas.js";
 import { type PathSegment, parseSourceFile, type SourceFile } from "./source-file.js";
@@ -58,7 +58,7 @@ export class SuiteReader {
     this.sourceFiles.push(rel);
     let text: string;
     try {
-      text = readFileSync(join(this.repoDir, rel), "utf8");
+      text = readFileBytes(join(this.repoDir, rel)).toString("utf8");
     } catch (e) {
       this.error(
         { file: rel, line: 1, column: 1 },
