@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { join, posix } from "node:path";
 import picomatch from "picomatch";
 import { globSync } from "tinyglobby";
@@ -199,15 +199,13 @@ export function hashSkillFolder(
   };
   walk("");
   files.sort();
-  const h = createHash("sha256");
+  // sha256 over `path \0 sha256(content) \n` per file, as one string (the same bytes as updating per piece).
+  let listing = "";
   for (const f of files) {
-    h.update(f);
-    h.update("\0");
     const bytes = known[f];
-    h.update(bytes ? createHash("sha256").update(bytes).digest("hex") : sha256OfFile(join(repoDir, dir, f)));
-    h.update("\n");
+    listing += `${f}\0${bytes ? hash("sha256", bytes, "hex") : sha256OfFile(join(repoDir, dir, f))}\n`;
   }
-  return { files, contentHash: h.digest("hex") };
+  return { files, contentHash: hash("sha256", listing, "hex") };
 }
 
 /** Loads the suite of a skill from `.agent/evals/<name>/` and/or `<skill-dir>/evals/`, all formats. */

@@ -42,8 +42,8 @@ export function parseSkillFile(file: string, text: string, profile: ValidationPr
     diagnostics.push({ ...loc, severity: "warning", code, message });
 
   const src = text.replace(/^\uFEFF/, "");
-  const lines = src.split(/\r?\n/);
-  if (lines[0]?.trim() !== "---") {
+  const split = splitFrontmatter(src);
+  if (split === "no-frontmatter") {
     err(
       top,
       "skill/no-frontmatter",
@@ -51,13 +51,11 @@ export function parseSkillFile(file: string, text: string, profile: ValidationPr
     );
     return { frontmatter: {}, body: src, loc: { frontmatter: top }, diagnostics };
   }
-  const close = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l));
-  if (close < 0) {
+  if (split === "unterminated") {
     err(top, "skill/unterminated-frontmatter", "frontmatter is not closed: add a `---` line after it");
     return { frontmatter: {}, body: "", loc: { frontmatter: top }, diagnostics };
   }
-  const fmText = lines.slice(1, close).join("\n");
-  const body = lines.slice(close + 1).join("\n");
+  const { fmText, body, close } = split;
   const fm = parseSourceFile(file, fmText, 1);
   diagnostics.push(...fm.diagnostics.map((d) => ({ ...d, code: "skill/frontmatter-yaml" })));
   const loc: ParsedSkillFile["loc"] = { frontmatter: { file, line: 2, column: 1 } };
@@ -155,7 +153,8 @@ export function parseSkillFile(file: string, text: string, profile: ValidationPr
       warn(at, "skill/unknown-key", `unknown frontmatter key \`${key}\` (ignored by the Agent Skills spec)`);
   }
 
-  const bodyLines = body.split(/\r?\n/).length;
+  let bodyLines = 1;
+  for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) bodyLines++;
   if (bodyLines > BODY_LINES_RECOMMENDED)
     warn(
       { file, line: close + 2, column: 1 },
@@ -164,4 +163,36 @@ export function parseSkillFile(file: string, text: string, profile: ValidationPr
     );
 
   return { frontmatter, body, name, description, version, loc, diagnostics };
+}
+
+/**
+ * Splits SKILL.md text at its frontmatter: the lines between the first `---` line and the next `---`/`...`
+ * line, and everything after (CRLF read as LF in both); `close` is the closing line's index. Walks lines only
+ * through the frontmatter, so a long body is sliced, not split.
+ */
+export function splitFrontmatter(
+  src: string,
+): { fmText: string; body: string; close: number } | "no-frontmatter" | "unterminated" {
+  const lineEnd = (from: number) => {
+    const nl = src.indexOf("\n", from);
+    return nl < 0 ? src.length : nl;
+  };
+  const firstEnd = lineEnd(0);
+  if (src.slice(0, firstEnd).trim() !== "---") return "no-frontmatter";
+  if (firstEnd >= src.length) return "unterminated";
+  for (let start = firstEnd + 1, i = 1; ; i++) {
+    const end = lineEnd(start);
+    if (/^(---|\.\.\.)\s*$/.test(src.slice(start, end))) {
+      const fmText = start - 1 > firstEnd + 1 ? src.slice(firstEnd + 1, start - 1) : "";
+      const body = end >= src.length ? "" : src.slice(end + 1);
+      return { fmText: lf(fmText).replace(/\r$/, ""), body: lf(body), close: i };
+    }
+    if (end >= src.length) return "unterminated";
+    start = end + 1;
+  }
+}
+
+/** What splitting on /\r?\n/ and joining with "\n" gives. */
+function lf(s: string): string {
+  return s.includes("\r") ? s.replace(/\r\n/g, "\n") : s;
 }

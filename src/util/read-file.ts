@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash, hash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 
 /**
@@ -31,9 +31,16 @@ export function readFileBytes(abs: string): Buffer {
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
-/** sha256 of the file's bytes, hex, without keeping them. */
+/** sha256 of the file's bytes, hex, without keeping them (one-shot `crypto.hash` for a file that fits). */
 export function sha256OfFile(abs: string): string {
-  const h = createHash("sha256");
-  eachChunk(abs, (c) => h.update(c));
-  return h.digest("hex");
+  let h: Hash | undefined;
+  let single: string | undefined;
+  eachChunk(abs, (c) => {
+    if (!h && single === undefined && c.length < SCRATCH.length) single = hash("sha256", c, "hex");
+    else {
+      h ??= createHash("sha256");
+      h.update(c);
+    }
+  });
+  return h ? h.digest("hex") : (single ?? hash("sha256", "", "hex"));
 }
