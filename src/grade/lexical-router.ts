@@ -121,24 +121,50 @@ export function nearDuplicateDescriptions(
   threshold = NEAR_DUPLICATE_SIMILARITY,
 ): { a: string; b: string; similarity: number }[] {
   const index = buildIndex(catalogue);
+  // Unit TF-IDF vectors, so a cosine is a dot product.
   const vectors = index.docs.map((d) => {
     const v = new Map<string, number>();
     for (const [t, tf] of d) v.set(t, tf * (index.idf.get(t) ?? 0));
+    const norm = Math.sqrt([...v.values()].reduce((a, x) => a + x * x, 0));
+    for (const [t, x] of v) v.set(t, norm > 0 ? x / norm : 0);
     return v;
   });
-  const norm = (v: Map<string, number>) => Math.sqrt([...v.values()].reduce((a, x) => a + x * x, 0));
+  // All pairs without comparing all pairs (10,000 skills are 50 million): a pair reaching the threshold shares
+  // a term of each one's "prefix". A vector's suffix is its most common terms whose weights, times the largest
+  // weight any vector gives them, sum below the threshold: terms of the suffix alone cannot reach it.
+  const maxWeight = new Map<string, number>();
+  const postings = new Map<string, number[]>();
+  vectors.forEach((v, i) => {
+    for (const [t, x] of v) {
+      if (x > (maxWeight.get(t) ?? 0)) maxWeight.set(t, x);
+      let list = postings.get(t);
+      if (!list) postings.set(t, (list = []));
+      list.push(i);
+    }
+  });
+  const df = (t: string) => postings.get(t)?.length ?? 0;
   const out: { a: string; b: string; similarity: number }[] = [];
-  for (let i = 0; i < vectors.length; i++) {
-    for (let j = i + 1; j < vectors.length; j++) {
-      const vi = vectors[i]!;
+  vectors.forEach((v, i) => {
+    // Rare terms first; the suffix grows from the common end while its bound stays under the threshold.
+    const terms = [...v.keys()].sort((a, b) => df(a) - df(b) || (a < b ? -1 : 1));
+    let bound = 0;
+    let prefixEnd = terms.length;
+    while (prefixEnd > 0) {
+      const t = terms[prefixEnd - 1]!;
+      const next = bound + v.get(t)! * maxWeight.get(t)!;
+      if (next >= threshold) break;
+      bound = next;
+      prefixEnd--;
+    }
+    const candidates = new Set<number>();
+    for (const t of terms.slice(0, prefixEnd)) for (const j of postings.get(t)!) if (j > i) candidates.add(j);
+    for (const j of [...candidates].sort((a, b) => a - b)) {
       const vj = vectors[j]!;
       let dot = 0;
-      for (const [t, x] of vi) dot += x * (vj.get(t) ?? 0);
-      const d = norm(vi) * norm(vj);
-      const similarity = d > 0 ? dot / d : 0;
-      if (similarity >= threshold) out.push({ a: index.names[i]!, b: index.names[j]!, similarity });
+      for (const [t, x] of v) dot += x * (vj.get(t) ?? 0);
+      if (dot >= threshold) out.push({ a: index.names[i]!, b: index.names[j]!, similarity: dot });
     }
-  }
+  });
   return out.sort((x, y) => y.similarity - x.similarity);
 }
 

@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createAgent } from "../../src/agents/index.js";
 import {
+  buildIndex,
   LEXICAL_FIRE_THRESHOLD,
   nearDuplicateDescriptions,
   nearDuplicateWarnings,
@@ -56,6 +58,60 @@ describe("lexical router (BM25 proxy)", () => {
     const found = nearDuplicateDescriptions(dup);
     expect(found[0]).toMatchObject({ a: "slack-gif-creator", b: "gif-maker" });
     expect(found[0]!.similarity).toBeGreaterThan(0.5);
+  });
+
+  it("finds exactly the pairs that comparing every pair finds, without comparing every pair", () => {
+    const brute = (cat: { name: string; description: string }[], threshold = 0.5) => {
+      const index = buildIndex(cat);
+      const vec = index.docs.map((d) => new Map([...d].map(([t, tf]) => [t, tf * (index.idf.get(t) ?? 0)])));
+      const norm = (v: Map<string, number>) => Math.sqrt([...v.values()].reduce((a, x) => a + x * x, 0));
+      const out: { a: string; b: string; similarity: number }[] = [];
+      for (let i = 0; i < vec.length; i++)
+        for (let j = i + 1; j < vec.length; j++) {
+          let dot = 0;
+          for (const [t, x] of vec[i]!) dot += x * (vec[j]!.get(t) ?? 0);
+          const sim = dot / (norm(vec[i]!) * norm(vec[j]!) || 1);
+          if (sim >= threshold) out.push({ a: index.names[i]!, b: index.names[j]!, similarity: sim });
+        }
+      return out.sort((x, y) => y.similarity - x.similarity);
+    };
+    const WORDS = [
+      "pdf",
+      "form",
+      "invoice",
+      "split",
+      "cents",
+      "slack",
+      "gif",
+      "sql",
+      "tenant",
+      "chart",
+      "rain",
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }), { maxLength: 25 }),
+        fc.constantFrom(0.3, 0.5, 0.8),
+        (descs, threshold) => {
+          const cat = descs.map((d, i) => ({ name: `s${i}`, description: d.join(" ") }));
+          const fast = nearDuplicateDescriptions(cat, threshold);
+          const slow = brute(cat, threshold).filter((p) => Math.abs(p.similarity - threshold) > 1e-9);
+          const near = (p: { similarity: number }) => Math.abs(p.similarity - threshold) > 1e-9;
+          expect(
+            fast
+              .filter(near)
+              .map((p) => `${p.a}~${p.b}`)
+              .sort(),
+          ).toEqual(slow.map((p) => `${p.a}~${p.b}`).sort());
+          for (const p of fast)
+            expect(p.similarity).toBeCloseTo(
+              brute(cat, 0).find((q) => q.a === p.a && q.b === p.b)!.similarity,
+              9,
+            );
+        },
+      ),
+      { numRuns: 200, seed: 5 },
+    );
   });
 
   it("near-duplicate warnings are located at each skill's description", () => {
