@@ -5,6 +5,7 @@ import { classifyChanges } from "../src/detect/changes.js";
 import { discoverRepository } from "../src/detect/discover.js";
 import "../src/grade/assertions/index.js";
 import * as registry from "../src/grade/assertions/registry.js";
+import { nearDuplicateWarnings } from "../src/grade/lexical-router.js";
 import type { BenchContext } from "./types.js";
 
 /**
@@ -118,6 +119,13 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   ctx.log(
     `discovery.fullCompareMs ${Math.round(full.total)} ms   (no changed-file list: head ${Math.round(full.head)} + base ${Math.round(full.base)} + classify ${Math.round(full.classify)})`,
   );
+  // The pipeline's detect stage also looks for near-duplicate descriptions over all of head's skills.
+  const n0 = performance.now();
+  const nearDuplicates = nearDuplicateWarnings(m.h.skills).length;
+  const nearDuplicatesMs = performance.now() - n0;
+  ctx.log(
+    `discovery.nearDuplicatesMs ${Math.round(nearDuplicatesMs)} ms   (near-duplicate descriptions over ${SKILLS} skills: ${nearDuplicates} warnings)`,
+  );
   ctx.log(`discovery.changes ${changed.join(", ")}`);
   return {
     discovery: {
@@ -128,6 +136,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
       baseMs: Math.round(m.base),
       classifyMs: Math.round(m.classify),
       fullCompareMs: Math.round(full.total),
+      nearDuplicatesMs: Math.round(nearDuplicatesMs),
       generateMs: Math.round(generateMs),
       changes: changed,
     },
