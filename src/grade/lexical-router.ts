@@ -137,9 +137,9 @@ export function nearDuplicateDescriptions(
   vectors.forEach((v, i) => {
     for (const [t, x] of v) {
       if (x > (maxWeight.get(t) ?? 0)) maxWeight.set(t, x);
-      let list = postings.get(t);
-      if (!list) postings.set(t, (list = []));
-      list.push(i);
+      const list = postings.get(t);
+      if (list) list.push(i);
+      else postings.set(t, [i]);
     }
   });
   const df = (t: string) => postings.get(t)?.length ?? 0;
