@@ -10,12 +10,18 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = resolve(process.argv[2] ?? join(root, "dist"));
 const require = createRequire(import.meta.url);
 
-/** Entry points: dist name → source. Child-process entries (sandboxes) are bundled too: they run from dist. */
+/** Entry points: dist name → source. */
 export const ENTRIES = {
   index: "src/main.ts",
   cli: "src/cli.ts",
-  "sandbox-child": "src/sandbox/child.ts",
 };
+/**
+ * The sandbox child runs from dist too, in a process of its own per gate run: it is bundled apart, with code
+ * splitting, so each child loads only the chunks of the gate it runs (fast-check, sql.js, the parser and
+ * postcss are each needed by some gates only). Same settings as `childScript()` in src/sandbox/compile.ts.
+ */
+export const CHILD_ENTRY = { "sandbox-child": "src/sandbox/child.ts" };
+export const CHILD_CHUNKS = "sandbox-chunks/[name]-[hash]";
 
 /** Data files the bundles load at run time, copied next to them. */
 const esbuildWasm = dirname(require.resolve("esbuild-wasm/package.json"));
@@ -42,9 +48,8 @@ const existing = Object.fromEntries(
     }
   }),
 );
-await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: Object.fromEntries(Object.entries(existing).map(([name, src]) => [name, join(root, src)])),
   outdir,
   bundle: true,
   platform: "node",
@@ -60,7 +65,11 @@ await build({
     js: "import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);",
   },
   define: { "process.env.SKILLGATE_BUNDLED": '"1"' },
-});
+};
+const entryPoints = (entries) =>
+  Object.fromEntries(Object.entries(entries).map(([name, src]) => [name, join(root, src)]));
+await build({ ...common, entryPoints: entryPoints(existing) });
+await build({ ...common, entryPoints: entryPoints(CHILD_ENTRY), splitting: true, chunkNames: CHILD_CHUNKS });
 for (const [name, src] of Object.entries(ASSETS)) {
   mkdirSync(dirname(join(outdir, name)), { recursive: true });
   copyFileSync(src, join(outdir, name));

@@ -7,6 +7,7 @@ import { readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { catalog } from "../../gates/catalog.js";
+import type { GateId } from "../../gates/ids.js";
 import { runtimeEvents } from "../../gates/shared/runtime.js";
 import type { GateContext, GateInput, GateResult } from "../../gates/types.js";
 import { type ChildEnvelope, type ChildMessage, RESULT_FD } from "./protocol.js";
@@ -93,8 +94,9 @@ export function resolveExport(
 }
 
 async function runGateTask(task: Extract<ChildEnvelope["task"], { kind: "gate" | "gate-batch" }>) {
-  const gate = catalog[task.gate];
-  if (!gate) throw new LoadError(`unknown gate '${task.gate}'`);
+  const load = Object.hasOwn(catalog, task.gate) ? catalog[task.gate as GateId] : undefined;
+  if (!load) throw new LoadError(`unknown gate '${task.gate}'`);
+  const gate = await load();
   const sourceText = readFileSync(envelope.modulePath, "utf8");
   let input: GateInput;
   if (gate.fileInput?.test(envelope.modulePath) || !envelope.compiled) {

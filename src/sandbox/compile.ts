@@ -135,9 +135,16 @@ export async function compileModule(modulePath: string): Promise<CompileOutcome>
 let childPromise: Promise<string> | undefined;
 
 /**
- * Path of the sandbox child script. From dist: `sandbox-child.js` beside the bundle. From source (tests, tsx):
- * `src/sandbox/child.ts` bundled once per process into the scratch folder with the same esbuild settings as
- * `scripts/bundle.mjs`, so tests exercise the same single-file child the bundle ships.
+ * Where the child's lazily loaded chunks go, beside its entry: a child process loads only the chunks of the
+ * gate it runs (the bundle splits the gates and their dependencies apart).
+ */
+export const CHILD_CHUNK_NAMES = "sandbox-chunks/[name]-[hash]";
+
+/**
+ * Path of the sandbox child script. From dist: `sandbox-child.js` beside the bundle (with `sandbox-chunks/`).
+ * From source (tests, tsx): `src/sandbox/child.ts` bundled once per process into the scratch folder with the
+ * same esbuild settings as `scripts/bundle.mjs` (code splitting, minified), so tests exercise the same child
+ * the bundle ships.
  */
 export function childScript(): Promise<string> {
   childPromise ??= (async () => {
@@ -147,20 +154,26 @@ export function childScript(): Promise<string> {
       : findUpwards("src/sandbox/child.ts");
     if (!source) throw new Error("cannot find the sandbox child (src/sandbox/child.ts or sandbox-child.js)");
     const api = await esbuild();
-    const outfile = join(scratchDir(), "sandbox-child.mjs");
+    const outdir = mkdtempSync(join(scratchDir(), "child-"));
     await api.build({
-      entryPoints: [source],
-      outfile,
+      entryPoints: { "sandbox-child": source },
+      outdir,
+      // The scratch folder has no package.json saying "type": "module".
+      outExtension: { ".js": ".mjs" },
       bundle: true,
+      splitting: true,
+      chunkNames: CHILD_CHUNK_NAMES,
       platform: "node",
       target: "node20",
       format: "esm",
+      minify: true,
+      legalComments: "none",
       logLevel: "silent",
       banner: {
         js: "import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);",
       },
     });
-    return outfile;
+    return join(outdir, "sandbox-child.mjs");
   })();
   return childPromise;
 }
