@@ -97,6 +97,7 @@ async function runGateTask(task: Extract<ChildEnvelope["task"], { kind: "gate" |
   const load = Object.hasOwn(catalog, task.gate) ? catalog[task.gate as GateId] : undefined;
   if (!load) throw new LoadError(`unknown gate '${task.gate}'`);
   const gate = await load();
+  gate.prepare?.({ assets: envelope.assets, options: task.options ?? {} });
   const sourceText = readFileSync(envelope.modulePath, "utf8");
   let input: GateInput;
   if (gate.fileInput?.test(envelope.modulePath) || !envelope.compiled) {
