@@ -16,3 +16,23 @@ export const catalog: Record<GateId, () => Promise<Gate>> = {
   queue: async () => (await import("./queue/index.js")).queue,
   "tenant-isolation": async () => (await import("./tenant-isolation/index.js")).tenantIsolation,
 };
+
+/**
+ * V8 flags of a gate's child, set before the gate or the module loads (`v8.setFlagsFromString`, which
+ * ignores a flag this Node does not know). The property gates run hundreds of short probes in a child that
+ * lives for well under a second: V8's optimising tier (TurboFan) would spend more CPU compiling than it
+ * saves, so their code stops at Maglev (Sparkplug where Node has no Maglev). tenant-isolation also keeps
+ * sql.js's WebAssembly on the baseline tier (Liftoff): optimising SQLite's huge interpreter loop costs
+ * more than all its queries. Complexity times the module and keeps the full JIT, as its wall-clock rule
+ * and the stability figures of `npm run bench` assume.
+ */
+export const CHILD_V8_FLAGS: Readonly<Record<GateId, readonly string[]>> = {
+  analytics: ["--max-opt=2"],
+  boundary: ["--max-opt=2"],
+  complexity: [],
+  conservation: ["--max-opt=2"],
+  contrast: ["--max-opt=2"],
+  leakage: ["--max-opt=2"],
+  queue: ["--max-opt=2"],
+  "tenant-isolation": ["--max-opt=2", "--liftoff-only"],
+};

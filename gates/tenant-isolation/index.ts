@@ -6,7 +6,6 @@
  * and no SQL text ever contains the probed id or tenant. Static probe: SQL built by interpolation (AST).
  */
 import { dirname } from "node:path";
-import v8 from "node:v8";
 import fc from "fast-check";
 import initSqlJs, { type Database, type SqlJsStatic } from "sql.js";
 import { functionExport } from "../shared/input.js";
@@ -54,13 +53,8 @@ function sqlJs(sqlWasm: string): Promise<SqlJsStatic> {
   const g = globalThis as { __dirname?: string; __filename?: string };
   g.__dirname ??= dirname(sqlWasm);
   g.__filename ??= sqlWasm;
-  if (!sqlPromise) {
-    // Baseline-compiled (Liftoff) WebAssembly only: V8 would otherwise spend far more CPU optimising SQLite's
-    // huge interpreter loop (TurboFan) than the few hundred queries of a gate run take. This child is ours
-    // alone, so the process-wide flag affects nothing else.
-    v8.setFlagsFromString("--liftoff-only");
-    sqlPromise = initSqlJs({ locateFile: () => sqlWasm });
-  }
+  // The child keeps this WebAssembly on V8's baseline tier (see CHILD_V8_FLAGS in gates/catalog.ts).
+  sqlPromise ??= initSqlJs({ locateFile: () => sqlWasm });
   return sqlPromise;
 }
 

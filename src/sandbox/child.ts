@@ -6,7 +6,8 @@
 import { readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { catalog } from "../../gates/catalog.js";
+import v8 from "node:v8";
+import { CHILD_V8_FLAGS, catalog } from "../../gates/catalog.js";
 import type { GateId } from "../../gates/ids.js";
 import { runtimeEvents } from "../../gates/shared/runtime.js";
 import type { GateContext, GateInput, GateResult } from "../../gates/types.js";
@@ -94,9 +95,10 @@ export function resolveExport(
 }
 
 async function runGateTask(task: Extract<ChildEnvelope["task"], { kind: "gate" | "gate-batch" }>) {
-  const load = Object.hasOwn(catalog, task.gate) ? catalog[task.gate as GateId] : undefined;
-  if (!load) throw new LoadError(`unknown gate '${task.gate}'`);
-  const gate = await load();
+  if (!Object.hasOwn(catalog, task.gate)) throw new LoadError(`unknown gate '${task.gate}'`);
+  const id = task.gate as GateId;
+  for (const flag of CHILD_V8_FLAGS[id]) v8.setFlagsFromString(flag);
+  const gate = await catalog[id]();
   gate.prepare?.({ assets: envelope.assets, options: task.options ?? {} });
   const sourceText = readFileSync(envelope.modulePath, "utf8");
   let input: GateInput;
