@@ -74,6 +74,20 @@ describe("runSandboxed", () => {
     expect(out).toMatchObject({ ok: false, failure: "memory" });
   });
 
+  it("watches the memory of every sandbox running at once (one shared poller)", async () => {
+    const [bombA, ok, bombB] = await Promise.all([
+      runSandboxed(predicate("buffer-bomb.js", []), { timeoutMs: 20_000, memoryMb: 96 }),
+      runSandboxed(predicate("predicate.ts", ["hello", 3]), limits),
+      runSandboxed(predicate("buffer-bomb.js", []), { timeoutMs: 20_000, memoryMb: 96 }),
+    ]);
+    expect(bombA).toMatchObject({ ok: false, failure: "memory" });
+    expect(bombB).toMatchObject({ ok: false, failure: "memory" });
+    expect(ok).toMatchObject({ ok: true, value: { pass: true } });
+    // and again once the poller has stopped with the last group
+    const again = await runSandboxed(predicate("buffer-bomb.js", []), { timeoutMs: 20_000, memoryMb: 96 });
+    expect(again).toMatchObject({ ok: false, failure: "memory" });
+  });
+
   it("reports process.exit at import as an exit while loading", async () => {
     const out = await runSandboxed(predicate("forge-result.js", []), limits);
     // The forged line on fd 3 lacks the nonce: it is ignored, not taken as a pass.
