@@ -46,5 +46,10 @@ export interface Gate {
   defaultExports: readonly string[];
   /** Files this gate reads as text instead of loading as code (e.g. `/\.css$/i` for contrast). */
   fileInput?: RegExp;
+  /**
+   * Optional: start slow set-up that does not depend on the module (e.g. compiling a WebAssembly database)
+   * while the child loads the module; called before any untrusted code runs. Must not throw.
+   */
+  prepare?(ctx: Pick<GateContext, "assets" | "options">): void;
   run(input: GateInput, ctx: GateContext): Promise<GateOutput>;
 }

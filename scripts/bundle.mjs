@@ -10,12 +10,18 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = resolve(process.argv[2] ?? join(root, "dist"));
 const require = createRequire(import.meta.url);
 
-/** Entry points: dist name → source. Child-process entries (sandboxes) are bundled too: they run from dist. */
+/** Entry points: dist name → source. */
 export const ENTRIES = {
   index: "src/main.ts",
   cli: "src/cli.ts",
-  "sandbox-child": "src/sandbox/child.ts",
 };
+/**
+ * The sandbox child runs from dist too, in a process of its own per gate run: it is bundled apart, with code
+ * splitting, so each child loads only the chunks of the gate it runs (fast-check, sql.js, the parser and
+ * postcss are each needed by some gates only). Same settings as `childScript()` in src/sandbox/compile.ts.
+ */
+export const CHILD_ENTRY = { "sandbox-child": "src/sandbox/child.ts" };
+export const CHILD_CHUNKS = "sandbox-chunks/[name]-[hash]";
 
 /** Data files the bundles load at run time, copied next to them. */
 const esbuildWasm = dirname(require.resolve("esbuild-wasm/package.json"));
@@ -59,22 +65,12 @@ const common = {
   },
   define: { "process.env.SKILLGATE_BUNDLED": '"1"' },
 };
-const entry = (names) =>
-  Object.fromEntries(
-    Object.entries(existing)
-      .filter(([name]) => names.includes(name))
-      .map(([name, src]) => [name, join(root, src)]),
-  );
+const entryPoints = (entries) =>
+  Object.fromEntries(Object.entries(entries).map(([name, src]) => [name, join(root, src)]));
 // The action and the CLI share chunks, and what they import lazily (the pipeline, the Actions cache client) is
 // compiled only when reached. Chunks sit beside the entries, so `import.meta.url` still points at dist/.
-await build({
-  ...common,
-  entryPoints: entry(["index", "cli"]),
-  splitting: true,
-  chunkNames: "chunk-[hash]",
-});
-// The sandbox child stays one file: Node's permission model lets it read its own script and nothing else.
-await build({ ...common, entryPoints: entry(["sandbox-child"]), splitting: false });
+await build({ ...common, entryPoints: entryPoints(existing), splitting: true, chunkNames: "chunk-[hash]" });
+await build({ ...common, entryPoints: entryPoints(CHILD_ENTRY), splitting: true, chunkNames: CHILD_CHUNKS });
 for (const [name, src] of Object.entries(ASSETS)) {
   mkdirSync(dirname(join(outdir, name)), { recursive: true });
   copyFileSync(src, join(outdir, name));

@@ -69,6 +69,20 @@ const scenarioArb = fc
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
+/**
+ * The simulated failure of a job attempt, without a stack trace: thousands are thrown per run, and capturing
+ * the (async) stack of each cost more than the rest of the scenario. The message is what a queue may record.
+ */
+function jobFailure(message: string): Error {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new Error(message);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 function jobIdOf(x: unknown): string | undefined {
   if (x === null || typeof x !== "object") return undefined;
   const o = x as Record<string, unknown>;
@@ -123,7 +137,7 @@ async function runScenario(
       const j = spec.get(id) as JobSpec;
       for (let t = 0; t < j.ticks; t++) await tick();
       if (j.kind === "poison" || (j.kind === "transient" && n <= j.failures))
-        throw new Error(`job ${id} failed (attempt ${n})`);
+        throw jobFailure(`job ${id} failed (attempt ${n})`);
       run.successes.set(id, (run.successes.get(id) ?? 0) + 1);
     } finally {
       active--;

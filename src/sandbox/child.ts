@@ -6,7 +6,9 @@
 import { readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { catalog } from "../../gates/catalog.js";
+import v8 from "node:v8";
+import { CHILD_V8_FLAGS, catalog } from "../../gates/catalog.js";
+import type { GateId } from "../../gates/ids.js";
 import { runtimeEvents } from "../../gates/shared/runtime.js";
 import type { GateContext, GateInput, GateResult } from "../../gates/types.js";
 import { type ChildEnvelope, type ChildMessage, RESULT_FD } from "./protocol.js";
@@ -93,8 +95,11 @@ export function resolveExport(
 }
 
 async function runGateTask(task: Extract<ChildEnvelope["task"], { kind: "gate" | "gate-batch" }>) {
-  const gate = catalog[task.gate];
-  if (!gate) throw new LoadError(`unknown gate '${task.gate}'`);
+  if (!Object.hasOwn(catalog, task.gate)) throw new LoadError(`unknown gate '${task.gate}'`);
+  const id = task.gate as GateId;
+  for (const flag of CHILD_V8_FLAGS[id]) v8.setFlagsFromString(flag);
+  const gate = await catalog[id]();
+  gate.prepare?.({ assets: envelope.assets, options: task.options ?? {} });
   const sourceText = readFileSync(envelope.modulePath, "utf8");
   let input: GateInput;
   if (gate.fileInput?.test(envelope.modulePath) || !envelope.compiled) {

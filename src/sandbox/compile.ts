@@ -6,7 +6,19 @@
  * node_modules) the `esbuild-wasm` package copied next to the bundle by `scripts/bundle.mjs`; the native
  * package is also tried from dist and the wasm one from source, so either alone is enough.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -94,15 +106,30 @@ function formatMessages(messages: Message[], workDir: string): string {
     .join("\n");
 }
 
+interface Built {
+  outcome: CompileOutcome;
+  /** Absolute paths and content digests of every file the bundle read (successful builds only). */
+  inputs?: Map<string, string>;
+}
+
+function digest(file: string): string | undefined {
+  try {
+    return createHash("sha256").update(readFileSync(file)).digest("hex");
+  } catch {
+    return undefined;
+  }
+}
+
 /** Compiles `modulePath` (absolute) into a fresh file under the scratch folder. */
-export async function compileModule(modulePath: string): Promise<CompileOutcome> {
+async function buildModule(modulePath: string): Promise<Built> {
   let api: EsbuildApi;
   try {
     api = await esbuild();
   } catch (err) {
-    return { ok: false, message: (err as Error).message };
+    return { outcome: { ok: false, message: (err as Error).message } };
   }
   const outDir = mkdtempSync(join(scratchDir(), "module-"));
+  const workDir = dirname(modulePath);
   // CJS first (loads synchronously with require); top-level await needs ESM output.
   for (const format of ["cjs", "esm"] as const) {
     try {
@@ -113,31 +140,126 @@ export async function compileModule(modulePath: string): Promise<CompileOutcome>
         target: "node20",
         format,
         write: false,
+        metafile: true,
         logLevel: "silent",
-        absWorkingDir: dirname(modulePath),
+        absWorkingDir: workDir,
       });
       const text = result.outputFiles?.[0]?.text ?? "";
       const file = join(outDir, format === "cjs" ? "module.cjs" : "module.mjs");
       writeFileSync(file, text);
-      return { ok: true, file, format };
+      const inputs = new Map<string, string>();
+      for (const input of Object.keys(result.metafile?.inputs ?? {})) {
+        const abs = resolve(workDir, input);
+        inputs.set(abs, digest(abs) ?? "");
+      }
+      return { outcome: { ok: true, file, format }, inputs };
     } catch (err) {
       const errors = (err as BuildFailure).errors;
-      const message = Array.isArray(errors)
-        ? formatMessages(errors, dirname(modulePath))
-        : (err as Error).message;
+      const message = Array.isArray(errors) ? formatMessages(errors, workDir) : (err as Error).message;
       if (format === "cjs" && /top-level await/i.test(message)) continue;
-      return { ok: false, message: `module does not compile: ${message}` };
+      return { outcome: { ok: false, message: `module does not compile: ${message}` } };
     }
   }
-  return { ok: false, message: "module does not compile" };
+  return { outcome: { ok: false, message: "module does not compile" } };
+}
+
+/** Compiled modules of this process by path: several gates (and predicates) on one module compile it once. */
+const compiledModules = new Map<string, Promise<Built>>();
+
+function stillCurrent(built: Built): boolean {
+  if (!built.outcome.ok || !built.inputs || built.inputs.size === 0) return false;
+  for (const [file, hash] of built.inputs) if (digest(file) !== hash) return false;
+  return true;
+}
+
+/**
+ * The module (absolute path) compiled into one JS file under the scratch folder. A compile of this process
+ * is reused while every file it read (the module, its relative imports, packages) has the same content;
+ * concurrent calls for one module share one compile. Failed compiles are not kept.
+ */
+export async function compileModule(modulePath: string): Promise<CompileOutcome> {
+  const pending = compiledModules.get(modulePath);
+  if (pending) {
+    const built = await pending;
+    if (stillCurrent(built)) return built.outcome;
+    if (compiledModules.get(modulePath) === pending) compiledModules.delete(modulePath);
+  }
+  const fresh = compiledModules.get(modulePath) ?? buildModule(modulePath);
+  compiledModules.set(modulePath, fresh);
+  const built = await fresh;
+  if (!built.outcome.ok && compiledModules.get(modulePath) === fresh) compiledModules.delete(modulePath);
+  return built.outcome;
 }
 
 let childPromise: Promise<string> | undefined;
 
 /**
- * Path of the sandbox child script. From dist: `sandbox-child.js` beside the bundle. From source (tests, tsx):
- * `src/sandbox/child.ts` bundled once per process into the scratch folder with the same esbuild settings as
- * `scripts/bundle.mjs`, so tests exercise the same single-file child the bundle ships.
+ * Where the child's lazily loaded chunks go, beside its entry: a child process loads only the chunks of the
+ * gate it runs (the bundle splits the gates and their dependencies apart).
+ */
+export const CHILD_CHUNK_NAMES = "sandbox-chunks/[name]-[hash]";
+
+/** The child built from source, as last cached under node_modules/.cache (see `childScript`). */
+interface ChildManifest {
+  key: string;
+  /** Every file the build read (absolute) → sha256 of its content. */
+  inputs: Record<string, string>;
+}
+
+function readManifest(cacheDir: string): ChildManifest | undefined {
+  try {
+    const m = JSON.parse(readFileSync(join(cacheDir, "manifest.json"), "utf8")) as ChildManifest;
+    if (typeof m.key !== "string" || !/^[0-9a-f]{16}$/.test(m.key)) return undefined;
+    for (const [file, hash] of Object.entries(m.inputs ?? {})) if (digest(file) !== hash) return undefined;
+    const entry = join(cacheDir, m.key, "sandbox-child.mjs");
+    return Object.keys(m.inputs ?? {}).length > 0 && existsSync(entry) ? m : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps a fresh build for the next process; returns its entry, or undefined (then the scratch copy serves). */
+function storeChild(cacheDir: string, outdir: string, inputs: Record<string, string>): string | undefined {
+  try {
+    const key = createHash("sha256")
+      .update(JSON.stringify(Object.entries(inputs).sort()))
+      .digest("hex")
+      .slice(0, 16);
+    const dir = join(cacheDir, key);
+    if (!existsSync(join(dir, "sandbox-child.mjs"))) {
+      mkdirSync(cacheDir, { recursive: true });
+      const tmp = mkdtempSync(join(cacheDir, `${key}.tmp-`));
+      cpSync(outdir, tmp, { recursive: true });
+      try {
+        renameSync(tmp, dir);
+      } catch {
+        rmSync(tmp, { recursive: true, force: true }); // another process stored the same build first
+      }
+    }
+    // Builds of older sources: a process that started from one a day ago has long finished.
+    for (const e of readdirSync(cacheDir, { withFileTypes: true }))
+      if (
+        e.isDirectory() &&
+        e.name !== key &&
+        statSync(join(cacheDir, e.name)).mtimeMs < Date.now() - 86_400_000
+      )
+        rmSync(join(cacheDir, e.name), { recursive: true, force: true });
+    const manifest = join(cacheDir, `manifest.json.tmp-${process.pid}`);
+    writeFileSync(manifest, JSON.stringify({ key, inputs } satisfies ChildManifest));
+    renameSync(manifest, join(cacheDir, "manifest.json"));
+    return join(dir, "sandbox-child.mjs");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Path of the sandbox child script. From dist: `sandbox-child.js` beside the bundle (with `sandbox-chunks/`).
+ * From source (tests, tsx, the bench): `src/sandbox/child.ts` bundled with the same esbuild settings as
+ * `scripts/bundle.mjs` (code splitting, minified), so tests exercise the same child the bundle ships. That
+ * build is kept in `node_modules/.cache/skillgate-sandbox/` and reused by later processes while every file it
+ * read has the same content (sha256), as a build tool's cache would; a build whose inputs changed while it
+ * ran is not kept.
  */
 export function childScript(): Promise<string> {
   childPromise ??= (async () => {
@@ -146,21 +268,43 @@ export function childScript(): Promise<string> {
       ? join(hereDir, "child.ts")
       : findUpwards("src/sandbox/child.ts");
     if (!source) throw new Error("cannot find the sandbox child (src/sandbox/child.ts or sandbox-child.js)");
+    const modules = findUpwards("node_modules");
+    const cacheDir = modules ? join(modules, ".cache", "skillgate-sandbox") : undefined;
+    const cached = cacheDir ? readManifest(cacheDir) : undefined;
+    if (cacheDir && cached) return join(cacheDir, cached.key, "sandbox-child.mjs");
     const api = await esbuild();
-    const outfile = join(scratchDir(), "sandbox-child.mjs");
-    await api.build({
-      entryPoints: [source],
-      outfile,
+    const outdir = mkdtempSync(join(scratchDir(), "child-"));
+    const started = Date.now();
+    const result = await api.build({
+      entryPoints: { "sandbox-child": source },
+      outdir,
+      // The scratch and cache folders have no package.json saying "type": "module".
+      outExtension: { ".js": ".mjs" },
       bundle: true,
+      splitting: true,
+      chunkNames: CHILD_CHUNK_NAMES,
       platform: "node",
       target: "node20",
       format: "esm",
+      minify: true,
+      legalComments: "none",
+      metafile: true,
       logLevel: "silent",
       banner: {
         js: "import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);",
       },
     });
-    return outfile;
+    const built = join(outdir, "sandbox-child.mjs");
+    if (!cacheDir) return built;
+    const inputs: Record<string, string> = {};
+    for (const input of Object.keys(result.metafile?.inputs ?? {})) {
+      const abs = resolve(input);
+      const hash = digest(abs);
+      // Edited while we built (mtime granularity can be coarse): the output may predate the edit.
+      if (hash === undefined || statSync(abs).mtimeMs >= started - 2000) return built;
+      inputs[abs] = hash;
+    }
+    return storeChild(cacheDir, outdir, inputs) ?? built;
   })();
   return childPromise;
 }

@@ -70,6 +70,9 @@ export async function runSandboxed<T>(
   if (!existsSync(modulePath) || !statSync(modulePath).isFile()) {
     return fail("load", `${task.module}: module not found`, "", "load");
   }
+  // Locating (from source: building) the child script and compiling the module proceed together.
+  const childReady = childScript();
+  childReady.catch(() => {}); // awaited below, after the compile
   let compiled: ChildEnvelope["compiled"];
   if (CODE_EXTENSIONS.test(modulePath)) {
     const out = await compileModule(modulePath);
@@ -100,7 +103,7 @@ export async function runSandboxed<T>(
     }
   };
 
-  const child = await childScript();
+  const child = await childReady;
   const readable = [
     dirname(child),
     envelope.assets.sqlWasm,

@@ -59,28 +59,85 @@ function installExitHook(): void {
   });
 }
 
+/** pid → process group and resident pages, from `/proc/<pid>/stat` (Linux); undefined if it is gone. */
+function readStat(pid: string): { pgid: number; pages: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    // Fields after the command name, which may itself contain spaces and parentheses.
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { pgid: Number(rest[2]), pages: Number(rest[21]) || 0 };
+  } catch {
+    return undefined; // process ended while we looked
+  }
+}
+
+function listPids(): string[] {
+  try {
+    return readdirSync("/proc").filter((e) => e.charCodeAt(0) >= 48 && e.charCodeAt(0) <= 57);
+  } catch {
+    return [];
+  }
+}
+
+const toMb = (pages: number) => (pages * PAGE_BYTES) / (1024 * 1024);
+
 /** Sum of resident memory of every process in group `pgid` (Linux /proc; 0 elsewhere). */
 export function groupRssMb(pgid: number): number {
   let pages = 0;
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return 0;
+  for (const pid of listPids()) {
+    const st = readStat(pid);
+    if (st?.pgid === pgid) pages += st.pages;
   }
-  for (const e of entries) {
-    if (e.charCodeAt(0) < 48 || e.charCodeAt(0) > 57) continue;
-    try {
-      const stat = readFileSync(`/proc/${e}/stat`, "latin1");
-      // Fields after the command name, which may itself contain spaces and parentheses.
-      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(rest[2]) === pgid) pages += Number(rest[21]) || 0;
-    } catch {
-      // process ended while we looked
-    }
-  }
-  return (pages * PAGE_BYTES) / (1024 * 1024);
+  return toMb(pages);
 }
+
+/**
+ * One memory poller for every watched process group. Each tick lists /proc once and reads the stat of the
+ * processes in a watched group and of pids it has not seen before; a pid seen in another group is not read
+ * again (our groups are sessions of their own — `detached` — so no outside process can join them, and a
+ * group's processes are forked from its members, inheriting the group before their pid can be listed).
+ * With several sandboxes running at once, one /proc scan per group per tick would cost the parent more CPU
+ * than the sandboxes get.
+ */
+class MemoryWatch {
+  private readonly groups = new Map<number, (rssMb: number) => void>();
+  /** Group of every pid seen so far (dropped when the pid disappears). */
+  private readonly groupOf = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  watch(pgid: number, onSample: (rssMb: number) => void): () => void {
+    this.groups.set(pgid, onSample);
+    // The leader may have been seen between fork and setsid, still in our own group: read it afresh.
+    this.groupOf.delete(String(pgid));
+    this.timer ??= setInterval(() => this.tick(), MEMORY_POLL_MS);
+    return () => {
+      this.groups.delete(pgid);
+      if (this.groups.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+        this.groupOf.clear();
+      }
+    };
+  }
+
+  private tick(): void {
+    const pages = new Map<number, number>();
+    const listed = listPids();
+    const present = new Set(listed);
+    for (const pid of listed) {
+      const known = this.groupOf.get(pid);
+      if (known !== undefined && !this.groups.has(known)) continue;
+      const st = readStat(pid);
+      if (!st) continue;
+      this.groupOf.set(pid, st.pgid);
+      if (this.groups.has(st.pgid)) pages.set(st.pgid, (pages.get(st.pgid) ?? 0) + st.pages);
+    }
+    for (const pid of this.groupOf.keys()) if (!present.has(pid)) this.groupOf.delete(pid);
+    for (const [pgid, onSample] of [...this.groups]) onSample(toMb(pages.get(pgid) ?? 0));
+  }
+}
+
+const memoryWatch = new MemoryWatch();
 
 class CappedBuffer {
   private parts: Buffer[] = [];
@@ -145,16 +202,15 @@ export function spawnLimited(opts: LimitedSpawnOptions): Promise<LimitedOutcome>
       killedFor ??= "timeout";
       if (pid !== undefined) killGroup(pid);
     }, opts.timeoutMs);
-    const poller =
+    const stopWatch =
       opts.rssLimitMb !== undefined && pid !== undefined
-        ? setInterval(() => {
-            const rss = groupRssMb(pid);
+        ? memoryWatch.watch(pid, (rss) => {
             peakRssMb = Math.max(peakRssMb, rss);
             if (rss > (opts.rssLimitMb as number)) {
               killedFor ??= "memory";
               killGroup(pid);
             }
-          }, MEMORY_POLL_MS)
+          })
         : undefined;
 
     child.on("error", (err) => {
@@ -166,7 +222,7 @@ export function spawnLimited(opts: LimitedSpawnOptions): Promise<LimitedOutcome>
     });
     child.on("close", (exitCode, signal) => {
       clearTimeout(timer);
-      if (poller) clearInterval(poller);
+      stopWatch?.();
       if (pid !== undefined) {
         // Grandchildren may outlive the leader: end the whole group.
         killGroup(pid);

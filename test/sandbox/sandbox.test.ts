@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileModule } from "../../src/sandbox/compile.js";
 import { runSandboxed, runSandboxedCommand, scrubbedEnv } from "../../src/sandbox/index.js";
 
 const fx = (f: string) => join(import.meta.dirname, "fixtures", f);
@@ -28,6 +31,28 @@ describe("scrubbedEnv", () => {
     } finally {
       process.env = saved;
     }
+  });
+});
+
+describe("compileModule", () => {
+  it("compiles a module once for every gate on it, again when a file it bundles changes, never keeps a failure", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sg-compile-"));
+    const main = join(dir, "main.ts");
+    writeFileSync(main, "import { k } from './helper';\nexport const f = (x: number): number => x * k;\n");
+    writeFileSync(join(dir, "helper.ts"), "export const k: number = 2;\n");
+    const [a, b] = await Promise.all([compileModule(main), compileModule(main)]);
+    const c = await compileModule(main);
+    expect(a.ok && b.ok && c.ok).toBe(true);
+    if (!a.ok || !b.ok || !c.ok) return;
+    expect(new Set([a.file, b.file, c.file]).size).toBe(1);
+    writeFileSync(join(dir, "helper.ts"), "export const k: number = 3;\n");
+    const d = await compileModule(main);
+    expect(d.ok && d.file !== a.file && readFileSync(d.file, "utf8")).toContain("3");
+    writeFileSync(join(dir, "helper.ts"), "export const k: number = ;\n");
+    expect(await compileModule(main)).toMatchObject({ ok: false });
+    writeFileSync(join(dir, "helper.ts"), "export const k: number = 4;\n");
+    const e = await compileModule(main);
+    expect(e.ok && readFileSync(e.file, "utf8")).toContain("4");
   });
 });
 
@@ -72,6 +97,20 @@ describe("runSandboxed", () => {
   it("stops a Buffer bomb (outside the V8 heap) by the resident-memory watch", async () => {
     const out = await runSandboxed(predicate("buffer-bomb.js", []), { timeoutMs: 20_000, memoryMb: 96 });
     expect(out).toMatchObject({ ok: false, failure: "memory" });
+  });
+
+  it("watches the memory of every sandbox running at once (one shared poller)", async () => {
+    const [bombA, ok, bombB] = await Promise.all([
+      runSandboxed(predicate("buffer-bomb.js", []), { timeoutMs: 20_000, memoryMb: 96 }),
+      runSandboxed(predicate("predicate.ts", ["hello", 3]), limits),
+      runSandboxed(predicate("buffer-bomb.js", []), { timeoutMs: 20_000, memoryMb: 96 }),
+    ]);
+    expect(bombA).toMatchObject({ ok: false, failure: "memory" });
+    expect(bombB).toMatchObject({ ok: false, failure: "memory" });
+    expect(ok).toMatchObject({ ok: true, value: { pass: true } });
+    // and again once the poller has stopped with the last group
+    const again = await runSandboxed(predicate("buffer-bomb.js", []), { timeoutMs: 20_000, memoryMb: 96 });
+    expect(again).toMatchObject({ ok: false, failure: "memory" });
   });
 
   it("reports process.exit at import as an exit while loading", async () => {
