@@ -25,7 +25,21 @@ export const CHILD_CHUNKS = "sandbox-chunks/[name]-[hash]";
 
 /** Data files the bundles load at run time, copied next to them. */
 const esbuildWasm = dirname(require.resolve("esbuild-wasm/package.json"));
+const esbuildNative = dirname(require.resolve("esbuild/package.json"));
+/** Native esbuild for GitHub's hosted Linux runners (NATIVE_ESBUILD_PLATFORM in src/sandbox/compile.ts). */
+const nativeBinary = (() => {
+  try {
+    return createRequire(join(esbuildNative, "package.json")).resolve("@esbuild/linux-x64/bin/esbuild");
+  } catch {
+    return join(root, "node_modules/@esbuild/linux-x64/bin/esbuild");
+  }
+})();
 export const ASSETS = {
+  // The sandbox compiles untrusted modules in the parent; on linux-x64 the native esbuild does it (its JS API
+  // unbundled at esbuild-native/lib/main.js, the binary at esbuild-native/bin/esbuild); elsewhere esbuild-wasm.
+  "esbuild-native/package.json": join(esbuildNative, "package.json"),
+  "esbuild-native/lib/main.js": join(esbuildNative, "lib/main.js"),
+  "esbuild-native/bin/esbuild": nativeBinary,
   "sql-wasm.wasm": require.resolve("sql.js/dist/sql-wasm.wasm"),
   // The sandbox compiles untrusted TS/JS modules at run time; dist has no native esbuild, so it loads this
   // copy of esbuild-wasm (its JS API must stay unbundled, at <pkg>/lib/main.js next to <pkg>/bin/esbuild).

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -51,5 +51,17 @@ describe("dist/", () => {
     expect(r.stdout).toContain(".agent/evals/split-cents/prompts/split-1000-3.yaml:12");
     expect(r.stdout).not.toMatch(/could not run|Cannot find (module|package)/);
     expect(r.status).toBe(1);
-  }, 120_000);
+    // Without the native esbuild (any platform but linux-x64) the TS transform falls back to esbuild-wasm.
+    cpSync(join(root, "gates/conservation/fixtures/good-largest-remainder.ts"), join(dir, "gate-module.ts"));
+    const gate = () => run(["gate", "conservation", "gate-module.ts", "--json"]);
+    const native = gate();
+    rmSync(join(dir, "dist/esbuild-native"), { recursive: true, force: true });
+    const wasm = gate();
+    for (const g of [native, wasm]) {
+      expect(g.stderr).not.toMatch(/no JavaScript transformer|Cannot find/);
+      expect(JSON.parse(g.stdout)).toMatchObject({ gate: "conservation" });
+    }
+    expect(JSON.parse(native.stdout).passed).toBe(true);
+    expect(JSON.parse(wasm.stdout).passed).toBe(true);
+  }, 240_000);
 });

@@ -68,6 +68,10 @@ export function findUpwards(rel: string): string | undefined {
 
 async function loadEsbuild(): Promise<EsbuildApi> {
   const candidates: (() => EsbuildApi | Promise<EsbuildApi>)[] = [];
+  // From dist on linux-x64 (GitHub's hosted runners): the native binary shipped beside the bundle. esbuild-wasm
+  // starts a second Node process that compiles a 10 MB WebAssembly module first: seconds before the first build.
+  if (isBundled && `${process.platform}-${process.arch}` === NATIVE_ESBUILD_PLATFORM)
+    candidates.push(() => loadNativeFromDist());
   if (isBundled)
     candidates.push(
       () => createRequire(import.meta.url)(join(hereDir, "esbuild-wasm", "lib", "main.js")) as EsbuildApi,
@@ -85,6 +89,24 @@ async function loadEsbuild(): Promise<EsbuildApi> {
     }
   }
   throw new Error(`no JavaScript transformer available (esbuild, esbuild-wasm): ${errors.join("; ")}`);
+}
+
+/** The platform whose native esbuild binary `scripts/bundle.mjs` ships in `dist/esbuild-native/`. */
+export const NATIVE_ESBUILD_PLATFORM = "linux-x64";
+
+function loadNativeFromDist(): EsbuildApi {
+  const dir = join(hereDir, "esbuild-native");
+  const binary = join(dir, "bin", "esbuild");
+  if (!existsSync(binary)) throw new Error(`no native esbuild at ${binary}`);
+  // esbuild's JS API reads ESBUILD_BINARY_PATH once, when it loads; nothing else sees the variable.
+  const before = process.env.ESBUILD_BINARY_PATH;
+  process.env.ESBUILD_BINARY_PATH = binary;
+  try {
+    return createRequire(import.meta.url)(join(dir, "lib", "main.js")) as EsbuildApi;
+  } finally {
+    if (before === undefined) delete process.env.ESBUILD_BINARY_PATH;
+    else process.env.ESBUILD_BINARY_PATH = before;
+  }
 }
 
 function esbuild(): Promise<EsbuildApi> {
