@@ -45,11 +45,17 @@ function insideRelative(to: string): string {
   return rel;
 }
 
-/** Workspaces per batch folder: one background `rm -rf` removes a whole batch once all its trials are done. */
-export const WORKSPACE_BATCH = 32;
+/**
+ * A batch folder takes new workspaces until it holds this many or is this old; one background `rm -rf` removes it
+ * once all its trials are done. Fast agents (small workspaces) share one `rm` among many trials (each spawn costs
+ * the orchestrator a fork); slow ones never keep more than a few seconds' worth of finished workspaces waiting.
+ */
+export const WORKSPACE_BATCH = 128;
+export const WORKSPACE_BATCH_MS = 5_000;
 
 interface Batch {
   dir: string;
+  opened: number;
   created: number;
   disposed: number;
   /** No further workspace goes into it. */
@@ -78,6 +84,7 @@ export class TrialWorkspaces {
   constructor(
     private readonly skillsDir: string,
     private readonly parent: string = tmpdir(),
+    private readonly now: () => number = Date.now,
   ) {}
 
   private source(path: string): Buffer {
@@ -91,9 +98,12 @@ export class TrialWorkspaces {
 
   /** Creates the workspace of one trial. `parent` defaults to the OS temp folder, which is never inside the repo. */
   prepare(request: TrialRequest): PreparedWorkspace {
+    if (this.batch && !this.batch.closed && this.now() - this.batch.opened > WORKSPACE_BATCH_MS) {
+      this.close(this.batch);
+    }
     if (!this.batch || this.batch.closed) {
       const dir = mkdtempSync(join(this.parent, "skillgate-trial-"));
-      this.batch = { dir, created: 0, disposed: 0, closed: false, removed: false };
+      this.batch = { dir, opened: this.now(), created: 0, disposed: 0, closed: false, removed: false };
     }
     const batch = this.batch;
     const n = batch.created++;
@@ -144,6 +154,11 @@ export class TrialWorkspaces {
     const batch = (ws as BatchedWorkspace).batch;
     batch.disposed++;
     if (batch.closed && batch.disposed >= batch.created) this.remove(batch);
+  }
+
+  private close(batch: Batch): void {
+    batch.closed = true;
+    if (batch.disposed >= batch.created) this.remove(batch);
   }
 
   private remove(batch: Batch): void {

@@ -7,6 +7,7 @@ import {
   type PreparedWorkspace,
   TrialWorkspaces,
   WORKSPACE_BATCH,
+  WORKSPACE_BATCH_MS,
   WorkspaceError,
 } from "../../src/agents/workspace.js";
 import { makeRequest, skill } from "../support/trials.js";
@@ -111,6 +112,23 @@ describe("trial workspaces", () => {
     expect(existsSync(first[0]!.home)).toBe(true);
     pool.dispose(first[0]!);
     pool.dispose(next);
+    await pool.drain();
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  test("a batch takes workspaces for a limited time only: slow trials never hold many finished workspaces", async () => {
+    let now = 1_000;
+    const pool = new TrialWorkspaces(".agents/skills", parent, () => now);
+    const a = pool.prepare(request());
+    now += WORKSPACE_BATCH_MS + 1;
+    const b = pool.prepare(request());
+    pool.dispose(a);
+    // a's batch is closed (too old) and done: it is removed while b still runs.
+    const deadline = Date.now() + 5000;
+    while (existsSync(a.dir) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(a.dir)).toBe(false);
+    expect(existsSync(b.dir)).toBe(true);
+    pool.dispose(b);
     await pool.drain();
     expect(readdirSync(parent)).toEqual([]);
   });
