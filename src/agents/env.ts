@@ -44,18 +44,30 @@ export interface AgentEnvOptions {
 }
 
 export function buildAgentEnv(opts: AgentEnvOptions): Record<string, string> {
+  return agentEnvFor(opts)(opts.home);
+}
+
+/**
+ * The scrubbing of `buildAgentEnv` done once (a run's trials differ only in HOME): returns a function that gives
+ * each trial its own copy with its HOME. The source is read when this is called, not per trial.
+ */
+export function agentEnvFor(opts: Omit<AgentEnvOptions, "home">): (home: string) => Record<string, string> {
   const source = opts.source ?? process.env;
   const patterns = [...BASE_ENV_NAMES, ...opts.allow, ...(opts.extra ?? [])];
-  const env: Record<string, string> = {};
+  const passed: Record<string, string> = {};
   for (const [name, value] of Object.entries(source)) {
     if (value === undefined || NEVER_PASSED.includes(name.toUpperCase())) continue;
-    if (patterns.some((p) => matchesEnvPattern(name, p))) env[name] = value;
+    if (patterns.some((p) => matchesEnvPattern(name, p))) passed[name] = value;
   }
-  env.HOME = opts.home;
-  env.XDG_CONFIG_HOME = `${opts.home}/.config`;
-  env.XDG_CACHE_HOME = `${opts.home}/.cache`;
+  const set: Record<string, string> = {};
   for (const [name, value] of Object.entries(opts.set ?? {})) {
-    if (!NEVER_PASSED.includes(name.toUpperCase())) env[name] = value;
+    if (!NEVER_PASSED.includes(name.toUpperCase())) set[name] = value;
   }
-  return env;
+  return (home) => ({
+    ...passed,
+    HOME: home,
+    XDG_CONFIG_HOME: `${home}/.config`,
+    XDG_CACHE_HOME: `${home}/.cache`,
+    ...set,
+  });
 }

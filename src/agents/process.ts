@@ -30,16 +30,27 @@ export interface AgentProcessResult {
 
 const DEFAULT_MAX_STDERR_BYTES = 64 * 1024;
 
-function killGroup(pid: number | undefined): void {
+/**
+ * SIGKILL to the agent's process group; with `orLeader`, to the agent itself when the group is out of reach (it
+ * may have left it). After a normal exit the group is usually empty (ESRCH): that is the common case, so the
+ * thrown errors are built without stack traces, and the bare pid (reaped, perhaps reused) is never signalled.
+ */
+function killGroup(pid: number | undefined, orLeader: boolean): void {
   if (pid === undefined) return;
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     process.kill(-pid, "SIGKILL");
   } catch {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
+    if (orLeader) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
     }
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 
@@ -72,7 +83,7 @@ export function runAgentProcess(
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
       // Leftover grandchildren of the group (a backgrounded server the agent started) die with it.
-      killGroup(child.pid);
+      killGroup(child.pid, false);
       resolvePromise({
         stdout: Buffer.concat(out).toString("utf8"),
         stderr: err.toString("utf8"),
@@ -84,11 +95,11 @@ export function runAgentProcess(
     };
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      killGroup(child.pid, true);
     }, opts.timeoutMs);
     const onAbort = () => {
       aborted = true;
-      killGroup(child.pid);
+      killGroup(child.pid, true);
     };
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener("abort", onAbort, { once: true });

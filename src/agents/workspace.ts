@@ -2,27 +2,24 @@
  * One fresh temporary directory per trial: the case's files, the skills the mode asks for (never their `evals/`),
  * and a temporary HOME beside it. After the run, `collectWrittenFiles` reads back what the agent wrote.
  * The file operations are synchronous on purpose: they are a handful of small files per trial, and the promise
- * versions cost about four times the CPU (measured: ~1.7 ms vs ~8.5 ms per trial on the busy 2-core machine),
- * which is the runner's whole orchestration budget.
+ * versions cost about four times the CPU (measured: ~1.7 ms vs ~8.5 ms per trial on the busy 2-core machine).
+ * While agent processes start beside it, every directory made costs the orchestrator 0.2–0.5 ms of (mostly
+ * kernel) CPU: a trial's workspace has only the folders it needs, and each is made once, without probing.
  */
 
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import {
   type Dirent,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
-  renameSync,
-  rmdirSync,
   rmSync,
   statSync,
-  unlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
+import { isAbsolute, join, normalize, sep } from "node:path";
 import type { TrialRequest, Workspace } from "../model/index.js";
 
 /** Caps on what is read back from a workspace: enough for source files, bounded for runaway agents. */
@@ -33,10 +30,8 @@ export const MAX_WRITTEN_FILES = 500;
 const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
 
 export interface PreparedWorkspace extends Workspace {
-  /** The temporary root holding `work/` (the workspace) and `home/`. */
-  root: string;
-  /** Content hash of every file placed before the run, workspace-relative → sha256. */
-  initial: Map<string, string>;
+  /** Every file placed before the run, workspace-relative → its content. */
+  initial: Map<string, Buffer>;
   skillsDir: string;
 }
 
@@ -50,102 +45,131 @@ function insideRelative(to: string): string {
   return rel;
 }
 
-const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+/**
+ * A batch folder takes new workspaces until it holds this many or is this old; one background `rm -rf` removes it
+ * once all its trials are done. Fast agents (small workspaces) share one `rm` among many trials (each spawn costs
+ * the orchestrator a fork); slow ones never keep more than a few seconds' worth of finished workspaces waiting.
+ */
+export const WORKSPACE_BATCH = 128;
+export const WORKSPACE_BATCH_MS = 5_000;
 
-function place(from: string, dir: string, rel: string, initial: Map<string, string>): void {
-  const target = join(dir, rel);
-  const content = readFileSync(from);
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, content);
-  initial.set(rel, sha256(content));
+interface Batch {
+  dir: string;
+  opened: number;
+  created: number;
+  disposed: number;
+  /** No further workspace goes into it. */
+  closed: boolean;
+  removed: boolean;
 }
 
-/** Depth-first removal; `rmSync` only as the fallback for odd trees (it costs ~1.5× more). */
-function removeTree(path: string): void {
-  for (const e of readdirSync(path, { withFileTypes: true })) {
-    const full = join(path, e.name);
-    if (e.isDirectory()) removeTree(full);
-    else unlinkSync(full);
-  }
-  rmdirSync(path);
+interface BatchedWorkspace extends PreparedWorkspace {
+  batch: Batch;
 }
-
-/** Creates the workspace of one trial. `parent` defaults to the OS temp folder, which is never inside the repo. */
-export async function prepareWorkspace(
-  request: TrialRequest,
-  skillsDir: string,
-  parent: string = tmpdir(),
-): Promise<PreparedWorkspace> {
-  const root = mkdtempSync(join(parent, "skillgate-trial-"));
-  const dir = join(root, "work");
-  const home = join(root, "home");
-  mkdirSync(dir);
-  mkdirSync(home);
-  const initial = new Map<string, string>();
-  try {
-    for (const f of request.files) place(f.from, dir, insideRelative(f.to), initial);
-    const skillPaths: Record<string, string> = {};
-    for (const skill of request.install) {
-      const skillRel = insideRelative(join(skillsDir, skill.name));
-      for (const file of skill.files) {
-        const rel = insideRelative(file);
-        // The agent must never see the answers, whatever the planner passed.
-        if (rel === "evals" || rel.startsWith("evals/")) continue;
-        place(join(skill.sourceDir, rel), dir, `${skillRel}/${rel}`, initial);
-      }
-      skillPaths[skill.name] = join(dir, skillRel);
-    }
-    return { root, dir, home, skillPaths, initial, skillsDir };
-  } catch (e) {
-    rmSync(root, { recursive: true, force: true });
-    throw e;
-  }
-}
-
-export async function removeWorkspace(ws: PreparedWorkspace): Promise<void> {
-  try {
-    removeTree(ws.root);
-  } catch {
-    rmSync(ws.root, { recursive: true, force: true, maxRetries: 2 });
-  }
-}
-
-/** Workspaces removed together by one `rm -rf`: deleting on a filesystem mounted with `discard` blocks ~40 ms per
- * folder, which must not stall the runner's event loop. */
-export const WORKSPACE_REMOVAL_BATCH = 32;
 
 /**
- * Removes used workspaces off the critical path: each is renamed (one cheap syscall) into a batch folder, and
- * full batches are deleted by a background `rm -rf`. `drain()` deletes the rest and waits for every batch.
+ * The workspaces of one run. Each trial gets two fresh folders, `<batch>/<n>` (its cwd) and `<batch>/<n>.home`,
+ * inside a batch folder made by `mkdtemp` (mode 0700, so the numbered names cannot be raced). Source files are
+ * read once per run and written into every workspace as a new file of its own (never a hard link: an agent's
+ * edit must not reach the source or another trial). Used workspaces stay in place until their whole batch is
+ * done, then one background `rm -rf` deletes the batch: deleting on a filesystem mounted with `discard` blocks
+ * ~40 ms per folder, which must not stall the runner's event loop, and every directory created or removed here
+ * costs the orchestrator CPU, so a workspace has only the folders it needs.
  */
-export class WorkspaceJanitor {
-  private batchDir: string | undefined;
-  private inBatch = 0;
+export class TrialWorkspaces {
+  private readonly sources = new Map<string, Buffer>();
+  private batch: Batch | undefined;
   private pending: Promise<void>[] = [];
 
-  constructor(private readonly parent: string = tmpdir()) {}
+  constructor(
+    private readonly skillsDir: string,
+    private readonly parent: string = tmpdir(),
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  dispose(ws: PreparedWorkspace): void {
-    try {
-      this.batchDir ??= mkdtempSync(join(this.parent, "skillgate-trash-"));
-      renameSync(ws.root, join(this.batchDir, basename(ws.root)));
-    } catch {
-      rmSync(ws.root, { recursive: true, force: true, maxRetries: 2 });
-      return;
+  private source(path: string): Buffer {
+    let content = this.sources.get(path);
+    if (!content) {
+      content = readFileSync(path);
+      this.sources.set(path, content);
     }
-    if (++this.inBatch >= WORKSPACE_REMOVAL_BATCH) this.flush();
+    return content;
   }
 
-  private flush(): void {
-    const dir = this.batchDir;
-    this.batchDir = undefined;
-    this.inBatch = 0;
-    if (!dir) return;
+  /** Creates the workspace of one trial. `parent` defaults to the OS temp folder, which is never inside the repo. */
+  prepare(request: TrialRequest): PreparedWorkspace {
+    if (this.batch && !this.batch.closed && this.now() - this.batch.opened > WORKSPACE_BATCH_MS) {
+      this.close(this.batch);
+    }
+    if (!this.batch || this.batch.closed) {
+      const dir = mkdtempSync(join(this.parent, "skillgate-trial-"));
+      this.batch = { dir, opened: this.now(), created: 0, disposed: 0, closed: false, removed: false };
+    }
+    const batch = this.batch;
+    const n = batch.created++;
+    if (batch.created >= WORKSPACE_BATCH) batch.closed = true;
+    const dir = join(batch.dir, String(n));
+    const home = `${dir}.home`;
+    const initial = new Map<string, Buffer>();
+    const ws: BatchedWorkspace = { dir, home, skillPaths: {}, initial, skillsDir: this.skillsDir, batch };
+    try {
+      mkdirSync(dir);
+      mkdirSync(home);
+      // Folders made so far, workspace-relative: each is one mkdir, with no probing of what already exists.
+      const made = new Set<string>([""]);
+      const ensureDir = (rel: string): void => {
+        if (made.has(rel)) return;
+        const slash = rel.lastIndexOf("/");
+        ensureDir(slash < 0 ? "" : rel.slice(0, slash));
+        mkdirSync(`${dir}/${rel}`);
+        made.add(rel);
+      };
+      const place = (from: string, rel: string): void => {
+        const content = this.source(from);
+        const slash = rel.lastIndexOf("/");
+        if (slash > 0) ensureDir(rel.slice(0, slash));
+        writeFileSync(`${dir}/${rel}`, content);
+        initial.set(rel, content);
+      };
+      for (const f of request.files) place(f.from, insideRelative(f.to));
+      for (const skill of request.install) {
+        const skillRel = insideRelative(join(this.skillsDir, skill.name));
+        for (const file of skill.files) {
+          const rel = insideRelative(file);
+          // The agent must never see the answers, whatever the planner passed.
+          if (rel === "evals" || rel.startsWith("evals/")) continue;
+          place(join(skill.sourceDir, rel), `${skillRel}/${rel}`);
+        }
+        ws.skillPaths[skill.name] = join(dir, skillRel);
+      }
+      return ws;
+    } catch (e) {
+      this.dispose(ws);
+      throw e;
+    }
+  }
+
+  /** The trial is over: its workspace goes with its batch, once every workspace of the batch is done. */
+  dispose(ws: PreparedWorkspace): void {
+    const batch = (ws as BatchedWorkspace).batch;
+    batch.disposed++;
+    if (batch.closed && batch.disposed >= batch.created) this.remove(batch);
+  }
+
+  private close(batch: Batch): void {
+    batch.closed = true;
+    if (batch.disposed >= batch.created) this.remove(batch);
+  }
+
+  private remove(batch: Batch): void {
+    if (batch.removed) return;
+    batch.removed = true;
+    const dir = batch.dir;
     this.pending.push(
       new Promise<void>((resolve) => {
         const child = spawn("rm", ["-rf", dir], { stdio: "ignore" });
         child.on("error", () => {
-          rmSync(dir, { recursive: true, force: true });
+          rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
           resolve();
         });
         child.on("close", () => resolve());
@@ -153,8 +177,14 @@ export class WorkspaceJanitor {
     );
   }
 
+  /** Removes what is left; call when no trial is running any more. */
   async drain(): Promise<void> {
-    this.flush();
+    const batch = this.batch;
+    this.batch = undefined;
+    if (batch) {
+      batch.closed = true;
+      this.remove(batch);
+    }
     const all = this.pending;
     this.pending = [];
     await Promise.all(all);
@@ -166,14 +196,16 @@ function looksBinary(b: Buffer): boolean {
 }
 
 /** Text files created or changed by the agent, workspace-relative → content, with notes about what was capped. */
-export async function collectWrittenFiles(
-  ws: PreparedWorkspace,
-): Promise<{ files: Record<string, string>; notes: string[] }> {
+export function collectWrittenFiles(ws: PreparedWorkspace): {
+  files: Record<string, string>;
+  notes: string[];
+} {
   const files: Record<string, string> = {};
   const notes: string[] = [];
   let total = 0;
   let count = 0;
-  const walk = (abs: string): void => {
+  // `prefix` is the workspace-relative folder with a trailing slash ("" at the top).
+  const walk = (abs: string, prefix: string): void => {
     let entries: Dirent[];
     try {
       entries = readdirSync(abs, { withFileTypes: true });
@@ -182,10 +214,10 @@ export async function collectWrittenFiles(
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const e of entries) {
-      const full = join(abs, e.name);
-      const rel = relative(ws.dir, full).split(sep).join("/");
+      const full = `${abs}/${e.name}`;
+      const rel = prefix + e.name;
       if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name)) walk(full);
+        if (!SKIPPED_DIRS.has(e.name)) walk(full, `${rel}/`);
         continue;
       }
       if (!e.isFile()) continue;
@@ -195,7 +227,8 @@ export async function collectWrittenFiles(
         continue;
       }
       const content = readFileSync(full);
-      if (ws.initial.get(rel) === sha256(content)) continue;
+      const placed = ws.initial.get(rel);
+      if (placed?.equals(content)) continue;
       if (looksBinary(content)) continue;
       if (count >= MAX_WRITTEN_FILES || total + content.length > MAX_WRITTEN_TOTAL_BYTES) {
         notes.push(
@@ -208,6 +241,6 @@ export async function collectWrittenFiles(
       count++;
     }
   };
-  walk(ws.dir);
+  walk(ws.dir, "");
   return { files, notes };
 }

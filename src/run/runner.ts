@@ -5,15 +5,10 @@
  */
 import "../agents/index.js";
 import { findContamination } from "../agents/contamination.js";
-import { buildAgentEnv } from "../agents/env.js";
+import { agentEnvFor, buildAgentEnv } from "../agents/env.js";
 import { createAgent } from "../agents/registry.js";
 import { errorResult } from "../agents/result.js";
-import {
-  collectWrittenFiles,
-  type PreparedWorkspace,
-  prepareWorkspace,
-  WorkspaceJanitor,
-} from "../agents/workspace.js";
+import { collectWrittenFiles, type PreparedWorkspace, TrialWorkspaces } from "../agents/workspace.js";
 import type {
   AgentAdapter,
   AgentConfig,
@@ -105,9 +100,13 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   let errors = 0;
   let budgetExhausted: string | undefined;
 
-  const janitor = new WorkspaceJanitor(opts.workspaceParent);
-  // process.env is a live view into the C++ side: copy it once, not once per trial.
-  const envSource = { ...process.env };
+  const workspaces = new TrialWorkspaces(adapter.skillsDir, opts.workspaceParent);
+  // Scrubbed once per run (process.env is a live view into the C++ side); each trial adds its HOME.
+  const envFor = agentEnvFor({
+    allow: adapter.envAllow,
+    extra: [...(opts.agent.env ?? []), ...(opts.extraEnv ?? [])],
+    source: { ...process.env },
+  });
   const progress = () =>
     opts.logger.progress({ done, total: requests.length, errors, costUsd: budget.usd, cacheHits });
 
@@ -128,7 +127,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     }
     let ws: PreparedWorkspace;
     try {
-      ws = await prepareWorkspace(req, adapter.skillsDir, opts.workspaceParent);
+      ws = workspaces.prepare(req);
     } catch (e) {
       return errorResult(
         "crash",
@@ -139,12 +138,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     const onAbort = () => controller.abort();
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      const env = buildAgentEnv({
-        allow: adapter.envAllow,
-        extra: [...(opts.agent.env ?? []), ...(opts.extraEnv ?? [])],
-        home: ws.home,
-        source: envSource,
-      });
+      const env = envFor(ws.home);
       const run = adapter
         .run(req, { workspace: ws, env, signal: controller.signal, timeoutMs: opts.timeoutMs })
         .catch((e: unknown) =>
@@ -155,20 +149,20 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
         return errorResult("timeout", `trial did not finish within ${opts.timeoutMs} ms`, true);
       });
       if (!result.error && Object.keys(result.files).length === 0) {
-        const written = await collectWrittenFiles(ws);
+        const written = collectWrittenFiles(ws);
         result.files = written.files;
         if (written.notes.length) result.notes = [...(result.notes ?? []), ...written.notes];
       }
       return result;
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
-      janitor.dispose(ws);
+      workspaces.dispose(ws);
     }
   }
 
   async function runOne(req: TrialRequest): Promise<TrialRecord> {
     const started = performance.now();
-    const key = cacheKey(req.key, identity);
+    const key = cache ? cacheKey(req.key, identity) : "";
     if (cache) {
       const hit = await cache.get(key);
       if (hit) {
@@ -236,7 +230,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   try {
     await Promise.all(Array.from({ length: workers }, worker));
   } finally {
-    await janitor.drain();
+    await workspaces.drain();
   }
 
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { buildAgentEnv } from "../../src/agents/env.js";
+import { agentEnvFor, buildAgentEnv } from "../../src/agents/env.js";
 import { splitShellWords } from "../../src/agents/shell-words.js";
 
 describe("buildAgentEnv", () => {
@@ -33,6 +33,23 @@ describe("buildAgentEnv", () => {
     expect(env.GITHUB_TOKEN).toBeUndefined();
     expect(env.OPENAI_API_KEY).toBeUndefined();
     expect(env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
+  });
+
+  test("agentEnvFor: the same scrubbed environment per HOME, each trial its own object", () => {
+    const opts = { allow: ["ANTHROPIC_*"], extra: ["MY_VAR", "GITHUB_TOKEN"], source };
+    const forHome = agentEnvFor(opts);
+    const a = forHome("/tmp/a");
+    const b = forHome("/tmp/b");
+    expect(a).toEqual(buildAgentEnv({ ...opts, home: "/tmp/a" }));
+    expect(b).toEqual(buildAgentEnv({ ...opts, home: "/tmp/b" }));
+    expect(a).toMatchObject({
+      HOME: "/tmp/a",
+      XDG_CONFIG_HOME: "/tmp/a/.config",
+      XDG_CACHE_HOME: "/tmp/a/.cache",
+    });
+    expect(a.GITHUB_TOKEN).toBeUndefined();
+    a.MY_VAR = "changed by one trial";
+    expect(forHome("/tmp/c").MY_VAR).toBe("mine");
   });
 });
 
