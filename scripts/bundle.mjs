@@ -41,8 +41,8 @@ export const ASSETS = {
   "esbuild-native/lib/main.js": join(esbuildNative, "lib/main.js"),
   "esbuild-native/bin/esbuild": nativeBinary,
   "sql-wasm.wasm": require.resolve("sql.js/dist/sql-wasm.wasm"),
-  // The sandbox compiles untrusted TS/JS modules at run time; dist has no native esbuild, so it loads this
-  // copy of esbuild-wasm (its JS API must stay unbundled, at <pkg>/lib/main.js next to <pkg>/bin/esbuild).
+  // Every other platform loads this copy of esbuild-wasm (its JS API must stay unbundled, at <pkg>/lib/main.js
+  // next to <pkg>/bin/esbuild).
   ...Object.fromEntries(
     ["package.json", "lib/main.js", "bin/esbuild", "esbuild.wasm", "wasm_exec.js", "wasm_exec_node.js"].map(
       (f) => [`esbuild-wasm/${f}`, join(esbuildWasm, f)],

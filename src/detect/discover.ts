@@ -27,6 +27,8 @@ export interface DiscoverOptions {
   exclude?: string[];
   profile: ValidationProfile;
   assertionTypes: AssertionTypeLookup;
+  /** Base side of a PR whose changed files are known: take untouched skills from head's discovery. */
+  reuse?: ReuseUnchanged;
 }
 
 export interface Discovery {
@@ -46,10 +48,7 @@ export interface ReuseUnchanged {
 }
 
 /** Finds every skill and its eval suite; never throws on bad input (diagnostics carry every problem). */
-export function discoverRepository(
-  repoDir: string,
-  opts: DiscoverOptions & { reuse?: ReuseUnchanged },
-): Discovery {
+export function discoverRepository(repoDir: string, opts: DiscoverOptions): Discovery {
   const diagnostics: Diagnostic[] = [];
   const dirs = new DirIndex(repoDir);
   const reuse = opts.reuse && reusable(opts.reuse);

@@ -3,8 +3,9 @@
  * child can load. Runs in the parent: esbuild only parses and bundles, it never executes the module.
  *
  * Transform chain: the native `esbuild` package when running from source (fast); from `dist/` (no
- * node_modules) the `esbuild-wasm` package copied next to the bundle by `scripts/bundle.mjs`; the native
- * package is also tried from dist and the wasm one from source, so either alone is enough.
+ * node_modules) the native linux-x64 binary shipped in `dist/esbuild-native/` on that platform, else the
+ * `esbuild-wasm` package copied next to the bundle by `scripts/bundle.mjs`; the installed packages are also
+ * tried from dist, and the wasm one from source, so any one of them is enough.
  */
 import { createHash } from "node:crypto";
 import {
@@ -24,6 +25,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BuildFailure, BuildOptions, BuildResult, Message } from "esbuild";
+import { sha256OfFile } from "../util/read-file.js";
 
 type EsbuildApi = { build(options: BuildOptions): Promise<BuildResult> };
 
@@ -136,7 +138,7 @@ interface Built {
 
 function digest(file: string): string | undefined {
   try {
-    return createHash("sha256").update(readFileSync(file)).digest("hex");
+    return sha256OfFile(file);
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { createHash, type Hash, hash } from "node:crypto";
+import { hash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 
 /**
@@ -31,16 +31,7 @@ export function readFileBytes(abs: string): Buffer {
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
-/** sha256 of the file's bytes, hex, without keeping them (one-shot `crypto.hash` for a file that fits). */
+/** sha256 of the file's bytes, hex. */
 export function sha256OfFile(abs: string): string {
-  let h: Hash | undefined;
-  let single: string | undefined;
-  eachChunk(abs, (c) => {
-    if (!h && single === undefined && c.length < SCRATCH.length) single = hash("sha256", c, "hex");
-    else {
-      h ??= createHash("sha256");
-      h.update(c);
-    }
-  });
-  return h ? h.digest("hex") : (single ?? hash("sha256", "", "hex"));
+  return hash("sha256", readFileBytes(abs), "hex");
 }
