@@ -51,10 +51,13 @@ describe("dist/", () => {
     expect(r.stdout).toContain(".agent/evals/split-cents/prompts/split-1000-3.yaml:12");
     expect(r.stdout).not.toMatch(/could not run|Cannot find (module|package)/);
     expect(r.status).toBe(1);
-    // Without the native esbuild (any platform but linux-x64) the TS transform falls back to esbuild-wasm.
+    // Each transform alone: the native esbuild (linux-x64) with esbuild-wasm removed, then esbuild-wasm (any other
+    // platform) with the native one removed, so neither run can pass on the other's back.
     cpSync(join(root, "gates/conservation/fixtures/good-largest-remainder.ts"), join(dir, "gate-module.ts"));
     const gate = () => run(["gate", "conservation", "gate-module.ts", "--json"]);
+    rmSync(join(dir, "dist/esbuild-wasm"), { recursive: true, force: true });
     const native = gate();
+    cpSync(join(root, "dist/esbuild-wasm"), join(dir, "dist/esbuild-wasm"), { recursive: true });
     rmSync(join(dir, "dist/esbuild-native"), { recursive: true, force: true });
     const wasm = gate();
     for (const g of [native, wasm]) {
