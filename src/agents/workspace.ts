@@ -20,7 +20,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, normalize, sep } from "node:path";
-import type { TrialRequest, Workspace } from "../model/index.js";
+import type { InstalledSkill, TrialRequest, Workspace } from "../model/index.js";
 
 /** Caps on what is read back from a workspace: enough for source files, bounded for runaway agents. */
 export const MAX_WRITTEN_FILE_BYTES = 256 * 1024;
@@ -30,9 +30,11 @@ export const MAX_WRITTEN_FILES = 500;
 const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
 
 export interface PreparedWorkspace extends Workspace {
-  /** Every file placed before the run, workspace-relative → its content. */
+  /** Every case file placed before the run, workspace-relative → its content. */
   initial: Map<string, Buffer>;
   skillsDir: string;
+  /** Workspace-relative folders of the installed skills: the harness's, never read back as the agent's work. */
+  installed: ReadonlySet<string>;
 }
 
 export class WorkspaceError extends Error {}
@@ -67,6 +69,13 @@ interface BatchedWorkspace extends PreparedWorkspace {
   batch: Batch;
 }
 
+/** Where one skill goes in every workspace, worked out once per run: its folder and the files to copy. */
+interface SkillLayout {
+  /** Workspace-relative folder, e.g. `.agents/skills/split-cents`. */
+  rel: string;
+  files: { from: string; rel: string }[];
+}
+
 /**
  * The workspaces of one run. Each trial gets two fresh folders, `<batch>/<n>` (its cwd) and `<batch>/<n>.home`,
  * inside a batch folder made by `mkdtemp` (mode 0700, so the numbered names cannot be raced). Source files are
@@ -78,14 +87,20 @@ interface BatchedWorkspace extends PreparedWorkspace {
  */
 export class TrialWorkspaces {
   private readonly sources = new Map<string, Buffer>();
+  private readonly layouts = new WeakMap<InstalledSkill, SkillLayout>();
   private batch: Batch | undefined;
   private pending: Promise<void>[] = [];
 
+  private readonly parent: () => string;
+
+  /** `parent` is a folder, or a function asked for the folder of each new batch (see workspace-parent.ts). */
   constructor(
     private readonly skillsDir: string,
-    private readonly parent: string = tmpdir(),
+    parent: string | (() => string) = tmpdir(),
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.parent = typeof parent === "string" ? () => parent : parent;
+  }
 
   private source(path: string): Buffer {
     let content = this.sources.get(path);
@@ -96,13 +111,30 @@ export class TrialWorkspaces {
     return content;
   }
 
+  private layout(skill: InstalledSkill): SkillLayout {
+    let layout = this.layouts.get(skill);
+    if (!layout) {
+      const rel = insideRelative(join(this.skillsDir, skill.name));
+      const files: SkillLayout["files"] = [];
+      for (const file of skill.files) {
+        const fileRel = insideRelative(file);
+        // The agent must never see the answers, whatever the planner passed.
+        if (fileRel === "evals" || fileRel.startsWith("evals/")) continue;
+        files.push({ from: join(skill.sourceDir, fileRel), rel: `${rel}/${fileRel}` });
+      }
+      layout = { rel, files };
+      this.layouts.set(skill, layout);
+    }
+    return layout;
+  }
+
   /** Creates the workspace of one trial. `parent` defaults to the OS temp folder, which is never inside the repo. */
   prepare(request: TrialRequest): PreparedWorkspace {
     if (this.batch && !this.batch.closed && this.now() - this.batch.opened > WORKSPACE_BATCH_MS) {
       this.close(this.batch);
     }
     if (!this.batch || this.batch.closed) {
-      const dir = mkdtempSync(join(this.parent, "skillgate-trial-"));
+      const dir = mkdtempSync(join(this.parent(), "skillgate-trial-"));
       this.batch = { dir, opened: this.now(), created: 0, disposed: 0, closed: false, removed: false };
     }
     const batch = this.batch;
@@ -111,7 +143,16 @@ export class TrialWorkspaces {
     const dir = join(batch.dir, String(n));
     const home = `${dir}.home`;
     const initial = new Map<string, Buffer>();
-    const ws: BatchedWorkspace = { dir, home, skillPaths: {}, initial, skillsDir: this.skillsDir, batch };
+    const installed = new Set<string>();
+    const ws: BatchedWorkspace = {
+      dir,
+      home,
+      skillPaths: {},
+      initial,
+      installed,
+      skillsDir: this.skillsDir,
+      batch,
+    };
     try {
       mkdirSync(dir);
       mkdirSync(home);
@@ -124,23 +165,23 @@ export class TrialWorkspaces {
         mkdirSync(`${dir}/${rel}`);
         made.add(rel);
       };
-      const place = (from: string, rel: string): void => {
+      const place = (from: string, rel: string): Buffer => {
         const content = this.source(from);
         const slash = rel.lastIndexOf("/");
         if (slash > 0) ensureDir(rel.slice(0, slash));
         writeFileSync(`${dir}/${rel}`, content);
-        initial.set(rel, content);
+        return content;
       };
-      for (const f of request.files) place(f.from, insideRelative(f.to));
+      for (const f of request.files) {
+        const rel = insideRelative(f.to);
+        initial.set(rel, place(f.from, rel));
+      }
       for (const skill of request.install) {
-        const skillRel = insideRelative(join(this.skillsDir, skill.name));
-        for (const file of skill.files) {
-          const rel = insideRelative(file);
-          // The agent must never see the answers, whatever the planner passed.
-          if (rel === "evals" || rel.startsWith("evals/")) continue;
-          place(join(skill.sourceDir, rel), `${skillRel}/${rel}`);
-        }
-        ws.skillPaths[skill.name] = join(dir, skillRel);
+        const layout = this.layout(skill);
+        ensureDir(layout.rel);
+        for (const f of layout.files) place(f.from, f.rel);
+        installed.add(layout.rel);
+        ws.skillPaths[skill.name] = `${dir}/${layout.rel}`;
       }
       return ws;
     } catch (e) {
@@ -195,7 +236,11 @@ function looksBinary(b: Buffer): boolean {
   return b.subarray(0, 8192).includes(0);
 }
 
-/** Text files created or changed by the agent, workspace-relative → content, with notes about what was capped. */
+/**
+ * Text files created or changed by the agent, workspace-relative → content, with notes about what was capped.
+ * The installed skills' folders are skipped: they are the harness's copy of the skill, not the agent's work (and
+ * not reading them saves every trial a walk of each skill's tree). Case files are compared with what was placed.
+ */
 export function collectWrittenFiles(ws: PreparedWorkspace): {
   files: Record<string, string>;
   notes: string[];
@@ -217,7 +262,7 @@ export function collectWrittenFiles(ws: PreparedWorkspace): {
       const full = `${abs}/${e.name}`;
       const rel = prefix + e.name;
       if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name)) walk(full, `${rel}/`);
+        if (!SKIPPED_DIRS.has(e.name) && !ws.installed.has(rel)) walk(full, `${rel}/`);
         continue;
       }
       if (!e.isFile()) continue;

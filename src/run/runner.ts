@@ -9,6 +9,7 @@ import { agentEnvFor, buildAgentEnv } from "../agents/env.js";
 import { createAgent } from "../agents/registry.js";
 import { errorResult } from "../agents/result.js";
 import { collectWrittenFiles, type PreparedWorkspace, TrialWorkspaces } from "../agents/workspace.js";
+import { chooseWorkspaceParent } from "../agents/workspace-parent.js";
 import type {
   AgentAdapter,
   AgentConfig,
@@ -42,7 +43,7 @@ export interface RunOptions {
   retryBaseMs?: number;
   /** Seed of the retry jitter (default 0); report it with the run's seed. */
   seed?: number;
-  /** Parent folder of trial workspaces (default: the OS temp folder). */
+  /** Parent folder of trial workspaces (default: chosen by `chooseWorkspaceParent`, /dev/shm or the OS temp folder). */
   workspaceParent?: string;
   /** An adapter instance instead of `createAgent(agent)`: for tests and embedding. */
   adapter?: AgentAdapter;
@@ -100,7 +101,9 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   let errors = 0;
   let budgetExhausted: string | undefined;
 
-  const workspaces = new TrialWorkspaces(adapter.skillsDir, opts.workspaceParent);
+  const parent = chooseWorkspaceParent(opts.workspaceParent);
+  if (adapter.needsWorkspace !== false) opts.logger.debug(parent.reason);
+  const workspaces = new TrialWorkspaces(adapter.skillsDir, parent.next);
   // Scrubbed once per run (process.env is a live view into the C++ side); each trial adds its HOME.
   const envFor = agentEnvFor({
     allow: adapter.envAllow,

@@ -100,6 +100,24 @@ describe("trial workspaces", () => {
     });
   });
 
+  test("the installed skills' folders are not the agent's work; anything else it writes beside them is", () => {
+    const pool = new TrialWorkspaces(".agents/skills", parent);
+    const ws = pool.prepare(request());
+    const skillDir = ws.skillPaths["split-cents"]!;
+    writeFileSync(join(skillDir, "SKILL.md"), "tampered\n");
+    writeFileSync(join(skillDir, "scratch.md"), "notes to self\n");
+    writeFileSync(join(ws.dir, ".agents/skills/own-skill.md"), "made by the agent\n");
+    mkdirSync(join(ws.dir, ".agents/skills/split-cents-v2"));
+    writeFileSync(join(ws.dir, ".agents/skills/split-cents-v2/SKILL.md"), "a copy it made\n");
+    expect(collectWrittenFiles(ws)).toEqual({
+      files: {
+        ".agents/skills/own-skill.md": "made by the agent\n",
+        ".agents/skills/split-cents-v2/SKILL.md": "a copy it made\n",
+      },
+      notes: [],
+    });
+  });
+
   test("a workspace is never removed while its trial runs; after drain() nothing is left", async () => {
     const pool = new TrialWorkspaces(".agents/skills", parent);
     const first: PreparedWorkspace[] = [];

@@ -1,0 +1,126 @@
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { TrialWorkspaces, WORKSPACE_BATCH } from "../../src/agents/workspace.js";
+import {
+  chooseWorkspaceParent,
+  mountAt,
+  type ParentProbe,
+  SHM_MIN_FREE_BYTES,
+} from "../../src/agents/workspace-parent.js";
+import { makeRequest } from "../support/trials.js";
+
+// Lines as Linux writes them: optional fields ("shared:5") before the "-" separator; a later mount covers an earlier.
+const GITHUB_RUNNER = [
+  "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/root rw,discard,errors=remount-ro",
+  "25 22 0:23 / /dev rw,nosuid,relatime shared:2 - devtmpfs udev rw,size=8139416k,mode=755",
+  "26 25 0:25 / /dev/shm rw,nosuid,nodev shared:3 - tmpfs tmpfs rw,inode64",
+].join("\n");
+const DOCKER = [
+  "500 400 0:52 / / rw,relatime master:1 - overlay overlay rw,lowerdir=/l,upperdir=/u,workdir=/w",
+  "510 500 0:55 / /dev/shm rw,nosuid,nodev,noexec,relatime - tmpfs shm rw,size=65536k",
+].join("\n");
+const GiB = 2 ** 30;
+
+function probe(over: Partial<ParentProbe> & { free?: number } = {}): ParentProbe {
+  return {
+    env: {},
+    platform: "linux",
+    mountinfo: () => GITHUB_RUNNER,
+    freeBytes: () => over.free ?? 8 * GiB,
+    writable: () => true,
+    tmpdir: () => "/tmp",
+    ...over,
+  };
+}
+
+describe("mountinfo", () => {
+  test("finds the mount's type and per-mount options past the optional fields", () => {
+    expect(mountAt(GITHUB_RUNNER, "/dev/shm")).toEqual({
+      fstype: "tmpfs",
+      options: ["rw", "nosuid", "nodev"],
+    });
+    expect(mountAt(DOCKER, "/dev/shm")?.options).toContain("noexec");
+    expect(mountAt(DOCKER, "/mnt")).toBeUndefined();
+  });
+
+  test("a later mount on the same point wins", () => {
+    const stacked = `${GITHUB_RUNNER}\n30 26 0:40 / /dev/shm rw,noexec - ramfs none rw`;
+    expect(mountAt(stacked, "/dev/shm")).toEqual({ fstype: "ramfs", options: ["rw", "noexec"] });
+  });
+});
+
+describe("where trial workspaces go", () => {
+  test("a roomy exec-able tmpfs at /dev/shm is preferred over the disk", () => {
+    const p = chooseWorkspaceParent(undefined, probe());
+    expect(p.next()).toBe("/dev/shm");
+    expect(p.reason).toMatch(/\/dev\/shm \(tmpfs\)/);
+  });
+
+  test("an explicit folder, SKILLGATE_WORKSPACE_DIR and TMPDIR each win over /dev/shm, in that order", () => {
+    const env = { SKILLGATE_WORKSPACE_DIR: "/work/ws", TMPDIR: "/scratch" };
+    expect(chooseWorkspaceParent("/run/x", probe({ env })).next()).toBe("/run/x");
+    expect(chooseWorkspaceParent(undefined, probe({ env })).next()).toBe("/work/ws");
+    const onlyTmp = chooseWorkspaceParent(
+      undefined,
+      probe({ env: { TMPDIR: "/scratch" }, tmpdir: () => "/scratch" }),
+    );
+    expect(onlyTmp.next()).toBe("/scratch");
+    expect(onlyTmp.reason).toMatch(/TMPDIR/);
+  });
+
+  test("a container's small noexec /dev/shm is not used: agents run what they write there", () => {
+    const p = chooseWorkspaceParent(undefined, probe({ mountinfo: () => DOCKER, free: 64 * 2 ** 20 }));
+    expect(p.next()).toBe("/tmp");
+    expect(p.reason).toMatch(/noexec/);
+    const small = chooseWorkspaceParent(undefined, probe({ free: 64 * 2 ** 20 }));
+    expect(small.next()).toBe("/tmp");
+    expect(small.reason).toMatch(/0\.1 GiB free, below 4 GiB/);
+  });
+
+  test("not Linux, not a tmpfs, not writable, no mountinfo: the OS temp folder", () => {
+    expect(chooseWorkspaceParent(undefined, probe({ platform: "darwin" })).reason).toMatch(/not Linux/);
+    const disk = GITHUB_RUNNER.replace("- tmpfs tmpfs", "- ext4 /dev/sdb");
+    expect(chooseWorkspaceParent(undefined, probe({ mountinfo: () => disk })).reason).toMatch(
+      /ext4, not a tmpfs/,
+    );
+    expect(chooseWorkspaceParent(undefined, probe({ writable: () => false })).next()).toBe("/tmp");
+    expect(chooseWorkspaceParent(undefined, probe({ mountinfo: () => undefined })).next()).toBe("/tmp");
+  });
+
+  test("room is checked for every batch: once RAM runs short, new batches go to the disk", () => {
+    let free = 6 * GiB;
+    const p = chooseWorkspaceParent(undefined, probe({ freeBytes: () => free }));
+    expect(p.next()).toBe("/dev/shm");
+    free = SHM_MIN_FREE_BYTES - 1;
+    expect(p.next()).toBe("/tmp");
+    free = SHM_MIN_FREE_BYTES;
+    expect(p.next()).toBe("/dev/shm");
+  });
+
+  test("on this machine the choice is a folder workspaces can be made in", async () => {
+    const p = chooseWorkspaceParent();
+    const pool = new TrialWorkspaces(".agents/skills", p.next);
+    const ws = pool.prepare(makeRequest({ prompt: "p" }));
+    expect(ws.dir.startsWith(`${p.next()}/skillgate-trial-`)).toBe(true);
+    expect(readdirSync(ws.home)).toEqual([]);
+    pool.dispose(ws);
+    await pool.drain();
+  });
+
+  test("each new batch asks for its folder again", async () => {
+    const a = mkdtempSync(join(tmpdir(), "ws-a-"));
+    const b = mkdtempSync(join(tmpdir(), "ws-b-"));
+    let parent = a;
+    const pool = new TrialWorkspaces(".agents/skills", () => parent);
+    const first = Array.from({ length: WORKSPACE_BATCH }, () => pool.prepare(makeRequest({ prompt: "p" })));
+    parent = b;
+    const next = pool.prepare(makeRequest({ prompt: "p" }));
+    expect(first.every((ws) => ws.dir.startsWith(a))).toBe(true);
+    expect(next.dir.startsWith(b)).toBe(true);
+    for (const ws of [...first, next]) pool.dispose(ws);
+    await pool.drain();
+    expect([...readdirSync(a), ...readdirSync(b)]).toEqual([]);
+  });
+});
