@@ -13,8 +13,9 @@
  *    `SHM_MIN_FREE_BYTES` free. The free space is checked again for every batch, so a run that fills RAM moves on.
  * 5. the OS temp folder.
  */
-import { accessSync, constants, readFileSync, statfsSync } from "node:fs";
+import { accessSync, constants, readdirSync, readFileSync, rmSync, statfsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export const SHM_DIR = "/dev/shm";
 /** Room /dev/shm must have before a batch of workspaces goes there: agents' files live in RAM. */
@@ -82,6 +83,41 @@ export interface WorkspaceParent {
   next(): string;
   /** Why this parent, for the run's debug log. */
   reason: string;
+  /** Removes what killed runs left in RAM (see `sweepStaleBatches`); set for /dev/shm only. */
+  sweep?: () => string[];
+}
+
+/** Batch folders are named `<prefix>XXXXXX` by mkdtemp. */
+export const BATCH_PREFIX = "skillgate-trial-";
+/** A batch folder untouched for this long belongs to a run that was killed before it could remove it. */
+export const STALE_BATCH_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes batch folders in `parent` not modified for `STALE_BATCH_MS`: a run killed before its `drain` leaves its
+ * workspaces behind, and in /dev/shm they would hold RAM until the next reboot. A live batch gets a new workspace
+ * (and so a new mtime) at least every few seconds, and no trial lives for a day. Returns the removed paths.
+ */
+export function sweepStaleBatches(parent: string, now: number = Date.now()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(BATCH_PREFIX)) continue;
+    const path = join(parent, name);
+    try {
+      const st = statSync(path);
+      if (!st.isDirectory() || now - st.mtimeMs < STALE_BATCH_MS) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // another user's folder, or gone meanwhile
+    }
+  }
+  return removed;
 }
 
 export function chooseWorkspaceParent(explicit?: string, probe: ParentProbe = realProbe): WorkspaceParent {
@@ -95,6 +131,7 @@ export function chooseWorkspaceParent(explicit?: string, probe: ParentProbe = re
   if (why) return fixed(fallback, `trial workspaces in ${fallback} (${SHM_DIR} not used: ${why})`);
   return {
     next: () => ((probe.freeBytes(SHM_DIR) ?? 0) >= SHM_MIN_FREE_BYTES ? SHM_DIR : fallback),
+    sweep: () => sweepStaleBatches(SHM_DIR),
     reason: `trial workspaces in ${SHM_DIR} (tmpfs) while it has ${SHM_MIN_FREE_BYTES / 2 ** 30} GiB free, else ${fallback}`,
   };
 }

@@ -21,6 +21,7 @@ import {
 import { tmpdir } from "node:os";
 import { isAbsolute, join, normalize, sep } from "node:path";
 import type { InstalledSkill, TrialRequest, Workspace } from "../model/index.js";
+import { BATCH_PREFIX } from "./workspace-parent.js";
 
 /** Caps on what is read back from a workspace: enough for source files, bounded for runaway agents. */
 export const MAX_WRITTEN_FILE_BYTES = 256 * 1024;
@@ -134,7 +135,7 @@ export class TrialWorkspaces {
       this.close(this.batch);
     }
     if (!this.batch || this.batch.closed) {
-      const dir = mkdtempSync(join(this.parent(), "skillgate-trial-"));
+      const dir = mkdtempSync(join(this.parent(), BATCH_PREFIX));
       this.batch = { dir, opened: this.now(), created: 0, disposed: 0, closed: false, removed: false };
     }
     const batch = this.batch;

@@ -102,7 +102,10 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   let budgetExhausted: string | undefined;
 
   const parent = chooseWorkspaceParent(opts.workspaceParent);
-  if (adapter.needsWorkspace !== false) opts.logger.debug(parent.reason);
+  if (adapter.needsWorkspace !== false) {
+    opts.logger.debug(parent.reason);
+    for (const path of parent.sweep?.() ?? []) opts.logger.debug(`removed ${path}, left by a killed run`);
+  }
   const workspaces = new TrialWorkspaces(adapter.skillsDir, parent.next);
   // Scrubbed once per run (process.env is a live view into the C++ side); each trial adds its HOME.
   const envFor = agentEnvFor({

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -8,6 +8,8 @@ import {
   mountAt,
   type ParentProbe,
   SHM_MIN_FREE_BYTES,
+  STALE_BATCH_MS,
+  sweepStaleBatches,
 } from "../../src/agents/workspace-parent.js";
 import { makeRequest } from "../support/trials.js";
 
@@ -102,11 +104,14 @@ describe("where trial workspaces go", () => {
   test("on this machine the choice is a folder workspaces can be made in", async () => {
     const p = chooseWorkspaceParent();
     const pool = new TrialWorkspaces(".agents/skills", p.next);
-    const ws = pool.prepare(makeRequest({ prompt: "p" }));
-    expect(ws.dir.startsWith(`${p.next()}/skillgate-trial-`)).toBe(true);
-    expect(readdirSync(ws.home)).toEqual([]);
-    pool.dispose(ws);
-    await pool.drain();
+    try {
+      const ws = pool.prepare(makeRequest({ prompt: "p" }));
+      expect(ws.dir.startsWith(`${p.next()}/skillgate-trial-`)).toBe(true);
+      expect(readdirSync(ws.home)).toEqual([]);
+      pool.dispose(ws);
+    } finally {
+      await pool.drain();
+    }
   });
 
   test("each new batch asks for its folder again", async () => {
@@ -122,5 +127,35 @@ describe("where trial workspaces go", () => {
     for (const ws of [...first, next]) pool.dispose(ws);
     await pool.drain();
     expect([...readdirSync(a), ...readdirSync(b)]).toEqual([]);
+  });
+});
+
+describe("batches left by killed runs", () => {
+  test("a batch folder untouched for a day is removed; a live one, other names and files are not", () => {
+    const parent = mkdtempSync(join(tmpdir(), "ws-sweep-"));
+    const now = Date.now();
+    const old = (now - STALE_BATCH_MS - 60_000) / 1000;
+    mkdirSync(join(parent, "skillgate-trial-dead01/0.home"), { recursive: true });
+    utimesSync(join(parent, "skillgate-trial-dead01"), old, old);
+    mkdirSync(join(parent, "skillgate-trial-live01/0"), { recursive: true });
+    const almost = (now - STALE_BATCH_MS + 60_000) / 1000;
+    utimesSync(join(parent, "skillgate-trial-live01"), almost, almost);
+    mkdirSync(join(parent, "someone-else"));
+    utimesSync(join(parent, "someone-else"), old, old);
+    writeFileSync(join(parent, "skillgate-trial-file"), "x");
+    utimesSync(join(parent, "skillgate-trial-file"), old, old);
+    expect(sweepStaleBatches(parent, now)).toEqual([join(parent, "skillgate-trial-dead01")]);
+    expect(readdirSync(parent).sort()).toEqual([
+      "skillgate-trial-file",
+      "skillgate-trial-live01",
+      "someone-else",
+    ]);
+    expect(sweepStaleBatches(join(parent, "missing"), now)).toEqual([]);
+  });
+
+  test("only /dev/shm is swept: on disk the OS cleans its temp folder", () => {
+    expect(chooseWorkspaceParent(undefined, probe()).sweep).toBeTypeOf("function");
+    expect(chooseWorkspaceParent(undefined, probe({ free: 0 })).sweep).toBeUndefined();
+    expect(chooseWorkspaceParent("/x", probe()).sweep).toBeUndefined();
   });
 });
