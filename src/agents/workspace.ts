@@ -129,7 +129,7 @@ export class TrialWorkspaces {
     return layout;
   }
 
-  /** Creates the workspace of one trial. `parent` defaults to the OS temp folder, which is never inside the repo. */
+  /** Creates the workspace of one trial, in the current batch (a new one when it is full or old). */
   prepare(request: TrialRequest): PreparedWorkspace {
     if (this.batch && !this.batch.closed && this.now() - this.batch.opened > WORKSPACE_BATCH_MS) {
       this.close(this.batch);

@@ -86,6 +86,13 @@ function withGuard<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise
   return Promise.race([work, guard]).finally(() => clearTimeout(timer));
 }
 
+function trialWorkspaces(adapter: AgentAdapter, opts: RunOptions): TrialWorkspaces {
+  const parent = chooseWorkspaceParent(opts.workspaceParent);
+  opts.logger.debug(parent.reason);
+  for (const path of parent.sweep?.() ?? []) opts.logger.debug(`removed ${path}, left by a killed run`);
+  return new TrialWorkspaces(adapter.skillsDir, parent.next);
+}
+
 export async function runTrials(requests: TrialRequest[], opts: RunOptions): Promise<RunOutcome> {
   const adapter = opts.adapter ?? createAgent(opts.agent, { repoDir: opts.repoDir });
   const identity = await adapter.identity();
@@ -101,12 +108,8 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   let errors = 0;
   let budgetExhausted: string | undefined;
 
-  const parent = chooseWorkspaceParent(opts.workspaceParent);
-  if (adapter.needsWorkspace !== false) {
-    opts.logger.debug(parent.reason);
-    for (const path of parent.sweep?.() ?? []) opts.logger.debug(`removed ${path}, left by a killed run`);
-  }
-  const workspaces = new TrialWorkspaces(adapter.skillsDir, parent.next);
+  // Only adapters that run in a workspace need a place for them (replays do not).
+  const workspaces = adapter.needsWorkspace === false ? undefined : trialWorkspaces(adapter, opts);
   // Scrubbed once per run (process.env is a live view into the C++ side); each trial adds its HOME.
   const envFor = agentEnvFor({
     allow: adapter.envAllow,
@@ -117,7 +120,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     opts.logger.progress({ done, total: requests.length, errors, costUsd: budget.usd, cacheHits });
 
   async function attempt(req: TrialRequest): Promise<AgentResult> {
-    if (adapter.needsWorkspace === false) {
+    if (!workspaces) {
       const none = { dir: opts.repoDir, home: opts.repoDir, skillPaths: {} };
       const env = buildAgentEnv({ allow: [], home: opts.repoDir });
       return adapter
@@ -236,7 +239,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   try {
     await Promise.all(Array.from({ length: workers }, worker));
   } finally {
-    await workspaces.drain();
+    await workspaces?.drain();
   }
 
   return {

@@ -8,26 +8,22 @@ import { closeSync, openSync, readSync } from "node:fs";
  */
 const SCRATCH = Buffer.allocUnsafe(64 * 1024);
 
-function eachChunk(abs: string, onChunk: (chunk: Buffer) => void): void {
+/** The file's bytes (a copy: the scratch buffer is reused). */
+export function readFileBytes(abs: string): Buffer {
+  const chunks: Buffer[] = [];
   const fd = openSync(abs, "r");
   try {
-    let position = 0;
-    for (;;) {
+    for (let position = 0; ; ) {
       const n = readSync(fd, SCRATCH, 0, SCRATCH.length, position);
       if (n === 0) break;
-      onChunk(SCRATCH.subarray(0, n));
+      chunks.push(Buffer.from(SCRATCH.subarray(0, n)));
       position += n;
+      // A short read of a regular file is its end: no second read to learn it.
       if (n < SCRATCH.length) break;
     }
   } finally {
     closeSync(fd);
   }
-}
-
-/** The file's bytes (a copy: the scratch buffer is reused). */
-export function readFileBytes(abs: string): Buffer {
-  const chunks: Buffer[] = [];
-  eachChunk(abs, (c) => chunks.push(Buffer.from(c)));
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 

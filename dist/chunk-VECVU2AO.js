@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{hash as i}from"node:crypto";import{closeSync as s,openSync as c,readSync as u}from"node:fs";var t=Buffer.allocUnsafe(64*1024);function a(r,n){let e=c(r,"r");try{let o=0;for(;;){let f=u(e,t,0,t.length,o);if(f===0||(n(t.subarray(0,f)),o+=f,f<t.length))break}}finally{s(e)}}function h(r){let n=[];return a(r,e=>n.push(Buffer.from(e))),n.length===1?n[0]:Buffer.concat(n)}function p(r){return i("sha256",h(r),"hex")}export{h as a,p as b};
