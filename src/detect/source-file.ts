@@ -1,6 +1,6 @@
 import { type Document, isMap, isNode, isPair, isScalar, isSeq, type Node, parseDocument } from "yaml";
 import type { Diagnostic, SourceLocation } from "../model/index.js";
-import { indexJson, lookup, type PositionIndex, parseFlatYaml } from "./fast-parse.js";
+import { indexJson, lookup, type PositionIndex, parseBlockYaml } from "./fast-parse.js";
 
 export type PathSegment = string | number;
 
@@ -44,7 +44,7 @@ export function parseSourceFile(file: string, text: string, lineOffset = 0, fast
     }
     return { file, line: lo + 1 + lineOffset, column: o - lineStarts[lo]! + 1 };
   };
-  // Valid JSON and flat one-line YAML mappings (most of what discovery reads) skip the YAML composer.
+  // Valid JSON and plain block YAML of one-line scalars (most of what discovery reads) skip the YAML composer.
   if (fastPaths) {
     let fast: { value: unknown; index: () => PositionIndex } | undefined;
     if (isJson) {
@@ -56,8 +56,8 @@ export function parseSourceFile(file: string, text: string, lineOffset = 0, fast
         // Reported (and located) below, with the YAML tree for positions.
       }
     } else {
-      const flat = parseFlatYaml(text);
-      if (flat) fast = { value: flat.value, index: () => flat.index };
+      const block = parseBlockYaml(text);
+      if (block) fast = { value: block.value, index: () => block.index };
     }
     if (fast) {
       const { value, index } = fast;

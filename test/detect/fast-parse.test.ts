@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseFlatYaml } from "../../src/detect/fast-parse.js";
+import { parseBlockYaml } from "../../src/detect/fast-parse.js";
 import { type PathSegment, parseSourceFile } from "../../src/detect/source-file.js";
 
 /** Every path into a value, plus one missing child under each container. */
@@ -112,13 +112,13 @@ const line = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...KEYS), value).map(([k, v]) => `${k}: ${v}  `) },
 );
 
-describe("flat YAML fast path", () => {
-  it("answers only for what YAML reads the same way: values, positions and no diagnostics", () => {
+describe("block YAML fast path", () => {
+  it("answers only for what YAML reads the same way: flat frontmatter lines", () => {
     let answered = 0;
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), (lines) => {
         const text = lines.join("\n");
-        if (parseFlatYaml(text)) answered++;
+        if (parseBlockYaml(text)) answered++;
         sameAsYaml("skills/x/SKILL.md", text);
       }),
       { numRuns: 1000, seed: 11 },
@@ -127,22 +127,107 @@ describe("flat YAML fast path", () => {
     expect(answered).toBeGreaterThan(100);
   });
 
-  it("takes the usual SKILL.md frontmatter and declines nesting, quotes and numbers", () => {
-    expect(
-      parseFlatYaml("name: pdf\ndescription: Fill PDF forms. Use when asked about PDFs.")?.value,
-    ).toEqual({
-      name: "pdf",
-      description: "Fill PDF forms. Use when asked about PDFs.",
+  it("answers only for what YAML reads the same way: nested mappings and sequences, odd indentation", () => {
+    const scalarText = fc.oneof(
+      value,
+      fc.constantFrom(
+        '"q \\" # x"',
+        "'it''s'",
+        '"\\u00e9\\n"',
+        '"\\x41"',
+        "'a' # c",
+        '"b"  # c',
+        "-3",
+        "0.25",
+      ),
+      fc.constantFrom("12", "007", "1.", "+1", "1e3", "a # c", "a #c", "x: y", "[1, 2]", "{a: 1}", "|", ">-"),
+    );
+    // A document as lines of [indent, text]; indentation is drawn freely, so many are invalid YAML on purpose.
+    const entry = fc.oneof(
+      { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...KEYS), scalarText).map(([k, v]) => `${k}: ${v}`) },
+      { weight: 3, arbitrary: fc.constantFrom(...KEYS).map((k) => `${k}:`) },
+      { weight: 3, arbitrary: scalarText.map((v) => `- ${v}`) },
+      {
+        weight: 3,
+        arbitrary: fc.tuple(fc.constantFrom(...KEYS), scalarText).map(([k, v]) => `- ${k}: ${v}`),
+      },
+      { weight: 1, arbitrary: fc.constantFrom(...KEYS).map((k) => `-   ${k}:`) },
+      { weight: 1, arbitrary: fc.constantFrom("# note", "-", "- - a", "key:  # why", "", "---") },
+    );
+    const doc = fc
+      .array(fc.tuple(fc.constantFrom(0, 2, 2, 4, 4, 6, 1, 3), entry), { minLength: 1, maxLength: 10 })
+      .map((ls) => ls.map(([n, t]) => " ".repeat(n) + t).join("\n"));
+    let answered = 0;
+    let nested = 0;
+    fc.assert(
+      fc.property(doc, (text) => {
+        const got = parseBlockYaml(text);
+        if (got) {
+          answered++;
+          if (Object.values(got.value as object).some((v) => v && typeof v === "object")) nested++;
+        }
+        sameAsYaml("suite/prompts/c.yaml", text);
+      }),
+      { numRuns: 4000, seed: 23 },
+    );
+    expect(answered).toBeGreaterThan(200);
+    expect(nested).toBeGreaterThan(50);
+  });
+
+  it("takes suite cases and frontmatter as they are usually written", () => {
+    const text = [
+      "id: case-1   # the first",
+      "prompt: Do task 7",
+      "# assertions follow",
+      "assertions:",
+      "  - id: says",
+      "    type: contains",
+      '    value: "7"',
+      "  - id: D:not-six",
+      "    type: not-contains",
+      "    value: 'six' # tempting",
+      "    weight: 0.5",
+      "tags:",
+      "- a",
+      "- b",
+    ].join("\n");
+    expect(parseBlockYaml(text)?.value).toEqual({
+      id: "case-1",
+      prompt: "Do task 7",
+      assertions: [
+        { id: "says", type: "contains", value: "7" },
+        { id: "D:not-six", type: "not-contains", value: "six", weight: 0.5 },
+      ],
+      tags: ["a", "b"],
     });
+    sameAsYaml("suite/prompts/case-1.yaml", text);
+    expect(parseBlockYaml("name: pdf\nmetadata:\n  version: 1.0\n  owner: docs")?.value).toEqual({
+      name: "pdf",
+      metadata: { version: 1, owner: "docs" },
+    });
+  });
+
+  it("declines block scalars, flow collections, nulls, booleans, multi-line scalars and syntax errors", () => {
     for (const text of [
-      "name: pdf\nmetadata:\n  version: 1",
-      'name: "pdf"',
-      "version: 1.0",
+      "prompt: >-\n  folded\n  text",
+      "prompt: |\n  literal",
+      "files: [a, b]",
+      "options: { mode: count }",
       "name: pdf\nname: again",
       "description: Use when: asked",
       "description: first line\n  continued",
       "enabled: true",
+      "empty:",
+      "a: &x b",
+      "a: !!str b",
+      "a: 1e3",
+      '"quoted key": 1',
+      "a:\n  - x\n  b: 1",
+      "a: 1\n- b",
+      "- a\nb: 1",
+      "---\na: 1",
+      "a:\tb",
     ])
-      expect(parseFlatYaml(text), text).toBeUndefined();
+      expect(parseBlockYaml(text), text).toBeUndefined();
   });
 });
