@@ -101,16 +101,18 @@ export function indexJson(text: string): PositionIndex {
 
 const PRINTABLE = /^[\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/;
 const KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
-/** Words the YAML 1.2 core schema reads as null or booleans. */
-const NOT_A_STRING = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
 /** Numbers every reader agrees on (at most 15 digits, so `Number` and YAML give the same double). */
 const NUMBER = /^-?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,15})?$/;
+/** A block scalar header without indentation indicator or keep chomping: `|`, `|-`, `>`, `>-`. */
+const BLOCK_SCALAR = /^([|>])(-?)(?: +#.*)?$/;
 
 /** One line that holds something: its indentation, its text without indentation or trailing spaces, where. */
 interface Line {
   indent: number;
   text: string;
   start: number;
+  /** Its index among all lines of the text (block scalars read those, blank and `#` lines included). */
+  row: number;
 }
 
 /** Thrown inside the block parser for anything outside its subset; the caller then uses `yaml`. */
@@ -118,15 +120,18 @@ const DECLINE = Symbol("decline");
 
 /**
  * Block YAML of the shape suite cases and frontmatter are written in, as YAML would read it: mappings with
- * plain keys, block sequences (also at the parent key's indentation, and `- key: value` items), and one-line
- * scalars (plain strings, quoted strings, decimal numbers), with comment lines and trailing comments.
- * Undefined for anything else: empty (null) values, block scalars (`|`, `>`), flow collections, anchors, tags,
- * multi-line scalars, booleans, duplicate keys, tabs, document markers, a syntax error of any kind.
+ * plain keys, block sequences (also at the parent key's indentation, and `- key: value` items), one-line
+ * scalars (plain and quoted strings, decimal numbers, booleans, null), one-line flow sequences of such scalars,
+ * and `|`/`>` block scalars whose lines are all equally indented, with comment lines and trailing comments.
+ * Undefined for anything else: empty values, flow mappings, anchors, tags, multi-line plain or quoted scalars,
+ * blank or deeper lines inside a block scalar, duplicate keys, tabs, document markers, any syntax error.
  */
 export function parseBlockYaml(text: string): { value: unknown; index: PositionIndex } | undefined {
+  const rows = text.split("\n");
   const lines: Line[] = [];
   let offset = 0;
-  for (const raw of text.split("\n")) {
+  for (let row = 0; row < rows.length; row++) {
+    const raw = rows[row]!;
     const start = offset;
     offset += raw.length + 1;
     // Printable characters only: no tabs, CR, BOM or Unicode line separators (which JS trims and YAML keeps).
@@ -136,7 +141,7 @@ export function parseBlockYaml(text: string): { value: unknown; index: PositionI
     let indent = 0;
     while (indent < end && raw.charCodeAt(indent) === 0x20) indent++;
     if (indent === end || raw[indent] === "#") continue;
-    lines.push({ indent, text: raw.slice(indent, end), start: start + indent });
+    lines.push({ indent, text: raw.slice(indent, end), start: start + indent, row });
   }
   if (lines.length === 0) return undefined;
   const value = new Map<string, number>();
@@ -157,6 +162,72 @@ export function parseBlockYaml(text: string): { value: unknown; index: PositionI
     throw DECLINE;
   };
 
+  /** A one-line value: a flow sequence or a scalar. */
+  const inline = (raw: string, at: number, path: string[], keyAt?: number): unknown => {
+    record(path, at, keyAt);
+    if (raw[0] !== "[") return scalar(raw);
+    const out: unknown[] = [];
+    let j = 1;
+    const spaces = () => {
+      while (raw.charCodeAt(j) === 0x20) j++;
+    };
+    spaces();
+    if (raw[j] === "]") j++;
+    else
+      for (;;) {
+        spaces();
+        record([...path, String(out.length)], at + j);
+        if (raw[j] === '"' || raw[j] === "'") {
+          const [v, end] = quoted(raw, j);
+          out.push(v);
+          j = end;
+        } else {
+          let k = j;
+          while (k < raw.length && !FLOW_STOP.has(raw[k]!)) k++;
+          out.push(plain(raw.slice(j, k).replace(/ +$/, "")));
+          j = k;
+        }
+        spaces();
+        if (raw[j] === ",") j++;
+        else if (raw[j] === "]") {
+          j++;
+          break;
+        } else throw DECLINE;
+      }
+    if (!TRAILING.test(raw.slice(j))) throw DECLINE;
+    return out;
+  };
+
+  /** The lines of a `|` or `>` block scalar under a key at indentation `n`, all at one deeper indentation. */
+  const blockScalar = (header: RegExpExecArray, keyLine: Line, n: number): string => {
+    const parts: string[] = [];
+    let indent = -1;
+    let row = keyLine.row + 1;
+    for (; row < rows.length; row++) {
+      const t = rows[row]!;
+      if (t === "") {
+        // Blank lines end it only when nothing of it follows; blank lines inside are declined.
+        let q = row + 1;
+        while (q < rows.length && rows[q] === "") q++;
+        if (q < rows.length && lineIndent(rows[q]!) >= indent) throw DECLINE;
+        break;
+      }
+      const ind = lineIndent(t);
+      if (indent < 0) {
+        if (ind <= n) throw DECLINE; // empty
+        indent = ind;
+      }
+      if (ind < indent) break;
+      // Deeper lines keep their breaks when folded, and trailing spaces are content: both declined.
+      if (ind > indent || ind === t.length || t.endsWith(" ")) throw DECLINE;
+      parts.push(t.slice(ind));
+    }
+    if (indent < 0) throw DECLINE;
+    while (i < lines.length && lines[i]!.row < row) i++;
+    const body = header[1] === "|" ? parts.join("\n") : parts.join(" ");
+    return header[2] === "-" ? body : `${body}\n`;
+  };
+
   const sequence = (first: Line, path: string[]): unknown[] => {
     const n = first.indent;
     const out: unknown[] = [];
@@ -164,14 +235,18 @@ export function parseBlockYaml(text: string): { value: unknown; index: PositionI
       if (line.text === "-") throw DECLINE;
       let j = 2;
       while (line.text.charCodeAt(j) === 0x20) j++;
-      const rest: Line = { indent: line.indent + j, text: line.text.slice(j), start: line.start + j };
+      const rest: Line = {
+        indent: line.indent + j,
+        text: line.text.slice(j),
+        start: line.start + j,
+        row: line.row,
+      };
       const itemPath = [...path, String(out.length)];
       if (isItem(rest.text) || KEY.test(rest.text)) {
         lines[i] = rest;
         out.push(node(rest, itemPath));
       } else {
-        record(itemPath, rest.start);
-        out.push(scalar(rest.text));
+        out.push(inline(rest.text, rest.start, itemPath));
         i++;
       }
       const next = lines[i];
@@ -194,14 +269,17 @@ export function parseBlockYaml(text: string): { value: unknown; index: PositionI
       if (Object.hasOwn(out, name) || name === "__proto__") throw DECLINE;
       const childPath = [...path, name];
       i++;
+      const header = raw === undefined ? null : BLOCK_SCALAR.exec(raw);
       if (raw === undefined || raw.startsWith("#")) {
         // `key:` with its value on the next lines: deeper, or a sequence at this indentation.
         const next = lines[i];
         if (!next || !(next.indent > n || (next.indent === n && isItem(next.text)))) throw DECLINE;
         out[name] = node(next, childPath, line.start);
-      } else {
+      } else if (header) {
         record(childPath, line.start + line.text.length - raw.length, line.start);
-        out[name] = scalar(raw);
+        out[name] = blockScalar(header, line, n);
+      } else {
+        out[name] = inline(raw, line.start + line.text.length - raw.length, childPath, line.start);
       }
       const next = lines[i];
       if (!next || next.indent < n) return out;
@@ -221,40 +299,65 @@ export function parseBlockYaml(text: string): { value: unknown; index: PositionI
   }
 }
 
-/** A one-line scalar with an optional trailing comment; declines what it does not read exactly as YAML. */
-function scalar(raw: string): string | number {
-  const c = raw[0];
-  if (c === '"') {
-    let j = 1;
-    for (; j < raw.length; j++) {
-      const ch = raw[j];
-      if (ch === "\\") j++;
-      else if (ch === '"') break;
-    }
-    if (j >= raw.length || !TRAILING.test(raw.slice(j + 1))) throw DECLINE;
-    // JSON's escapes are YAML's, with the same meaning; YAML's others (`\x`, `\0`, `\e`, …) make JSON throw.
-    try {
-      return JSON.parse(raw.slice(0, j + 1)) as string;
-    } catch {
-      throw DECLINE;
-    }
+function lineIndent(t: string): number {
+  let n = 0;
+  while (t.charCodeAt(n) === 0x20) n++;
+  return n;
+}
+
+/** Characters that end a plain scalar inside a flow sequence (or make it one this parser declines). */
+const FLOW_STOP = new Set([",", "[", "]", "{", "}", "#", ":"]);
+
+/** A one-line block-context scalar with an optional trailing comment. */
+function scalar(raw: string): unknown {
+  if (raw[0] === '"' || raw[0] === "'") {
+    const [v, end] = quoted(raw, 0);
+    if (!TRAILING.test(raw.slice(end))) throw DECLINE;
+    return v;
   }
-  if (c === "'") {
-    let j = 1;
+  const hash = raw.indexOf(" #");
+  return plain(hash < 0 ? raw : raw.slice(0, hash).replace(/ +$/, ""));
+}
+
+/** A quoted scalar opening at `raw[start]` and closing on the same line: its value and the index after it. */
+function quoted(raw: string, start: number): [string, number] {
+  let j = start + 1;
+  if (raw[start] === "'") {
     for (; j < raw.length; j++)
       if (raw[j] === "'") {
         if (raw[j + 1] !== "'") break;
         j++;
       }
-    if (j >= raw.length || !TRAILING.test(raw.slice(j + 1))) throw DECLINE;
-    return raw.slice(1, j).replace(/''/g, "'");
+    if (j >= raw.length) throw DECLINE;
+    return [raw.slice(start + 1, j).replace(/''/g, "'"), j + 1];
   }
-  const hash = raw.indexOf(" #");
-  const v = hash < 0 ? raw : raw.slice(0, hash).replace(/ +$/, "");
-  if (/^[A-Za-z]/.test(v) && !NOT_A_STRING.test(v) && !/: |:$/.test(v)) return v;
+  for (; j < raw.length; j++) {
+    const ch = raw[j];
+    if (ch === "\\") j++;
+    else if (ch === '"') break;
+  }
+  if (j >= raw.length) throw DECLINE;
+  // JSON's escapes are YAML's, with the same meaning; YAML's others (`\x`, `\0`, `\e`, …) make JSON throw.
+  try {
+    return [JSON.parse(raw.slice(start, j + 1)) as string, j + 1];
+  } catch {
+    throw DECLINE;
+  }
+}
+
+/** A plain scalar as the YAML 1.2 core schema reads it: a string, a decimal number, a boolean or null. */
+function plain(v: string): unknown {
+  if (/^[A-Za-z]/.test(v)) {
+    if (/: |:$/.test(v)) throw DECLINE;
+    if (v === "true" || v === "True" || v === "TRUE") return true;
+    if (v === "false" || v === "False" || v === "FALSE") return false;
+    if (v === "null" || v === "Null" || v === "NULL") return null;
+    return v;
+  }
+  if (v === "~") return null;
   if (NUMBER.test(v)) return Number(v);
   throw DECLINE;
 }
 
-/** What may follow a closing quote on its line: nothing, or a comment. */
+/** What may follow a closing quote or bracket on its line: nothing, or a comment. */
 const TRAILING = /^(?: +#.*)?$/;
