@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{hash as s}from"node:crypto";import{closeSync as c,openSync as i,readSync as a}from"node:fs";var e=Buffer.allocUnsafe(64*1024);function u(t){let r=[],f=i(t,"r");try{for(let o=0;;){let n=a(f,e,0,e.length,o);if(n===0||(r.push(Buffer.from(e.subarray(0,n))),o+=n,n<e.length))break}}finally{c(f)}return r.length===1?r[0]:Buffer.concat(r)}function p(t){return s("sha256",u(t),"hex")}export{u as a,p as b};
