@@ -9,6 +9,7 @@ import {
 } from "../grade/trigger.js";
 import type { CheckResult, Skill, TrialMode, TrialRecord, TrialRequest } from "../model/index.js";
 import { type BatteryPlan, planTrials } from "../plan/plan.js";
+import { mapLimited } from "../util/slots.js";
 
 /** One side of the comparison: the head checkout or the base checkout. */
 export interface Arm {
@@ -83,6 +84,13 @@ export function planJob(job: SkillJob, o: PlanOptions): TrialRequest[] {
   });
 }
 
+/**
+ * Trials of one job graded at once. Grading waits mostly on sandboxed children (gates, javascript predicates,
+ * oracles: the sandbox runs one per core and queues the rest) and on judge calls, so trials overlap; the
+ * assertions of one trial stay in order (`depends_on`).
+ */
+export const GRADE_CONCURRENCY = 8;
+
 /** Grades the records of one job's requests. Records are shared by key, so each is seen as its request. */
 export async function gradeJob(
   job: SkillJob,
@@ -90,13 +98,12 @@ export async function gradeJob(
   records: Map<string, TrialRecord>,
   opts: { judge?: Judge; gateSeed: number },
 ): Promise<CheckResult[]> {
-  const out: CheckResult[] = [];
   const suite = job.skill.suite;
-  if (!suite) return out;
+  if (!suite) return [];
   const cases = new Map(suite.cases.map((c) => [c.id, c]));
-  for (const req of requests) {
+  const perRequest = await mapLimited(requests, GRADE_CONCURRENCY, async (req): Promise<CheckResult[]> => {
     const shared = records.get(req.key);
-    if (!shared) continue;
+    if (!shared) return [];
     const record: TrialRecord = {
       ...shared,
       skill: req.skill,
@@ -107,24 +114,22 @@ export async function gradeJob(
     if (req.mode === "trigger") {
       const q = job.queries.get(req.caseId);
       // The job's id (head-aligned for the base arm) wins over the positional one.
-      if (q) out.push({ ...gradeTriggerTrial(q, record, job.skill.name), checkId: req.caseId });
-      continue;
+      return q ? [{ ...gradeTriggerTrial(q, record, job.skill.name), checkId: req.caseId }] : [];
     }
     const caseDef = cases.get(req.caseId);
-    if (!caseDef) continue;
-    out.push(
-      ...(await gradeTrial({
-        suite,
-        caseDef,
-        trial: record,
-        vars: job.vars,
-        repoDir: job.arm.repoDir,
-        judge: opts.judge,
-        gateSeed: opts.gateSeed,
-      })),
-    );
-  }
-  return out;
+    if (!caseDef) return [];
+    return gradeTrial({
+      suite,
+      caseDef,
+      trial: record,
+      vars: job.vars,
+      repoDir: job.arm.repoDir,
+      judge: opts.judge,
+      gateSeed: opts.gateSeed,
+    });
+  });
+  // In request order, as the sequential loop gave them: reports and verdicts do not depend on timing.
+  return perRequest.flat();
 }
 
 /** Requests with the same key are one trial: run it once. */

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileModule } from "../../src/sandbox/compile.js";
 import { runSandboxed, runSandboxedCommand, scrubbedEnv } from "../../src/sandbox/index.js";
+import { SANDBOX_CONCURRENCY } from "../../src/sandbox/process.js";
 
 const fx = (f: string) => join(import.meta.dirname, "fixtures", f);
 const limits = { timeoutMs: 10_000, memoryMb: 128 };
@@ -192,5 +193,39 @@ describe("runSandboxedCommand", () => {
     });
     expect(out).toMatchObject({ ok: false, failure: "timeout" });
     expect(out.stdout).not.toContain("never");
+  });
+});
+
+describe("sandbox concurrency", () => {
+  it("runs at most one child per core and queues the rest; every queued child still runs, timed from its start", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sg-slots-"));
+    const n = SANDBOX_CONCURRENCY + 3;
+    // Each child logs its start and end (monotonic ns from /proc/uptime is coarse; date +%s%N is fine here).
+    const outs = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        runSandboxedCommand(
+          `echo "${i} start $(date +%s%N)" >> log; sleep 0.3; echo "${i} end $(date +%s%N)" >> log`,
+          {
+            cwd: dir,
+            timeoutMs: 5_000,
+          },
+        ),
+      ),
+    );
+    expect(outs.every((o) => o.ok)).toBe(true);
+    const events = readFileSync(join(dir, "log"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" "))
+      .map(([, kind, t]) => ({ kind, t: BigInt(t!) }))
+      .sort((a, b) => (a.t < b.t ? -1 : a.t > b.t ? 1 : a.kind === "end" ? -1 : 1));
+    let running = 0;
+    let peak = 0;
+    for (const e of events) {
+      running += e.kind === "start" ? 1 : -1;
+      peak = Math.max(peak, running);
+    }
+    expect(events).toHaveLength(2 * n);
+    expect(peak).toBe(SANDBOX_CONCURRENCY);
   });
 });
