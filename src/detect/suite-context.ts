@@ -53,9 +53,22 @@ export class SuiteReader {
       .map((f) => posix.join(relDir, f));
   }
 
-  /** Reads and parses a YAML/JSON file; undefined (with diagnostics) when it does not parse. */
+  /**
+   * Reads and parses a YAML/JSON file once per discovery (two formats may look at the same file, e.g. a
+   * `trigger-eval.json` in seed's object form or skill-creator's array form); undefined (with diagnostics,
+   * reported once) when it does not parse.
+   */
   read(rel: string): SourceFile | undefined {
     this.sourceFiles.push(rel);
+    if (this.parsed.has(rel)) return this.parsed.get(rel);
+    const src = this.readOnce(rel);
+    this.parsed.set(rel, src);
+    return src;
+  }
+
+  private readonly parsed = new Map<string, SourceFile | undefined>();
+
+  private readOnce(rel: string): SourceFile | undefined {
     let text: string;
     try {
       text = readFileBytes(join(this.repoDir, rel)).toString("utf8");

@@ -70,6 +70,28 @@ describe("suite formats load into one model", () => {
     });
   });
 
+  it("names only the format that read trigger-eval.json: seed's object form or skill-creator's array form", () => {
+    const dir = repo({
+      "skills/a/SKILL.md": SKILL("a"),
+      ".agent/evals/a/trigger-eval.json": JSON.stringify({ shouldFire: ["do a"], shouldNotFire: ["a poem"] }),
+      "skills/b/SKILL.md": SKILL("b"),
+      "skills/b/evals/trigger-eval.json": JSON.stringify([{ query: "do b", should_trigger: true }]),
+      "skills/c/SKILL.md": SKILL("c"),
+      ".agent/evals/c/trigger-eval.json": "{ not json",
+    });
+    const d = discover(dir);
+    const [a, b, c] = d.skills;
+    expect(a!.suite!.formats).toEqual(["seed"]);
+    expect(a!.suite!.trigger!.shouldFire.map((q) => q.prompt)).toEqual(["do a"]);
+    expect(b!.suite!.formats).toEqual(["skill-creator"]);
+    expect(b!.suite!.trigger!.shouldFire.map((q) => q.prompt)).toEqual(["do b"]);
+    // A file that does not parse is reported once, located, by the seed loader's read.
+    const syntax = d.diagnostics.filter((x) => x.code === "file/json-syntax");
+    expect(syntax).toHaveLength(1);
+    expect(syntax[0]).toMatchObject({ file: ".agent/evals/c/trigger-eval.json", line: 1 });
+    expect(c!.suite?.trigger).toBeUndefined();
+  });
+
   it("reads waza trigger_tests.yaml with medium confidence weighted 0.5", () => {
     const dir = repo({
       ".github/skills/azure-deploy/SKILL.md": SKILL("azure-deploy"),

@@ -11,10 +11,12 @@ const DATA_FILE = /\.(json|ya?ml)$/i;
 export const seedFormat: SuiteFormatLoader = {
   format: "seed",
   detect(reader, root) {
+    const trigger = posix.join(root, "trigger-eval.json");
     return (
       reader.exists(posix.join(root, "meta.json")) ||
       reader.isDir(posix.join(root, "prompts")) ||
-      reader.exists(posix.join(root, "trigger-eval.json"))
+      // An array there is skill-creator's trigger set; one that does not parse is ours to report.
+      (reader.exists(trigger) && !Array.isArray(reader.read(trigger)?.value))
     );
   },
   load(reader, root, draft) {

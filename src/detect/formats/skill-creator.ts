@@ -10,7 +10,11 @@ const TRIGGER_FILE = /^(trigger[-_]?evals?|triggers?|trigger[-_]?queries|eval[-_
 export const skillCreatorFormat: SuiteFormatLoader = {
   format: "skill-creator",
   detect(reader, root) {
-    return reader.exists(posix.join(root, "evals.json")) || reader.list(root, TRIGGER_FILE).length > 0;
+    // A trigger file in the object form (`trigger-eval.json` of the seed layout) is the seed loader's.
+    return (
+      reader.exists(posix.join(root, "evals.json")) ||
+      reader.list(root, TRIGGER_FILE).some((f) => Array.isArray(reader.read(f)?.value))
+    );
   },
   load(reader, root, draft) {
     const evalsFile = posix.join(root, "evals.json");
