@@ -20,7 +20,8 @@ import { execFile, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { InstalledSkill, Logger, TrialRequest } from "../src/model/index.js";
+import { emptyResult } from "../src/agents/result.js";
+import type { AgentAdapter, InstalledSkill, Logger, TrialRequest } from "../src/model/index.js";
 import { trialKey } from "../src/run/keys.js";
 import { runTrials } from "../src/run/runner.js";
 import type { BenchContext } from "./types.js";
@@ -227,6 +228,36 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     runs.push(ours);
     peakMiB = Math.max(peakMiB, peak);
   }
+  // Diagnostic, not a goal: the same battery through the runner with an in-process agent (a workspace per trial,
+  // no process): what the runner's own per-trial work costs when no fork makes every page it writes a fault.
+  const inProcess: AgentAdapter = {
+    name: "in-process",
+    skillsDir: ".agents/skills",
+    envAllow: [],
+    identity: () => "in-process",
+    async run(request) {
+      await new Promise((r) => setImmediate(r));
+      return { ...emptyResult(), output: `ok ${request.prompt.length}` };
+    },
+  };
+  const withoutSpawn: number[] = [];
+  for (let round = -1; round < ROUNDS; round++) {
+    const c = await measure(async () => {
+      await runTrials(requests, {
+        agent: { adapter: "command", command: script },
+        adapter: inProcess,
+        repoDir: join(dir, "repo"),
+        concurrency: CONCURRENCY,
+        timeoutMs: 60_000,
+        maxRetries: 0,
+        cache: { enabled: false, dir: join(dir, "cache") },
+        budget: {},
+        logger: quietLogger,
+      });
+    });
+    if (round >= 0) withoutSpawn.push(c.parentCpuMs / n);
+  }
+  const runnerOnly = median(withoutSpawn);
   const perTrial = (xs: number[]) => xs.map((x) => x / n);
   const diffs = perTrial(runs.map((o, i) => o.parentCpuMs - floors[i]!.parentCpuMs));
   const overhead = median(diffs);
@@ -253,6 +284,9 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   ctx.log(
     `orchestration.overheadMsPerTrial ${overhead.toFixed(2)} ms CPU (goal ≤ 1 ms), per round ${diffs.map((d) => d.toFixed(2)).join(" ")}; wall difference ${wallOverhead.toFixed(2)} ms (load-dependent)`,
   );
+  ctx.log(
+    `orchestration.runnerWithoutSpawnMsPerTrial ${runnerOnly.toFixed(2)} ms CPU (diagnostic: the runner with an in-process agent, workspaces included, no agent process)`,
+  );
   ctx.log(`orchestration.peakRssMiB ${peakMiB.toFixed(0)} MiB (whole bench process)`);
   const result: Record<string, unknown> = {
     "orchestration.trials": n,
@@ -266,6 +300,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     "orchestration.spawnFloorWallMsPerTrial": round2(f.wallMs / n),
     "orchestration.runnerWallMsPerTrial": round2(o.wallMs / n),
     "orchestration.wallOverheadMsPerTrial": round2(wallOverhead),
+    "orchestration.runnerWithoutSpawnMsPerTrial": round2(runnerOnly),
     "orchestration.peakRssMiB": Math.round(peakMiB),
   };
   if (ctx.flags.withPromptfoo) Object.assign(result, await promptfoo(ctx, dir, script, n, f, overhead));
