@@ -23,7 +23,7 @@ import { promisify } from "node:util";
 import { emptyResult } from "../src/agents/result.js";
 import type { AgentAdapter, InstalledSkill, Logger, TrialRequest } from "../src/model/index.js";
 import { trialKey } from "../src/run/keys.js";
-import { runTrials } from "../src/run/runner.js";
+import { type RunOptions, runTrials } from "../src/run/runner.js";
 import type { BenchContext } from "./types.js";
 
 const execFileP = promisify(execFile);
@@ -197,6 +197,16 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const floors: Cost[] = [];
   const runs: Cost[] = [];
   let peakMiB = 0;
+  const runOptions: RunOptions = {
+    agent: { adapter: "command", command: script },
+    repoDir: join(dir, "repo"),
+    concurrency: CONCURRENCY,
+    timeoutMs: 60_000,
+    maxRetries: 0,
+    cache: { enabled: false, dir: join(dir, "cache") },
+    budget: {},
+    logger: quietLogger,
+  };
   // One round of each first, unmeasured: the first pass pays for JIT compilation and cold file caches.
   for (let round = -1; round < ROUNDS; round++) {
     const floor = await measure(() =>
@@ -208,16 +218,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     );
     const { value: ours, peakMiB: peak } = await withPeakRss(() =>
       measure(async () => {
-        const out = await runTrials(requests, {
-          agent: { adapter: "command", command: script },
-          repoDir: join(dir, "repo"),
-          concurrency: CONCURRENCY,
-          timeoutMs: 60_000,
-          maxRetries: 0,
-          cache: { enabled: false, dir: join(dir, "cache") },
-          budget: {},
-          logger: quietLogger,
-        });
+        const out = await runTrials(requests, runOptions);
         // The same assertion promptfoo gets: the output contains "ok".
         const passed = out.records.filter((r) => !r.error && r.output.includes("ok")).length;
         if (passed !== n) throw new Error(`only ${passed}/${n} trials passed`);
@@ -243,17 +244,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const withoutSpawn: number[] = [];
   for (let round = -1; round < ROUNDS; round++) {
     const c = await measure(async () => {
-      await runTrials(requests, {
-        agent: { adapter: "command", command: script },
-        adapter: inProcess,
-        repoDir: join(dir, "repo"),
-        concurrency: CONCURRENCY,
-        timeoutMs: 60_000,
-        maxRetries: 0,
-        cache: { enabled: false, dir: join(dir, "cache") },
-        budget: {},
-        logger: quietLogger,
-      });
+      await runTrials(requests, { ...runOptions, adapter: inProcess });
     });
     if (round >= 0) withoutSpawn.push(c.parentCpuMs / n);
   }

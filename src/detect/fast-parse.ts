@@ -1,9 +1,9 @@
 /**
  * Fast paths for the two shapes that make up almost every file discovery reads, so a repository of 10,000
  * skills is not 10,000 runs of the full YAML composer (about 130 µs per small file): valid JSON (suite files)
- * and plain block YAML of one-line scalars (SKILL.md frontmatter, suite cases). Both only ever answer for input they fully
+ * and plain block YAML (SKILL.md frontmatter, suite cases). Both only ever answer for input they fully
  * understand; anything else returns undefined and goes through `yaml`. `test/detect/fast-parse.test.ts` checks
- * values and positions against `yaml` on generated input.
+ * values, diagnostics and positions against `yaml` on generated input and on real files.
  */
 import type { PathSegment } from "./source-file.js";
 

@@ -28,6 +28,8 @@ const COMMON_ASSERTION_KEYS = new Set([
 export class SuiteReader {
   readonly diagnostics: Diagnostic[] = [];
   readonly sourceFiles: string[] = [];
+  /** Every file read so far, parsed (undefined: it did not parse). */
+  private readonly parsed = new Map<string, SourceFile | undefined>();
 
   constructor(
     readonly repoDir: string,
@@ -65,8 +67,6 @@ export class SuiteReader {
     this.parsed.set(rel, src);
     return src;
   }
-
-  private readonly parsed = new Map<string, SourceFile | undefined>();
 
   private readOnce(rel: string): SourceFile | undefined {
     let text: string;

@@ -1,4 +1,4 @@
-import { createHash, hash } from "node:crypto";
+import { hash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 
 /**
@@ -10,41 +10,24 @@ const SCRATCH = Buffer.allocUnsafe(64 * 1024);
 
 /** The file's bytes (a copy: the scratch buffer is reused). */
 export function readFileBytes(abs: string): Buffer {
+  const chunks: Buffer[] = [];
   const fd = openSync(abs, "r");
   try {
-    const n = readSync(fd, SCRATCH, 0, SCRATCH.length, 0);
-    // A short read of a regular file is its end: no second read to learn it.
-    if (n < SCRATCH.length) return Buffer.from(SCRATCH.subarray(0, n));
-    const chunks: Buffer[] = [Buffer.from(SCRATCH)];
-    for (let position = n; ; ) {
-      const m = readSync(fd, SCRATCH, 0, SCRATCH.length, position);
-      if (m === 0) break;
-      chunks.push(Buffer.from(SCRATCH.subarray(0, m)));
-      position += m;
-      if (m < SCRATCH.length) break;
+    for (let position = 0; ; ) {
+      const n = readSync(fd, SCRATCH, 0, SCRATCH.length, position);
+      if (n === 0) break;
+      chunks.push(Buffer.from(SCRATCH.subarray(0, n)));
+      position += n;
+      // A short read of a regular file is its end: no second read to learn it.
+      if (n < SCRATCH.length) break;
     }
-    return Buffer.concat(chunks);
   } finally {
     closeSync(fd);
   }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
-/** sha256 of the file's bytes, hex, hashed straight from the scratch buffer (no copy of the content). */
+/** sha256 of the file's bytes, hex. */
 export function sha256OfFile(abs: string): string {
-  const fd = openSync(abs, "r");
-  try {
-    const n = readSync(fd, SCRATCH, 0, SCRATCH.length, 0);
-    if (n < SCRATCH.length) return hash("sha256", SCRATCH.subarray(0, n), "hex");
-    const h = createHash("sha256").update(SCRATCH);
-    for (let position = n; ; ) {
-      const m = readSync(fd, SCRATCH, 0, SCRATCH.length, position);
-      if (m === 0) break;
-      h.update(SCRATCH.subarray(0, m));
-      position += m;
-      if (m < SCRATCH.length) break;
-    }
-    return h.digest("hex");
-  } finally {
-    closeSync(fd);
-  }
+  return hash("sha256", readFileBytes(abs), "hex");
 }
