@@ -20,6 +20,7 @@ import { execFile, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { agentSpawnerUsage } from "../src/agents/process.js";
 import { emptyResult } from "../src/agents/result.js";
 import type { AgentAdapter, InstalledSkill, Logger, TrialRequest } from "../src/model/index.js";
 import { trialKey } from "../src/run/keys.js";
@@ -103,14 +104,26 @@ interface Cost {
   childCpuMs: number;
 }
 
-async function measure(work: () => Promise<void>): Promise<Cost> {
+/**
+ * The cost of `work`. With `spawner`, the agent spawner's CPU counts as the orchestrator's (it is the runner's
+ * helper process) and the agents it reaped as the agents'.
+ */
+async function measure(work: () => Promise<void>, spawner = false): Promise<Cost> {
+  const s0 = spawner ? await agentSpawnerUsage() : undefined;
   const cpu0 = process.cpuUsage();
   const child0 = childrenCpuMs();
   const t0 = performance.now();
   await work();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  return { wallMs, parentCpuMs: (cpu.user + cpu.system) / 1000, childCpuMs: childrenCpuMs() - child0 };
+  const cost = { wallMs, parentCpuMs: (cpu.user + cpu.system) / 1000, childCpuMs: childrenCpuMs() - child0 };
+  if (!spawner) return cost;
+  const s1 = await agentSpawnerUsage();
+  if (!s0 || !s1)
+    throw new Error("the runner ran without its agent spawner: the figure would not be comparable");
+  cost.parentCpuMs += s1.cpuMs - s0.cpuMs;
+  cost.childCpuMs += s1.childrenCpuMs - s0.childrenCpuMs;
+  return cost;
 }
 
 function median(xs: number[]): number {
@@ -222,12 +235,13 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
         // The same assertion promptfoo gets: the output contains "ok".
         const passed = out.records.filter((r) => !r.error && r.output.includes("ok")).length;
         if (passed !== n) throw new Error(`only ${passed}/${n} trials passed`);
-      }),
+      }, true),
     );
     if (round < 0) continue;
     floors.push(floor);
     runs.push(ours);
-    peakMiB = Math.max(peakMiB, peak);
+    // The spawner's own peak (since it started) beside this process's.
+    peakMiB = Math.max(peakMiB, peak + ((await agentSpawnerUsage())?.maxRssKiB ?? 0) / 1024);
   }
   // Diagnostic, not a goal: the same battery through the runner with an in-process agent (a workspace per trial,
   // no process): what the runner's own per-trial work costs when no fork makes every page it writes a fault.
@@ -278,7 +292,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   ctx.log(
     `orchestration.runnerWithoutSpawnMsPerTrial ${runnerOnly.toFixed(2)} ms CPU (diagnostic: the runner with an in-process agent, workspaces included, no agent process)`,
   );
-  ctx.log(`orchestration.peakRssMiB ${peakMiB.toFixed(0)} MiB (whole bench process)`);
+  ctx.log(`orchestration.peakRssMiB ${peakMiB.toFixed(0)} MiB (whole bench process + the agent spawner)`);
   const result: Record<string, unknown> = {
     "orchestration.trials": n,
     "orchestration.concurrency": CONCURRENCY,

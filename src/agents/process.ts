@@ -1,8 +1,17 @@
 /**
  * Runs an agent process: own process group (so a timeout kills the whole tree), bounded capture of its output,
- * stdin fed and closed, SIGKILL on timeout or abort.
+ * stdin fed and closed, SIGKILL on timeout or abort (`runProcess` in `spawner.mjs`).
+ *
+ * Fallback chain: the agent spawner (one small process per runner, started on first use, which forks the agents
+ * so the runner never does; see `spawner.mjs` for why) → this process, when the spawner's script is not found,
+ * `SKILLGATE_AGENT_SPAWNER=off` is set, or the spawner cannot be started.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { findUpwards } from "../util/find-upwards.js";
+import { killGroup, runProcess, SERVE_FLAG } from "./spawner.mjs";
 
 export interface AgentProcessOptions {
   cwd: string;
@@ -24,34 +33,201 @@ export interface AgentProcessResult {
   timedOut: boolean;
   aborted: boolean;
   stdoutTruncated: boolean;
-  /** The executable could not be started (ENOENT, EACCES …). */
+  /** The executable could not be started (ENOENT, EACCES …), or the spawner running it died. */
   spawnError?: string;
 }
 
-const DEFAULT_MAX_STDERR_BYTES = 64 * 1024;
+/** CPU and memory of the spawner process (for the bench: the runner's cost includes it). */
+export interface SpawnerUsage {
+  cpuMs: number;
+  /** CPU of the agents it started and reaped. */
+  childrenCpuMs: number;
+  maxRssKiB: number;
+}
 
-/**
- * SIGKILL to the agent's process group; with `orLeader`, to the agent itself when the group is out of reach (it
- * may have left it). After a normal exit the group is usually empty (ESRCH): that is the common case, so the
- * thrown errors are built without stack traces, and the bare pid (reaped, perhaps reused) is never signalled.
- */
-function killGroup(pid: number | undefined, orLeader: boolean): void {
-  if (pid === undefined) return;
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    if (orLeader) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-  } finally {
-    Error.stackTraceLimit = limit;
+/** Runner → spawner, over the IPC channel. */
+export type SpawnerRequest =
+  | { op: "run"; id: number; file: string; args: string[]; opts: Omit<AgentProcessOptions, "signal"> }
+  | { op: "kill"; id: number }
+  | { op: "usage"; id: number };
+
+/** Spawner → runner: `started` (the agent's pid, so the runner can kill its group if the spawner dies), then `done`. */
+export type SpawnerReply =
+  | { op: "started"; id: number; pid: number }
+  | { op: "done"; id: number; result: AgentProcessResult }
+  | { op: "usage"; id: number; usage: SpawnerUsage };
+
+/** `SKILLGATE_AGENT_SPAWNER=off`: start agents from this process. */
+export const SPAWNER_SWITCH = "SKILLGATE_AGENT_SPAWNER";
+const SCRIPT_NAME = "spawner.mjs";
+
+interface Pending {
+  resolve: (r: AgentProcessResult) => void;
+  /** The request, kept until the spawner has started (to run it here if the spawner cannot start). */
+  retry?: () => void;
+  pid?: number;
+}
+
+/** The spawner process and the requests it has not answered. */
+class AgentSpawner {
+  private readonly child: ChildProcess;
+  private readonly pending = new Map<number, Pending>();
+  private readonly usageWaiters = new Map<number, (u: SpawnerUsage | undefined) => void>();
+  private nextId = 0;
+  private started = false;
+  private gone = false;
+
+  constructor(
+    script: string,
+    private readonly onGone: () => void,
+  ) {
+    this.child = fork(script, [SERVE_FLAG], {
+      // Its own environment holds no secrets: each agent's environment comes with its request.
+      env: { PATH: process.env.PATH ?? "" },
+      execArgv: [],
+      serialization: "json",
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
+    this.child.on("spawn", () => {
+      this.started = true;
+      for (const p of this.pending.values()) p.retry = undefined;
+    });
+    this.child.on("message", (m: SpawnerReply) => this.receive(m));
+    this.child.on("error", (e) => this.end(`the agent spawner failed: ${e.message}`));
+    this.child.on("exit", (code, signal) =>
+      this.end(`the agent spawner exited (${signal ?? `code ${code}`})`),
+    );
+    this.idle();
   }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  run(file: string, args: string[], opts: AgentProcessOptions): Promise<AgentProcessResult> {
+    const { signal, ...sendable } = opts;
+    return new Promise((resolve) => {
+      const id = this.nextId++;
+      const onAbort = () => this.send({ op: "kill", id });
+      const done = (r: AgentProcessResult) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(r);
+      };
+      this.pending.set(id, {
+        resolve: done,
+        retry: this.started ? undefined : () => runProcess(file, args, opts).then(done),
+      });
+      this.busy();
+      this.send({ op: "run", id, file, args, opts: sendable });
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  usage(): Promise<SpawnerUsage | undefined> {
+    if (this.gone) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const id = this.nextId++;
+      this.usageWaiters.set(id, resolve);
+      this.busy();
+      this.send({ op: "usage", id });
+    });
+  }
+
+  private send(m: SpawnerRequest): void {
+    if (this.gone || !this.child.connected) return;
+    this.child.send(m);
+  }
+
+  private receive(m: SpawnerReply): void {
+    if (m.op === "started") {
+      const p = this.pending.get(m.id);
+      if (p) p.pid = m.pid;
+      return;
+    }
+    if (m.op === "usage") {
+      this.usageWaiters.get(m.id)?.(m.usage);
+      this.usageWaiters.delete(m.id);
+    } else {
+      this.pending.get(m.id)?.resolve(m.result);
+      this.pending.delete(m.id);
+    }
+    this.idle();
+  }
+
+  /**
+   * The spawner is gone. Requests it never got run here instead (it could not start); an agent it had started
+   * dies with its group (an orphan could keep writing), and its trial is a spawn error, never a pass.
+   */
+  private end(why: string): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.onGone();
+    for (const p of this.pending.values()) {
+      if (p.retry) {
+        p.retry();
+        continue;
+      }
+      killGroup(p.pid, true);
+      p.resolve({
+        stdout: "",
+        stderr: "",
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        aborted: false,
+        stdoutTruncated: false,
+        spawnError: why,
+      });
+    }
+    this.pending.clear();
+    for (const w of this.usageWaiters.values()) w(undefined);
+    this.usageWaiters.clear();
+  }
+
+  /** Nothing asked: the spawner must not keep the runner's process alive. */
+  private idle(): void {
+    if (this.pending.size > 0 || this.usageWaiters.size > 0) return;
+    this.child.unref();
+    this.child.channel?.unref();
+  }
+
+  private busy(): void {
+    this.child.ref();
+    this.child.channel?.ref();
+  }
+}
+
+let spawner: AgentSpawner | undefined;
+/** The spawner's script could not be found, or it could not start: agents start from this process. */
+let spawnerUnavailable = false;
+
+function spawnerScript(): string | undefined {
+  // `src/agents/` from source, `dist/` from the bundle (which copies it there), else from the repository (the bench).
+  const here = dirname(fileURLToPath(import.meta.url));
+  if (existsSync(join(here, SCRIPT_NAME))) return join(here, SCRIPT_NAME);
+  return findUpwards(join("src", "agents", SCRIPT_NAME), [here, process.cwd()]);
+}
+
+function agentSpawner(): AgentSpawner | undefined {
+  if (process.env[SPAWNER_SWITCH] === "off") return undefined;
+  if (spawner || spawnerUnavailable) return spawner;
+  const script = spawnerScript();
+  if (!script) {
+    spawnerUnavailable = true;
+    return undefined;
+  }
+  try {
+    const s: AgentSpawner = new AgentSpawner(script, () => {
+      if (spawner === s) spawner = undefined;
+      // Never started: do not try again for every trial.
+      if (s.pid === undefined) spawnerUnavailable = true;
+    });
+    spawner = s;
+  } catch {
+    spawnerUnavailable = true;
+  }
+  return spawner;
 }
 
 export function runAgentProcess(
@@ -59,73 +235,16 @@ export function runAgentProcess(
   args: string[],
   opts: AgentProcessOptions,
 ): Promise<AgentProcessResult> {
-  const maxStderr = opts.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES;
-  return new Promise((resolvePromise) => {
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    let stdoutTruncated = false;
-    let err = Buffer.alloc(0);
-    let timedOut = false;
-    let aborted = false;
-    let settled = false;
+  const s = agentSpawner();
+  return s ? s.run(file, args, opts) : runProcess(file, args, opts);
+}
 
-    const child = spawn(file, args, {
-      cwd: opts.cwd,
-      env: opts.env,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    const finish = (
-      r: Omit<AgentProcessResult, "stdout" | "stderr" | "timedOut" | "aborted" | "stdoutTruncated">,
-    ) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      opts.signal?.removeEventListener("abort", onAbort);
-      // Leftover grandchildren of the group (a backgrounded server the agent started) die with it.
-      killGroup(child.pid, false);
-      resolvePromise({
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: err.toString("utf8"),
-        timedOut,
-        aborted,
-        stdoutTruncated,
-        ...r,
-      });
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid, true);
-    }, opts.timeoutMs);
-    const onAbort = () => {
-      aborted = true;
-      killGroup(child.pid, true);
-    };
-    if (opts.signal?.aborted) onAbort();
-    else opts.signal?.addEventListener("abort", onAbort, { once: true });
+/** The running spawner's pid, or undefined when agents start from this process. */
+export function agentSpawnerPid(): number | undefined {
+  return spawner?.pid;
+}
 
-    child.stdout.on("data", (chunk: Buffer) => {
-      if (outBytes >= opts.maxStdoutBytes) {
-        stdoutTruncated = true;
-        return;
-      }
-      const room = opts.maxStdoutBytes - outBytes;
-      if (chunk.length > room) {
-        stdoutTruncated = true;
-        chunk = chunk.subarray(0, room);
-      }
-      out.push(chunk);
-      outBytes += chunk.length;
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      err = Buffer.concat([err, chunk]);
-      if (err.length > maxStderr) err = err.subarray(err.length - maxStderr);
-    });
-    child.stdin.on("error", () => {
-      // The agent may exit without reading its stdin (EPIPE): not our failure.
-    });
-    child.on("error", (e) => finish({ exitCode: null, signal: null, spawnError: e.message }));
-    child.on("close", (code, sig) => finish({ exitCode: code, signal: sig }));
-    child.stdin.end(opts.stdin ?? "");
-  });
+/** CPU and memory of the spawner so far, or undefined when there is none (agents start from this process). */
+export function agentSpawnerUsage(): Promise<SpawnerUsage | undefined> {
+  return agentSpawner()?.usage() ?? Promise.resolve(undefined);
 }

@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BuildFailure, BuildOptions, BuildResult, Message } from "esbuild";
+import { findUpwards as findUpwardsFrom } from "../util/find-upwards.js";
 import { sha256OfFile } from "../util/read-file.js";
 
 type EsbuildApi = { build(options: BuildOptions): Promise<BuildResult> };
@@ -54,18 +55,9 @@ function requirers(): NodeJS.Require[] {
   return [createRequire(import.meta.url), createRequire(join(process.cwd(), "package.json"))];
 }
 
-/** `rel` (e.g. `src/sandbox/child.ts`) in the nearest ancestor of this file or of the cwd that has it. */
-export function findUpwards(rel: string): string | undefined {
-  for (const start of [hereDir, process.cwd()]) {
-    let dir = start;
-    for (;;) {
-      if (existsSync(join(dir, rel))) return join(dir, rel);
-      const up = dirname(dir);
-      if (up === dir) break;
-      dir = up;
-    }
-  }
-  return undefined;
+/** `rel` in the nearest ancestor of this file, else of the working directory, that has it. */
+function findUpwards(rel: string): string | undefined {
+  return findUpwardsFrom(rel, [hereDir, process.cwd()]);
 }
 
 async function loadEsbuild(): Promise<EsbuildApi> {

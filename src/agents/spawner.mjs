@@ -1,0 +1,191 @@
+// @ts-check
+/**
+ * Runs agent processes: own process group (so a timeout kills the whole tree), bounded capture of their output,
+ * stdin fed and closed, SIGKILL on timeout or abort.
+ *
+ * Plain JavaScript with no imports but Node's, because the same file serves two ways:
+ * - imported (by `process.ts`, bundled into dist): `runProcess` runs the agent from this process;
+ * - started as its own process (`node spawner.mjs --serve-agents`, with an IPC channel): the agent spawner. It runs
+ *   `runProcess` on request and sends back the result.
+ *
+ * Why a spawner: on Linux, Node's `spawn` is fork() + exec(). After each fork, every page the parent writes
+ * faults once (copy-on-write). With eight agents starting in turn that is all the time, so the runner's own
+ * work for a trial (workspace, transcript, record) costs several times what it costs without forks (see
+ * ARCHITECTURE "Processes and concurrency"). Forking from a small process that does nothing else keeps the
+ * runner's pages out of it; the spawner's own forks cost what the runner's did.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
+/** @typedef {import("./process.js").AgentProcessOptions} AgentProcessOptions */
+/** @typedef {import("./process.js").AgentProcessResult} AgentProcessResult */
+/** @typedef {import("./process.js").SpawnerRequest} SpawnerRequest */
+/** @typedef {import("./process.js").SpawnerReply} SpawnerReply */
+
+const DEFAULT_MAX_STDERR_BYTES = 64 * 1024;
+
+/**
+ * SIGKILL to the agent's process group; with `orLeader`, to the agent itself when the group is out of reach (it
+ * may have left it). After a normal exit the group is usually empty (ESRCH): that is the common case, so the
+ * thrown errors are built without stack traces, and the bare pid (reaped, perhaps reused) is never signalled.
+ * @param {number | undefined} pid
+ * @param {boolean} orLeader
+ */
+export function killGroup(pid, orLeader) {
+  if (pid === undefined) return;
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    if (orLeader) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
+ * Runs one agent process from this process.
+ * @param {string} file
+ * @param {string[]} args
+ * @param {AgentProcessOptions} opts
+ * @param {(pid: number) => void} [onStart] told the agent's pid (its group id) once it is running
+ * @returns {Promise<AgentProcessResult>}
+ */
+export function runProcess(file, args, opts, onStart) {
+  const maxStderr = opts.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES;
+  return new Promise((resolvePromise) => {
+    /** @type {Buffer[]} */
+    const out = [];
+    let outBytes = 0;
+    let stdoutTruncated = false;
+    let err = Buffer.alloc(0);
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+
+    const child = spawn(file, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    if (child.pid !== undefined) onStart?.(child.pid);
+    /** @param {{ exitCode: number | null, signal: NodeJS.Signals | null, spawnError?: string }} r */
+    const finish = (r) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      // Leftover grandchildren of the group (a backgrounded server the agent started) die with it.
+      killGroup(child.pid, false);
+      resolvePromise({
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: err.toString("utf8"),
+        timedOut,
+        aborted,
+        stdoutTruncated,
+        ...r,
+      });
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid, true);
+    }, opts.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      killGroup(child.pid, true);
+    };
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener("abort", onAbort, { once: true });
+
+    child.stdout.on("data", (/** @type {Buffer} */ chunk) => {
+      if (outBytes >= opts.maxStdoutBytes) {
+        stdoutTruncated = true;
+        return;
+      }
+      const room = opts.maxStdoutBytes - outBytes;
+      if (chunk.length > room) {
+        stdoutTruncated = true;
+        chunk = chunk.subarray(0, room);
+      }
+      out.push(chunk);
+      outBytes += chunk.length;
+    });
+    child.stderr.on("data", (/** @type {Buffer} */ chunk) => {
+      err = Buffer.concat([err, chunk]);
+      if (err.length > maxStderr) err = err.subarray(err.length - maxStderr);
+    });
+    child.stdin.on("error", () => {
+      // The agent may exit without reading its stdin (EPIPE): not our failure.
+    });
+    child.on("error", (e) => finish({ exitCode: null, signal: null, spawnError: e.message }));
+    child.on("close", (code, sig) => finish({ exitCode: code, signal: sig }));
+    child.stdin.end(opts.stdin ?? "");
+  });
+}
+
+/** CPU time of this process and of the agents it reaped, from /proc (clock ticks of 10 ms), else Node's own. */
+function usage() {
+  const own = process.cpuUsage();
+  const maxRssKiB = process.resourceUsage().maxRSS;
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return {
+      cpuMs: (own.user + own.system) / 1000,
+      childrenCpuMs: (Number(f[13]) + Number(f[14])) * 10,
+      maxRssKiB,
+    };
+  } catch {
+    return { cpuMs: (own.user + own.system) / 1000, childrenCpuMs: 0, maxRssKiB };
+  }
+}
+
+/**
+ * The spawner's loop: requests in over the IPC channel, one reply per request. When the channel closes (the
+ * runner exited or was killed), every agent still running is killed and the spawner exits.
+ */
+function serve() {
+  const send = process.send?.bind(process);
+  if (!send) throw new Error("the agent spawner needs an IPC channel (start it with child_process.fork)");
+  /** @type {Map<number, AbortController>} */
+  const running = new Map();
+  process.on("message", (/** @type {SpawnerRequest} */ m) => {
+    if (m.op === "kill") {
+      running.get(m.id)?.abort();
+      return;
+    }
+    if (m.op === "usage") {
+      send(/** @type {SpawnerReply} */ ({ op: "usage", id: m.id, usage: usage() }));
+      return;
+    }
+    const abort = new AbortController();
+    running.set(m.id, abort);
+    const onStart = (/** @type {number} */ pid) =>
+      send(/** @type {SpawnerReply} */ ({ op: "started", id: m.id, pid }));
+    runProcess(m.file, m.args, { ...m.opts, signal: abort.signal }, onStart).then((result) => {
+      running.delete(m.id);
+      send(/** @type {SpawnerReply} */ ({ op: "done", id: m.id, result }));
+    });
+  });
+  process.on("disconnect", () => {
+    for (const a of running.values()) a.abort();
+    process.exit(0);
+  });
+}
+
+/** The argument the runner starts the spawner with (see `process.ts`). */
+export const SERVE_FLAG = "--serve-agents";
+
+// Only as its own process: bundled into a program that is run as a single file, this module is the main
+// module too, so the flag decides.
+const [, main, flag] = process.argv;
+if (flag === SERVE_FLAG && main !== undefined && import.meta.url === pathToFileURL(main).href) serve();
