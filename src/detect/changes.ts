@@ -65,7 +65,7 @@ export function classifyChanges(
         (x) =>
           !headNames.has(x.name) &&
           !renamedBase.has(x.name) &&
-          (x.contentHash === s.contentHash || x.body === s.body),
+          (x.body === s.body || x.folder.contentHash === s.folder.contentHash),
       );
       if (candidate) {
         b = candidate;
@@ -87,8 +87,11 @@ export function classifyChanges(
       continue;
     }
     const descriptionChanged = b.description !== s.description;
+    // A record the base reused from head shares its folder: equal without reading it.
     const bodyChanged =
-      b.contentHash !== s.contentHash && !(descriptionChanged && sameExceptDescription(b, s));
+      b.folder !== s.folder &&
+      b.folder.contentHash !== s.folder.contentHash &&
+      !(descriptionChanged && sameExceptDescription(b, s));
     // One suite record on both sides: discovery reused head's (the PR touches none of its files).
     const suiteChanged = b.suite !== s.suite && suiteHash(base.dir, b) !== suiteHash(head.dir, s);
     const triggerSetChanged = JSON.stringify(triggerPrompts(b)) !== JSON.stringify(triggerPrompts(s));
@@ -146,7 +149,7 @@ function reasonFor(change: SkillChange, b: { discriminator: boolean; trigger: bo
 function sameExceptDescription(a: Skill, b: Skill): boolean {
   return (
     a.body === b.body &&
-    a.files.join("\n") === b.files.join("\n") &&
+    a.folder.files.join("\n") === b.folder.files.join("\n") &&
     JSON.stringify({ ...a.frontmatter, description: "" }) ===
       JSON.stringify({ ...b.frontmatter, description: "" })
   );

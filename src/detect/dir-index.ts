@@ -50,6 +50,23 @@ export class DirIndex {
     return this.kind(rel) === "dir";
   }
 
+  /**
+   * `isDir`, but a folder whose parent has not been listed is asked with one `stat` (following links, as a
+   * listing would) and the parent stays unlisted: for a folder whose siblings nobody asks about, like a skill's
+   * `evals/`, a listing costs five system calls.
+   */
+  probeDir(rel: string): boolean {
+    const norm = clean(rel);
+    const slash = norm.lastIndexOf("/");
+    if (slash < 0 || norm.startsWith("../") || this.listings.has(norm.slice(0, slash)))
+      return this.isDir(norm);
+    try {
+      return statSync(join(this.root, norm), { throwIfNoEntry: false })?.isDirectory() ?? false;
+    } catch {
+      return false;
+    }
+  }
+
   isFile(rel: string): boolean {
     return this.kind(rel) === "file";
   }

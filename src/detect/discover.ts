@@ -2,8 +2,8 @@ import { hash } from "node:crypto";
 import { join, posix } from "node:path";
 import picomatch from "picomatch";
 import { globSync } from "tinyglobby";
-import type { Diagnostic, Skill, Suite, ValidationProfile } from "../model/index.js";
-import { readFileBytes, sha256OfFile } from "../util/read-file.js";
+import type { Diagnostic, Skill, SkillFolderContent, Suite, ValidationProfile } from "../model/index.js";
+import { readRegularFile, sha256OfFile } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
 import { parseSkillFile } from "./skill-file.js";
@@ -52,7 +52,7 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   const diagnostics: Diagnostic[] = [];
   const dirs = new DirIndex(repoDir);
   const reuse = opts.reuse && reusable(opts.reuse);
-  const files = findSkillFiles(repoDir, opts.globs ?? DEFAULT_SKILL_GLOBS, dirs, reuse);
+  const files = findSkillFiles(repoDir, opts.globs ?? DEFAULT_SKILL_GLOBS, dirs);
   const include = opts.include?.length ? picomatch(opts.include, { dot: true }) : undefined;
   const exclude = opts.exclude?.length ? picomatch(opts.exclude, { dot: true }) : undefined;
   const skills: Skill[] = [];
@@ -63,6 +63,7 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     if (exclude?.(path)) continue;
     const kept = reuse?.unchanged(path);
     const skill = kept ? { ...kept } : loadSkill(repoDir, path, opts.profile, dirs, diagnostics);
+    if (!skill) continue;
     if (!kept) fresh.add(skill);
     const clash = byName.get(skill.name);
     if (clash) {
@@ -97,13 +98,12 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   return { repoDir, skills, diagnostics: dedupe(diagnostics) };
 }
 
-/** SKILL.md paths matching the globs, sorted. A `<folder>/<star>/SKILL.md` glob is listed directly. */
-function findSkillFiles(
-  repoDir: string,
-  globs: readonly string[],
-  dirs: DirIndex,
-  reuse: ReturnType<typeof reusable> | undefined,
-): string[] {
+/**
+ * SKILL.md paths matching the globs, sorted. A `<folder>/<star>/SKILL.md` glob is listed directly, and every
+ * subfolder is a candidate: reading its SKILL.md tells whether there is one (listing each folder to ask first
+ * costs five system calls per skill).
+ */
+function findSkillFiles(repoDir: string, globs: readonly string[], dirs: DirIndex): string[] {
   const found = new Set<string>();
   const general: string[] = [];
   for (const glob of globs) {
@@ -116,9 +116,7 @@ function findSkillFiles(
     if (parent.split("/").some((p) => IGNORED_DIRS.has(p))) continue;
     for (const [name, entry] of dirs.list(parent) ?? []) {
       if (entry.kind !== "dir" || IGNORED_DIRS.has(name)) continue;
-      const path = `${parent}/${name}/${file}`;
-      // A folder the PR does not touch holds what head holds: no need to list it.
-      if (reuse?.unchanged(path) || dirs.isFile(path)) found.add(path);
+      found.add(`${parent}/${name}/${file}`);
     }
   }
   if (general.length)
@@ -149,19 +147,33 @@ function reusable(reuse: ReuseUnchanged) {
   };
 }
 
+/** The skill at `path`, or undefined when there is no SKILL.md file there (a diagnostic when it cannot be read). */
 function loadSkill(
   repoDir: string,
   path: string,
   profile: ValidationProfile,
   dirs: DirIndex,
   diagnostics: Diagnostic[],
-): Skill {
+): Skill | undefined {
   const dir = posix.dirname(path);
-  const bytes = readFileBytes(join(repoDir, path));
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readRegularFile(join(repoDir, path));
+  } catch (e) {
+    diagnostics.push({
+      file: path,
+      line: 1,
+      column: 1,
+      severity: "error",
+      code: "skill/unreadable",
+      message: `cannot read SKILL.md: ${(e as Error).message}`,
+    });
+    return undefined;
+  }
+  if (!bytes) return undefined;
   const raw = bytes.toString("utf8");
   const parsed = parseSkillFile(path, raw, profile);
   diagnostics.push(...parsed.diagnostics);
-  const { files, contentHash } = hashSkillFolder(repoDir, dir, dirs, { [posix.basename(path)]: bytes });
   return {
     name: parsed.name && /^[a-z0-9-]{1,64}$/.test(parsed.name) ? parsed.name : posix.basename(dir),
     dir,
@@ -171,10 +183,42 @@ function loadSkill(
     frontmatter: parsed.frontmatter,
     body: parsed.body,
     raw,
-    contentHash,
-    files,
+    folder: new SkillFolder(repoDir, dir, dirs, { [posix.basename(path)]: bytes }),
     loc: parsed.loc,
   };
+}
+
+/** A skill folder's files and content hash, read on first use (see `Skill.folder`). */
+class SkillFolder implements SkillFolderContent {
+  private content?: SkillFolderContent;
+
+  constructor(
+    private readonly repoDir: string,
+    private readonly dir: string,
+    private readonly dirs: DirIndex,
+    /** Contents already read (SKILL.md), dropped once hashed. */
+    private known?: Record<string, Buffer>,
+  ) {}
+
+  get files(): string[] {
+    return this.read().files;
+  }
+
+  get contentHash(): string {
+    return this.read().contentHash;
+  }
+
+  toJSON(): SkillFolderContent {
+    return this.read();
+  }
+
+  private read(): SkillFolderContent {
+    if (!this.content) {
+      this.content = hashSkillFolder(this.repoDir, this.dir, this.dirs, this.known);
+      this.known = undefined;
+    }
+    return this.content;
+  }
 }
 
 /**
@@ -211,8 +255,9 @@ export function hashSkillFolder(
 export function loadSuite(reader: SuiteReader, skill: Skill, diagnostics: Diagnostic[]): Suite | undefined {
   const start = reader.sourceFiles.length;
   const firstDiagnostic = reader.diagnostics.length;
-  const roots = [posix.join(SEED_EVALS_DIR, skill.name), posix.join(skill.dir, "evals")].filter((r) =>
-    reader.isDir(r),
+  // The skill folder itself is not listed for this (a `stat` of its `evals/` costs one system call, a listing five).
+  const roots = [posix.join(SEED_EVALS_DIR, skill.name), posix.join(skill.dir, "evals")].filter((r, i) =>
+    i === 0 ? reader.isDir(r) : reader.probeDir(r),
   );
   if (roots.length === 0) return undefined;
   const draft: SuiteDraft = { cases: [], formats: [] };

@@ -46,6 +46,11 @@ export class SuiteReader {
     return this.dirs.isDir(rel);
   }
 
+  /** `isDir` without listing the parent folder when it has not been listed (see `DirIndex.probeDir`). */
+  probeDir(rel: string): boolean {
+    return this.dirs.probeDir(rel);
+  }
+
   list(relDir: string, pattern: RegExp): string[] {
     const listing = this.dirs.list(relDir);
     if (!listing) return [];

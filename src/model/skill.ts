@@ -19,11 +19,12 @@ export interface Skill {
   /** Raw SKILL.md text. */
   raw: string;
   /**
-   * sha256 over every file of the skill folder except `evals/` (path + content, sorted): what an agent sees.
+   * What an agent sees of the skill folder. Discovery reads it on first use: listing every skill folder and
+   * hashing every file in it would be most of what discovery costs on a large repository, and a pull request's
+   * run needs it only for the skills it evaluates (and a trigger battery's catalogue). Copies of a record
+   * share it.
    */
-  contentHash: string;
-  /** Files of the skill folder (relative to `dir`) that are installed for the agent; never `evals/`. */
-  files: string[];
+  folder: SkillFolderContent;
   /** Where things are, for annotations. */
   loc: {
     frontmatter: SourceLocation;
@@ -32,6 +33,13 @@ export interface Skill {
     version?: SourceLocation;
   };
   suite?: Suite;
+}
+
+export interface SkillFolderContent {
+  /** Files of the skill folder (relative to the skill's `dir`) that are installed for the agent; never `evals/`. */
+  readonly files: string[];
+  /** sha256 over every file of the skill folder except `evals/` (path + content, sorted). */
+  readonly contentHash: string;
 }
 
 /** The name + description pair the router sees. */

@@ -36,8 +36,8 @@ export function installedSkill(repoDir: string, s: Skill): InstalledSkill {
     name: s.name,
     description: s.description,
     sourceDir: join(repoDir, s.dir),
-    files: s.files,
-    contentHash: s.contentHash,
+    files: s.folder.files,
+    contentHash: s.folder.contentHash,
   };
 }
 
@@ -47,7 +47,7 @@ export function catalogueHash(catalogue: Skill[]): string {
     JSON.stringify(
       [...catalogue]
         .sort((a, b) => a.name.localeCompare(b.name))
-        .map((s) => [s.name, s.description, s.contentHash]),
+        .map((s) => [s.name, s.description, s.folder.contentHash]),
     ),
   );
 }
@@ -84,7 +84,7 @@ export function planTrials(input: PlanInput): TrialRequest[] {
           const constraints = mode === "baseline" ? BASELINE_CONSTRAINTS : undefined;
           const key = trialKey({
             mode,
-            skillContentHash: skill.contentHash,
+            skillContentHash: skill.folder.contentHash,
             prompt: c.prompt,
             files: files.map(({ to, sha256 }) => ({ to, sha256 })),
             trial: t,

@@ -138,7 +138,7 @@ const summary = (d: Discovery, other: Discovery, changed?: string[]) =>
     descriptionChanged: c.descriptionChanged,
     bodyChanged: c.bodyChanged,
     renamedFrom: c.renamedFrom,
-    baseHash: c.base?.contentHash,
+    baseHash: c.base?.folder.contentHash,
     baseCases: c.base?.suite?.cases.map((x) => x.prompt),
     baseTrigger: c.base?.suite?.trigger?.shouldFire.map((q) => q.prompt),
   }));
@@ -241,7 +241,7 @@ describe("skill file listing", () => {
       "secret.txt": "token",
     });
     symlinkSync(join(dir, "secret.txt"), join(dir, "skills/a/leak.txt"));
-    expect(discoverRepository(dir, opts).skills[0]!.files).toEqual(["SKILL.md", "ok.md"]);
+    expect(discoverRepository(dir, opts).skills[0]!.folder.files).toEqual(["SKILL.md", "ok.md"]);
     rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -153,11 +153,11 @@ describe("suite formats load into one model", () => {
       "skills/h/evals/meta.json": "{}",
     });
     const a = discover(dir).skills[0]!;
-    expect(a.files).toEqual(["SKILL.md", "ref.md"]);
+    expect(a.folder.files).toEqual(["SKILL.md", "ref.md"]);
     writeFileSync(join(dir, "skills/h/evals/meta.json"), '{"trials": 2}');
-    expect(discover(dir).skills[0]!.contentHash).toBe(a.contentHash);
+    expect(discover(dir).skills[0]!.folder.contentHash).toBe(a.folder.contentHash);
     writeFileSync(join(dir, "skills/h/ref.md"), "y");
-    expect(discover(dir).skills[0]!.contentHash).not.toBe(a.contentHash);
+    expect(discover(dir).skills[0]!.folder.contentHash).not.toBe(a.folder.contentHash);
   });
 });
 

@@ -123,8 +123,7 @@ describe("lexical router (BM25 proxy)", () => {
       frontmatter: {},
       body: "",
       raw: "",
-      contentHash: "h",
-      files: [],
+      folder: { files: [], contentHash: "h" },
       loc: {
         frontmatter: { file: `.claude/skills/${name}/SKILL.md`, line: 1, column: 1 },
         description: { file: `.claude/skills/${name}/SKILL.md`, line, column: 14 },

@@ -13,8 +13,7 @@ function skill(version?: string): Skill {
     frontmatter: {},
     body: "",
     raw: "",
-    contentHash: "h",
-    files: [],
+    folder: { files: [], contentHash: "h" },
     loc: {
       frontmatter: { file: ".claude/skills/split-cents/SKILL.md", line: 1, column: 1 },
       version: { file: ".claude/skills/split-cents/SKILL.md", line: 6, column: 12 },

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a,b,c,d,e,f,g}from"./chunk-HTG4A5ON.js";import"./chunk-PBQL6A3P.js";import"./chunk-WRTB44WE.js";import"./chunk-NPDMPLWO.js";export{d as DEFAULT_GATE_MEMORY_MB,c as DEFAULT_GATE_TIMEOUT_MS,a as GATE_IDS,e as freshSeed,b as isGateId,f as runGate,g as runGateSeeds};
