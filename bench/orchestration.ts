@@ -7,9 +7,11 @@
  *
  * The agent is a four-line `sh` script. A Node agent costs ~130 ms of CPU per start: eight of them starting at once
  * keep both cores busy, which slows everything the orchestrator does (and by more the more it does) by a factor
- * that changes from minute to minute, so the same code measured 2.8 and 4.9 ms in two runs. The floor and the
- * runner alternate for `ROUNDS` rounds, and the figure is the median of the per-round differences: a slow minute
- * then lands on both sides of one difference.
+ * that changes from minute to minute, so the same code measured 2.8 and 4.9 ms in two runs. Even with the sh
+ * agent, the cost of a fork drifts by more than the overhead measured within seconds. So each round runs the
+ * battery in `CHUNKS` slices of 100 trials, floor and runner alternating slice by slice (in turn first), and the
+ * figure is the median of the `ROUNDS` per-round differences: a slow stretch lands on both sides of a difference.
+ * The runner's side includes its agent spawner's CPU (the process that forks the agents for it).
  * Goal: `orchestration.overheadMsPerTrial` ≤ 1 ms.
  *
  * With flag `withPromptfoo`: installs promptfoo 0.121.20 (the last for Node 20) into a temp folder and runs the
@@ -33,6 +35,8 @@ export const CASES = 200;
 export const TRIALS = 3;
 export const CONCURRENCY = 8;
 export const ROUNDS = 5;
+/** Each round alternates floor and runner over this many slices of the battery (100 trials each). */
+export const CHUNKS = 6;
 export const PROMPTFOO_VERSION = "0.121.20";
 
 // promptfoo's exec provider passes the prompt as the first argument; skillgate's command protocol on stdin (one line).
@@ -124,6 +128,14 @@ async function measure(work: () => Promise<void>, spawner = false): Promise<Cost
   cost.parentCpuMs += s1.cpuMs - s0.cpuMs;
   cost.childCpuMs += s1.childrenCpuMs - s0.childrenCpuMs;
   return cost;
+}
+
+function addCost(a: Cost, b: Cost): Cost {
+  return {
+    wallMs: a.wallMs + b.wallMs,
+    parentCpuMs: a.parentCpuMs + b.parentCpuMs,
+    childCpuMs: a.childCpuMs + b.childCpuMs,
+  };
 }
 
 function median(xs: number[]): number {
@@ -221,28 +233,49 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     logger: quietLogger,
   };
   // One round of each first, unmeasured: the first pass pays for JIT compilation and cold file caches.
-  for (let round = -1; round < ROUNDS; round++) {
-    const floor = await measure(() =>
+  const chunkSize = n / CHUNKS;
+  const chunks = Array.from({ length: CHUNKS }, (_, k) => requests.slice(k * chunkSize, (k + 1) * chunkSize));
+  const floorOf = (chunk: TrialRequest[]) =>
+    measure(() =>
       spawnFloor(
         script,
-        requests.map((r) => r.prompt),
+        chunk.map((r) => r.prompt),
         env,
       ).then(() => {}),
     );
-    const { value: ours, peakMiB: peak } = await withPeakRss(() =>
+  const runnerOf = (chunk: TrialRequest[]) =>
+    withPeakRss(() =>
       measure(async () => {
-        const out = await runTrials(requests, runOptions);
+        const out = await runTrials(chunk, runOptions);
         // The same assertion promptfoo gets: the output contains "ok".
         const passed = out.records.filter((r) => !r.error && r.output.includes("ok")).length;
-        if (passed !== n) throw new Error(`only ${passed}/${n} trials passed`);
+        if (passed !== chunk.length) throw new Error(`only ${passed}/${chunk.length} trials passed`);
       }, true),
     );
+  for (let round = -1; round < ROUNDS; round++) {
+    let floor: Cost = { wallMs: 0, parentCpuMs: 0, childCpuMs: 0 };
+    let ours: Cost = floor;
+    for (const [k, chunk] of chunks.entries()) {
+      // In turn first, so neither side always follows the other.
+      let f: Cost;
+      let o: Awaited<ReturnType<typeof runnerOf>>;
+      if (k % 2 === 0) {
+        f = await floorOf(chunk);
+        o = await runnerOf(chunk);
+      } else {
+        o = await runnerOf(chunk);
+        f = await floorOf(chunk);
+      }
+      floor = addCost(floor, f);
+      ours = addCost(ours, o.value);
+      if (round >= 0) peakMiB = Math.max(peakMiB, o.peakMiB);
+    }
     if (round < 0) continue;
     floors.push(floor);
     runs.push(ours);
-    // The spawner's own peak (since it started) beside this process's.
-    peakMiB = Math.max(peakMiB, peak + ((await agentSpawnerUsage())?.maxRssKiB ?? 0) / 1024);
   }
+  // The spawner's own peak (since it started) beside this process's.
+  peakMiB += ((await agentSpawnerUsage())?.maxRssKiB ?? 0) / 1024;
   // Diagnostic, not a goal: the same battery through the runner with an in-process agent (a workspace per trial,
   // no process): what the runner's own per-trial work costs when no fork makes every page it writes a fault.
   const inProcess: AgentAdapter = {
@@ -278,7 +311,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   };
   const wallOverhead = median(perTrial(runs.map((r, i) => r.wallMs - floors[i]!.wallMs)));
   ctx.log(
-    `orchestration: ${CASES} cases × ${TRIALS} trials = ${n}, concurrency ${CONCURRENCY}, sh agent, ${ROUNDS} alternating rounds (medians)`,
+    `orchestration: ${CASES} cases × ${TRIALS} trials = ${n}, concurrency ${CONCURRENCY}, sh agent, ${ROUNDS} rounds of ${CHUNKS} alternating slices (medians)`,
   );
   ctx.log(
     `orchestration spawn floor: ${(f.parentCpuMs / n).toFixed(2)} ms orchestrator CPU/trial, agent ${(f.childCpuMs / n).toFixed(2)} ms CPU, ${(f.wallMs / n).toFixed(2)} ms wall/trial`,
@@ -297,6 +330,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     "orchestration.trials": n,
     "orchestration.concurrency": CONCURRENCY,
     "orchestration.rounds": ROUNDS,
+    "orchestration.slicesPerRound": CHUNKS,
     "orchestration.overheadMsPerTrial": round2(overhead),
     "orchestration.overheadMsPerTrialByRound": diffs.map(round2),
     "orchestration.runnerCpuMsPerTrial": round2(o.parentCpuMs / n),

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findUpwards } from "../util/find-upwards.js";
-import { killGroup, runProcess, SERVE_FLAG } from "./spawner.mjs";
+import { killGroup, MAX_TIMEOUT_MS, runProcess, SERVE_FLAG } from "./spawner.mjs";
 
 export interface AgentProcessOptions {
   cwd: string;
@@ -51,9 +51,12 @@ export type SpawnerRequest =
   | { op: "kill"; id: number }
   | { op: "usage"; id: number };
 
-/** Spawner → runner: `started` (the agent's pid, so the runner can kill its group if the spawner dies), then `done`. */
+/**
+ * Spawner → runner: `done` per request; `pids` now and then, the agents started since the last (request id, pid),
+ * so the runner can kill their groups if the spawner dies (see `PID_REPORT_MS`).
+ */
 export type SpawnerReply =
-  | { op: "started"; id: number; pid: number }
+  | { op: "pids"; pids: [id: number, pid: number][] }
   | { op: "done"; id: number; result: AgentProcessResult }
   | { op: "usage"; id: number; usage: SpawnerUsage };
 
@@ -105,7 +108,8 @@ class AgentSpawner {
   }
 
   run(file: string, args: string[], opts: AgentProcessOptions): Promise<AgentProcessResult> {
-    const { signal, ...sendable } = opts;
+    // JSON would turn an infinite timeout into null (a timer that fires at once).
+    const { signal, ...sendable } = { ...opts, timeoutMs: Math.min(opts.timeoutMs, MAX_TIMEOUT_MS) };
     return new Promise((resolve) => {
       const id = this.nextId++;
       const onAbort = () => this.send({ op: "kill", id });
@@ -140,9 +144,11 @@ class AgentSpawner {
   }
 
   private receive(m: SpawnerReply): void {
-    if (m.op === "started") {
-      const p = this.pending.get(m.id);
-      if (p) p.pid = m.pid;
+    if (m.op === "pids") {
+      for (const [id, pid] of m.pids) {
+        const p = this.pending.get(id);
+        if (p) p.pid = pid;
+      }
       return;
     }
     if (m.op === "usage") {
@@ -157,7 +163,8 @@ class AgentSpawner {
 
   /**
    * The spawner is gone. Requests it never got run here instead (it could not start); an agent it had started
-   * dies with its group (an orphan could keep writing), and its trial is a spawn error, never a pass.
+   * and reported dies with its group (an orphan could keep writing), and its trial is a spawn error, never a pass.
+   * An agent started within `PID_REPORT_MS` of a sudden death is out of reach: it runs on until it ends.
    */
   private end(why: string): void {
     if (this.gone) return;

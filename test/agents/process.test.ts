@@ -8,6 +8,7 @@ import {
   runAgentProcess,
   SPAWNER_SWITCH,
 } from "../../src/agents/process.js";
+import { PID_REPORT_MS } from "../../src/agents/spawner.mjs";
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
 
@@ -81,6 +82,13 @@ describe("runAgentProcess", () => {
     expect(await waitDead(Number(readFileSync(pidFile, "utf8")))).toBe(true);
   });
 
+  test("a timeout beyond what a timer can hold (or infinite) is the longest one, not an immediate kill", async () => {
+    for (const timeoutMs of [Number.POSITIVE_INFINITY, 1e13]) {
+      const p = await run('setTimeout(() => process.stdout.write("done"), 200)', { timeoutMs });
+      expect(p).toMatchObject({ stdout: "done", timedOut: false, exitCode: 0 });
+    }
+  });
+
   test("a missing executable is a spawn error, not a crash of the runner", async () => {
     const p = await runAgentProcess(join(tmpdir(), "no-such-agent-binary"), [], {
       cwd: tmpdir(),
@@ -138,6 +146,8 @@ describe("the agent spawner", () => {
     );
     const deadline = Date.now() + 10_000;
     while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // Pids reach the runner in batches; an agent younger than that is out of its reach (documented).
+    await new Promise((r) => setTimeout(r, PID_REPORT_MS + 300));
     const spawnerPid = agentSpawnerPid()!;
     process.kill(spawnerPid, "SIGKILL");
     const p = await pending;
