@@ -81,11 +81,44 @@ const common = {
   },
   define: { "process.env.SKILLGATE_BUNDLED": '"1"' },
 };
+/**
+ * `@actions/core` imports its OIDC client (and with it `@actions/http-client` and undici, ~450 KB that take
+ * 85–100 ms to load here) at start-up, for `getIDToken`, which skillgate never calls. In the bundle its
+ * `./oidc-utils.js` is a stand-in that imports the real one when `getIDToken` is first called, so the action
+ * says what it is doing before loading an HTTP stack it may never need (octokit uses Node's fetch).
+ */
+const lazyOidc = {
+  name: "lazy-actions-core-oidc",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/oidc-utils\.js$/ }, (args) =>
+      /[\\/]@actions[\\/]core[\\/]lib[\\/]core\.js$/.test(args.importer)
+        ? { path: join(dirname(args.importer), "oidc-utils.js"), namespace: "lazy-oidc" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-oidc" }, (args) => ({
+      contents: `export class OidcClient {
+  static async getIDToken(audience) {
+    const { OidcClient: Real } = await import(${JSON.stringify(args.path)});
+    return Real.getIDToken(audience);
+  }
+}
+`,
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
 const entryPoints = (entries) =>
   Object.fromEntries(Object.entries(entries).map(([name, src]) => [name, join(root, src)]));
 // The action and the CLI share chunks, and what they import lazily (the pipeline, the Actions cache client) is
 // compiled only when reached. Chunks sit beside the entries, so `import.meta.url` still points at dist/.
-await build({ ...common, entryPoints: entryPoints(existing), splitting: true, chunkNames: "chunk-[hash]" });
+await build({
+  ...common,
+  entryPoints: entryPoints(existing),
+  splitting: true,
+  chunkNames: "chunk-[hash]",
+  plugins: [lazyOidc],
+});
 await build({ ...common, entryPoints: entryPoints(CHILD_ENTRY), splitting: true, chunkNames: CHILD_CHUNKS });
 for (const [name, src] of Object.entries(ASSETS)) {
   mkdirSync(dirname(join(outdir, name)), { recursive: true });

@@ -23,6 +23,25 @@ describe("dist/", () => {
     }
   }, 120_000);
 
+  it("the action's start-up loads no HTTP stack (@actions/core's OIDC client and undici wait until used)", () => {
+    // Static imports of dist/index.js, transitively: what Node loads before the first log line.
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(join(root, "dist", file), "utf8");
+      for (const m of code.matchAll(/(?:^|[;}\s])(?:import|export)[^;("']*?from\s*"\.\/([^"]+)"/g))
+        visit(m[1]!);
+    };
+    visit("index.js");
+    expect(seen.size).toBeGreaterThan(1);
+    // The HTTP client is in a chunk the cache client imports when it is reached.
+    const withUndici = [...seen].filter((f) =>
+      readFileSync(join(root, "dist", f), "utf8").includes("undici"),
+    );
+    expect(withUndici).toEqual([]);
+  });
+
   it("runs with no node_modules anywhere near it (as the Actions runtime has none)", () => {
     const dir = mkdtempSync(join(tmpdir(), "sg-dist-alone-"));
     cpSync(join(root, "dist"), join(dir, "dist"), { recursive: true });
