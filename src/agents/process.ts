@@ -251,7 +251,7 @@ export function agentSpawnerPid(): number | undefined {
   return spawner?.pid;
 }
 
-/** CPU and memory of the spawner so far, or undefined when there is none (agents start from this process). */
+/** CPU and memory of the spawner so far (started here if agents would use it), or undefined when agents start from this process. */
 export function agentSpawnerUsage(): Promise<SpawnerUsage | undefined> {
   return agentSpawner()?.usage() ?? Promise.resolve(undefined);
 }

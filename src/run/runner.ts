@@ -19,6 +19,7 @@ import type {
   TrialRecord,
   TrialRequest,
 } from "../model/index.js";
+import { mapLimited } from "../util/slots.js";
 import { BudgetTracker } from "./budget.js";
 import { TrialCache } from "./cache.js";
 import { cacheKey } from "./keys.js";
@@ -102,7 +103,6 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
   const retryBase = opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
   const random = seededRandom(opts.seed ?? 0);
-  const records: TrialRecord[] = new Array(requests.length);
   let cacheHits = 0;
   let done = 0;
   let errors = 0;
@@ -224,20 +224,15 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     return toRecord(req, result, performance.now() - started);
   }
 
-  let next = 0;
-  const worker = async () => {
-    while (next < requests.length) {
-      const i = next++;
-      const record = await runOne(requests[i]!);
-      records[i] = record;
+  let records: TrialRecord[];
+  try {
+    records = await mapLimited(requests, opts.concurrency, async (req) => {
+      const record = await runOne(req);
       done++;
       if (record.error) errors++;
       progress();
-    }
-  };
-  const workers = Math.max(1, Math.min(opts.concurrency, requests.length));
-  try {
-    await Promise.all(Array.from({ length: workers }, worker));
+      return record;
+    });
   } finally {
     await workspaces?.drain();
   }

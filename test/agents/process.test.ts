@@ -147,7 +147,7 @@ describe("the agent spawner", () => {
     const deadline = Date.now() + 10_000;
     while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     // Pids reach the runner in batches; an agent younger than that is out of its reach (documented).
-    await new Promise((r) => setTimeout(r, PID_REPORT_MS + 300));
+    await new Promise((r) => setTimeout(r, PID_REPORT_MS + 1000));
     const spawnerPid = agentSpawnerPid()!;
     process.kill(spawnerPid, "SIGKILL");
     const p = await pending;

@@ -1,24 +1,17 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { classifyChanges } from "../../src/detect/changes.js";
 import { discoverRepository, hashSkillFolder } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
+import { writeRepo } from "../support/repo-files.js";
 
 const opts = { profile: "claude-code" as const, assertionTypes: assertionLookup(registry) };
 
-function write(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "sg-lazy-"));
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), c);
-  }
-  return dir;
-}
+const write = (files: Record<string, string>) => writeRepo(files, "sg-lazy-");
 
 const skillMd = (name: string, body = "Steps.") =>
   `---\nname: ${name}\ndescription: Does ${name}. Use for ${name}.\n---\n${body}\n`;

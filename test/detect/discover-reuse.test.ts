@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { globSync } from "tinyglobby";
@@ -9,17 +8,11 @@ import { classifyChanges } from "../../src/detect/changes.js";
 import { DEFAULT_SKILL_GLOBS, type Discovery, discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
+import { writeRepo } from "../support/repo-files.js";
 
 type Files = Record<string, string>;
 
-function write(files: Files): string {
-  const dir = mkdtempSync(join(tmpdir(), "sg-reuse-"));
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), c);
-  }
-  return dir;
-}
+const write = (files: Files) => writeRepo(files, "sg-reuse-");
 
 const opts = { profile: "claude-code" as const, assertionTypes: assertionLookup(registry) };
 

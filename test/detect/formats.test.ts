@@ -1,21 +1,14 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
+import { writeRepo } from "../support/repo-files.js";
 import { runCli } from "../support/run-cli.js";
 
-function repo(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "sg-fmt-"));
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), c);
-  }
-  return dir;
-}
+const repo = (files: Record<string, string>) => writeRepo(files, "sg-fmt-");
 
 const SKILL = (name: string) => `---\nname: ${name}\ndescription: Does ${name} things.\n---\nBody\n`;
 const discover = (dir: string) =>

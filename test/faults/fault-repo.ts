@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Report } from "../../src/model/index.js";
+import { writeRepo } from "../support/repo-files.js";
 import { runCli } from "../support/run-cli.js";
 
 /** A one-skill repository whose command agent is `fault-agent.mjs <mode>`, and a `skillgate run` of it. */
@@ -11,7 +11,6 @@ const SKILL =
   "---\nname: calc\ndescription: Adds numbers exactly. Use for sums and totals.\n---\nAdd the numbers.\n";
 
 export function faultRepo(mode: string, timeoutSeconds = 1): string {
-  const dir = mkdtempSync(join(tmpdir(), `sg-fault-${mode}-`));
   const files: Record<string, string> = {
     ".claude/skills/calc/SKILL.md": SKILL,
     ".agent/evals/calc/meta.json": '{"trials": 1}\n',
@@ -33,11 +32,7 @@ export function faultRepo(mode: string, timeoutSeconds = 1): string {
       "",
     ].join("\n"),
   };
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), c);
-  }
-  return dir;
+  return writeRepo(files, `sg-fault-${mode}-`);
 }
 
 export async function runFault(mode: string, timeoutSeconds = 1) {
