@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { childBuildOptions } from "../src/sandbox/child-build.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = resolve(process.argv[2] ?? join(root, "dist"));
@@ -15,14 +16,6 @@ export const ENTRIES = {
   index: "src/main.ts",
   cli: "src/cli.ts",
 };
-/**
- * The sandbox child runs from dist too, in a process of its own per gate run: it is bundled apart, with code
- * splitting, so each child loads only the chunks of the gate it runs (fast-check, sql.js, the parser and
- * postcss are each needed by some gates only). Same settings as `childScript()` in src/sandbox/compile.ts.
- */
-export const CHILD_ENTRY = { "sandbox-child": "src/sandbox/child.ts" };
-export const CHILD_CHUNKS = "sandbox-chunks/[name]-[hash]";
-
 /** Data files the bundles load at run time, copied next to them. */
 const esbuildWasm = dirname(require.resolve("esbuild-wasm/package.json"));
 const esbuildNative = dirname(require.resolve("esbuild/package.json"));
@@ -119,7 +112,8 @@ await build({
   chunkNames: "chunk-[hash]",
   plugins: [lazyOidc],
 });
-await build({ ...common, entryPoints: entryPoints(CHILD_ENTRY), splitting: true, chunkNames: CHILD_CHUNKS });
+// The sandbox children (one CommonJS file per gate, one for predicates): see src/sandbox/child-build.mjs.
+await build({ ...childBuildOptions(root, outdir), logLevel: "warning" });
 for (const [name, src] of Object.entries(ASSETS)) {
   mkdirSync(dirname(join(outdir, name)), { recursive: true });
   copyFileSync(src, join(outdir, name));

@@ -1,23 +1,24 @@
 /**
- * Entry of the sandbox child process (bundled to `dist/sandbox-child.js`). Reads one task from stdin, loads the
- * untrusted module, runs the gate or predicate and answers on fd 3. Everything it needs to answer honestly
- * (the nonce, fs.writeSync, JSON.stringify, process.exit) is captured before any untrusted code runs.
+ * The sandbox child process. Reads one task from stdin, loads the untrusted module, runs the gate or predicate
+ * and answers on fd 3. Everything it needs to answer honestly (the nonce, fs.writeSync, JSON.stringify,
+ * process.exit) is captured before any untrusted code runs. Built once per gate (`child-build.mjs`): each
+ * built file calls `serveChild` with its gate, or with none for predicates.
  */
 import { readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
-import { CHILD_V8_FLAGS, catalog } from "../../gates/catalog.js";
-import type { GateId } from "../../gates/ids.js";
+import { CHILD_V8_FLAGS } from "../../gates/catalog.js";
+import { type GateId, isGateId } from "../../gates/ids.js";
 import { runtimeEvents } from "../../gates/shared/runtime.js";
-import type { GateContext, GateInput, GateResult } from "../../gates/types.js";
+import type { Gate, GateContext, GateInput, GateResult } from "../../gates/types.js";
 import { type ChildEnvelope, type ChildMessage, RESULT_FD } from "./protocol.js";
 
 const stringify = JSON.stringify;
 const writeFd = writeSync;
 const exitNow = process.exit.bind(process);
-const envelope = JSON.parse(readFileSync(0, "utf8")) as ChildEnvelope;
-const nonce = envelope.nonce;
+let envelope: ChildEnvelope;
+let nonce: string;
 const sleepCell = new Int32Array(new SharedArrayBuffer(4));
 
 function send(msg: ChildMessage): void {
@@ -94,11 +95,30 @@ export function resolveExport(
   );
 }
 
-async function runGateTask(task: Extract<ChildEnvelope["task"], { kind: "gate" | "gate-batch" }>) {
-  if (!Object.hasOwn(catalog, task.gate)) throw new LoadError(`unknown gate '${task.gate}'`);
-  const id = task.gate as GateId;
+/** The gate its module exports (the one exported object whose `id` is the gate's). */
+export function pickGate(mod: Record<string, unknown>, id: GateId): Gate {
+  const gates = Object.values(mod).filter(
+    (v): v is Gate =>
+      typeof v === "object" && v !== null && (v as Gate).id === id && typeof (v as Gate).run === "function",
+  );
+  if (gates.length !== 1)
+    throw new Error(`gates/${id}/index.ts exports ${gates.length} gates with id '${id}'`);
+  return gates[0] as Gate;
+}
+
+/** Loads this child's gate module; the child of another gate's file cannot run it. */
+type GateLoader = () => Promise<Record<string, unknown>>;
+
+async function runGateTask(
+  task: Extract<ChildEnvelope["task"], { kind: "gate" | "gate-batch" }>,
+  served: { id: string | undefined; load: GateLoader | undefined },
+) {
+  if (!isGateId(task.gate)) throw new LoadError(`unknown gate '${task.gate}'`);
+  if (task.gate !== served.id || !served.load)
+    throw new LoadError(`this sandbox child runs gate '${served.id ?? "none"}', not '${task.gate}'`);
+  const id = task.gate;
   for (const flag of CHILD_V8_FLAGS[id]) v8.setFlagsFromString(flag);
-  const gate = await catalog[id]();
+  const gate = pickGate(await served.load(), id);
   gate.prepare?.({ assets: envelope.assets, options: task.options ?? {} });
   const sourceText = readFileSync(envelope.modulePath, "utf8");
   let input: GateInput;
@@ -155,11 +175,11 @@ async function runPredicateTask(task: Extract<ChildEnvelope["task"], { kind: "pr
   return value === undefined ? null : value;
 }
 
-async function main(): Promise<void> {
+async function main(served: { id: string | undefined; load: GateLoader | undefined }): Promise<void> {
   runtimeEvents.install();
   try {
     const task = envelope.task;
-    const value = task.kind === "predicate" ? await runPredicateTask(task) : await runGateTask(task);
+    const value = task.kind === "predicate" ? await runPredicateTask(task) : await runGateTask(task, served);
     let ok = true;
     try {
       stringify(value);
@@ -180,4 +200,9 @@ async function main(): Promise<void> {
   exitNow(0);
 }
 
-await main();
+/** The child's entry: `gate` is the gate this file was built for (undefined: predicates only). */
+export function serveChild(gate: string | undefined, load: GateLoader | undefined): void {
+  envelope = JSON.parse(readFileSync(0, "utf8")) as ChildEnvelope;
+  nonce = envelope.nonce;
+  void main({ id: gate, load });
+}

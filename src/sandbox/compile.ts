@@ -27,6 +27,7 @@ import { fileURLToPath } from "node:url";
 import type { BuildFailure, BuildOptions, BuildResult, Message } from "esbuild";
 import { findUpwards as findUpwardsFrom } from "../util/find-upwards.js";
 import { sha256OfFile } from "../util/read-file.js";
+import { childBuildOptions, childFile, gateFolders } from "./child-build.mjs";
 
 type EsbuildApi = { build(options: BuildOptions): Promise<BuildResult> };
 
@@ -207,34 +208,29 @@ export async function compileModule(modulePath: string): Promise<CompileOutcome>
   return built.outcome;
 }
 
-let childPromise: Promise<string> | undefined;
+let childDirPromise: Promise<string> | undefined;
 
-/**
- * Where the child's lazily loaded chunks go, beside its entry: a child process loads only the chunks of the
- * gate it runs (the bundle splits the gates and their dependencies apart).
- */
-export const CHILD_CHUNK_NAMES = "sandbox-chunks/[name]-[hash]";
-
-/** The child built from source, as last cached under node_modules/.cache (see `childScript`). */
+/** The children built from source, as last cached under node_modules/.cache (see `childScript`). */
 interface ChildManifest {
   key: string;
   /** Every file the build read (absolute) → sha256 of its content. */
   inputs: Record<string, string>;
 }
 
-function readManifest(cacheDir: string): ChildManifest | undefined {
+function readManifest(cacheDir: string, root: string): ChildManifest | undefined {
   try {
     const m = JSON.parse(readFileSync(join(cacheDir, "manifest.json"), "utf8")) as ChildManifest;
     if (typeof m.key !== "string" || !/^[0-9a-f]{16}$/.test(m.key)) return undefined;
     for (const [file, hash] of Object.entries(m.inputs ?? {})) if (digest(file) !== hash) return undefined;
-    const entry = join(cacheDir, m.key, "sandbox-child.mjs");
-    return Object.keys(m.inputs ?? {}).length > 0 && existsSync(entry) ? m : undefined;
+    // A gate folder added since (its files are not inputs of that build) needs a new build.
+    const files = [undefined, ...gateFolders(root)].map((g) => join(cacheDir, m.key, childFile(g)));
+    return Object.keys(m.inputs ?? {}).length > 0 && files.every((f) => existsSync(f)) ? m : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Keeps a fresh build for the next process; returns its entry, or undefined (then the scratch copy serves). */
+/** Keeps a fresh build for the next process; returns its folder, or undefined (then the scratch copy serves). */
 function storeChild(cacheDir: string, outdir: string, inputs: Record<string, string>): string | undefined {
   try {
     const key = createHash("sha256")
@@ -242,7 +238,7 @@ function storeChild(cacheDir: string, outdir: string, inputs: Record<string, str
       .digest("hex")
       .slice(0, 16);
     const dir = join(cacheDir, key);
-    if (!existsSync(join(dir, "sandbox-child.mjs"))) {
+    if (!existsSync(join(dir, childFile(undefined)))) {
       mkdirSync(cacheDir, { recursive: true });
       const tmp = mkdtempSync(join(cacheDir, `${key}.tmp-`));
       cpSync(outdir, tmp, { recursive: true });
@@ -263,66 +259,55 @@ function storeChild(cacheDir: string, outdir: string, inputs: Record<string, str
     const manifest = join(cacheDir, `manifest.json.tmp-${process.pid}`);
     writeFileSync(manifest, JSON.stringify({ key, inputs } satisfies ChildManifest));
     renameSync(manifest, join(cacheDir, "manifest.json"));
-    return join(dir, "sandbox-child.mjs");
+    return dir;
   } catch {
     return undefined;
   }
 }
 
 /**
- * Path of the sandbox child script. From dist: `sandbox-child.js` beside the bundle (with `sandbox-chunks/`).
- * From source (tests, tsx, the bench): `src/sandbox/child.ts` bundled with the same esbuild settings as
- * `scripts/bundle.mjs` (code splitting, minified), so tests exercise the same child the bundle ships. That
- * build is kept in `node_modules/.cache/skillgate-sandbox/` and reused by later processes while every file it
- * read has the same content (sha256), as a build tool's cache would; a build whose inputs changed while it
- * ran is not kept.
+ * Path of the sandbox child that runs `gate` (undefined: predicates). From dist: `sandbox-child/` beside the
+ * bundle. From source (tests, tsx, the bench): `src/sandbox/child.ts` and the gates built by the same
+ * `childBuildOptions` as `scripts/bundle.mjs`, so tests exercise the children the bundle ships. That build is
+ * kept in `node_modules/.cache/skillgate-sandbox/` and reused by later processes while every file it read has
+ * the same content (sha256), as a build tool's cache would; a build whose inputs changed while it ran is not
+ * kept.
  */
-export function childScript(): Promise<string> {
-  childPromise ??= (async () => {
-    if (isBundled) return join(hereDir, "sandbox-child.js");
+export async function childScript(gate?: string): Promise<string> {
+  return join(await childDir(), childFile(gate));
+}
+
+function childDir(): Promise<string> {
+  childDirPromise ??= (async () => {
+    if (isBundled) return hereDir;
     const source = existsSync(join(hereDir, "child.ts"))
       ? join(hereDir, "child.ts")
       : findUpwards("src/sandbox/child.ts");
-    if (!source) throw new Error("cannot find the sandbox child (src/sandbox/child.ts or sandbox-child.js)");
+    if (!source)
+      throw new Error("cannot find the sandbox child (src/sandbox/child.ts or dist/sandbox-child/)");
+    const root = resolve(dirname(source), "..", "..");
     const modules = findUpwards("node_modules");
     const cacheDir = modules ? join(modules, ".cache", "skillgate-sandbox") : undefined;
-    const cached = cacheDir ? readManifest(cacheDir) : undefined;
-    if (cacheDir && cached) return join(cacheDir, cached.key, "sandbox-child.mjs");
+    const cached = cacheDir ? readManifest(cacheDir, root) : undefined;
+    if (cacheDir && cached) return join(cacheDir, cached.key);
     const api = await esbuild();
     const outdir = mkdtempSync(join(scratchDir(), "child-"));
     const started = Date.now();
-    const result = await api.build({
-      entryPoints: { "sandbox-child": source },
-      outdir,
-      // The scratch and cache folders have no package.json saying "type": "module".
-      outExtension: { ".js": ".mjs" },
-      bundle: true,
-      splitting: true,
-      chunkNames: CHILD_CHUNK_NAMES,
-      platform: "node",
-      target: "node20",
-      format: "esm",
-      minify: true,
-      legalComments: "none",
-      metafile: true,
-      logLevel: "silent",
-      banner: {
-        js: "import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);",
-      },
-    });
-    const built = join(outdir, "sandbox-child.mjs");
-    if (!cacheDir) return built;
+    const result = await api.build(childBuildOptions(root, outdir));
+    if (!cacheDir) return outdir;
     const inputs: Record<string, string> = {};
-    for (const input of Object.keys(result.metafile?.inputs ?? {})) {
-      const abs = resolve(input);
+    // The build's settings are an input too; the virtual entries (see child-build.mjs) are not files.
+    const files = Object.keys(result.metafile?.inputs ?? {}).filter((f) => !f.startsWith("skillgate-child:"));
+    for (const input of [...files, join(root, "src", "sandbox", "child-build.mjs")]) {
+      const abs = resolve(root, input);
       const hash = digest(abs);
       // Edited while we built (mtime granularity can be coarse): the output may predate the edit.
-      if (hash === undefined || statSync(abs).mtimeMs >= started - 2000) return built;
+      if (hash === undefined || statSync(abs).mtimeMs >= started - 2000) return outdir;
       inputs[abs] = hash;
     }
-    return storeChild(cacheDir, outdir, inputs) ?? built;
+    return storeChild(cacheDir, outdir, inputs) ?? outdir;
   })();
-  return childPromise;
+  return childDirPromise;
 }
 
 /** Data files the child needs at run time. */

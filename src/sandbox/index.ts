@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { GATE_IDS, isGateId } from "../../gates/ids.js";
 import { CODE_EXTENSIONS, childAssets, childScript, compileModule } from "./compile.js";
 import { redactSecrets, scrubbedEnv, secretValues } from "./env.js";
 import { spawnLimited } from "./process.js";
@@ -70,8 +71,10 @@ export async function runSandboxed<T>(
   if (!existsSync(modulePath) || !statSync(modulePath).isFile()) {
     return fail("load", `${task.module}: module not found`, "", "load");
   }
+  if (task.kind !== "predicate" && !isGateId(task.gate))
+    return fail("load", `unknown gate '${task.gate}' (known: ${GATE_IDS.join(", ")})`, "", "load");
   // Locating (from source: building) the child script and compiling the module proceed together.
-  const childReady = childScript();
+  const childReady = childScript(task.kind === "predicate" ? undefined : task.gate);
   childReady.catch(() => {}); // awaited below, after the compile
   let compiled: ChildEnvelope["compiled"];
   if (CODE_EXTENSIONS.test(modulePath)) {
@@ -104,6 +107,7 @@ export async function runSandboxed<T>(
   };
 
   const child = await childReady;
+  if (!existsSync(child)) return fail("crash", `the sandbox child is missing: ${child}`, "", "load");
   const readable = [
     dirname(child),
     envelope.assets.sqlWasm,

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-var r=class extends Error{};function u(t,o,i,e){let n=t[o];if(n===void 0)return e;if(typeof n=="string"&&i.includes(n))return n;throw new r(`option '${o}' must be one of ${i.join(", ")} (got ${JSON.stringify(n)})`)}function s(t){return u(t,"invalid",["throw","throw-or-null"],"throw")}export{r as a,u as b,s as c};
