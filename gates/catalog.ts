@@ -1,8 +1,9 @@
 /**
- * What the sandbox child of each gate needs besides the gate's own folder. Each gate (`gates/<id>/index.ts`,
- * exporting one `Gate` whose `id` is the folder's name) runs in a child built for it alone
- * (src/sandbox/child-build.mjs), so a child evaluates only the code and dependencies (fast-check, sql.js, the
- * parser, postcss) of the gate it runs: child start-up is paid once per gate run.
+ * Facts about each gate kept outside its folder, small enough for the parent and the child alike: the V8 flags
+ * of its sandbox child and the rough cost of a run. Each gate (`gates/<id>/index.ts`, exporting one `Gate`
+ * whose `id` is the folder's name) runs in a child built for it alone (src/sandbox/child-build.mjs), so a
+ * child evaluates only the code and dependencies (fast-check, sql.js, the parser, postcss) of the gate it
+ * runs: child start-up is paid once per gate run.
  */
 import type { GateId } from "./ids.js";
 
@@ -24,4 +25,21 @@ export const CHILD_V8_FLAGS: Readonly<Record<GateId, readonly string[]>> = {
   leakage: ["--max-opt=2"],
   queue: ["--max-opt=2"],
   "tenant-isolation": ["--max-opt=2", "--liftoff-only"],
+};
+
+/**
+ * Rough CPU cost of one run of each gate with its default options, in ms (child CPU of the good reference
+ * modules, median of 12 runs on the 2-core bench machine; child start-up included). Only the order matters:
+ * the sandbox starts waiting runs dearest first, so with more gate runs than cores the long ones do not finish
+ * last. The bench's eight gates at once: 1,173 → 1,095 ms (median of 6 alternating rounds each).
+ */
+export const GATE_RUN_COST_MS: Readonly<Record<GateId, number>> = {
+  analytics: 230,
+  boundary: 180,
+  complexity: 320,
+  conservation: 150,
+  contrast: 110,
+  leakage: 260,
+  queue: 240,
+  "tenant-isolation": 270,
 };

@@ -5,6 +5,7 @@
 import { randomInt } from "node:crypto";
 import { runSandboxed } from "../src/sandbox/index.js";
 import type { SandboxFailure, SandboxOutcome } from "../src/sandbox/types.js";
+import { GATE_RUN_COST_MS } from "./catalog.js";
 import { GATE_IDS, isGateId } from "./ids.js";
 import type { GateCheck, GateResult } from "./types.js";
 
@@ -80,7 +81,7 @@ export async function runGate(
       timeoutMs: opts.timeoutMs ?? DEFAULT_GATE_TIMEOUT_MS,
       memoryMb: opts.memoryMb ?? DEFAULT_GATE_MEMORY_MB,
     },
-    { cwd: opts.cwd },
+    { cwd: opts.cwd, priority: GATE_RUN_COST_MS[gate] },
   );
   return fromOutcome(gate, [seed], outcome, false)[0] as GateResult;
 }
@@ -98,7 +99,7 @@ export async function runGateSeeds(
       timeoutMs: opts.timeoutMs ?? DEFAULT_GATE_TIMEOUT_MS * 4,
       memoryMb: opts.memoryMb ?? DEFAULT_GATE_MEMORY_MB,
     },
-    { cwd: opts.cwd },
+    { cwd: opts.cwd, priority: isGateId(gate) ? GATE_RUN_COST_MS[gate] * seeds.length : 0 },
   );
   return fromOutcome(gate, seeds, outcome, true);
 }

@@ -64,7 +64,7 @@ function fail<T>(
 export async function runSandboxed<T>(
   task: SandboxTask,
   limits: SandboxLimits,
-  opts: { cwd?: string } = {},
+  opts: { cwd?: string; priority?: number } = {},
 ): Promise<SandboxOutcome<T>> {
   const secrets = secretValues();
   const modulePath = resolve(opts.cwd ?? process.cwd(), task.module);
@@ -131,6 +131,7 @@ export async function runSandboxed<T>(
     rssLimitMb: limits.memoryMb + RSS_OVERHEAD_MB,
     resultChannel: true,
     onResultChunk: onChunk,
+    priority: opts.priority,
   });
   const stderr = redactSecrets(out.stderr, secrets);
   const phase = loaded ? "run" : "load";

@@ -26,6 +26,8 @@ export interface LimitedSpawnOptions {
   resultChannel?: boolean;
   /** Called with each chunk of fd 3 as it arrives. */
   onResultChunk?: (chunk: string) => void;
+  /** Order among runs waiting for a slot: higher first (the expected CPU cost, so long runs start first). */
+  priority?: number;
 }
 
 export interface LimitedOutcome {
@@ -170,9 +172,13 @@ class CappedBuffer {
 export const SANDBOX_CONCURRENCY = Math.max(1, availableParallelism());
 const sandboxSlots = new Slots(SANDBOX_CONCURRENCY);
 
-/** Spawns untrusted work with hard limits, once one of the `SANDBOX_CONCURRENCY` slots is free. */
+/**
+ * Spawns untrusted work with hard limits, once one of the `SANDBOX_CONCURRENCY` slots is free. Waiting runs
+ * start highest `priority` first: with more runs than cores, starting the longest first shortens the whole
+ * (longest-processing-time scheduling).
+ */
 export function spawnLimited(opts: LimitedSpawnOptions): Promise<LimitedOutcome> {
-  return sandboxSlots.run(() => spawnNow(opts));
+  return sandboxSlots.run(() => spawnNow(opts), opts.priority);
 }
 
 function spawnNow(opts: LimitedSpawnOptions): Promise<LimitedOutcome> {

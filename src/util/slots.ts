@@ -1,9 +1,16 @@
+interface Waiter {
+  priority: number;
+  resolve: () => void;
+}
+
 /**
- * At most `size` holders at once; the rest wait in arrival order. `run` holds a slot for the whole of `work`.
+ * At most `size` holders at once; the rest wait, highest `priority` first and in arrival order among equals.
+ * `run` holds a slot for the whole of `work`.
  */
 export class Slots {
   private free: number;
-  private readonly waiting: (() => void)[] = [];
+  /** Sorted: highest priority first, arrival order within a priority. */
+  private readonly waiting: Waiter[] = [];
 
   constructor(readonly size: number) {
     if (!Number.isInteger(size) || size < 1)
@@ -11,15 +18,20 @@ export class Slots {
     this.free = size;
   }
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  async run<T>(work: () => Promise<T>, priority = 0): Promise<T> {
     if (this.free > 0) this.free--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else
+      await new Promise<void>((resolve) => {
+        let at = this.waiting.length;
+        while (at > 0 && (this.waiting[at - 1] as Waiter).priority < priority) at--;
+        this.waiting.splice(at, 0, { priority, resolve });
+      });
     try {
       return await work();
     } finally {
-      // The slot passes straight to the next waiter, so a newcomer cannot overtake it.
+      // The slot passes straight to the next waiter, so a newcomer cannot take it in between.
       const next = this.waiting.shift();
-      if (next) next();
+      if (next) next.resolve();
       else this.free++;
     }
   }

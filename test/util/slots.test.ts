@@ -28,6 +28,23 @@ describe("Slots", () => {
     expect(slots.busy).toBe(0);
   });
 
+  it("serves waiters by priority, highest first, in arrival order among equals", async () => {
+    const slots = new Slots(1);
+    const started: string[] = [];
+    let release!: () => void;
+    const holder = slots.run(() => new Promise<void>((r) => (release = r)));
+    const job = (name: string, priority?: number) =>
+      slots.run(async () => {
+        started.push(name);
+      }, priority);
+    // All wait behind the holder; a later, dearer one goes before cheaper ones that came first.
+    const jobs = [job("a"), job("b", 5), job("c", 1), job("d", 5), job("e")];
+    release();
+    await Promise.all([holder, ...jobs]);
+    expect(started).toEqual(["b", "d", "c", "a", "e"]);
+    expect(slots.busy).toBe(0);
+  });
+
   it("refuses a size that is not a positive integer", () => {
     expect(() => new Slots(0)).toThrow(/positive integer/);
     expect(() => new Slots(1.5)).toThrow(/positive integer/);
