@@ -12,7 +12,7 @@ import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type GitHubApi, startGitHubApi } from "../support/github-api.js";
-import { ensureNode24 } from "./node24.js";
+import { ensureNode24 } from "../support/node24.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const GIT_ENV = {
