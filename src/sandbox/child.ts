@@ -106,12 +106,17 @@ export function pickGate(mod: Record<string, unknown>, id: GateId): Gate {
   return gates[0] as Gate;
 }
 
-/** Loads this child's gate module; the child of another gate's file cannot run it. */
+/** Imports the module of the gate this child was built for. */
 type GateLoader = () => Promise<Record<string, unknown>>;
+/** The gate this child file serves (none: the predicate child) and its loader. */
+interface Served {
+  id: string | undefined;
+  load: GateLoader | undefined;
+}
 
 async function runGateTask(
   task: Extract<ChildEnvelope["task"], { kind: "gate" | "gate-batch" }>,
-  served: { id: string | undefined; load: GateLoader | undefined },
+  served: Served,
 ) {
   if (!isGateId(task.gate)) throw new LoadError(`unknown gate '${task.gate}'`);
   if (task.gate !== served.id || !served.load)
@@ -175,7 +180,7 @@ async function runPredicateTask(task: Extract<ChildEnvelope["task"], { kind: "pr
   return value === undefined ? null : value;
 }
 
-async function main(served: { id: string | undefined; load: GateLoader | undefined }): Promise<void> {
+async function main(served: Served): Promise<void> {
   runtimeEvents.install();
   try {
     const task = envelope.task;
