@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a as I,b as A,c as T,e as F,f as S,g as p,h as O}from"./chunk-WX37KLYE.js";import{d as U}from"./chunk-TKH73PLX.js";import{a as J,b as G}from"./chunk-B66P5RZP.js";import{a as D,b as P,c as _,d as M,e as K,f as V}from"./chunk-LVYQJ27F.js";import{a as E}from"./chunk-KLCHFWYS.js";import"./chunk-MMRSHGP6.js";import"./chunk-F7Z3SGNQ.js";import{a as q,d as W}from"./chunk-QTW3TOVB.js";import"./chunk-7UT3WTGO.js";import{a as v,b as f}from"./chunk-7IRCYMAJ.js";import"./chunk-NPDMPLWO.js";import{parseArgs as pe}from"node:util";var X=`usage: skillgate gate <gate-id> <module> [--export NAME] [--options JSON] [--seed N] [--json] [--timeout MS] [--memory MB]
+import{a as I,b as A,c as T,e as F,f as S,g as p,h as O}from"./chunk-WX37KLYE.js";import{d as U}from"./chunk-ABDXK475.js";import{a as J,b as G}from"./chunk-MDWT7ZK6.js";import{a as D,b as P,c as _,d as M,e as K,f as V}from"./chunk-GZ4TMI53.js";import{a as E}from"./chunk-KLCHFWYS.js";import"./chunk-MMRSHGP6.js";import"./chunk-F7Z3SGNQ.js";import{a as q,d as W}from"./chunk-QTW3TOVB.js";import"./chunk-7UT3WTGO.js";import{a as v,b as f}from"./chunk-7IRCYMAJ.js";import"./chunk-NPDMPLWO.js";import{parseArgs as pe}from"node:util";var X=`usage: skillgate gate <gate-id> <module> [--export NAME] [--options JSON] [--seed N] [--json] [--timeout MS] [--memory MB]
 gates: ${J.join(", ")}`;function y(e,t){return e.stderr(`skillgate gate: ${t.split(`
 `)[0]}
 ${X}

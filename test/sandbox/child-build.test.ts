@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GATE_IDS } from "../../gates/ids.js";
 import { pickGate } from "../../src/sandbox/child.js";
@@ -10,6 +10,8 @@ import { childScript } from "../../src/sandbox/compile.js";
 const root = resolve(import.meta.dirname, "../..");
 /** How a built child names the gate it holds (minified `{id: "x", defaultExports: …}`). */
 const gateMarker = (id: string) => `id:${JSON.stringify(id)},defaultExports`;
+/** A name only fast-check's own code holds (one of its random generators). */
+const FAST_CHECK_INTERNAL = "xoroshiro128plus";
 
 describe("sandbox children: one per gate", () => {
   it("the gate folders the build reads are exactly GATE_IDS, each exporting one gate with its id", async () => {
@@ -30,7 +32,17 @@ describe("sandbox children: one per gate", () => {
         expect(code.includes(gateMarker(other)), `${id} ∋ ${other}`).toBe(other === id);
       // CommonJS: no ESM loader in the child (an ESM entry costs Node 20 ~45 ms of start-up).
       expect(code).not.toMatch(/^import[\s{*]/m);
+      // fast-check is required from the one shared file beside it, never inlined again.
+      expect(code).not.toContain(FAST_CHECK_INTERNAL);
     }
+    const shared = readFileSync(join(dirname(await childScript()), "fast-check.cjs"), "utf8");
+    expect(shared).toContain(FAST_CHECK_INTERNAL);
+    const users = [];
+    for (const id of GATE_IDS)
+      if (readFileSync(await childScript(id), "utf8").includes('require("./fast-check.cjs")')) users.push(id);
+    expect(users.sort()).toEqual(
+      ["analytics", "boundary", "conservation", "leakage", "queue", "tenant-isolation"].sort(),
+    );
     const predicate = readFileSync(await childScript(), "utf8");
     for (const id of GATE_IDS) expect(predicate.includes(gateMarker(id))).toBe(false);
   }, 120_000);
