@@ -16,7 +16,7 @@ import type { BenchContext } from "./types.js";
 
 const TRIALS = 2000;
 const ROUTE_QUERIES = 2000;
-const CORPUS = "/work/shared/corpus/anthropics-skills";
+const CORPUS = "test/fixtures/corpus/anthropics-skills";
 const FALLBACK_CATALOGUE = [
   { name: "split-cents", description: "Split money in cents among people without losing a cent." },
   { name: "tenant-sql", description: "Write SQL handlers for multi-tenant databases that never leak rows." },

@@ -1,5 +1,5 @@
 /**
- * GitHub's size and count limits skillgate respects, in one place. Sources: `/work/shared/ANCHORS.md` § GitHub
+ * GitHub's size and count limits skillgate respects, in one place. Sources: the project brief's anchors § GitHub
  * and GitHub's OpenAPI description (`test/fixtures/github-openapi-ops.json`, which the loopback API enforces).
  * Respecting them is why a 422 never happens.
  */

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../support/run-cli.js";
 
 const BAD = "test/fixtures/bad-repo";
-const CORPUS = "../shared/corpus/anthropics-skills";
+const CORPUS = "test/fixtures/corpus/anthropics-skills";
 
 describe("skillgate validate", () => {
   it("names every broken file with its line and exits 2", async () => {

@@ -13,7 +13,7 @@ import {
   tokenize,
 } from "../../src/grade/lexical-router.js";
 
-const CORPUS = "/work/shared/corpus/anthropics-skills";
+const CORPUS = "test/fixtures/corpus/anthropics-skills";
 
 function corpus(): { name: string; description: string }[] {
   return readdirSync(CORPUS, { withFileTypes: true })
