@@ -21,6 +21,8 @@ export const OPERATIONS = [
   "issues/list-comments",
   "issues/create-comment",
   "issues/update-comment",
+  "issues/list-labels-on-issue",
+  "repos/get-content",
 ];
 
 /** Webhook payloads the end-to-end tests start the action with: [event name, action, output file]. */

@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const demo = join(root, "examples/demo-repo");
-const recordings = join(demo, ".skillgate/recordings");
+// Recordings live in the base: in a PR the agent configuration and the files it names come from the trusted base.
+const recordings = join(root, "examples/demo-repo-base/.skillgate/recordings");
 const tmp = mkdtempSync(join(tmpdir(), "skillgate-record-"));
 const config = join(tmp, "record.skillgate.yml");
 writeFileSync(

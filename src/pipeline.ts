@@ -4,7 +4,6 @@
  */
 import { join } from "node:path";
 import picomatch from "picomatch";
-import { writeRecordings } from "./agents/replay.js";
 import { attributeRoots } from "./attribute/roots.js";
 import { assertionLookup } from "./detect/assertion-types.js";
 import { type BaseCheckout, checkoutBase, headSha } from "./detect/base.js";
@@ -16,22 +15,21 @@ import { summariseDiscriminator } from "./grade/discriminator.js";
 import { createJudge, type Judge } from "./grade/judge.js";
 import { nearDuplicateWarnings } from "./grade/lexical-router.js";
 import { resolveVars } from "./grade/oracle.js";
-import type {
-  CheckResult,
-  Diagnostic,
-  Report,
-  Settings,
-  Skill,
-  TrialMode,
-  TrialRecord,
-  TrialRequest,
+import {
+  type CheckResult,
+  type Diagnostic,
+  InputError,
+  type Report,
+  type Settings,
+  type Skill,
 } from "./model/index.js";
-import { type Arm, gradeJob, makeJob, planJob, type SkillJob, uniqueByKey } from "./pipeline/arm.js";
+import { type Arm, gradeJob, makeJob, planJob, type SkillJob } from "./pipeline/arm.js";
 import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
+import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
+import { TrialLedger } from "./pipeline/ledger.js";
 import { assignShard } from "./plan/shard.js";
 import { writeSkillCreatorExports } from "./report/exports.js";
-import { runTrials } from "./run/runner.js";
-import { decideNewRoots } from "./verdict/new-roots.js";
+import { type ConfirmationBatch, RootDecider } from "./verdict/new-roots.js";
 import { VERSION } from "./version.js";
 
 export async function runPipeline(settings: Settings): Promise<Report> {
@@ -74,9 +72,26 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       head.skills,
       settings,
     );
+    // Nothing found is a misconfiguration (a wrong folder, wrong globs), never a clean pass.
+    if (head.skills.length === 0 && (base?.skills.length ?? 0) === 0)
+      throw new InputError(
+        `no skill found in ${settings.repoDir}${checkout ? " or its base" : ""} (looked for SKILL.md under ${(settings.config.skills?.globs ?? ["the default skill folders"]).join(", ")}); point --repo / working-directory at the repository, or set skills.globs in the base's .skillgate.yml`,
+      );
+    const toEvaluate = changes.filter((c) => c.batteries.discriminator || c.batteries.trigger).length;
+    const scope = {
+      skillsFound: head.skills.length,
+      selected: changes.length,
+      evaluated: toEvaluate,
+      message:
+        changes.length === 0
+          ? checkout
+            ? `${head.skills.length} skill(s) found; this change touches none of them: nothing to evaluate`
+            : `${head.skills.length} skill(s) found; none selected`
+          : `${head.skills.length} skill(s) found, ${changes.length} selected, ${toEvaluate} with batteries to run`,
+    };
     log.info(
-      `skillgate ${VERSION}: ${head.skills.length} skill(s) found, ${changes.filter((c) => c.batteries.discriminator || c.batteries.trigger).length} to evaluate` +
-        (checkout ? ` against base ${checkout.ref ?? checkout.dir}` : " (sweep)"),
+      `skillgate ${VERSION}: ${scope.message}` +
+        (checkout ? ` (against base ${checkout.ref ?? checkout.dir})` : " (sweep)"),
     );
 
     const headArm: Arm = {
@@ -110,125 +125,86 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       if (!runnable || !info.head?.suite) continue;
       const headVars = await resolveVars(info.head.suite, settings.repoDir);
       if (headVars.error) entry.errors.push(headVars.error);
-      entry.head = makeJob(headArm, info.head, info.batteries, headVars.vars);
-      if (baseArm && info.base?.suite) {
-        const baseVars = await resolveVars(info.base.suite, baseArm.repoDir);
-        if (baseVars.error) entry.errors.push(`base: ${baseVars.error}`);
-        entry.base = makeJob(baseArm, info.base, info.batteries, baseVars.vars, entry.head);
-      }
+      const baseVars =
+        baseArm && info.base?.suite ? await resolveVars(info.base.suite, baseArm.repoDir) : undefined;
+      if (baseVars?.error) entry.errors.push(`base: ${baseVars.error}`);
+      // Expected values are policy: the base's oracle and vars decide every value the base defines, for both
+      // arms; the PR's own define only values the base has none for (a new case's placeholders).
+      const vars = { ...headVars.vars, ...(baseVars?.vars ?? {}) };
+      entry.head = makeJob(headArm, info.head, info.batteries, vars);
+      if (baseArm && info.base?.suite)
+        entry.base = makeJob(baseArm, info.base, info.batteries, baseVars?.vars ?? {}, entry.head);
     }
 
-    // run + grade
-    const planOpts = { trials: settings.trials, triggerRuns: settings.triggerRuns, seed: settings.seed };
-    const trialsOf = (job: SkillJob) => job.skill.suite?.meta.trials ?? settings.trials;
-    const batches = jobs.flatMap((j) =>
+    // run + grade: the first batch of every job, both arms with the trials the trusted policy sets
+    const trialsOf = (job: SkillJob) => {
+      const j = jobs.find((x) => x.head === job || x.base === job)!;
+      return trialsFor(settings, j.info);
+    };
+    // Paths in the agent's configuration (a command script, replay recordings) name files of the trusted tree.
+    const ledger = new TrialLedger(settings, {
+      agentDir: settings.policy.dir ?? checkout?.dir ?? settings.repoDir,
+    });
+    const runs: JobTrials[] = jobs.flatMap((j) =>
       [j.head, j.base]
         .filter((x): x is SkillJob => !!x)
-        .map((job) => ({ job, requests: planJob(job, { ...planOpts, trials: trialsOf(job) }) })),
+        .map((job) => ({
+          job,
+          requests: planJob(job, {
+            trials: trialsOf(job),
+            triggerRuns: settings.triggerRuns,
+            seed: settings.seed,
+          }),
+          checks: [] as CheckResult[],
+        })),
     );
-    const records = new Map<string, TrialRecord>();
-    const allRequests: TrialRequest[] = [];
-    const cost = { usd: 0, agentCalls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 };
-    const runErrors: string[] = [];
-    let identity = settings.agent.adapter;
-    const run = async (requests: TrialRequest[]) => {
-      const unique = uniqueByKey(requests).filter((r) => !records.has(r.key));
-      if (unique.length === 0) return;
-      const outcome = await log.group(`trials (${unique.length})`, () =>
-        runTrials(unique, {
-          agent: settings.agent,
-          repoDir: settings.repoDir,
-          concurrency: settings.concurrency,
-          timeoutMs: settings.timeoutMs,
-          cache: settings.cache,
-          budget: remainingBudget(settings, cost),
-          logger: log,
-          extraEnv: settings.config.env,
-          seed: settings.seed,
-        }),
-      );
-      identity = outcome.identity;
-      for (const [i, rec] of outcome.records.entries()) records.set(unique[i]!.key, rec);
-      if (settings.record) await writeRecordings(settings.record, unique, outcome.records);
-      allRequests.push(...unique);
-      for (const k of Object.keys(cost) as (keyof typeof cost)[]) cost[k] += outcome.cost[k];
-      if (outcome.budgetExhausted && !runErrors.includes(outcome.budgetExhausted))
-        runErrors.push(outcome.budgetExhausted);
-    };
-    await run(batches.flatMap((b) => b.requests));
+    await ledger.run(runs.flatMap((r) => r.requests));
     const gradeOpts = { judge, gateSeed: settings.seed };
-    const checks = new Map<SkillJob, CheckResult[]>();
-    for (const b of batches) checks.set(b.job, await gradeJob(b.job, b.requests, records, gradeOpts));
+    for (const r of runs) r.checks = await gradeJob(r.job, r.requests, ledger.records, gradeOpts);
 
-    // attribute + verdict: new roots decided over the whole PR (one α for the family), confirming suspects
-    const nextTrial = new Map<SkillJob, number>(batches.map((b) => [b.job, trialsOf(b.job)]));
-    // Read again after confirmation, which appends to each job's checks.
-    const checksOf = (arm: Arm["name"]) =>
-      [...checks.entries()].filter(([j]) => j.arm.name === arm).flatMap(([, c]) => c);
-    const headChecks = checksOf("head");
-    const baseChecks = baseArm ? checksOf("base") : undefined;
-    const confirm = async (ids: string[], extra: number) => {
-      const wanted = ids.map(parseRootId);
-      const more: { job: SkillJob; requests: TrialRequest[] }[] = [];
-      for (const j of jobs)
-        for (const job of [j.head, j.base]) {
-          if (!job) continue;
-          const mine = wanted.filter((w) => (w.skill ? w.skill === j.info.name : true));
-          if (!mine.length) continue;
-          const onlyCases = new Set(
-            mine.filter((w) => !w.checkId.startsWith("trigger/")).map((w) => w.checkId.split("/")[0]!),
-          );
-          const onlyTriggers = new Set(
-            mine.filter((w) => w.checkId.startsWith("trigger/")).map((w) => w.checkId),
-          );
-          const first = nextTrial.get(job)!;
-          const requests = [
-            ...(onlyCases.size
-              ? planJob(job, {
-                  ...planOpts,
-                  trials: extra,
-                  firstTrial: first,
-                  onlyCases,
-                  onlyModes: new Set<TrialMode>(["skill"]),
-                  onlyTriggers: new Set(),
-                })
-              : []),
-            ...(onlyTriggers.size
-              ? planJob(job, {
-                  ...planOpts,
-                  triggerRuns: extra,
-                  trials: 0,
-                  firstTrial: first,
-                  onlyTriggers,
-                  onlyModes: new Set<TrialMode>(["trigger"]),
-                })
-              : []),
-          ];
-          nextTrial.set(job, first + extra);
-          if (requests.length) more.push({ job, requests });
-        }
-      await run(more.flatMap((m) => m.requests));
-      const out = { head: [] as CheckResult[], base: [] as CheckResult[] };
-      for (const m of more) {
-        const graded = await gradeJob(m.job, m.requests, records, gradeOpts);
-        checks.get(m.job)!.push(...graded);
-        out[m.job.arm.name].push(...graded);
+    // verdict: new roots decided over the whole PR (one α for the family), with sequential confirmation trials
+    // on suspects: decide → plan → run → grade → decide again, until every root is decided.
+    const armChecks = (arm: Arm["name"]) =>
+      runs.filter((r) => r.job.arm.name === arm).flatMap((r) => r.checks);
+    const decider = new RootDecider(
+      armChecks("head"),
+      baseArm ? armChecks("base") : undefined,
+      settings.verdict,
+      {
+        canConfirm: !!baseArm,
+      },
+    );
+    for (let req = decider.next(); req; req = decider.next()) {
+      const planned = planConfirmation(runs, req, { seed: settings.seed });
+      const ran = await ledger.run(planned.flatMap((p) => p.requests));
+      if (ran.budgetExhausted) {
+        decider.abort(ran.budgetExhausted);
+        break;
       }
-      return out;
-    };
-    const decisions = await decideNewRoots(headChecks, baseChecks, settings.verdict, confirm);
+      const batch: ConfirmationBatch = { head: [], base: [] };
+      for (const p of planned) {
+        const graded = await gradeJob(p.run.job, p.requests, ledger.records, gradeOpts);
+        p.run.requests.push(...p.requests);
+        p.run.checks.push(...graded);
+        batch[p.run.job.arm.name].push(...graded);
+      }
+      decider.observe(batch);
+    }
+    const decisions = decider.decisions();
+    const runOf = (job: SkillJob | undefined) => (job ? runs.find((r) => r.job === job) : undefined);
 
     // skill-creator compatible exports (benchmark.json, grading.json per run) next to the JSON report
     if (settings.outputs.exports)
       for (const j of jobs) {
         if (!j.head?.skill.suite || !j.info.batteries.discriminator) continue;
-        const jobChecks = checks.get(j.head) ?? [];
-        const reqs = allRequests.filter((r) => r.skill === j.info.name && r.mode !== "trigger");
+        const headRun = runOf(j.head)!;
+        const jobChecks = headRun.checks;
+        const reqs = headRun.requests.filter((r) => r.mode !== "trigger");
         await writeSkillCreatorExports(join(settings.outputs.exports, j.info.name), {
           skill: { name: j.info.name, path: j.head.skill.path },
           suite: j.head.skill.suite,
           records: reqs.map((r) => ({
-            ...records.get(r.key)!,
+            ...ledger.records.get(r.key)!,
             skill: r.skill,
             caseId: r.caseId,
             mode: r.mode,
@@ -236,7 +212,7 @@ export async function runPipeline(settings: Settings): Promise<Report> {
           })),
           checks: jobChecks,
           discriminator: summariseDiscriminator(jobChecks.filter((c) => c.mode !== "trigger")),
-          executorModel: identity,
+          executorModel: ledger.identity,
           timestamp: startedAt,
         });
       }
@@ -244,23 +220,23 @@ export async function runPipeline(settings: Settings): Promise<Report> {
     // report
     const outcomes: SkillOutcomeInput[] = jobs.map((j) => ({
       info: j.info,
-      headChecks: j.head ? (checks.get(j.head) ?? []) : [],
-      baseChecks: j.base ? (checks.get(j.base) ?? []) : undefined,
+      headChecks: runOf(j.head)?.checks ?? [],
+      baseChecks: runOf(j.base)?.checks,
       decisions: decisions.filter((d) => d.skill === j.info.name),
       errors: j.errors,
       validation: j.validation,
-      headRecords: j.head
-        ? allRequests
-            .filter((r) => r.skill === j.info.name)
-            .map((r) => ({ request: r, record: records.get(r.key)! }))
-        : [],
+      headRecords: (runOf(j.head)?.requests ?? []).map((r) => ({
+        request: r,
+        record: ledger.records.get(r.key)!,
+      })),
       baseSuite: j.info.base?.suite,
+      ...(j.head ? { trials: { perCase: trialsOf(j.head), triggerRuns: settings.triggerRuns } } : {}),
     }));
     return buildReport({
       settings,
       startedAt,
       durationMs: Date.now() - started,
-      identity,
+      identity: ledger.identity,
       head: { sha: headSha(settings.repoDir) },
       base: checkout
         ? {
@@ -271,20 +247,16 @@ export async function runPipeline(settings: Settings): Promise<Report> {
         : undefined,
       outcomes,
       diagnostics: head.diagnostics,
-      cost,
-      runErrors,
-      attribution: attributeRoots(checksOf("head")),
-      records: [...records.values()],
+      cost: ledger.cost,
+      runErrors: ledger.runErrors,
+      attribution: attributeRoots(armChecks("head")),
+      records: [...ledger.records.values()],
+      trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
+      scope,
     });
   } finally {
     checkout?.dispose();
   }
-}
-
-/** Root ids from the verdict stage: `skill|mode|checkId` keys or bare check ids. */
-function parseRootId(id: string): { skill?: string; mode?: string; checkId: string } {
-  const parts = id.split("|");
-  return parts.length === 3 ? { skill: parts[0], mode: parts[1], checkId: parts[2]! } : { checkId: id };
 }
 
 function ownsFile(skill: Skill, file: string): boolean {
@@ -293,6 +265,21 @@ function ownsFile(skill: Skill, file: string): boolean {
     !!skill.suite?.sourceFiles.includes(file) ||
     (!!skill.suite && file.startsWith(`${skill.suite.root}/`))
   );
+}
+
+/**
+ * Trials per case for a skill, by the trusted policy: `--trials`, else the base suite's meta.json (in a sweep the
+ * checkout's), else the config's default; a suite new in this PR may raise its trials above the default, never
+ * lower them.
+ */
+export function trialsFor(settings: Settings, info: SkillChangeInfo): number {
+  if (settings.trialsOverride !== undefined) return settings.trialsOverride;
+  // A sweep vouches for the checkout itself: its meta.json is the policy.
+  if (!settings.base) return info.head?.suite?.meta.trials ?? settings.trials;
+  const base = info.base?.suite?.meta.trials;
+  if (base !== undefined) return base;
+  if (info.base?.suite) return settings.trials;
+  return Math.max(settings.trials, info.head?.suite?.meta.trials ?? 0);
 }
 
 /** Sweeps, filters and shards; adds the competitors of an edited description to the trigger batteries. */
@@ -317,7 +304,21 @@ function selectChanges(
     }
   if (settings.skillsFilter) {
     const match = picomatch(settings.skillsFilter, { dot: true });
-    out = out.filter((c) => match(c.name) || (c.head && match(c.head.path)) || (c.head && match(c.head.dir)));
+    const matches = (c: SkillChangeInfo) => {
+      const s = c.head ?? c.base;
+      return match(c.name) || (!!s && (match(s.path) || match(s.dir)));
+    };
+    // A filter that names no skill at all is a typo, not an empty (and so passing) selection.
+    if (!changes.some(matches))
+      throw new InputError(
+        `--skills ${settings.skillsFilter} matches none of the ${changes.length} skill(s) found (${changes
+          .slice(0, 8)
+          .map((c) => c.name)
+          .join(
+            ", ",
+          )}${changes.length > 8 ? ", …" : ""}); it is matched against skill names, SKILL.md paths and skill folders`,
+      );
+    out = out.filter(matches);
   }
   if (settings.shard)
     out = assignShard(
@@ -337,20 +338,4 @@ function expectedCost(c: SkillChangeInfo): number {
     ? (s.trigger?.shouldFire.length ?? 0) + (s.trigger?.shouldNotFire.length ?? 0)
     : 0;
   return cases + queries + 1;
-}
-
-function remainingBudget(
-  settings: Settings,
-  spent: { usd: number; agentCalls: number; inputTokens: number; outputTokens: number },
-) {
-  const b = settings.budget;
-  return {
-    maxUsd: b.maxUsd === undefined ? undefined : Math.max(0, b.maxUsd - spent.usd),
-    maxTokens:
-      b.maxTokens === undefined
-        ? undefined
-        : Math.max(0, b.maxTokens - spent.inputTokens - spent.outputTokens),
-    maxAgentCalls:
-      b.maxAgentCalls === undefined ? undefined : Math.max(0, b.maxAgentCalls - spent.agentCalls),
-  };
 }

@@ -4,7 +4,7 @@
 // prints one JSON object {output, skillsActivated, toolCalls}. It routes like a crude lexical router and
 // follows a skill only as far as the skill's text tells it to; without guidance it takes the tempting
 // wrong path (333 cents each, SQL by id only, slate-400 gray) most of the time.
-// The recordings in examples/demo-repo/.skillgate/recordings were made by running it (see README).
+// The recordings in examples/demo-repo-base/.skillgate/recordings were made by running it (see README).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 

@@ -19,6 +19,8 @@ export interface AttributedRoot {
   key: string;
   skill: string;
   checkId: string;
+  /** The case (or trigger query) the check belongs to. */
+  caseId: string;
   mode: TrialMode;
   /** Trial indices in which this check failed as a root, ascending. */
   failedTrials: number[];
@@ -32,6 +34,8 @@ export interface AttributedRoot {
   discriminator: boolean;
   /** Every failed trial was an `error` (could not be evaluated), not a `fail`. */
   errorOnly: boolean;
+  /** Trial indices in which this check could not be evaluated (status `error`, as a root), ascending. */
+  erroredTrials: number[];
 }
 
 /** Per check id and mode: how often it was observed on its own and how often it failed as a root. */
@@ -41,7 +45,10 @@ export interface CheckTally {
   checkId: string;
   mode: TrialMode;
   observed: number;
+  /** Trials in which it failed as a root, errors included. */
   failedAsRoot: number;
+  /** Of those, the trials in which it could not be evaluated (status `error`). */
+  erroredAsRoot: number;
 }
 
 export interface Attribution {
@@ -168,19 +175,23 @@ export function attributeRoots(checks: CheckResult[]): Attribution {
           mode: c.mode,
           observed: 0,
           failedAsRoot: 0,
+          erroredAsRoot: 0,
         });
       }
     }
     for (const c of t.observed) tallies.get(rootKey(c.skill, c.mode, c.checkId))!.observed++;
     for (const r of t.roots) {
       const key = rootKey(r.skill, r.mode, r.checkId);
-      tallies.get(key)!.failedAsRoot++;
+      const tally = tallies.get(key)!;
+      tally.failedAsRoot++;
+      if (r.status === "error") tally.erroredAsRoot++;
       let root = roots.get(key);
       if (!root) {
         root = {
           key,
           skill: r.skill,
           checkId: r.checkId,
+          caseId: r.caseId,
           mode: r.mode,
           failedTrials: [],
           trials: 0,
@@ -189,18 +200,21 @@ export function attributeRoots(checks: CheckResult[]): Attribution {
           message: r.message,
           discriminator: r.discriminator,
           errorOnly: true,
+          erroredTrials: [],
         };
         roots.set(key, root);
         cascaded.set(key, new Set());
       }
       root.failedTrials.push(r.trial);
       if (r.status !== "error") root.errorOnly = false;
+      else root.erroredTrials.push(r.trial);
       for (const id of t.cascades.get(r.checkId) ?? []) cascaded.get(key)!.add(id);
     }
   }
   const out = [...roots.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const r of out) {
     r.failedTrials.sort((a, b) => a - b);
+    r.erroredTrials.sort((a, b) => a - b);
     r.trials = tallies.get(r.key)!.observed;
     r.cascaded = [...cascaded.get(r.key)!].sort();
   }

@@ -12,6 +12,20 @@ export interface BaseCheckout {
   dispose(): void;
 }
 
+/** The commit a base ref names, resolved once; an unknown ref is a usage error that says how to fetch it. */
+export function resolveBaseCommit(repoDir: string, ref: string): string {
+  try {
+    return execFileSync("git", ["-C", repoDir, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }).trim();
+  } catch {
+    throw new InputError(
+      `base ref \`${ref}\` is not a commit in ${repoDir} (in Actions, check out with fetch-depth: 0 or fetch the base)`,
+    );
+  }
+}
+
 /**
  * Makes the PR base available as a directory: `--base-dir` as is, `--base REF` as a detached git worktree of
  * the head repository (so the head checkout is never touched). Stored base reports are read elsewhere.
@@ -24,14 +38,7 @@ export function checkoutBase(repoDir: string, base: BaseSource): BaseCheckout {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
     }).trim();
-  let sha: string;
-  try {
-    sha = git("rev-parse", "--verify", "--quiet", `${base.ref}^{commit}`);
-  } catch {
-    throw new InputError(
-      `base ref \`${base.ref}\` is not a commit in ${repoDir} (in Actions, check out with fetch-depth: 0 or fetch the base)`,
-    );
-  }
+  const sha = base.sha ?? resolveBaseCommit(repoDir, base.ref);
   const parent = mkdtempSync(join(tmpdir(), "skillgate-base-"));
   const dir = join(parent, "base");
   git("worktree", "add", "--detach", "--force", dir, sha);

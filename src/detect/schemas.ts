@@ -293,10 +293,15 @@ export const configSchema = {
         inconclusive: { enum: ["fail", "pass"] },
         preExisting: { enum: ["report", "fail"] },
         maxConfirmationTrials: { type: "integer", minimum: 0, maximum: 200 },
-        allowSuiteChange: { type: "boolean" },
+        headOnly: { enum: ["fail", "report"] },
       },
     },
     gates: { type: "object", additionalProperties: { type: "object" } },
+    override: {
+      type: "object",
+      additionalProperties: false,
+      properties: { label: nonEmptyString },
+    },
     env: { type: "array", items: nonEmptyString },
     cache: {
       type: "object",

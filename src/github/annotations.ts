@@ -63,7 +63,7 @@ function fromDiagnostic(d: Diagnostic): CheckAnnotation {
 }
 
 /**
- * All annotations of a report, most important first: new roots (failure), other blocking roots and error
+ * All annotations of a report, most important first: blocking roots (failure; new ones first), error
  * diagnostics (failure), then pre-existing / non-blocking roots and warnings (warning). At most `max`; the
  * number left out is returned so the summary can say so.
  */
@@ -73,8 +73,7 @@ export function buildAnnotations(
 ): { annotations: CheckAnnotation[]; omitted: number } {
   const allRoots = report.skills.flatMap((s) => s.roots);
   const skillPath = new Map(report.skills.map((s) => [s.name, s.path]));
-  const newIds = new Set(report.newRoots.map((r) => `${r.skill}\0${r.id}`));
-  const isNew = (r: Root) => r.status === "new" || newIds.has(`${r.skill}\0${r.id}`);
+  const isNew = (r: Root) => r.blocking && r.status === "new";
   const seen = new Set<string>();
   const firstSeen = (r: Root) => {
     const k = `${r.skill}\0${r.id}`;
@@ -83,12 +82,12 @@ export function buildAnnotations(
     return true;
   };
   const tiers: CheckAnnotation[][] = [
-    // report.newRoots is already ordered most important first; roots only listed per skill come after.
-    [...report.newRoots, ...allRoots.filter(isNew)]
+    // report.blockingRoots is already ordered most important first; the new ones lead.
+    [...report.blockingRoots.filter(isNew), ...allRoots.filter(isNew)]
       .filter(firstSeen)
       .map((r) => fromRoot(r, "failure", skillPath)),
     [
-      ...allRoots
+      ...[...report.blockingRoots, ...allRoots]
         .filter((r) => r.blocking && !isNew(r))
         .filter(firstSeen)
         .map((r) => fromRoot(r, "failure", skillPath)),

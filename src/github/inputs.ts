@@ -27,6 +27,8 @@ export interface ActionInputs {
   sarif?: string;
   workingDirectory: string;
   allowPullRequestTarget: boolean;
+  /** A maintainer's approval of suite or policy weakening, set in the base branch's workflow. */
+  allowWeakening: boolean;
 }
 
 const TRUE = ["true", "True", "TRUE"];
@@ -77,5 +79,6 @@ export function readInputs(io: ActionIO): ActionInputs {
     sarif: opt(io.getInput("sarif")),
     workingDirectory: io.getInput("working-directory") || ".",
     allowPullRequestTarget: booleanInput(io, "allow-pull-request-target", false),
+    allowWeakening: booleanInput(io, "allow-weakening", false),
   };
 }

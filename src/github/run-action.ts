@@ -41,8 +41,41 @@ export interface ActionDeps {
 /** Usage/config errors, as the CLI (design: 0 pass, 1 fail, 2 usage/config, 3 error). */
 const USAGE_EXIT = 2;
 
-/** PR labels that accept suite weakening (DESIGN: "a `skillgate: allow-suite-change` trailer or a PR label"). */
-export const ALLOW_SUITE_CHANGE_LABELS = ["skillgate: allow-suite-change", "skillgate:allow-suite-change"];
+/** The running workflow file, repository-relative, from `GITHUB_WORKFLOW_REF` (`owner/repo/<path>@<ref>`). */
+export function workflowFile(env: Record<string, string | undefined>): string | undefined {
+  const ref = env.GITHUB_WORKFLOW_REF;
+  if (!ref) return undefined;
+  const at = ref.lastIndexOf("@");
+  const path = (at >= 0 ? ref.slice(0, at) : ref).split("/").slice(2).join("/");
+  return path || undefined;
+}
+
+/**
+ * The PR's labels as they are now (a re-run sees labels added or removed since the event), or undefined when
+ * they cannot be read: then no override applies (fail closed).
+ */
+async function currentLabels(
+  client: GitHubClient | undefined,
+  ctx: ActionContext,
+  pullNumber: number,
+  logger: Logger,
+): Promise<string[] | undefined> {
+  if (!client) return undefined;
+  try {
+    const labels = await client.paginate(client.rest.issues.listLabelsOnIssue, {
+      owner: ctx.owner,
+      repo: ctx.repo,
+      issue_number: pullNumber,
+      per_page: 100,
+    });
+    return labels.map((l) => l.name);
+  } catch (e) {
+    logger.warn(
+      `cannot read the labels of PR #${pullNumber} (${httpStatus(e) ?? "network"}): no maintainer override applies`,
+    );
+    return undefined;
+  }
+}
 
 /** Everything the action did, for tests and the final log line. */
 export interface ActionResult {
@@ -54,7 +87,7 @@ export interface ActionResult {
 /** A report for a run that could not evaluate: posted like any other, so the check never stays pending. */
 export function errorReport(message: string, ctx: Partial<ActionContext>, headSha?: string): Report {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     tool: { name: "skillgate", version: VERSION },
     verdict: "error",
     seed: 0,
@@ -65,6 +98,8 @@ export function errorReport(message: string, ctx: Partial<ActionContext>, headSh
     agent: { adapter: "none", identity: "none" },
     trials: 0,
     skills: [],
+    policy: { origin: "not read: the run did not start", roots: [] },
+    blockingRoots: [],
     newRoots: [],
     diagnostics: [],
     stats: { failedChecks: 0, roots: 0, meanFailedChecksPerTrial: 0, meanRootsPerTrial: 0 },
@@ -151,10 +186,21 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   let report: Report;
   let exitOverride: number | undefined;
   try {
-    report =
-      plan.kind === "report"
-        ? await loadAndMerge(inputs, repoDir)
-        : await evaluate(deps, inputs, ctx, plan, repoDir, client, logger);
+    if (plan.kind === "report") {
+      report = await loadAndMerge(inputs, repoDir);
+      const refused: string[] = [];
+      // A report posted from elsewhere must be of the commit the check goes on (fail closed)…
+      if (plan.headSha && report.head.sha && report.head.sha !== plan.headSha)
+        refused.push(`the report is of commit ${report.head.sha}, not ${plan.headSha} which this run checks`);
+      // …made by an unchanged workflow, with a verdict that follows from its trials.
+      refused.push(
+        ...(await reportDistrust(report, { client, ctx, repoDir, config: inputs.config, logger })),
+      );
+      if (refused.length) {
+        report.verdict = "error";
+        report.errors.push(...refused);
+      }
+    } else report = await evaluate(deps, inputs, ctx, plan, repoDir, client, logger);
   } catch (e) {
     const usage = e instanceof InputError;
     const message = usage ? e.message : `skillgate failed: ${(e as Error).stack ?? e}`;
@@ -165,13 +211,6 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     exitOverride = usage ? USAGE_EXIT : deps.exitCodeFor("error");
   }
   if (plan.kind === "pull-request") report.pullRequest = plan.pullNumber;
-  // A report posted from elsewhere must be of the commit the check goes on (fail closed).
-  if (plan.kind === "report" && plan.headSha && report.head.sha && report.head.sha !== plan.headSha) {
-    report.verdict = "error";
-    report.errors.push(
-      `the report is of commit ${report.head.sha}, not ${plan.headSha} which this run checks`,
-    );
-  }
 
   // Artifacts first: they are the full record whatever happens to the API calls.
   if (plan.kind !== "report" || inputs.report)
@@ -215,11 +254,14 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   io.setOutput("verdict", report.verdict);
   io.setOutput("report", reportPath);
   io.setOutput("new-roots", String(report.newRoots.length));
+  io.setOutput("blocking-roots", String(report.blockingRoots.length));
 
   const truthful = exitOverride ?? deps.exitCodeFor(report.verdict);
   const exitCode =
     inputs.failOn === "never" ? 0 : inputs.failOn === "error" && report.verdict === "fail" ? 0 : truthful;
-  io.info(`skillgate: ${report.verdict} (${report.newRoots.length} new root failures) → exit ${exitCode}`);
+  io.info(
+    `skillgate: ${report.verdict} (${report.blockingRoots.length} blocking root(s), ${report.newRoots.length} new) → exit ${exitCode}`,
+  );
   return { exitCode, report, publishedTo: published };
 }
 
@@ -253,6 +295,77 @@ async function reportPullRequest(
   return undefined;
 }
 
+/** The text of a file at a commit, through the API (undefined when absent or unreadable). */
+async function fileAt(
+  client: GitHubClient,
+  ctx: ActionContext,
+  path: string,
+  ref: string,
+): Promise<string | undefined> {
+  try {
+    const { data } = await client.rest.repos.getContent({ owner: ctx.owner, repo: ctx.repo, path, ref });
+    if (
+      Array.isArray(data) ||
+      data.type !== "file" ||
+      typeof (data as { content?: unknown }).content !== "string"
+    )
+      return undefined;
+    return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a stored report (the fork-safe `workflow_run` half) cannot be posted as it is, one sentence each; empty when
+ * it can. A report counts only when the workflow that made it is the base branch's own (a PR that edits it could
+ * have written any report), and when its statistical verdict follows from its per-trial evidence under the base's
+ * policy (this job's checkout, the default branch).
+ */
+export async function reportDistrust(
+  report: Report,
+  o: { client?: GitHubClient; ctx: ActionContext; repoDir: string; config?: string; logger: Logger },
+): Promise<string[]> {
+  const out: string[] = [];
+  const wr = o.ctx.payload?.workflow_run;
+  // Newer payloads carry workflow_run.path ("….yml@ref"); every payload carries the workflow object's path.
+  const rawPath = typeof wr?.path === "string" ? wr.path : o.ctx.payload?.workflow?.path;
+  const path = typeof rawPath === "string" ? rawPath.replace(/@.*$/, "") : undefined;
+  const made = typeof wr?.head_sha === "string" ? wr.head_sha : undefined;
+  if (path && made) {
+    if (!o.client) out.push(`cannot compare ${path} of ${made.slice(0, 7)} with the base branch's: no token`);
+    else {
+      const [theirs, ours] = await Promise.all([
+        fileAt(o.client, o.ctx, path, made),
+        fileAt(o.client, o.ctx, path, o.ctx.sha),
+      ]);
+      if (theirs === undefined || ours === undefined)
+        out.push(
+          `cannot read ${path} at ${made.slice(0, 7)} and at the base branch (${o.ctx.sha.slice(0, 7)}) to compare them`,
+        );
+      else if (theirs !== ours)
+        out.push(
+          `the report was made by ${path} as the pull request changed it (${made.slice(0, 7)}), not the base branch's: a workflow the PR controls can write any report, so it is not posted as a verdict`,
+        );
+    }
+  } else
+    out.push(
+      "the event names no workflow run (workflow_run.path and head_sha): the report's origin is unknown",
+    );
+  const { resolvePolicy } = await import("../settings/resolve.js");
+  const { DEFAULT_VERDICT_POLICY } = await import("../verdict/policy.js");
+  const { evidenceDisagreements } = await import("../verdict/recompute.js");
+  const { config } = resolvePolicy(o.repoDir, undefined, o.config);
+  const policy = { ...DEFAULT_VERDICT_POLICY, ...config.verdict };
+  const disagreements = evidenceDisagreements(report, policy);
+  if (disagreements.length)
+    out.push(
+      `the report's verdict does not follow from its trials under the base's policy: ${disagreements.slice(0, 5).join("; ")}${disagreements.length > 5 ? ` (+${disagreements.length - 5} more)` : ""}`,
+    );
+  for (const line of out) o.logger.warn(line);
+  return out;
+}
+
 async function writeOut(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, text);
@@ -272,12 +385,10 @@ async function evaluate(
   logger: Logger,
 ): Promise<Report> {
   let changedFiles: string[] | undefined;
-  let allowSuiteChange: boolean | undefined;
   let base = inputs.base;
   if (plan.kind === "pull-request") {
     // A base report (refreshed by the push workflow) replaces re-running the base.
     if (!inputs.baseReport) base ??= plan.baseSha;
-    allowSuiteChange = plan.labels.some((l) => ALLOW_SUITE_CHANGE_LABELS.includes(l)) || undefined;
     let files: string[] | undefined;
     if (client) {
       try {
@@ -315,10 +426,33 @@ async function evaluate(
       baseReport: inputs.baseReport,
       seed: inputs.seed,
       changedFiles,
-      allowSuiteChange,
     },
     logger,
   );
+  if (plan.kind === "pull-request") {
+    // The workflow that runs skillgate is policy too: its inputs are trusted only as the base branch has them.
+    const workflow = workflowFile(deps.env);
+    const workflowChanged = !!workflow && !!changedFiles?.includes(workflow);
+    if (workflowChanged)
+      settings.policy.changes.push({
+        id: "policy/workflow",
+        key: "workflow",
+        kind: "loosened",
+        message: `this PR changes ${workflow}, the workflow that runs skillgate: its inputs (agent, trials, base, fail-on …) are the PR's, not the base branch's, so the verdict cannot be trusted without a maintainer's approval`,
+        file: workflow,
+        line: 1,
+        column: 1,
+      });
+    const label = settings.policy.overrideLabel;
+    const labels = await currentLabels(client, ctx, plan.pullNumber, logger);
+    if (labels?.includes(label)) settings.override = { by: `label "${label}" on PR #${plan.pullNumber}` };
+    else if (inputs.allowWeakening && !workflowChanged)
+      settings.override = {
+        by: `the workflow input allow-weakening of ${workflow ?? "the base branch's workflow"}`,
+      };
+    else if (inputs.allowWeakening)
+      logger.warn("allow-weakening is ignored: this PR changes the workflow that sets it");
+  } else if (inputs.allowWeakening) settings.override = { by: "the workflow input allow-weakening" };
   const report = await deps.runPipeline(settings);
   // The check run belongs on the PR head, whatever commit the checkout holds.
   if (plan.kind === "pull-request") report.head = { ...report.head, sha: plan.headSha };

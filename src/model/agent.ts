@@ -38,6 +38,11 @@ export interface AgentAdapter {
   readonly cacheable?: boolean;
   /** False for adapters that never touch a filesystem (`replay`): the runner skips the workspace. Default true. */
   readonly needsWorkspace?: boolean;
+  /**
+   * Why this harness's workspaces must not be in /dev/shm (its own sandbox mounts a fresh /dev over it), or
+   * undefined when they may.
+   */
+  readonly avoidShm?: string;
 }
 
 /** Agent settings from config / CLI (`agent:` in `.skillgate.yml`). */

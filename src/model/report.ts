@@ -1,7 +1,24 @@
+import type { CheckResult } from "./check.js";
 import type { Diagnostic, SourceLocation } from "./diagnostics.js";
 import type { TrialErrorKind, TrialMode } from "./trial.js";
 
 export type Verdict = "pass" | "fail" | "error";
+
+/** One check on one trial as a report keeps it (a `CheckResult` without its bulky fields): evidence. */
+export type EvidenceCheck = Pick<
+  CheckResult,
+  | "checkId"
+  | "skill"
+  | "caseId"
+  | "assertionId"
+  | "mode"
+  | "trial"
+  | "status"
+  | "discriminator"
+  | "message"
+  | "dependsOn"
+  | "loc"
+>;
 
 /** How a skill changed between base and head. `sweep` when no base is compared. */
 export type SkillChange =
@@ -116,11 +133,18 @@ export type RootKind =
   | "threshold"
   | "contamination"
   | "suite-weakened"
+  | "policy-weakened"
+  | "policy-changed"
   | "lockstep"
   | "error";
 
-/** `new`: fails at head and not at base (decided statistically). `pre-existing`: fails at base too. */
-export type RootStatus = "new" | "pre-existing" | "inconclusive" | "head-only";
+/**
+ * `new`: fails more often at head than at base (decided statistically). `pre-existing`: fails at base too.
+ * `not-significant`: fails at head, never at base, but not significantly more often (a flake).
+ * `inconclusive`: confirmation could not decide. `head-only`: nothing at base to compare with.
+ * `error`: could not be evaluated at head (never a pass, whatever base shows).
+ */
+export type RootStatus = "new" | "pre-existing" | "not-significant" | "inconclusive" | "head-only" | "error";
 
 export interface Root extends SourceLocation {
   /** Stable id: check id for assertion roots, `<kind>/<detail>` otherwise. */
@@ -138,6 +162,8 @@ export interface Root extends SourceLocation {
   cascaded: string[];
   /** Blocks the merge. */
   blocking: boolean;
+  /** For suite and policy changes: a tightening or neutral change is reported, never blocking, and never "new". */
+  change?: "loosened" | "tightened" | "changed";
 }
 
 export interface SkillCost {
@@ -191,7 +217,18 @@ export interface SkillReport {
   robustness?: RobustnessSummary;
   base?: { discriminator?: DiscriminatorSummary; trigger?: TriggerSummary };
   gates: GateSummary[];
+  /** Trials per case and arm, and runs per trigger query, this skill was evaluated with (before confirmation). */
+  trials?: { perCase: number; triggerRuns: number };
+  /** Per-trial check outcomes of both arms: what `mode: report` recomputes the decision from. */
+  evidence?: {
+    firstBatch: { perCase: number; triggerRuns: number };
+    head: EvidenceCheck[];
+    base?: EvidenceCheck[];
+  };
   roots: Root[];
+  /** The roots that block the merge (a subset of `roots`). */
+  blockingRoots: Root[];
+  /** The roots this PR introduced: status `new` (a subset of `roots`). */
   newRoots: Root[];
   failedChecks: number;
   errors: { kind: TrialErrorKind | "oracle" | "assertion"; message: string; count: number }[];
@@ -202,7 +239,7 @@ export interface SkillReport {
 }
 
 export interface Report {
-  schemaVersion: 1;
+  schemaVersion: 2;
   tool: { name: "skillgate"; version: string };
   verdict: Verdict;
   seed: number;
@@ -212,10 +249,19 @@ export interface Report {
   head: { ref?: string; sha?: string };
   base?: { ref?: string; sha?: string; dir?: string };
   agent: { adapter: string; identity: string };
+  /** Trials per case and arm where a suite sets none (each skill's own are in `skills[].trials`). */
   trials: number;
+  /** Set when `--trials` (the `trials` input) overrode every suite's meta.json. */
+  trialsOverride?: number;
   shard?: { index: number; total: number };
+  /** What the run covered: skills found, selected (changed, filtered, sharded) and with batteries to run. */
+  scope?: { skillsFound: number; selected: number; evaluated: number; message: string };
   skills: SkillReport[];
-  /** All new roots across skills, most important first. */
+  /** What the run was judged by, and roots of the repository rather than of a skill (policy changes). */
+  policy: { origin: string; file?: string; override?: { by: string }; roots: Root[] };
+  /** Every skill's blocking roots, most important first: what the check run annotates as failures. */
+  blockingRoots: Root[];
+  /** Every skill's new roots (status `new`), most important first. */
   newRoots: Root[];
   diagnostics: Diagnostic[];
   stats: { failedChecks: number; roots: number; meanFailedChecksPerTrial: number; meanRootsPerTrial: number };

@@ -1,4 +1,5 @@
 import type { AgentConfig } from "./agent.js";
+import type { Diagnostic } from "./diagnostics.js";
 import type { ValidationProfile } from "./skill.js";
 import type { Thresholds } from "./suite.js";
 
@@ -17,8 +18,6 @@ export interface VerdictPolicy {
   preExisting: "report" | "fail";
   /** Extra trials per arm allowed for confirming suspects. */
   maxConfirmationTrials: number;
-  /** Accept suite weakening (set by a `skillgate: allow-suite-change` trailer or a PR label). */
-  allowSuiteChange: boolean;
   /** Whether roots with no base to compare (new skill, sweep) block. Default `fail` (fail-closed). */
   headOnly?: "fail" | "report";
 }
@@ -37,12 +36,15 @@ export interface SkillgateConfig {
   thresholds?: Thresholds;
   verdict?: Partial<VerdictPolicy>;
   gates?: Record<string, Record<string, unknown>>;
+  /** Maintainers' override: the PR label that accepts suite or policy weakening. */
+  override?: { label?: string };
   env?: string[];
   cache?: { enabled?: boolean; dir?: string };
 }
 
 export type BaseSource =
-  | { kind: "ref"; ref: string }
+  /** `sha`: the commit `ref` resolved to, once (what the policy is read from and the base arm runs). */
+  | { kind: "ref"; ref: string; sha?: string }
   | { kind: "dir"; dir: string }
   | { kind: "report"; file: string };
 
@@ -58,7 +60,10 @@ export interface Settings {
   agent: AgentConfig;
   judge?: AgentConfig;
   profile: ValidationProfile;
+  /** Trials per case and arm when a suite's meta.json sets none (config `trials`, else 3). */
   trials: number;
+  /** `--trials` / the `trials` input: trials per case and arm for every suite, meta.json or not. */
+  trialsOverride?: number;
   triggerRuns: number;
   concurrency: number;
   timeoutMs: number;
@@ -67,6 +72,10 @@ export interface Settings {
   budget: Budget;
   thresholds: Thresholds;
   verdict: VerdictPolicy;
+  /** Where the policy (config and meta.json thresholds/trials) was read from, and how the PR's differs. */
+  policy: PolicyState;
+  /** A maintainer's approval of suite or policy weakening, and who gave it. */
+  override?: { by: string };
   seed: number;
   /** Changed files when known (from the PR API or git); undefined means "evaluate every skill". */
   changedFiles?: string[];
@@ -75,6 +84,32 @@ export interface Settings {
   /** Write replay recordings of every trial run into this directory (absolute). */
   record?: string;
   logger: Logger;
+}
+
+/** The trust side of the settings: which tree the policy came from and what the PR changed in it. */
+export interface PolicyState {
+  /** Human description, e.g. "base commit 1a2b3c4 (.skillgate.yml)" or "the checkout (sweep)". */
+  origin: string;
+  /** Config file the policy was read from (repository-relative, or the operator's own path). */
+  file?: string;
+  /** Directory holding the trusted tree's files when it is a folder (`--base-dir`, a sweep's checkout). */
+  dir?: string;
+  /** Differences of the PR's configuration from the policy's, located in the PR's file. */
+  changes: PolicyChangeRecord[];
+  /** Problems of the PR's own configuration file (it does not apply here, but it would after the merge). */
+  headDiagnostics: Diagnostic[];
+  /** Name of the maintainers' override label (base config `override.label`). */
+  overrideLabel: string;
+}
+
+export interface PolicyChangeRecord {
+  id: string;
+  key: string;
+  kind: "loosened" | "tightened" | "changed";
+  message: string;
+  file: string;
+  line: number;
+  column: number;
 }
 
 /** Keeps `@actions/core` out of the domain: the CLI logs to stderr, the action to grouped logs. */

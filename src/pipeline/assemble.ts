@@ -1,3 +1,5 @@
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
 import type { Attribution } from "../attribute/roots.js";
 import { compressionStats } from "../attribute/roots.js";
 import type { SkillChangeInfo } from "../detect/changes.js";
@@ -20,9 +22,10 @@ import type {
   TrialRequest,
 } from "../model/index.js";
 import { costBySkill } from "../run/cost.js";
-import { combineVerdicts, decideSkillVerdict } from "../verdict/decide.js";
+import { combineVerdicts, decideSkillVerdict, isNewRoot } from "../verdict/decide.js";
 import type { RootDecision } from "../verdict/new-roots.js";
-import { diffSuites } from "../verdict/weakening.js";
+import { toEvidence } from "../verdict/recompute.js";
+import { diffSuites, skillRemoved, type TreeReader } from "../verdict/weakening.js";
 import { VERSION } from "../version.js";
 
 export interface SkillOutcomeInput {
@@ -32,8 +35,11 @@ export interface SkillOutcomeInput {
   decisions: RootDecision[];
   errors: string[];
   validation: Diagnostic[];
+  /** The head job's trials and their records (base trials are not counted in the head's cost or errors). */
   headRecords: { request: TrialRequest; record: TrialRecord }[];
   baseSuite?: Suite;
+  /** Trials per case and trigger runs the batteries started with; undefined when nothing ran. */
+  trials?: { perCase: number; triggerRuns: number };
 }
 
 export interface ReportInput {
@@ -49,6 +55,34 @@ export interface ReportInput {
   runErrors: string[];
   attribution: Attribution;
   records: TrialRecord[];
+  /** The head and base checkouts, for comparing the files a suite names (predicates, oracle scripts, fixtures). */
+  trees?: { head: string; base?: string };
+  /** How many skills were found, selected and evaluated, in one sentence. */
+  scope?: Report["scope"];
+}
+
+/** Size above which a referenced file is compared by its first bytes only (a fixture can be large). */
+const MAX_COMPARED_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Readers of repository-relative files in each checkout; a path that leaves its checkout reads as absent. */
+function treeReaders(trees: { head: string; base?: string }): { head: TreeReader; base: TreeReader } {
+  const reader =
+    (root: string | undefined): TreeReader =>
+    (rel) => {
+      if (!root) return undefined;
+      const abs = resolve(root, rel);
+      const inside = relative(root, abs);
+      if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) return undefined;
+      try {
+        const st = statSync(abs);
+        if (!st.isFile()) return undefined;
+        const buf = readFileSync(abs);
+        return buf.subarray(0, MAX_COMPARED_FILE_BYTES).toString("latin1");
+      } catch {
+        return undefined;
+      }
+    };
+  return { head: reader(trees.head), base: reader(trees.base) };
 }
 
 const PROXY_ROUTERS = new Set(["lexical"]);
@@ -56,15 +90,17 @@ const PROXY_ROUTERS = new Set(["lexical"]);
 export function buildReport(input: ReportInput): Report {
   const { settings } = input;
   const skills = input.outcomes.map((o) => buildSkill(o, input));
-  const allRoots = skills.flatMap((s) => s.newRoots);
+  const policyRoots = rootsOfPolicy(settings);
+  const allRoots = [...policyRoots, ...skills.flatMap((s) => s.roots)];
+  const blockingRoots = sortRoots(allRoots.filter((r) => r.blocking));
   const verdict = combineVerdicts(
-    skills.map((s) => s.verdict),
+    [...skills.map((s) => s.verdict), ...(policyRoots.some((r) => r.blocking) ? (["fail"] as const) : [])],
     input.runErrors,
   );
   const c = compressionStats(input.attribution);
   const triggerChecks = input.outcomes.flatMap((o) => o.headChecks.filter((x) => x.mode === "trigger"));
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     tool: { name: "skillgate", version: VERSION },
     verdict,
     seed: settings.seed,
@@ -75,9 +111,18 @@ export function buildReport(input: ReportInput): Report {
     ...(input.base ? { base: input.base } : {}),
     agent: { adapter: settings.agent.adapter, identity: input.identity },
     trials: settings.trials,
+    ...(settings.trialsOverride !== undefined ? { trialsOverride: settings.trialsOverride } : {}),
     ...(settings.shard ? { shard: settings.shard } : {}),
+    ...(input.scope ? { scope: input.scope } : {}),
     skills,
-    newRoots: sortRoots(allRoots),
+    policy: {
+      origin: settings.policy.origin,
+      ...(settings.policy.file ? { file: settings.policy.file } : {}),
+      ...(settings.override ? { override: settings.override } : {}),
+      roots: policyRoots,
+    },
+    blockingRoots,
+    newRoots: sortRoots(allRoots.filter(isNewRoot)),
     diagnostics: input.diagnostics,
     stats: {
       failedChecks: c.failedChecks,
@@ -111,10 +156,14 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
   const baseDiscriminator = disc(o.baseChecks);
   const baseTrigger = trig(o.baseChecks, o.baseSuite);
 
-  // Suite weakening only counts for a skill this PR edits.
+  // Suite changes only count for a skill this PR edits (deleting a skill with a suite is one).
   const edited = info.change !== "unchanged" && info.change !== "sweep" && info.change !== "deleted";
   const weakening =
-    edited && o.baseSuite && suite ? diffSuites(o.baseSuite, suite, info.base, info.head) : [];
+    edited && o.baseSuite
+      ? diffSuites(o.baseSuite, suite, info.base, info.head, input.trees && treeReaders(input.trees))
+      : info.change === "deleted" && o.baseSuite && info.base
+        ? [skillRemoved(o.baseSuite, info.base)]
+        : [];
   const lock = info.head && suite ? checkLockstep(info.head, suite) : undefined;
   const contaminated: { caseId: string; trial: number; call: ToolCall }[] = [];
   const errorCounts = new Map<
@@ -154,7 +203,7 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
     // A trigger run that errored is already counted in `errors`; its check is no root of its own.
     roots: o.decisions.filter((d) => !(d.errorOnly && d.mode === "trigger")),
     weakening,
-    thresholds: thresholdsFor(info, { ...input.settings.thresholds, ...(suite?.meta.thresholds ?? {}) }),
+    thresholds: thresholdsFor(info, trustedThresholds(input.settings, suite, o.baseSuite)),
     discriminator,
     trigger,
     contaminated,
@@ -165,6 +214,7 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
     errors: errorLines,
     validationErrors: o.validation,
     policy: input.settings.verdict,
+    ...(input.settings.override ? { override: input.settings.override } : {}),
     locs: {
       skillFile: skill.path,
       descriptionLine: skill.loc.description?.line ?? skill.loc.frontmatter.line,
@@ -215,8 +265,19 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
           },
         }
       : {}),
+    ...(o.trials ? { trials: o.trials } : {}),
+    ...(o.trials && o.headChecks.length
+      ? {
+          evidence: {
+            firstBatch: o.trials,
+            head: toEvidence(o.headChecks),
+            ...(o.baseChecks ? { base: toEvidence(o.baseChecks) } : {}),
+          },
+        }
+      : {}),
     gates,
     roots: decided.roots,
+    blockingRoots: decided.blockingRoots,
     newRoots: decided.newRoots,
     failedChecks: o.headChecks.filter((c) => c.status === "fail" || c.status === "error").length,
     errors,
@@ -226,11 +287,51 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
   };
 }
 
+/** The PR's changes to the trusted policy, and problems of its own config file, as repository roots. */
+export function rootsOfPolicy(settings: Settings): Root[] {
+  const roots: Root[] = [];
+  const { policy, override } = settings;
+  for (const c of policy.changes) {
+    const loosened = c.kind === "loosened";
+    const accepted = loosened && override ? ` Accepted by a maintainer's override (${override.by}).` : "";
+    roots.push({
+      id: c.id,
+      kind: loosened ? "policy-weakened" : "policy-changed",
+      skill: "",
+      status: "new",
+      title: loosened ? `Policy weakened: ${c.key}` : `Policy ${c.kind}: ${c.key}`,
+      message: `${c.message}. This run is judged by ${policy.origin}.${loosened ? ` A loosening needs a maintainer's approval (the label "${policy.overrideLabel}").` : ""}${accepted}`,
+      file: c.file,
+      line: c.line,
+      column: c.column,
+      cascaded: [],
+      blocking: loosened && !override,
+      change: c.kind,
+    });
+  }
+  for (const d of policy.headDiagnostics.filter((x) => x.severity === "error"))
+    roots.push({
+      id: `validation/${d.code}/${d.file}:${d.line}`,
+      kind: "validation",
+      skill: "",
+      status: "new",
+      title: `Invalid: ${d.code}`,
+      message: `${d.message} (this PR's configuration: this run is judged by ${policy.origin}, but the file would apply after the merge)`,
+      file: d.file,
+      line: d.line,
+      column: d.column,
+      cascaded: [],
+      blocking: true,
+    });
+  return roots;
+}
+
 const KIND_RANK: Record<string, number> = {
   assertion: 0,
   gate: 1,
   trigger: 2,
   "suite-weakened": 3,
+  "policy-weakened": 3,
   threshold: 4,
 };
 
@@ -242,6 +343,25 @@ function sortRoots(roots: Root[]): Root[] {
       a.file.localeCompare(b.file) ||
       a.line - b.line,
   );
+}
+
+/**
+ * Thresholds by the trusted policy: the config's, overridden by the base suite's meta.json (a sweep: the
+ * checkout's). A suite new in this PR may raise a threshold above the config's, never lower it.
+ */
+export function trustedThresholds(
+  settings: Settings,
+  head: Suite | undefined,
+  base: Suite | undefined,
+): Thresholds {
+  if (!settings.base) return { ...settings.thresholds, ...(head?.meta.thresholds ?? {}) };
+  if (base) return { ...settings.thresholds, ...base.meta.thresholds };
+  const out: Thresholds = { ...settings.thresholds };
+  for (const [k, v] of Object.entries(head?.meta.thresholds ?? {}) as [keyof Thresholds, number][]) {
+    const floor = out[k];
+    out[k] = floor === undefined ? v : Math.max(floor, v);
+  }
+  return out;
 }
 
 /** Only the thresholds of the batteries that ran: a competitor's trigger-only run is not held to lift. */

@@ -159,17 +159,31 @@ class BoundedDoc {
   }
 }
 
+/** "3 trials per case", or what `--trials` or each suite's meta.json set. */
+export function trialsFact(report: Report): string {
+  const per = new Set(report.skills.map((s) => s.trials?.perCase).filter((n) => n !== undefined));
+  if (report.trialsOverride !== undefined) return `${report.trialsOverride} trial(s) per case (--trials)`;
+  if (per.size > 1) return `${[...per].sort((a, b) => a - b).join("/")} trials per case (per suite)`;
+  const n = [...per][0] ?? report.trials;
+  return `${n} trial${n === 1 ? "" : "s"} per case`;
+}
+
 /** Headline used as the check run title and the summary's first line. */
-export function headline(report: Report, roots = report.newRoots.length): string {
+export function headline(report: Report): string {
   const skills = report.skills.length;
   const what = `${skills} skill${skills === 1 ? "" : "s"}`;
   if (report.verdict === "error")
-    return `error: ${report.errors[0] ?? "the evaluation did not complete"}`.slice(0, 200);
-  if (report.verdict === "pass") return `pass: ${what} evaluated, no new root failures`;
-  const blocking = report.skills.flatMap((s) => s.roots).filter((r) => r.blocking).length;
-  return roots > 0
-    ? `fail: ${roots} new root failure${roots === 1 ? "" : "s"} in ${what}`
-    : `fail: ${blocking} blocking failure${blocking === 1 ? "" : "s"} in ${what}`;
+    return `error: ${report.errors[0] ?? report.blockingRoots[0]?.title ?? "the evaluation did not complete"}`.slice(
+      0,
+      200,
+    );
+  if (report.verdict === "pass")
+    return skills === 0
+      ? `pass: ${report.scope?.message ?? "no skill to evaluate"}`
+      : `pass: ${what} evaluated, no blocking root`;
+  const blocking = report.blockingRoots.length;
+  const fresh = report.newRoots.filter((r) => r.blocking).length;
+  return `fail: ${blocking} blocking root${blocking === 1 ? "" : "s"} (${fresh} new) in ${what}`;
 }
 
 export function renderMarkdown(report: Report, options: MarkdownOptions): string {
@@ -185,30 +199,39 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
       ? `base \`${escapeText(report.base.sha?.slice(0, 12) ?? report.base.ref ?? report.base.dir ?? "?", 40)}\``
       : "no base (sweep)",
     `agent ${escapeText(report.agent.identity || report.agent.adapter, 80)}`,
-    `${report.trials} trial${report.trials === 1 ? "" : "s"} per case`,
+    trialsFact(report),
     `seed ${report.seed}`,
+    `policy: ${escapeText(report.policy.origin, 200)}`,
     `cost $${report.cost.usd.toFixed(2)} (${report.cost.agentCalls} agent calls, ${report.cost.cacheHits} cached)`,
     report.shard ? `shard ${report.shard.index}/${report.shard.total}` : undefined,
   ].filter(Boolean);
   doc.add(facts.join(" · "));
+  if (report.scope) doc.add(`\n${escapeText(report.scope.message, 300)}`);
   for (const e of report.errors) doc.add(`\n> [!CAUTION]\n> ${escapeText(e, 1000)}`);
 
   doc.add("\n### Skills\n");
   doc.add(
-    "| skill | change | verdict | discriminator pass rate | discriminator lift | trigger P / R | roots (new) | cost |",
+    "| skill | change | verdict | discriminator pass rate | discriminator lift | trigger P / R | roots (blocking) | cost |",
   );
   doc.add("|---|---|---|---|---|---|---|---|");
   for (const s of report.skills) {
     const trig = s.trigger ? `${pct(s.trigger.precision.rate)} / ${pct(s.trigger.recall.rate)}` : "–";
     doc.add(
-      `| ${escapeText(s.name, 80)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.newRoots.length}) | $${s.cost.usd.toFixed(2)} |`,
+      `| ${escapeText(s.name, 80)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.blockingRoots.length}) | $${s.cost.usd.toFixed(2)} |`,
     );
   }
 
-  if (report.newRoots.length > 0) {
-    doc.add("\n### New root failures\n");
+  if (report.blockingRoots.length > 0) {
+    doc.add("\n### Blocking root failures\n");
     doc.add(ROOT_TABLE_HEAD);
-    for (const r of report.newRoots) if (!doc.add(rootRow(r))) break;
+    for (const r of report.blockingRoots) if (!doc.add(rootRow(r))) break;
+  }
+
+  const policyNotes = report.policy.roots.filter((r) => !r.blocking);
+  if (policyNotes.length) {
+    doc.add("\n### Policy changes (not blocking)\n");
+    doc.add(ROOT_TABLE_HEAD);
+    for (const r of policyNotes) if (!doc.add(rootRow(r))) break;
   }
 
   for (const s of report.skills) {
@@ -258,7 +281,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
         ].join("\n"),
       );
     }
-    const others = s.roots.filter((r) => r.status !== "new");
+    // Blocking roots are in the table above; here the reported ones (pre-existing, flakes, tightenings …).
+    const others = s.roots.filter((r) => !r.blocking);
     if (others.length) {
       blocks.push(`\nOther roots (${others.length}):\n`);
       blocks.push(ROOT_TABLE_HEAD);

@@ -39,11 +39,12 @@ export function parseReport(text: string, file: string): Report {
   };
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail("expected a JSON object");
   const r = value as Partial<Report>;
-  if (r.schemaVersion !== 1) fail(`schemaVersion must be 1, got ${JSON.stringify(r.schemaVersion)}`);
+  if (r.schemaVersion !== 2) fail(`schemaVersion must be 2, got ${JSON.stringify(r.schemaVersion)}`);
   if (r.tool?.name !== "skillgate") fail(`tool.name must be "skillgate"`);
   if (!VERDICTS.includes(r.verdict as Verdict)) fail(`verdict must be one of ${VERDICTS.join(", ")}`);
   if (!Array.isArray(r.skills)) fail("skills must be an array");
   if (!Array.isArray(r.newRoots)) fail("newRoots must be an array");
+  if (!Array.isArray(r.blockingRoots)) fail("blockingRoots must be an array");
   return {
     ...(r as Report),
     diagnostics: r.diagnostics ?? [],
@@ -55,7 +56,7 @@ function worst(a: Verdict, b: Verdict): Verdict {
   return SEVERITY[a] >= SEVERITY[b] ? a : b;
 }
 
-function newRootOrder(a: Root, b: Root): number {
+function rootOrder(a: Root, b: Root): number {
   return (
     Number(b.blocking) - Number(a.blocking) ||
     a.skill.localeCompare(b.skill) ||
@@ -114,7 +115,7 @@ export function mergeReports(loaded: LoadedReport[]): Report {
   const starts = loaded.map((l) => l.report.startedAt).sort();
   const diagKeys = new Set<string>();
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     tool: first.tool,
     verdict,
     seed: first.seed,
@@ -126,7 +127,19 @@ export function mergeReports(loaded: LoadedReport[]): Report {
     agent: first.agent,
     trials: Math.max(...loaded.map((l) => l.report.trials)),
     skills,
-    newRoots: loaded.flatMap((l) => l.report.newRoots).sort(newRootOrder),
+    // Shards of one run share the policy; its repository roots are reported once.
+    policy: {
+      ...first.policy,
+      roots: [...new Map(loaded.flatMap((l) => l.report.policy?.roots ?? []).map((r) => [r.id, r])).values()],
+    },
+    blockingRoots: [
+      ...new Map(
+        loaded.flatMap((l) => l.report.blockingRoots).map((r) => [`${r.skill}\0${r.id}`, r]),
+      ).values(),
+    ].sort(rootOrder),
+    newRoots: [
+      ...new Map(loaded.flatMap((l) => l.report.newRoots).map((r) => [`${r.skill}\0${r.id}`, r])).values(),
+    ].sort(rootOrder),
     diagnostics: loaded
       .flatMap((l) => l.report.diagnostics)
       .filter((d) => {

@@ -1,4 +1,5 @@
 import type { RateWithInterval, Report, Root, SkillReport } from "../model/index.js";
+import { trialsFact } from "./markdown.js";
 
 export interface TerminalOptions {
   color: boolean;
@@ -17,10 +18,17 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
   const out: string[] = [];
   const verdictColor = report.verdict === "pass" ? c.green : report.verdict === "fail" ? c.red : c.yellow;
   out.push(
-    `${verdictColor(c.bold(`skillgate: ${ICON[report.verdict]}`))}  ${report.skills.length} skill(s), ${report.newRoots.length} new root(s)` +
-      `  [agent ${report.agent.adapter}, ${report.trials} trial(s), seed ${report.seed}]`,
+    `${verdictColor(c.bold(`skillgate: ${ICON[report.verdict]}`))}  ${report.skills.length} skill(s), ${report.blockingRoots.length} blocking root(s) (${report.newRoots.length} new)` +
+      `  [agent ${report.agent.adapter}, ${trialsFact(report)}, seed ${report.seed}]`,
   );
+  if (report.scope) out.push(`  ${report.scope.message}`);
   if (report.base) out.push(c.dim(`  base: ${report.base.ref ?? report.base.dir ?? report.base.sha ?? "?"}`));
+  out.push(
+    c.dim(
+      `  policy: ${report.policy.origin}${report.policy.override ? `; override: ${report.policy.override.by}` : ""}`,
+    ),
+  );
+  for (const r of report.policy.roots) out.push(...renderRoot(r, r.blocking ? c.red : c.dim, c));
   for (const e of report.errors) out.push(c.yellow(`  error: ${e}`));
   for (const s of report.skills) out.push("", ...renderSkill(s, c, opts));
   const errs = report.diagnostics.filter((d) => d.severity === "error");

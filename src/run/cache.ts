@@ -1,19 +1,34 @@
 /**
  * On-disk trial cache: one JSON file per cache key (`<dir>/<k0k1>/<key>.json`), so each trial of each case is
  * its own entry and the folder can be restored/saved whole by `@actions/cache`. Error records are never stored.
+ *
+ * Trust: the folder never lies inside the checkout being judged (`trialCacheDir`), and each entry is bound to its
+ * key: it records the key, the adapter identity and a digest over both and the answer. An entry copied under
+ * another key's name, edited by hand, or written for another agent is a miss, never an answer.
  */
+import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentResult } from "../model/index.js";
 
 /** Bump when the stored shape changes: old entries are then ignored, never misread. */
-export const CACHE_FORMAT_VERSION = 1;
+export const CACHE_FORMAT_VERSION = 2;
 
 interface CacheEntry {
   v: number;
   key: string;
   identity: string;
   result: AgentResult;
+  /** sha256 over the format version, key, identity and result: what binds the answer to its key. */
+  digest: string;
+}
+
+/** The digest an entry must carry. */
+export function entryDigest(key: string, identity: string, result: AgentResult): string {
+  return createHash("sha256")
+    .update(`skillgate-trial-cache\0${CACHE_FORMAT_VERSION}\0${key}\0${identity}\0`)
+    .update(JSON.stringify(result))
+    .digest("hex");
 }
 
 export class TrialCache {
@@ -23,7 +38,8 @@ export class TrialCache {
     return join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
-  async get(key: string): Promise<AgentResult | undefined> {
+  /** The cached answer of `key` for this adapter identity, or undefined (a miss) when absent or not bound to it. */
+  async get(key: string, identity?: string): Promise<AgentResult | undefined> {
     let text: string;
     try {
       text = await readFile(this.path(key), "utf8");
@@ -32,7 +48,10 @@ export class TrialCache {
     }
     try {
       const entry = JSON.parse(text) as CacheEntry;
-      if (entry.v !== CACHE_FORMAT_VERSION || entry.key !== key || entry.result.error) return undefined;
+      if (entry.v !== CACHE_FORMAT_VERSION || entry.key !== key || !entry.result || entry.result.error)
+        return undefined;
+      if (identity !== undefined && entry.identity !== identity) return undefined;
+      if (entry.digest !== entryDigest(entry.key, entry.identity, entry.result)) return undefined;
       return entry.result;
     } catch {
       // A torn or foreign file is a miss, not a failure.
@@ -45,7 +64,13 @@ export class TrialCache {
     const path = this.path(key);
     await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
     const { cached: _cached, ...stored } = result;
-    const entry: CacheEntry = { v: CACHE_FORMAT_VERSION, key, identity, result: stored };
+    const entry: CacheEntry = {
+      v: CACHE_FORMAT_VERSION,
+      key,
+      identity,
+      result: stored,
+      digest: entryDigest(key, identity, stored),
+    };
     // Write-then-rename: a concurrent reader sees the old entry or the new one, never half of it.
     const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     await writeFile(tmp, JSON.stringify(entry));

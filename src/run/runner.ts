@@ -31,6 +31,8 @@ export const ADAPTER_GRACE_MS = 5_000;
 export interface RunOptions {
   agent: AgentConfig;
   repoDir: string;
+  /** Where paths in the agent's configuration resolve (the trusted tree: the base in a PR); default `repoDir`. */
+  agentDir?: string;
   concurrency: number;
   timeoutMs: number;
   maxRetries?: number;
@@ -88,14 +90,14 @@ function withGuard<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise
 }
 
 function trialWorkspaces(adapter: AgentAdapter, opts: RunOptions): TrialWorkspaces {
-  const parent = chooseWorkspaceParent(opts.workspaceParent);
+  const parent = chooseWorkspaceParent(opts.workspaceParent, undefined, adapter.avoidShm);
   opts.logger.debug(parent.reason);
   for (const path of parent.sweep?.() ?? []) opts.logger.debug(`removed ${path}, left by a killed run`);
   return new TrialWorkspaces(adapter.skillsDir, parent.next);
 }
 
 export async function runTrials(requests: TrialRequest[], opts: RunOptions): Promise<RunOutcome> {
-  const adapter = opts.adapter ?? createAgent(opts.agent, { repoDir: opts.repoDir });
+  const adapter = opts.adapter ?? createAgent(opts.agent, { repoDir: opts.agentDir ?? opts.repoDir });
   const identity = await adapter.identity();
   const cacheable = adapter.cacheable !== false;
   const cache = opts.cache.enabled && cacheable ? new TrialCache(opts.cache.dir) : undefined;
@@ -173,7 +175,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     const started = performance.now();
     const key = cache ? cacheKey(req.key, identity) : "";
     if (cache) {
-      const hit = await cache.get(key);
+      const hit = await cache.get(key, identity);
       if (hit) {
         cacheHits++;
         return toRecord(req, { ...hit, cached: true }, performance.now() - started);

@@ -1,8 +1,27 @@
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { type AgentConfig, type BaseSource, InputError, type Logger, type Settings } from "../model/index.js";
+import { existsSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { resolveBaseCommit } from "../detect/base.js";
+import {
+  type AgentConfig,
+  type BaseSource,
+  InputError,
+  type Logger,
+  type PolicyState,
+  type Settings,
+} from "../model/index.js";
 import { parseShard } from "../plan/shard.js";
 import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
-import { loadConfig } from "./config.js";
+import {
+  type ConfigTree,
+  comparePolicies,
+  DEFAULT_OVERRIDE_LABEL,
+  type LoadedConfig,
+  readConfig,
+  readConfigFile,
+  readTrustedConfig,
+  repoRelative,
+} from "./policy.js";
 
 /** Flat options as the CLI flags and the action inputs give them; parsed once into `Settings`. */
 export interface RawOptions {
@@ -21,9 +40,12 @@ export interface RawOptions {
   sarif?: string;
   seed?: string;
   changedFiles?: string[];
-  allowSuiteChange?: boolean;
+  /** A maintainer's approval of suite or policy weakening, and where it came from (label, input, flag). */
+  allowWeakening?: { by: string };
   /** Writes replay recordings of every trial run into this directory. */
   record?: string;
+  /** Environment the cache location is derived from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export const DEFAULTS = {
@@ -31,38 +53,72 @@ export const DEFAULTS = {
   triggerRuns: 3,
   concurrency: 4,
   timeoutSeconds: 300,
-  cacheDir: ".skillgate-cache",
   seed: 42,
   verdict: DEFAULT_VERDICT_POLICY,
 } as const;
 
-/** The offline default agent: recorded trials next to the suites. */
+/** The offline default agent: recorded trials, read from the trusted tree (the base in a PR). */
 export const DEFAULT_AGENT: AgentConfig = { adapter: "replay", recordings: ".skillgate/recordings" };
 
+/**
+ * Where the trial cache lives: never inside the checkout being judged (a PR could commit forged entries).
+ * Under Actions, `RUNNER_TEMP` (restored from and saved to the Actions cache); locally the user's cache folder.
+ * A configured `cache.dir` is used only when it lies outside the checkout.
+ */
+export function trialCacheDir(
+  repoDir: string,
+  configured: string | undefined,
+  env: NodeJS.ProcessEnv,
+  logger?: Logger,
+): string {
+  const fallback =
+    env.GITHUB_ACTIONS === "true" && env.RUNNER_TEMP
+      ? join(env.RUNNER_TEMP, "skillgate-trial-cache")
+      : join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "skillgate", "trials");
+  if (!configured) return fallback;
+  const abs = isAbsolute(configured) ? configured : resolve(repoDir, configured);
+  const rel = relative(repoDir, abs);
+  if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) {
+    logger?.warn(
+      `cache.dir ${configured} lies inside the checkout, where anyone who can push could plant answers; using ${fallback}`,
+    );
+    return fallback;
+  }
+  return abs;
+}
+
 export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<Settings> {
+  const env = raw.env ?? process.env;
   const repoDir = resolve(raw.repo ?? ".");
-  const { config, file } = loadConfig(repoDir, raw.config);
-  const agent: AgentConfig = raw.agent
-    ? { ...(config.agent?.adapter === raw.agent ? config.agent : {}), adapter: raw.agent }
-    : (config.agent ?? DEFAULT_AGENT);
-  const trials =
-    raw.trials !== undefined ? positiveInt(raw.trials, "--trials") : (config.trials ?? DEFAULTS.trials);
+  if (!existsSync(repoDir) || !statSync(repoDir).isDirectory())
+    throw new InputError(`--repo ${raw.repo ?? "."}: no such folder (${repoDir})`);
   const bases = [raw.base, raw.baseDir, raw.baseReport].filter((b) => b !== undefined);
   if (bases.length > 1) throw new InputError("give only one of --base, --base-dir and --base-report");
   let base: BaseSource | undefined;
-  if (raw.base) base = { kind: "ref", ref: raw.base };
-  else if (raw.baseDir) base = { kind: "dir", dir: abs(raw.baseDir) };
-  else if (raw.baseReport)
+  if (raw.base) base = { kind: "ref", ref: raw.base, sha: resolveBaseCommit(repoDir, raw.base) };
+  else if (raw.baseDir) {
+    const dir = resolve(raw.baseDir);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new InputError(`--base-dir ${raw.baseDir}: no such folder (${dir})`);
+    base = { kind: "dir", dir };
+  } else if (raw.baseReport)
     // Comparing needs the base's per-trial outcomes, which a stored report does not carry yet: refuse rather
     // than silently evaluating without a base.
     throw new InputError(
       `--base-report ${raw.baseReport}: comparing with a stored report is not supported yet; use --base REF (a git ref) or --base-dir DIR`,
     );
+
+  const { config, policy } = resolvePolicy(repoDir, base, raw.config);
+  const agent: AgentConfig = raw.agent
+    ? { ...(config.agent?.adapter === raw.agent ? config.agent : {}), adapter: raw.agent }
+    : (config.agent ?? DEFAULT_AGENT);
+  // `--trials` (the `trials` input) overrides every suite's meta.json; the config's `trials` is the default.
+  const trialsOverride = raw.trials !== undefined ? positiveInt(raw.trials, "--trials") : undefined;
+  const trials = trialsOverride ?? config.trials ?? DEFAULTS.trials;
   const seed = raw.seed !== undefined ? nonNegativeInt(raw.seed, "--seed") : DEFAULTS.seed;
-  const cacheDir = config.cache?.dir ?? DEFAULTS.cacheDir;
   return {
     repoDir,
-    configFile: file,
+    configFile: policy.file,
     config,
     base,
     skillsFilter: raw.skills || undefined,
@@ -70,21 +126,20 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     judge: config.judge,
     profile: config.profile ?? "claude-code",
     trials,
+    ...(trialsOverride !== undefined ? { trialsOverride } : {}),
     triggerRuns: config.triggerRuns ?? DEFAULTS.triggerRuns,
     concurrency: config.concurrency ?? DEFAULTS.concurrency,
     timeoutMs: (config.timeoutSeconds ?? DEFAULTS.timeoutSeconds) * 1000,
     shard: raw.shard ? parseShard(raw.shard) : undefined,
     cache: {
       enabled: !raw.noCache && config.cache?.enabled !== false,
-      dir: isAbsolute(cacheDir) ? cacheDir : join(repoDir, cacheDir),
+      dir: trialCacheDir(repoDir, config.cache?.dir, env, logger),
     },
     budget: config.budget ?? {},
     thresholds: config.thresholds ?? {},
-    verdict: {
-      ...DEFAULTS.verdict,
-      ...config.verdict,
-      ...(raw.allowSuiteChange ? { allowSuiteChange: true } : {}),
-    },
+    verdict: { ...DEFAULTS.verdict, ...config.verdict },
+    policy,
+    ...(raw.allowWeakening ? { override: raw.allowWeakening } : {}),
     seed,
     changedFiles: raw.changedFiles,
     outputs: {
@@ -97,6 +152,62 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     record: raw.record ? abs(raw.record) : undefined,
     logger,
   };
+}
+
+/**
+ * The trusted configuration and what the PR changed in it. With a base (a PR), the policy is the base's
+ * `.skillgate.yml` (or the repository file `--config` names, as of base); the checkout's own file is only
+ * compared with it. Without a base (a sweep), the checkout is the tree being vouched for and its file applies.
+ * A `--config` outside the repository is the local operator's own file and applies as it is.
+ */
+export function resolvePolicy(
+  repoDir: string,
+  base: BaseSource | undefined,
+  configOption: string | undefined,
+): { config: LoadedConfig["config"]; policy: PolicyState } {
+  const rel = configOption ? repoRelative(repoDir, configOption) : undefined;
+  const checkout: ConfigTree = { kind: "dir", dir: repoDir };
+  const trusted: { tree: ConfigTree; where: string } | undefined =
+    base?.kind === "dir"
+      ? { tree: { kind: "dir", dir: base.dir }, where: `base folder ${base.dir}` }
+      : base?.kind === "ref" && base.sha
+        ? { tree: { kind: "git", repoDir, sha: base.sha }, where: `base commit ${base.sha.slice(0, 12)}` }
+        : undefined;
+  let loaded: LoadedConfig;
+  let origin: string;
+  if (configOption && !rel) {
+    loaded = readConfigFile(resolve(configOption));
+    origin = `the operator's file ${configOption}`;
+  } else if (trusted) {
+    loaded = readTrustedConfig(trusted.tree, rel, trusted.where);
+    origin = `${trusted.where}${loaded.file ? ` (${loaded.file})` : " (no config file: defaults)"}`;
+  } else {
+    loaded = readTrustedConfig(checkout, rel, "the checkout");
+    origin = `the checkout${loaded.file ? ` (${loaded.file})` : " (no config file: defaults)"}`;
+  }
+  const policy: PolicyState = {
+    origin,
+    ...(loaded.file ? { file: loaded.file } : {}),
+    ...(base?.kind === "dir" ? { dir: base.dir } : !base ? { dir: repoDir } : {}),
+    changes: [],
+    headDiagnostics: [],
+    overrideLabel: loaded.config.override?.label ?? DEFAULT_OVERRIDE_LABEL,
+  };
+  if (trusted && !(configOption && !rel)) {
+    const head = readConfig(checkout, rel ?? loaded.file);
+    const headFile = head.file ?? rel ?? loaded.file;
+    // A config file the base did not have, or deleted at head, is compared too (against defaults).
+    if (head.file || loaded.file) {
+      policy.headDiagnostics = head.diagnostics;
+      if (!head.diagnostics.some((d) => d.severity === "error"))
+        policy.changes = comparePolicies(
+          loaded,
+          { ...head, ...(headFile ? { file: headFile } : {}) },
+          { trials: DEFAULTS.trials, triggerRuns: DEFAULTS.triggerRuns },
+        );
+    }
+  }
+  return { config: loaded.config, policy };
 }
 
 function abs(p: string): string {

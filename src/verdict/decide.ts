@@ -31,6 +31,8 @@ export interface SkillVerdictInput {
   errors: string[];
   validationErrors: Diagnostic[];
   policy: VerdictPolicy;
+  /** A maintainer's approval of weakening (a label on the PR, a base-branch workflow input, the local operator). */
+  override?: { by: string };
   locs: { skillFile: string; descriptionLine: number; metaFile?: string; metaLine?: number };
 }
 
@@ -38,7 +40,9 @@ export interface SkillVerdict {
   verdict: Verdict;
   /** Every root, blocking ones first. */
   roots: Root[];
-  /** The roots this PR is blamed for: every blocking root (new, undecided per policy, weakening, thresholds …). */
+  /** The roots that block the merge: new ones, undecided ones per policy, weakening, thresholds, errors … */
+  blockingRoots: Root[];
+  /** The roots this PR introduced (status `new`): statistically new failures and suite weakening. */
   newRoots: Root[];
   /** Short reasons, most important first. */
   reasons: string[];
@@ -79,6 +83,10 @@ function isBlocking(d: RootDecision, policy: VerdictPolicy): boolean {
       return policy.inconclusive === "fail" || d.undecidedBecause === "confirmation-error";
     case "pre-existing":
       return policy.preExisting === "fail";
+    case "not-significant":
+      return false;
+    case "error":
+      return true;
     case "head-only":
       return (policy.headOnly ?? "fail") === "fail";
   }
@@ -97,8 +105,10 @@ function decisionTitle(d: RootDecision): string {
   const label = {
     new: "New",
     "pre-existing": "Pre-existing",
+    "not-significant": "Not significant",
     inconclusive: "Undecided",
     "head-only": "Failing",
+    error: "Could not evaluate",
   }[d.status];
   return `${label}: ${what} (${counts})`;
 }
@@ -171,7 +181,10 @@ export function decideSkillVerdict(input: SkillVerdictInput): SkillVerdict {
     // these block, but as "could not decide" (error), not as a failure of the skill.
     if (
       root.blocking &&
-      (root.kind === "error" || d.errorOnly || d.undecidedBecause === "confirmation-error")
+      (root.kind === "error" ||
+        d.status === "error" ||
+        d.errorOnly ||
+        d.undecidedBecause === "confirmation-error")
     ) {
       errorLike.add(root);
     }
@@ -190,25 +203,39 @@ export function decideSkillVerdict(input: SkillVerdictInput): SkillVerdict {
     const how = policy.preExisting === "fail" ? "blocking by policy" : "not blocking";
     reasons.push(`${count("pre-existing")} pre-existing root(s) that fail at base too (${how})`);
   }
+  if (count("not-significant") > 0)
+    reasons.push(
+      `${count("not-significant")} root(s) failing at head only, not significantly (not blocking)`,
+    );
+  if (count("error") > 0)
+    reasons.push(`${count("error")} check(s) could not be evaluated (blocking: an error is never a pass)`);
 
-  // Suite weakening.
+  // Suite changes: a loosening blocks unless a maintainer approved it; a tightening is reported only.
+  const override = input.override;
   for (const f of input.weakening.filter((w) => w.skill === skill)) {
-    const accepted = policy.allowSuiteChange ? " Accepted by override (skillgate: allow-suite-change)." : "";
-    simple(
+    const loosened = f.direction !== "tightened";
+    const accepted = loosened && override ? ` Accepted by a maintainer's override (${override.by}).` : "";
+    const root = simple(
       f.id,
       "suite-weakened",
       f,
-      `Suite weakened: ${f.kind}`,
+      loosened ? `Suite weakened: ${f.kind}` : `Suite tightened: ${f.kind}`,
       `${f.message}${accepted}`,
-      !policy.allowSuiteChange,
+      loosened && !override,
       "new",
     );
+    root.change = loosened ? "loosened" : "tightened";
   }
-  const weakened = input.weakening.filter((w) => w.skill === skill).length;
+  const tightenedCount = input.weakening.filter(
+    (w) => w.skill === skill && w.direction === "tightened",
+  ).length;
+  if (tightenedCount > 0)
+    reasons.push(`suite tightened in ${tightenedCount} place(s) (reported, not blocking)`);
+  const weakened = input.weakening.filter((w) => w.skill === skill && w.direction !== "tightened").length;
   if (weakened > 0) {
     reasons.push(
-      policy.allowSuiteChange
-        ? `suite weakened in ${weakened} place(s), accepted by the allow-suite-change override`
+      override
+        ? `suite weakened in ${weakened} place(s), accepted by a maintainer's override (${override.by})`
         : `suite weakened in ${weakened} place(s) in this PR`,
     );
   }
@@ -329,7 +356,18 @@ export function decideSkillVerdict(input: SkillVerdictInput): SkillVerdict {
       ? "error"
       : "pass";
   if (verdict === "pass" && reasons.length === 0) reasons.push("no failing roots");
-  return { verdict, roots, newRoots: blocking, reasons };
+  return {
+    verdict,
+    roots,
+    blockingRoots: blocking,
+    newRoots: roots.filter(isNewRoot),
+    reasons,
+  };
+}
+
+/** A root this PR introduced: decided new, or a loosening of the suite or policy (a tightening is only reported). */
+export function isNewRoot(r: Root): boolean {
+  return r.status === "new" && (r.change === undefined || r.change === "loosened");
 }
 
 /** The run's verdict: any failed skill fails it; otherwise any error (per skill or of the run) makes it `error`. */

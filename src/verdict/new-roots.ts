@@ -7,7 +7,10 @@ import { fisherOneSided, minAttainableP } from "./stats.js";
  * Which roots are new: head vs base, per root check id, with an exact test on per-trial outcomes.
  *
  * Test: one-sided Fisher exact test (head fails more often than base) on the trials in which the check was
- * observed on its own (passed, or failed as a root; cascades and skips are not observations of this check).
+ * observed on its own (passed, or failed as a root; cascades, skips and errors are not observations of it).
+ *
+ * A root that could not be evaluated at head (any trial `error`: unknown gate, bad regex, crashed oracle …) is an
+ * `error` root whatever base shows: an error is never a pass, and never "pre-existing".
  *
  * Family-wise α across the PR (Bonferroni over checks and looks, with Tarone's refinement): the family is every
  * check observed in both arms that failed (as a root) in either arm — m of them; a check failing in neither arm
@@ -17,13 +20,17 @@ import { fisherOneSided, minAttainableP } from "./stats.js";
  * whose smallest attainable p-value is ≤ α/(m·K) are counted. A root is `new` when p ≤ α/(m·K) at some look:
  * the chance that an A/A PR shows any new root is ≤ α (measured in `bench/verdict.ts`).
  *
- * A suspect stops being one (status `pre-existing`) when head fails less often than base, or once both arms
- * have ≥ FUTILITY_MIN_TRIALS trials and head fails no more often than base, or p ≥ FUTILITY_P (no sign at all that head is worse: a flake seen in
- * one arm only). Below that many trials a tie is re-checked while confirmation trials are available (a drop
- * from 0.9 to 0.5 shows head ≤ base in 5 trials about 12 % of the time). When confirmation trials run out —
- * no `confirm`, the budget is spent, or the runner failed — a suspect is `pre-existing` if base fails at least
- * as often, `inconclusive` if it has too few trials to call a flake or if p ≤ α/m (it would be new but for the
- * repeated looks), and `pre-existing` (not significantly worse) otherwise.
+ * A suspect that is not new ends `pre-existing` when base fails too (at least as often as head, or with no
+ * significant difference after the confirmation trials), and `not-significant` when base never failed but head
+ * does not fail significantly more often (a flake seen at head only). Below FUTILITY_MIN_TRIALS trials per arm a
+ * tie is re-checked while confirmation trials are available (a drop from 0.9 to 0.5 shows head ≤ base in 5
+ * trials about 12 % of the time). When confirmation trials run out — none allowed, the budget is spent, or the
+ * runner failed — a suspect with too few trials, or with p ≤ α/m (new but for the repeated looks), is
+ * `inconclusive`.
+ *
+ * The confirmation loop is explicit: `RootDecider.next()` decides what the observations so far decide and returns
+ * the confirmation trials the remaining suspects need; the pipeline plans, runs and grades them and hands the
+ * checks back with `observe()`. No callback, no state shared with the caller.
  */
 
 export interface RootDecision {
@@ -53,13 +60,37 @@ export interface RootDecision {
   /** The head failure message (first failed trial). */
   message: string;
   discriminator: boolean;
+  /** Every failed head trial of this root was an `error` (could not be evaluated), none a plain failure. */
   errorOnly: boolean;
 }
 
-export type ConfirmFn = (
-  checkIds: string[],
-  extraTrialsPerArm: number,
-) => Promise<{ head: CheckResult[]; base: CheckResult[] }>;
+/** A root the decider needs more trials of. */
+export interface RootRef {
+  key: string;
+  skill: string;
+  mode: TrialMode;
+  checkId: string;
+  /** The case (or trigger query) whose trials observe it. */
+  caseId: string;
+}
+
+/** What the decider asks the pipeline to run next: more trials of these roots, in both arms. */
+export interface ConfirmationRequest {
+  /** 1-based index of the look these trials feed. */
+  look: number;
+  roots: RootRef[];
+  /** Trials to add per arm and root in this batch. */
+  extraTrialsPerArm: number;
+}
+
+/** The graded checks of one confirmation batch, per arm. */
+export interface ConfirmationBatch {
+  head: CheckResult[];
+  base: CheckResult[];
+}
+
+/** A stand-in for the pipeline's confirmation stage (tests and the verdict bench). */
+export type ConfirmFn = (checkIds: string[], extraTrialsPerArm: number) => Promise<ConfirmationBatch>;
 
 interface Counts {
   headFailed: number;
@@ -74,6 +105,10 @@ const comparedModes: ReadonlySet<TrialMode> = new Set<TrialMode>(["skill", "trig
 const compared = (checks: CheckResult[]): CheckResult[] => checks.filter((c) => comparedModes.has(c.mode));
 
 const tallyMap = (checks: CheckTally[]): Map<string, CheckTally> => new Map(checks.map((t) => [t.key, t]));
+
+/** Failures and observations that count for the test: an error is neither a pass nor a failure. */
+const failedOf = (t: CheckTally | undefined): number => (t ? t.failedAsRoot - t.erroredAsRoot : 0);
+const observedOf = (t: CheckTally | undefined): number => (t ? t.observed - t.erroredAsRoot : 0);
 
 /** Cumulative extra trials per arm at each look after the first, e.g. n0 = 5, budget 55 → 3, 7, 13, 22, 36, 55. */
 export function confirmationSchedule(startTrials: number, maxExtra: number): number[] {
@@ -97,12 +132,7 @@ export function alphaSpendingLooks(lookSizes: number[], familyAlpha: number): nu
 
 const fmtP = (p: number): string => (p < 0.0001 ? p.toExponential(1) : String(Number(p.toPrecision(2))));
 
-export async function decideNewRoots(
-  head: CheckResult[],
-  base: CheckResult[] | undefined,
-  policy: VerdictPolicy,
-  confirm?: ConfirmFn,
-): Promise<RootDecision[]> {
+export function checkPolicy(policy: VerdictPolicy): void {
   if (!(policy.alpha > 0 && policy.alpha < 1))
     throw new RangeError(`verdict.alpha must be in (0, 1), got ${policy.alpha}`);
   if (!Number.isInteger(policy.maxConfirmationTrials) || policy.maxConfirmationTrials < 0) {
@@ -110,79 +140,232 @@ export async function decideNewRoots(
       `verdict.maxConfirmationTrials must be a non-negative integer, got ${policy.maxConfirmationTrials}`,
     );
   }
-  const headA = attributeRoots(compared(head));
-  const baseA = base ? attributeRoots(compared(base)) : undefined;
-  const headTallies = tallyMap(headA.checks);
-  const baseTallies = tallyMap(baseA?.checks ?? []);
+}
 
-  const decisions = new Map<string, RootDecision>();
-  const cascaded = new Map<string, Set<string>>(headA.roots.map((r) => [r.key, new Set(r.cascaded)]));
-  const counts = new Map<string, Counts>();
-  const family: AttributedRoot[] = [];
-  for (const r of headA.roots) {
-    const b = baseTallies.get(r.key);
-    const common = {
+/**
+ * The sequential head-vs-base decision over one PR. Construct it with the first trials' checks, then loop:
+ * `next()` → run the requested trials → `observe()`, until `next()` returns undefined; `decisions()` then holds
+ * one decision per head root. `abort()` ends the loop when confirmation trials could not run.
+ */
+export class RootDecider {
+  private readonly policy: VerdictPolicy;
+  private readonly decided = new Map<string, RootDecision>();
+  private readonly counts = new Map<string, Counts>();
+  private readonly cascaded = new Map<string, Set<string>>();
+  private readonly roots = new Map<string, AttributedRoot>();
+  private suspects: AttributedRoot[] = [];
+  private readonly familySize: number;
+  private readonly familyAlpha: number;
+  private readonly extras: number[];
+  private readonly looks: number;
+  private readonly threshold: number;
+  /** Index into `extras` of the next confirmation look. */
+  private look = 0;
+  private extraSoFar = 0;
+  /** A request handed out and not yet observed. */
+  private pending: ConfirmationRequest | undefined;
+
+  constructor(
+    head: CheckResult[],
+    base: CheckResult[] | undefined,
+    policy: VerdictPolicy,
+    opts: { canConfirm: boolean },
+  ) {
+    checkPolicy(policy);
+    this.policy = policy;
+    const headA = attributeRoots(compared(head));
+    const baseA = base ? attributeRoots(compared(base)) : undefined;
+    const headTallies = tallyMap(headA.checks);
+    const baseTallies = tallyMap(baseA?.checks ?? []);
+
+    const family: AttributedRoot[] = [];
+    for (const r of headA.roots) {
+      this.roots.set(r.key, r);
+      this.cascaded.set(r.key, new Set(r.cascaded));
+      const b = baseTallies.get(r.key);
+      if (r.erroredTrials.length > 0) {
+        this.decideError(r, b);
+        continue;
+      }
+      if (!b || observedOf(b) === 0) {
+        const why = !baseA
+          ? "no base was evaluated"
+          : b
+            ? "the check could not be evaluated at base"
+            : "the check was not observed at base";
+        this.decided.set(r.key, {
+          ...this.common(r),
+          status: "head-only",
+          head: { failed: r.failedTrials.length, trials: r.trials },
+          reason: `fails at head in ${r.failedTrials.length}/${r.trials} trials; ${why}`,
+        });
+        continue;
+      }
+      family.push(r);
+      this.counts.set(r.key, {
+        headFailed: r.failedTrials.length,
+        headTrials: r.trials,
+        baseFailed: failedOf(b),
+        baseTrials: observedOf(b),
+      });
+    }
+
+    // Tarone: a check that failed in neither arm cannot reach any threshold (its margin is 0), so it spends no α;
+    // every check observed in both arms with a failure in either arm does, even one failing at base only.
+    this.familySize = [...headTallies.values()].filter((h) => {
+      const b = baseTallies.get(h.key);
+      return b !== undefined && observedOf(h) > 0 && observedOf(b) > 0 && failedOf(h) + failedOf(b) > 0;
+    }).length;
+    this.familyAlpha = policy.alpha / Math.max(1, this.familySize);
+    const startTrials = Math.max(
+      0,
+      ...family.map((r) => {
+        const c = this.counts.get(r.key)!;
+        return Math.max(c.headTrials, c.baseTrials);
+      }),
+    );
+    this.extras = opts.canConfirm ? confirmationSchedule(startTrials, policy.maxConfirmationTrials) : [];
+    this.looks = alphaSpendingLooks(
+      [startTrials, ...this.extras.map((e) => startTrials + e)],
+      this.familyAlpha,
+    );
+    this.threshold = this.familyAlpha / this.looks;
+    this.suspects = family;
+  }
+
+  /**
+   * Decides every suspect the observations so far settle and returns the trials the others need next, or
+   * undefined once every root is decided (confirmation not allowed or exhausted included).
+   */
+  next(): ConfirmationRequest | undefined {
+    if (this.pending) throw new Error("RootDecider.next() called before the last request was observed");
+    this.settle();
+    if (this.suspects.length === 0) return undefined;
+    const nextExtra = this.extras[this.look];
+    if (this.policy.maxConfirmationTrials === 0 || this.extras.length === 0) {
+      this.closeSuspects("no-confirmation");
+      return undefined;
+    }
+    if (nextExtra === undefined) {
+      this.closeSuspects("max-trials");
+      return undefined;
+    }
+    this.pending = {
+      look: this.look + 1,
+      roots: this.suspects.map((r) => ({
+        key: r.key,
+        skill: r.skill,
+        mode: r.mode,
+        checkId: r.checkId,
+        caseId: r.caseId,
+      })),
+      extraTrialsPerArm: nextExtra - this.extraSoFar,
+    };
+    return this.pending;
+  }
+
+  /** The checks of the trials the last request asked for (both arms, graded). */
+  observe(batch: ConfirmationBatch): void {
+    if (!this.pending) throw new Error("RootDecider.observe() without a pending request");
+    this.extraSoFar = this.extras[this.look]!;
+    this.look++;
+    this.pending = undefined;
+    // Attribute the batch on its own: its trials are new, but attribution is per trial either way.
+    const bh = attributeRoots(compared(batch.head));
+    const bb = attributeRoots(compared(batch.base));
+    const bhT = tallyMap(bh.checks);
+    const bbT = tallyMap(bb.checks);
+    const bhRoots = new Map(bh.roots.map((r) => [r.key, r]));
+    const still: AttributedRoot[] = [];
+    for (const r of this.suspects) {
+      const c = this.counts.get(r.key)!;
+      const h = bhT.get(r.key);
+      c.headFailed += failedOf(h);
+      c.headTrials += observedOf(h);
+      c.baseFailed += failedOf(bbT.get(r.key));
+      c.baseTrials += observedOf(bbT.get(r.key));
+      const br = bhRoots.get(r.key);
+      for (const id of br?.cascaded ?? []) this.cascaded.get(r.key)!.add(id);
+      if (br && br.erroredTrials.length > 0) {
+        this.decideError({ ...r, erroredTrials: br.erroredTrials, message: br.message }, undefined);
+        continue;
+      }
+      still.push(r);
+    }
+    this.suspects = still;
+  }
+
+  /** Confirmation trials could not run (the runner failed, the budget is spent): the suspects stay undecided. */
+  abort(message: string): void {
+    this.pending = undefined;
+    this.settle();
+    for (const r of this.suspects) {
+      const c = this.counts.get(r.key)!;
+      const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
+      this.decideCounted(
+        r,
+        "inconclusive",
+        p,
+        `inconclusive (confirmation trials failed: ${message})`,
+        "confirmation-error",
+      );
+    }
+    this.suspects = [];
+  }
+
+  /** One decision per head root, sorted by key. Complete once `next()` has returned undefined. */
+  decisions(): RootDecision[] {
+    return [...this.decided.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  private common(r: AttributedRoot) {
+    return {
       key: r.key,
       skill: r.skill,
       checkId: r.checkId,
       mode: r.mode,
-      head: { failed: r.failedTrials.length, trials: r.trials },
       familySize: 0,
       looks: 0,
       confirmationTrials: 0,
-      cascaded: r.cascaded,
+      cascaded: [...(this.cascaded.get(r.key) ?? r.cascaded)].sort(),
       loc: r.loc,
       message: r.message,
       discriminator: r.discriminator,
       errorOnly: r.errorOnly,
     };
-    if (!b || b.observed === 0) {
-      const why = !baseA ? "no base was evaluated" : "the check was not observed at base";
-      decisions.set(r.key, {
-        ...common,
-        status: "head-only",
-        reason: `fails at head in ${r.failedTrials.length}/${r.trials} trials; ${why}`,
-      });
-      continue;
-    }
-    family.push(r);
-    counts.set(r.key, {
-      headFailed: r.failedTrials.length,
-      headTrials: r.trials,
-      baseFailed: b.failedAsRoot,
-      baseTrials: b.observed,
-    });
   }
 
-  // Tarone: a check that failed in neither arm cannot reach any threshold (its margin is 0), so it spends no α;
-  // every check observed in both arms with a failure in either arm does, even one failing at base only.
-  const m = [...headTallies.values()].filter((h) => {
-    const b = baseTallies.get(h.key);
-    return b !== undefined && h.observed > 0 && b.observed > 0 && h.failedAsRoot + b.failedAsRoot > 0;
-  }).length;
-  const familyAlpha = policy.alpha / Math.max(1, m);
-  const startTrials = Math.max(
-    0,
-    ...family.map((r) => Math.max(headTallies.get(r.key)!.observed, baseTallies.get(r.key)!.observed)),
-  );
-  const extras = confirm ? confirmationSchedule(startTrials, policy.maxConfirmationTrials) : [];
-  const looks = alphaSpendingLooks([startTrials, ...extras.map((e) => startTrials + e)], familyAlpha);
-  const threshold = familyAlpha / looks;
+  private decideError(r: AttributedRoot, base: CheckTally | undefined): void {
+    const c = this.counts.get(r.key);
+    const errored = r.erroredTrials.length;
+    const atBase =
+      base && base.erroredAsRoot > 0
+        ? `; it could not be evaluated at base either (${base.erroredAsRoot} trial(s))`
+        : "";
+    this.decided.set(r.key, {
+      ...this.common(r),
+      status: "error",
+      head: c
+        ? { failed: c.headFailed, trials: c.headTrials }
+        : { failed: r.failedTrials.length, trials: r.trials },
+      ...(c ? { base: { failed: c.baseFailed, trials: c.baseTrials } } : {}),
+      confirmationTrials: this.extraSoFar,
+      reason: `could not be evaluated at head in ${errored} trial(s)${atBase}: an error is never a pass`,
+    });
+    this.counts.delete(r.key);
+  }
 
-  const decide = (
+  private decideCounted(
     r: AttributedRoot,
     status: RootStatus,
     p: number,
-    extra: number,
     reason: string,
     why?: RootDecision["undecidedBecause"],
-  ) => {
-    const c = counts.get(r.key)!;
-    decisions.set(r.key, {
-      key: r.key,
-      skill: r.skill,
-      checkId: r.checkId,
-      mode: r.mode,
+  ): void {
+    const c = this.counts.get(r.key)!;
+    const { policy, threshold, familySize: m, looks } = this;
+    this.decided.set(r.key, {
+      ...this.common(r),
       status,
       head: { failed: c.headFailed, trials: c.headTrials },
       base: { failed: c.baseFailed, trials: c.baseTrials },
@@ -190,110 +373,89 @@ export async function decideNewRoots(
       threshold,
       familySize: m,
       looks,
-      confirmationTrials: extra,
+      confirmationTrials: this.extraSoFar,
       ...(why ? { undecidedBecause: why } : {}),
       reason: `head ${c.headFailed}/${c.headTrials} vs base ${c.baseFailed}/${c.baseTrials} failed; one-sided Fisher p = ${fmtP(p)}, threshold ${fmtP(threshold)} (α ${policy.alpha} / ${m} check(s) / ${looks} look(s)): ${reason}`,
-      cascaded: [...cascaded.get(r.key)!].sort(),
-      loc: r.loc,
-      message: r.message,
-      discriminator: r.discriminator,
-      errorOnly: r.errorOnly,
     });
-  };
+  }
 
-  let suspects = family;
-  let extraSoFar = 0;
-  for (let look = 0; suspects.length > 0; look++) {
+  /** Not new: pre-existing when base fails too, not significant when only head ever failed. */
+  private decideNotNew(r: AttributedRoot, p: number, reason: string): void {
+    const c = this.counts.get(r.key)!;
+    if (c.baseFailed > 0) this.decideCounted(r, "pre-existing", p, `pre-existing (${reason})`);
+    else this.decideCounted(r, "not-significant", p, `not significant (${reason}; base never failed)`);
+  }
+
+  /** One look: decide the suspects the counts settle, keep the rest. */
+  private settle(): void {
     const still: AttributedRoot[] = [];
-    for (const r of suspects) {
-      const c = counts.get(r.key)!;
+    for (const r of this.suspects) {
+      const c = this.counts.get(r.key)!;
       const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
       const enough = Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS;
-      if (p <= threshold) decide(r, "new", p, extraSoFar, "new (fails more often at head)");
+      if (p <= this.threshold) this.decideCounted(r, "new", p, "new (fails more often at head)");
       else if (
         c.headFailed * c.baseTrials < c.baseFailed * c.headTrials ||
         (enough && c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials)
       )
-        decide(r, "pre-existing", p, extraSoFar, "pre-existing (fails at base at least as often)");
+        this.decideNotNew(r, p, "fails at base at least as often");
       else if (enough && p >= FUTILITY_P - 1e-9)
-        decide(r, "pre-existing", p, extraSoFar, "not new (no sign that head fails more often: a flake)");
+        this.decideNotNew(r, p, "no sign that head fails more often: a flake");
       else still.push(r);
     }
-    suspects = still;
-    if (suspects.length === 0) break;
-
-    const nextExtra = extras[look];
-    let why: RootDecision["undecidedBecause"] | undefined;
-    let batch: { head: CheckResult[]; base: CheckResult[] } | undefined;
-    if (!confirm || policy.maxConfirmationTrials === 0) why = "no-confirmation";
-    else if (nextExtra === undefined) why = "max-trials";
-    else {
-      try {
-        const ids = [...new Set(suspects.map((r) => r.checkId))].sort();
-        batch = await confirm(ids, nextExtra - extraSoFar);
-      } catch (e) {
-        why = "confirmation-error";
-        const msg = e instanceof Error ? e.message : String(e);
-        for (const r of suspects) {
-          const c = counts.get(r.key)!;
-          const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
-          decide(r, "inconclusive", p, extraSoFar, `inconclusive (confirmation trials failed: ${msg})`, why);
-        }
-        break;
-      }
-    }
-    if (!batch) {
-      for (const r of suspects) {
-        const c = counts.get(r.key)!;
-        const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
-        const enough = Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS;
-        if (c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials)
-          decide(r, "pre-existing", p, extraSoFar, "pre-existing (fails at base at least as often)");
-        else if (!enough)
-          decide(
-            r,
-            "inconclusive",
-            p,
-            extraSoFar,
-            `inconclusive (too few trials to decide; ${why === "no-confirmation" ? "no confirmation trials allowed" : "confirmation budget spent"})`,
-            why,
-          );
-        else if (p <= familyAlpha)
-          decide(
-            r,
-            "inconclusive",
-            p,
-            extraSoFar,
-            `inconclusive (p ≤ α/m = ${fmtP(familyAlpha)} but not after ${looks} looks; confirmation budget spent)`,
-            why,
-          );
-        else
-          decide(
-            r,
-            "pre-existing",
-            p,
-            extraSoFar,
-            "not new (not significantly more often at head after all confirmation trials)",
-          );
-      }
-      break;
-    }
-    // Attribute the batch on its own: its trial indices may repeat the first run's.
-    extraSoFar = nextExtra!;
-    const bh = attributeRoots(compared(batch.head));
-    const bb = attributeRoots(compared(batch.base));
-    const bhT = tallyMap(bh.checks);
-    const bbT = tallyMap(bb.checks);
-    const bhRoots = new Map(bh.roots.map((r) => [r.key, r]));
-    for (const r of suspects) {
-      const c = counts.get(r.key)!;
-      c.headFailed += bhT.get(r.key)?.failedAsRoot ?? 0;
-      c.headTrials += bhT.get(r.key)?.observed ?? 0;
-      c.baseFailed += bbT.get(r.key)?.failedAsRoot ?? 0;
-      c.baseTrials += bbT.get(r.key)?.observed ?? 0;
-      for (const id of bhRoots.get(r.key)?.cascaded ?? []) cascaded.get(r.key)!.add(id);
-    }
+    this.suspects = still;
   }
 
-  return [...decisions.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  /** No more confirmation trials: decide what is left. */
+  private closeSuspects(why: NonNullable<RootDecision["undecidedBecause"]>): void {
+    for (const r of this.suspects) {
+      const c = this.counts.get(r.key)!;
+      const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
+      const enough = Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS;
+      if (c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials)
+        this.decideNotNew(r, p, "fails at base at least as often");
+      else if (!enough)
+        this.decideCounted(
+          r,
+          "inconclusive",
+          p,
+          `inconclusive (too few trials to decide; ${why === "no-confirmation" ? "no confirmation trials allowed" : "confirmation budget spent"})`,
+          why,
+        );
+      else if (p <= this.familyAlpha)
+        this.decideCounted(
+          r,
+          "inconclusive",
+          p,
+          `inconclusive (p ≤ α/m = ${fmtP(this.familyAlpha)} but not after ${this.looks} looks; confirmation budget spent)`,
+          why,
+        );
+      else this.decideNotNew(r, p, "not significantly more often at head after all confirmation trials");
+    }
+    this.suspects = [];
+  }
+}
+
+/**
+ * The whole sequential decision with a confirmation function standing in for the pipeline (tests, the verdict
+ * bench). The pipeline drives `RootDecider` itself.
+ */
+export async function decideNewRoots(
+  head: CheckResult[],
+  base: CheckResult[] | undefined,
+  policy: VerdictPolicy,
+  confirm?: ConfirmFn,
+): Promise<RootDecision[]> {
+  const decider = new RootDecider(head, base, policy, { canConfirm: !!confirm });
+  for (let req = decider.next(); req && confirm; req = decider.next()) {
+    let batch: ConfirmationBatch;
+    try {
+      batch = await confirm([...new Set(req.roots.map((r) => r.checkId))].sort(), req.extraTrialsPerArm);
+    } catch (e) {
+      decider.abort(e instanceof Error ? e.message : String(e));
+      break;
+    }
+    decider.observe(batch);
+  }
+  return decider.decisions();
 }

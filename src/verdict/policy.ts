@@ -9,7 +9,6 @@ export const DEFAULT_VERDICT_POLICY: Readonly<VerdictPolicy> = Object.freeze({
   inconclusive: "fail",
   preExisting: "report",
   maxConfirmationTrials: 55,
-  allowSuiteChange: false,
   headOnly: "fail",
 });
 

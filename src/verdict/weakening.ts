@@ -1,17 +1,23 @@
 import type { Assertion, Case, Skill, SourceLocation, Suite, TriggerQuery } from "../model/index.js";
 
 /**
- * Suite weakening: what a PR removed or loosened in the eval suite of a skill it edits. Each finding becomes a
- * `suite-weakened` root (blocking unless `VerdictPolicy.allowSuiteChange`). Findings sit on the head suite line
- * of the loosened item; a deleted item sits on the head line of its case when the case survives, else on its
- * base line in the same file when that file survives, else on line 1 of the head suite's meta file (the message
- * then names the deleted file).
+ * Suite changes: what a PR removed, loosened or tightened in the eval suite of a skill it edits. Each finding
+ * becomes a `suite-weakened` root: a loosening blocks unless a maintainer approves it, a tightening is reported
+ * and never blocks. The rule is conservative: a change that cannot be shown to accept a subset of what the base
+ * accepted (a reworded prompt, a new regex, other gate options, an edited predicate or oracle) is a loosening.
+ *
+ * Findings sit on the head line that replaced the loosened item and name the base line it loosened; a deleted
+ * item sits on the head line of its case when the case survives, else on its base line in the same file when that
+ * file survives, else on line 1 of the head suite's meta file (the message then names the deleted file).
  */
 
 export type WeakeningKind =
   | "suite-removed"
+  | "skill-removed"
   | "case-removed"
+  | "case-changed"
   | "assertion-removed"
+  | "assertion-changed"
   | "discriminator-removed"
   | "discriminator-unmarked"
   | "forbidden-values-removed"
@@ -19,19 +25,46 @@ export type WeakeningKind =
   | "range-widened"
   | "assertion-type-changed"
   | "condition-added"
+  | "condition-changed"
+  | "dependency-added"
+  | "predicate-changed"
+  | "oracle-changed"
+  | "vars-changed"
   | "threshold-lowered"
   | "trials-lowered"
-  | "trigger-prompt-removed";
+  | "trigger-prompt-removed"
+  | "trigger-prompt-moved"
+  | "trigger-weight-lowered"
+  // Tightenings (reported, never blocking):
+  | "case-added"
+  | "assertion-added"
+  | "discriminator-marked"
+  | "forbidden-values-added"
+  | "accepted-values-removed"
+  | "range-narrowed"
+  | "condition-removed"
+  | "dependency-removed"
+  | "threshold-raised"
+  | "trials-raised"
+  | "trigger-prompt-added";
 
 export interface WeakeningFinding {
   kind: WeakeningKind;
+  /** `loosened` (default) blocks unless a maintainer approves; `tightened` is reported only. */
+  direction?: "loosened" | "tightened";
   /** Stable id for the root: `suite-weakened/<kind>/<detail>`. */
   id: string;
   skill: string;
   message: string;
+  /** Where the head shows it (the line that replaced, or the nearest surviving line). */
   file: string;
   line: number;
+  /** The base line it changed, when there was one. */
+  base?: { file: string; line: number };
 }
+
+/** Reads a repository-relative file of one side (undefined when absent): for predicate, oracle and fixture content. */
+export type TreeReader = (rel: string) => string | undefined;
 
 /** Type changes that only tighten (the head type accepts a subset of what the base type accepted). */
 const TIGHTENING: ReadonlySet<string> = new Set([
@@ -76,6 +109,18 @@ function valuesOf(a: Assertion): string[] | undefined {
   return (Array.isArray(v) ? v : [v]).map((x) => JSON.stringify(x));
 }
 
+const json = (x: unknown): string => JSON.stringify(x ?? null, Object.keys(flatKeys(x)).sort());
+/** Every key at any depth, so `json` sorts nested objects too. */
+function flatKeys(x: unknown, into: Record<string, true> = {}): Record<string, true> {
+  if (x && typeof x === "object")
+    for (const [k, v] of Object.entries(x)) {
+      into[k] = true;
+      flatKeys(v, into);
+    }
+  return into;
+}
+const sameJson = (a: unknown, b: unknown): boolean => json(a) === json(b);
+
 const normalisePrompt = (p: string): string => p.trim().replace(/\s+/g, " ").toLowerCase();
 
 const short = (s: string, n = 60): string => {
@@ -90,6 +135,17 @@ const THRESHOLD_KEYS = [
   "triggerRecall",
 ] as const;
 
+/** A suite-relative file named by a command word (`node oracle.mjs`): its content is part of the oracle. */
+function commandFiles(command: string, root: string): string[] {
+  return command
+    .split(/\s+/)
+    .filter((w) => /^[\w./-]+\.[a-z0-9]+$/i.test(w) && !w.startsWith("/") && !w.includes(".."))
+    .map((w) => `${root}/${w.replace(/^\.\//, "")}`);
+}
+
+/** Readers of both checkouts, for comparing the files a suite names (predicates, oracle scripts, fixtures). */
+export type Trees = { base: TreeReader; head: TreeReader };
+
 /**
  * `head` undefined: the PR deleted the suite of a skill it keeps; one finding on line 1 of the head SKILL.md
  * (or of the base suite's meta file when the head skill is unknown).
@@ -99,6 +155,7 @@ export function diffSuites(
   head: Suite | undefined,
   baseSkill?: Skill,
   headSkill?: Skill,
+  trees?: Trees,
 ): WeakeningFinding[] {
   if (!head) return [suiteRemoved(base, baseSkill, headSkill)];
   const skill = head.skill || base.skill;
@@ -119,17 +176,21 @@ export function diffSuites(
       where: `(was ${baseLoc.file}:${baseLoc.line} at base; that file is deleted at head, annotated on line 1 of ${fallback.file})`,
     };
   };
-  const add = (kind: WeakeningKind, detail: string, loc: SourceLocation, message: string) =>
+  const add: Add = (kind, detail, loc, message, baseLoc, direction = "loosened") =>
     findings.push({
       kind,
+      ...(direction === "tightened" ? { direction } : {}),
       id: `suite-weakened/${kind}/${detail}`,
       skill,
       message,
       file: loc.file,
       line: loc.line,
+      ...(baseLoc ? { base: { file: baseLoc.file, line: baseLoc.line } } : {}),
     });
+  const at = (l: SourceLocation) => `(${l.file}:${l.line} at base)`;
 
   const headCases = new Map(head.cases.map((c) => [c.id, c]));
+  const baseCaseIds = new Set(base.cases.map((c) => c.id));
   for (const bc of base.cases) {
     const hc = headCases.get(bc.id);
     if (!hc) {
@@ -141,11 +202,14 @@ export function diffSuites(
         bc.id,
         loc,
         `Case "${bc.id}" (${bc.assertions.length} assertion(s)${discr}) was removed ${where}.`,
+        bc.loc,
       );
       continue;
     }
+    compareCase(bc, hc, add, trees);
     const headAssertions = new Map(hc.assertions.map((a) => [a.id, a]));
     const baseIds = new Set(bc.assertions.map((a) => a.id));
+    const matchedHead = new Set<string>();
     for (const ba of bc.assertions) {
       let ha = headAssertions.get(ba.id);
       const detail = `${bc.id}/${ba.id}`;
@@ -158,7 +222,8 @@ export function diffSuites(
             "discriminator-unmarked",
             detail,
             renamed.loc,
-            `Discriminator "${ba.id}" of case "${bc.id}" was renamed "${bare}" and is no longer a discriminator.`,
+            `Discriminator "${ba.id}" of case "${bc.id}" was renamed "${bare}" and is no longer a discriminator ${at(ba.loc)}.`,
+            ba.loc,
           );
         }
         ha = renamed;
@@ -167,115 +232,394 @@ export function diffSuites(
         const { loc, where } = deletedAt(ba.loc, hc);
         const kind = ba.discriminator ? "discriminator-removed" : "assertion-removed";
         const what = ba.discriminator ? "Discriminator" : "Assertion";
-        add(kind, detail, loc, `${what} "${ba.id}" (${ba.rawType}) of case "${bc.id}" was removed ${where}.`);
+        add(
+          kind,
+          detail,
+          loc,
+          `${what} "${ba.id}" (${ba.rawType}) of case "${bc.id}" was removed ${where}.`,
+          ba.loc,
+        );
         continue;
       }
+      matchedHead.add(ha.id);
       if (ba.discriminator && !ha.discriminator && ha.id === ba.id) {
         add(
           "discriminator-unmarked",
           detail,
           ha.loc,
-          `Assertion "${ba.id}" of case "${bc.id}" is no longer marked a discriminator.`,
+          `Assertion "${ba.id}" of case "${bc.id}" is no longer marked a discriminator ${at(ba.loc)}.`,
+          ba.loc,
         );
-      }
-      compareAssertion(bc.id, ba, ha, add);
+      } else if (!ba.discriminator && ha.discriminator)
+        add(
+          "discriminator-marked",
+          detail,
+          ha.loc,
+          `Assertion "${ha.id}" of case "${bc.id}" is now a discriminator.`,
+          ba.loc,
+          "tightened",
+        );
+      compareAssertion(bc.id, ba, ha, add, base, head, trees);
     }
+    for (const ha of hc.assertions)
+      if (!matchedHead.has(ha.id) && !baseIds.has(ha.id))
+        add(
+          "assertion-added",
+          `${hc.id}/${ha.id}`,
+          ha.loc,
+          `Assertion "${ha.id}" (${ha.rawType}) was added to case "${hc.id}".`,
+          undefined,
+          "tightened",
+        );
   }
+  for (const hc of head.cases)
+    if (!baseCaseIds.has(hc.id))
+      add(
+        "case-added",
+        hc.id,
+        hc.loc,
+        `Case "${hc.id}" (${hc.assertions.length} assertion(s)) was added.`,
+        undefined,
+        "tightened",
+      );
 
   for (const key of THRESHOLD_KEYS) {
     const b = base.meta.thresholds[key];
-    if (b === undefined) continue;
     const h = head.meta.thresholds[key];
-    if (h !== undefined && h >= b) continue;
+    if (b === h) continue;
     const loc = head.meta.keyLoc[`thresholds.${key}`] ?? head.meta.keyLoc[key] ?? head.meta.loc;
-    add(
-      "threshold-lowered",
-      key,
-      loc,
-      h === undefined
-        ? `Threshold ${key} (${b} at base) was removed.`
-        : `Threshold ${key} was lowered from ${b} to ${h}.`,
-    );
+    const baseLoc = base.meta.keyLoc[`thresholds.${key}`] ?? base.meta.loc;
+    if (b !== undefined && (h === undefined || h < b))
+      add(
+        "threshold-lowered",
+        key,
+        loc,
+        h === undefined
+          ? `Threshold ${key} (${b} at base) was removed ${at(baseLoc)}.`
+          : `Threshold ${key} was lowered from ${b} to ${h} ${at(baseLoc)}.`,
+        baseLoc,
+      );
+    else if (h !== undefined)
+      add(
+        "threshold-raised",
+        key,
+        loc,
+        `Threshold ${key} was ${b === undefined ? `set to ${h}` : `raised from ${b} to ${h}`}.`,
+        b === undefined ? undefined : baseLoc,
+        "tightened",
+      );
   }
   const bt = base.meta.trials;
   const ht = head.meta.trials;
-  if (bt !== undefined && ht !== undefined && ht < bt) {
-    add(
-      "trials-lowered",
-      "trials",
-      head.meta.keyLoc.trials ?? head.meta.loc,
-      `Trials per case were lowered from ${bt} to ${ht}.`,
-    );
-  }
-
-  const triggerLoc = head.trigger?.loc;
-  const compareQueries = (side: "shouldFire" | "shouldNotFire", b: TriggerQuery[], h: TriggerQuery[]) => {
-    const kept = new Set(h.map((q) => normalisePrompt(q.prompt)));
-    b.forEach((q, i) => {
-      if (kept.has(normalisePrompt(q.prompt))) return;
-      const { loc, where } = triggerLoc
-        ? { loc: triggerLoc, where: `(was ${q.loc.file}:${q.loc.line} at base)` }
-        : deletedAt(q.loc);
+  if (bt !== ht) {
+    const loc = head.meta.keyLoc.trials ?? head.meta.loc;
+    const baseLoc = base.meta.keyLoc.trials ?? base.meta.loc;
+    if (bt !== undefined && (ht === undefined || ht < bt))
       add(
-        "trigger-prompt-removed",
-        `${side}/${i}`,
+        "trials-lowered",
+        "trials",
         loc,
-        `Trigger prompt "${short(q.prompt)}" was removed from ${side} (or reworded) ${where}.`,
+        ht === undefined
+          ? `Trials per case (${bt} at base) were removed: the default applies ${at(baseLoc)}.`
+          : `Trials per case were lowered from ${bt} to ${ht} ${at(baseLoc)}.`,
+        baseLoc,
       );
-    });
-  };
-  if (base.trigger) {
-    compareQueries("shouldFire", base.trigger.shouldFire, head.trigger?.shouldFire ?? []);
-    compareQueries("shouldNotFire", base.trigger.shouldNotFire, head.trigger?.shouldNotFire ?? []);
+    else if (ht !== undefined)
+      add(
+        "trials-raised",
+        "trials",
+        loc,
+        `Trials per case were ${bt === undefined ? `set to ${ht}` : `raised from ${bt} to ${ht}`}.`,
+        undefined,
+        "tightened",
+      );
   }
+  compareOracle(base, head, add, trees);
+  if (!sameJson(base.meta.vars, head.meta.vars))
+    add(
+      "vars-changed",
+      "meta",
+      head.meta.keyLoc.vars ?? head.meta.loc,
+      `The suite's vars changed (${short(JSON.stringify(base.meta.vars), 80)} at base, ${short(JSON.stringify(head.meta.vars), 80)} here): expected values are part of the suite.`,
+      base.meta.keyLoc.vars ?? base.meta.loc,
+    );
+
+  compareTriggers(base, head, add, deletedAt);
   return findings;
+}
+
+type Add = (
+  kind: WeakeningKind,
+  detail: string,
+  loc: SourceLocation,
+  message: string,
+  baseLoc?: SourceLocation,
+  direction?: "loosened" | "tightened",
+) => void;
+
+function compareCase(bc: Case, hc: Case, add: Add, trees: Trees | undefined): void {
+  const where = `(${bc.loc.file}:${bc.loc.line} at base)`;
+  if (normalisePrompt(bc.prompt) !== normalisePrompt(hc.prompt))
+    add(
+      "case-changed",
+      `${hc.id}/prompt`,
+      hc.loc,
+      `The prompt of case "${hc.id}" changed from "${short(bc.prompt)}" to "${short(hc.prompt)}" ${where}: a reworded task can drop its hard path.`,
+      bc.loc,
+    );
+  const bf = bc.files.map((f) => `${f.from}>${f.to}`).sort();
+  const hf = hc.files.map((f) => `${f.from}>${f.to}`).sort();
+  if (!sameJson(bf, hf))
+    add(
+      "case-changed",
+      `${hc.id}/files`,
+      hc.loc,
+      `The files of case "${hc.id}" changed (${bf.join(", ") || "none"} at base, ${hf.join(", ") || "none"} here) ${where}.`,
+      bc.loc,
+    );
+  else if (trees)
+    for (const f of hc.files) {
+      const b = trees.base(f.from);
+      const h = trees.head(f.from);
+      if (b !== h)
+        add(
+          "case-changed",
+          `${hc.id}/file/${f.to}`,
+          hc.loc,
+          `The fixture ${f.from} of case "${hc.id}" changed ${where}.`,
+          bc.loc,
+        );
+    }
+  if (!sameJson(bc.vars, hc.vars))
+    add(
+      "vars-changed",
+      hc.id,
+      hc.loc,
+      `The vars of case "${hc.id}" changed ${where}: expected values are part of the suite.`,
+      bc.loc,
+    );
 }
 
 function compareAssertion(
   caseId: string,
   ba: Assertion,
   ha: Assertion,
-  add: (kind: WeakeningKind, detail: string, loc: SourceLocation, message: string) => void,
+  add: Add,
+  base: Suite,
+  head: Suite,
+  trees: Trees | undefined,
 ): void {
   const detail = `${caseId}/${ha.id}`;
   const name = `Assertion "${ha.id}" of case "${caseId}"`;
+  const was = `(${ba.loc.file}:${ba.loc.line} at base)`;
+  const loose = (kind: WeakeningKind, message: string, sub = "") =>
+    add(kind, `${detail}${sub}`, ha.loc, `${message} ${was}.`, ba.loc);
+  const tight = (kind: WeakeningKind, message: string, sub = "") =>
+    add(kind, `${detail}${sub}`, ha.loc, `${message}.`, ba.loc, "tightened");
   if (ba.rawType !== ha.rawType) {
-    if (!(ba.negate === ha.negate && TIGHTENING.has(`${ba.type}>${ha.type}`))) {
-      add(
-        "assertion-type-changed",
-        detail,
-        ha.loc,
-        `${name} changed type from ${ba.rawType} to ${ha.rawType}.`,
-      );
-    }
+    if (ba.negate === ha.negate && TIGHTENING.has(`${ba.type}>${ha.type}`))
+      tight("assertion-type-changed", `${name} changed type from ${ba.rawType} to ${ha.rawType}`);
+    else loose("assertion-type-changed", `${name} changed type from ${ba.rawType} to ${ha.rawType}`);
     return; // Parameters of different types are not comparable.
   }
-  if (ha.condition !== undefined && ba.condition === undefined) {
-    add("condition-added", detail, ha.loc, `${name} now runs only when "${ha.condition}" holds.`);
+  if (ha.condition !== ba.condition) {
+    if (ba.condition === undefined)
+      loose("condition-added", `${name} now runs only when "${ha.condition}" holds`);
+    else if (ha.condition === undefined) tight("condition-removed", `${name} no longer has a condition`);
+    else
+      loose("condition-changed", `${name}'s condition changed from "${ba.condition}" to "${ha.condition}"`);
   }
+  const addedDeps = ha.dependsOn.filter((d) => !ba.dependsOn.includes(d));
+  const removedDeps = ba.dependsOn.filter((d) => !ha.dependsOn.includes(d));
+  if (addedDeps.length)
+    loose(
+      "dependency-added",
+      `${name} now depends on ${addedDeps.join(", ")}: when that fails, this one no longer counts as a failure of its own`,
+    );
+  else if (removedDeps.length)
+    tight("dependency-removed", `${name} no longer depends on ${removedDeps.join(", ")}`);
+  if ((ba.extract ?? "text") !== (ha.extract ?? "text"))
+    loose(
+      "assertion-changed",
+      `${name} extracts "${ha.extract ?? "text"}" instead of "${ba.extract ?? "text"}"`,
+      "/extract",
+    );
+
   const bv = valuesOf(ba);
   const hv = valuesOf(ha);
   if (bv && hv) {
+    const removed = bv.filter((v) => !hv.includes(v));
+    const added = hv.filter((v) => !bv.includes(v));
     if (ha.negate) {
-      const removed = bv.filter((v) => !hv.includes(v));
-      if (removed.length > 0) {
-        add("forbidden-values-removed", detail, ha.loc, `${name} no longer forbids ${removed.join(", ")}.`);
-      }
-    } else if (ha.type === "one-of") {
-      const added = hv.filter((v) => !bv.includes(v));
-      if (added.length > 0)
-        add("accepted-values-added", detail, ha.loc, `${name} now also accepts ${added.join(", ")}.`);
+      if (removed.length)
+        loose("forbidden-values-removed", `${name} no longer forbids ${removed.join(", ")}`);
+      if (added.length) tight("forbidden-values-added", `${name} now also forbids ${added.join(", ")}`);
+    } else {
+      if (added.length) loose("accepted-values-added", `${name} now also accepts ${added.join(", ")}`);
+      if (removed.length) tight("accepted-values-removed", `${name} no longer accepts ${removed.join(", ")}`);
     }
-  }
-  if (ha.type === "number-range") {
+  } else if (ha.type === "number-range") {
     const b = boundsOf(ba);
     const h = boundsOf(ha);
     // A negated range forbids its inside: narrowing it loosens the check.
     const loosened = ha.negate ? strictlyWider(b, h) : strictlyWider(h, b);
-    if (loosened) {
-      const verb = ha.negate ? "forbidden range narrowed" : "range widened";
-      add("range-widened", detail, ha.loc, `${name}: ${verb} from ${fmtBounds(b)} to ${fmtBounds(h)}.`);
-    }
+    const tightened = ha.negate ? strictlyWider(h, b) : strictlyWider(b, h);
+    const verb = ha.negate ? "forbidden range" : "range";
+    if (loosened)
+      loose(
+        "range-widened",
+        `${name}: ${verb} ${ha.negate ? "narrowed" : "widened"} from ${fmtBounds(b)} to ${fmtBounds(h)}`,
+      );
+    else if (tightened)
+      tight(
+        "range-narrowed",
+        `${name}: ${verb} ${ha.negate ? "widened" : "narrowed"} from ${fmtBounds(b)} to ${fmtBounds(h)}`,
+      );
+  } else if (!sameJson(ba.params.value, ha.params.value)) {
+    const bs = ba.params.value;
+    const hs = ha.params.value;
+    // `contains X` → `contains XY` accepts fewer outputs; `not-contains XY` → `not-contains X` forbids more.
+    const fold = ha.type === "icontains" ? (s: string) => s.toLowerCase() : (s: string) => s;
+    const substring =
+      (ha.type === "contains" || ha.type === "icontains" || ha.type === "file-contains") &&
+      typeof bs === "string" &&
+      typeof hs === "string"
+        ? ha.negate
+          ? fold(bs).includes(fold(hs))
+          : fold(hs).includes(fold(bs))
+        : false;
+    if (substring)
+      tight(
+        "assertion-changed",
+        `${name}'s value changed from ${JSON.stringify(bs)} to ${JSON.stringify(hs)}`,
+        "/value",
+      );
+    else
+      loose(
+        "assertion-changed",
+        `${name}'s value changed from ${short(JSON.stringify(bs) ?? "unset", 80)} to ${short(JSON.stringify(hs) ?? "unset", 80)}: it may accept what the base refused`,
+        "/value",
+      );
+  }
+  // Everything else that decides the check (regex flags, gate id, module, export and options, tool matchers,
+  // counts …) must be equal: a change there cannot be ranked, so it counts as a loosening.
+  const ranked = new Set(["discriminator", "value"]);
+  if (bv && hv) ranked.add("values");
+  if (ha.type === "number-range") for (const k of ["range", "min", "max"]) ranked.add(k);
+  const rest = (a: Assertion) => Object.fromEntries(Object.entries(a.params).filter(([k]) => !ranked.has(k)));
+  const br = rest(ba);
+  const hr = rest(ha);
+  const keys = [...new Set([...Object.keys(br), ...Object.keys(hr)])].sort();
+  for (const k of keys)
+    if (!sameJson(br[k], hr[k]))
+      loose(
+        "assertion-changed",
+        `${name}'s ${k} changed from ${short(JSON.stringify(br[k]) ?? "unset", 80)} to ${short(JSON.stringify(hr[k]) ?? "unset", 80)}`,
+        `/${k}`,
+      );
+  // A predicate module whose path stayed but whose code changed is a new check.
+  if (ha.type === "javascript" && trees && sameJson(br.module, hr.module) && typeof hr.module === "string") {
+    const b = trees.base(`${base.root}/${String(br.module).replace(/^\.\//, "")}`);
+    const h = trees.head(`${head.root}/${String(hr.module).replace(/^\.\//, "")}`);
+    if (b !== h) loose("predicate-changed", `${name}'s predicate ${hr.module} was edited`, "/module-content");
+  }
+}
+
+function compareOracle(base: Suite, head: Suite, add: Add, trees: Trees | undefined): void {
+  const bo = base.meta.oracle;
+  const ho = head.meta.oracle;
+  if (!bo && !ho) return;
+  const loc = ho?.loc ?? head.meta.loc;
+  const baseLoc = bo?.loc ?? base.meta.loc;
+  const where = `(${baseLoc.file}:${baseLoc.line} at base)`;
+  if (!bo || !ho || bo.command !== ho.command || bo.timeoutMs !== ho.timeoutMs) {
+    add(
+      "oracle-changed",
+      "command",
+      loc,
+      `The oracle changed (${bo ? JSON.stringify(bo.command) : "none"} at base, ${ho ? JSON.stringify(ho.command) : "none"} here) ${where}: it computes the expected values.`,
+      baseLoc,
+    );
+    return;
+  }
+  if (!trees) return;
+  for (const f of commandFiles(ho.command, head.root)) {
+    const rel = f.slice(head.root.length + 1);
+    if (trees.base(`${base.root}/${rel}`) !== trees.head(f))
+      add(
+        "oracle-changed",
+        `file/${rel}`,
+        loc,
+        `The oracle's ${rel} was edited ${where}: it computes the expected values.`,
+        baseLoc,
+      );
+  }
+}
+
+function compareTriggers(
+  base: Suite,
+  head: Suite,
+  add: Add,
+  deletedAt: (l: SourceLocation) => { loc: SourceLocation; where: string },
+): void {
+  if (!base.trigger && !head.trigger) return;
+  const triggerLoc = head.trigger?.loc;
+  const side = (s: Suite, which: "shouldFire" | "shouldNotFire") => s.trigger?.[which] ?? [];
+  const byPrompt = (qs: TriggerQuery[]) => new Map(qs.map((q) => [normalisePrompt(q.prompt), q]));
+  for (const which of ["shouldFire", "shouldNotFire"] as const) {
+    const other = which === "shouldFire" ? "shouldNotFire" : "shouldFire";
+    const kept = byPrompt(side(head, which));
+    const movedTo = byPrompt(side(head, other));
+    side(base, which).forEach((q, i) => {
+      const p = normalisePrompt(q.prompt);
+      const h = kept.get(p);
+      if (h) {
+        if (h.weight < q.weight)
+          add(
+            "trigger-weight-lowered",
+            `${which}/${i}`,
+            h.loc,
+            `Trigger prompt "${short(q.prompt)}" weighs ${h.weight} instead of ${q.weight} (confidence lowered) (${q.loc.file}:${q.loc.line} at base).`,
+            q.loc,
+          );
+        return;
+      }
+      const moved = movedTo.get(p);
+      if (moved) {
+        add(
+          "trigger-prompt-moved",
+          `${which}/${i}`,
+          moved.loc,
+          `Trigger prompt "${short(q.prompt)}" moved from ${which} to ${other} (${q.loc.file}:${q.loc.line} at base): the router's answer to it is no longer held to the base's expectation.`,
+          q.loc,
+        );
+        return;
+      }
+      const { loc, where } = triggerLoc
+        ? { loc: triggerLoc, where: `(was ${q.loc.file}:${q.loc.line} at base)` }
+        : deletedAt(q.loc);
+      add(
+        "trigger-prompt-removed",
+        `${which}/${i}`,
+        loc,
+        `Trigger prompt "${short(q.prompt)}" was removed from ${which} (or reworded) ${where}.`,
+        q.loc,
+      );
+    });
+    const before = new Set(
+      [...side(base, which), ...side(base, other)].map((q) => normalisePrompt(q.prompt)),
+    );
+    side(head, which).forEach((q, i) => {
+      if (!before.has(normalisePrompt(q.prompt)))
+        add(
+          "trigger-prompt-added",
+          `${which}/+${i}`,
+          q.loc,
+          `Trigger prompt "${short(q.prompt)}" was added to ${which}.`,
+          undefined,
+          "tightened",
+        );
+    });
   }
 }
 
@@ -292,9 +636,24 @@ function suiteRemoved(base: Suite, baseSkill?: Skill, headSkill?: Skill): Weaken
     id: "suite-weakened/suite-removed/suite",
     skill: headSkill?.name ?? base.skill,
     message:
-      `The eval suite ${base.root} was deleted at head: ${base.cases.length} case(s), ${assertions} assertion(s) ` +
+      `The eval suite ${base.root} was deleted at head (or moved where it is not found): ${base.cases.length} case(s), ${assertions} assertion(s) ` +
       `(${discriminators} discriminator(s)) and ${prompts} trigger prompt(s) are gone (annotated on line 1 of ${file}).`,
     file,
     line: 1,
+    base: { file: base.meta.loc.file, line: 1 },
+  };
+}
+
+/** The PR deleted a skill whose suite existed at base: nothing will hold its replacement to that suite. */
+export function skillRemoved(base: Suite, baseSkill: Skill): WeakeningFinding {
+  const assertions = base.cases.reduce((n, c) => n + c.assertions.length, 0);
+  return {
+    kind: "skill-removed",
+    id: "suite-weakened/skill-removed/skill",
+    skill: baseSkill.name,
+    message: `The skill ${baseSkill.name} (${baseSkill.path}) and its eval suite ${base.root} (${base.cases.length} case(s), ${assertions} assertion(s)) were deleted: deleting a gated skill needs a maintainer's approval.`,
+    file: baseSkill.path,
+    line: 1,
+    base: { file: baseSkill.path, line: 1 },
   };
 }

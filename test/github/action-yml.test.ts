@@ -11,7 +11,7 @@ const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8"));
 describe("action.yml", () => {
   it("runs dist/index.js on node24 and declares the outputs", () => {
     expect(action.runs).toEqual({ using: "node24", main: "dist/index.js" });
-    expect(Object.keys(action.outputs).sort()).toEqual(["new-roots", "report", "verdict"]);
+    expect(Object.keys(action.outputs).sort()).toEqual(["blocking-roots", "new-roots", "report", "verdict"]);
   });
 
   it("gives every input a default (getBooleanInput-style parsing throws on empty booleans)", () => {

@@ -243,7 +243,7 @@ function expectRegressionCheckRun(run: Awaited<ReturnType<typeof runAsRunner>>) 
   expect(onGate.map((a) => a.annotation_level)).toEqual(["failure"]);
   expect(run.exitCode).not.toBe(0);
   expect(run.output).toMatch(/verdict<<ghadelimiter_[\w-]+\nfail\n/);
-  expect(run.summary).toContain("New root failures");
+  expect(run.summary).toContain("Blocking root failures");
 }
 
 describe("the bundled action on a PR that regresses a skill", () => {
@@ -268,7 +268,7 @@ describe("the bundled action on a PR that regresses a skill", () => {
       ),
     ).toHaveLength(1);
     expect(run.stdout).toMatch(/cannot write check runs \(403/);
-    expect(run.summary).toContain("New root failures");
+    expect(run.summary).toContain("Blocking root failures");
     expect(run.exitCode).toBe(1);
     expect(run.api.violations).toEqual([]);
   }, 180_000);

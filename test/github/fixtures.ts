@@ -57,6 +57,7 @@ export function makeSkill(over: Partial<SkillReport> = {}): SkillReport {
     },
     gates: [],
     roots,
+    blockingRoots: roots.filter((r) => r.blocking),
     newRoots: roots.filter((r) => r.status === "new"),
     failedChecks: 4,
     errors: [],
@@ -70,8 +71,9 @@ export function makeSkill(over: Partial<SkillReport> = {}): SkillReport {
 export function makeReport(over: Partial<Report> = {}): Report {
   const skills = over.skills ?? [makeSkill()];
   const newRoots = skills.flatMap((s) => s.newRoots);
+  const blockingRoots = skills.flatMap((s) => s.blockingRoots);
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     tool: { name: "skillgate", version: "0.1.0" },
     verdict: skills.some((s) => s.verdict === "fail") ? "fail" : "pass",
     seed: 42,
@@ -83,6 +85,8 @@ export function makeReport(over: Partial<Report> = {}): Report {
     agent: { adapter: "replay", identity: "replay@1" },
     trials: 5,
     skills,
+    policy: { origin: "base commit f95f852bd8fc (.skillgate.yml)", roots: [] },
+    blockingRoots,
     newRoots,
     diagnostics: [],
     stats: { failedChecks: 4, roots: newRoots.length, meanFailedChecksPerTrial: 0.4, meanRootsPerTrial: 0.1 },

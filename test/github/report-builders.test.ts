@@ -124,7 +124,7 @@ describe("merge", () => {
     expect(() => parseReport('{\n  "schemaVersion": 1,\n  oops\n}', "r.json")).toThrow(
       /^r\.json:3:\d+: not valid JSON/,
     );
-    expect(() => parseReport('{"schemaVersion": 2}', "r.json")).toThrow(
+    expect(() => parseReport('{"schemaVersion": 1}', "r.json")).toThrow(
       /r\.json:1:1: not a skillgate report: schemaVersion/,
     );
   });

@@ -22,6 +22,14 @@ import { recordingIO } from "./recording-io.js";
 const EVENTS = join(import.meta.dirname, "../fixtures/github-events");
 /** GITHUB_SHA of a pull_request run is the test merge commit, never the PR head. */
 const MERGE_SHA = "9".repeat(40);
+/** The fork-safe report workflow as the fixture's `workflow.path` names it, at the run's head and on the base. */
+const WORKFLOW_PATH = ".github/workflows/syntax.yml";
+const WORKFLOW_RUN_HEAD = "5779607b49aab1200488439f02372c57b4f75444";
+const WORKFLOW = "on: pull_request\njobs:\n  evaluate:\n    runs-on: ubuntu-latest\n    steps:\n";
+const sameWorkflow = (): Record<string, Record<string, string>> => ({
+  [WORKFLOW_RUN_HEAD]: { [WORKFLOW_PATH]: WORKFLOW },
+  [MERGE_SHA]: { [WORKFLOW_PATH]: WORKFLOW },
+});
 
 let api: GitHubApi | undefined;
 const scratch: string[] = [];
@@ -78,7 +86,15 @@ async function setup(o: {
     },
     resolveSettings: async (raw) => {
       seen.raw = raw;
-      return { repoDir: raw.repo } as Settings;
+      return {
+        repoDir: raw.repo,
+        policy: {
+          origin: "base",
+          changes: [],
+          headDiagnostics: [],
+          overrideLabel: "skillgate: allow-weakening",
+        },
+      } as unknown as Settings;
     },
     runPipeline: async () => (typeof o.report === "function" ? o.report() : (o.report ?? makeReport())),
     exitCodeFor,
@@ -143,7 +159,7 @@ describe("runAction on a pull_request that regresses a skill", () => {
       annotation_level: "failure",
     });
     expect(String(run.annotations[0]!.message)).toContain("expected the first part not to be 333");
-    expect(run.output.title).toBe("fail: 120 new root failures in 1 skill");
+    expect(run.output.title).toBe("fail: 120 blocking roots (120 new) in 1 skill");
     // changed files came from the API, both sides of the rename
     expect(seen.raw?.changedFiles).toEqual([
       ".claude/skills/split-cents/SKILL.md",
@@ -153,7 +169,7 @@ describe("runAction on a pull_request that regresses a skill", () => {
     expect(seen.raw?.base).toBe(payload.pull_request.base.sha);
     expect(rec.outputs).toMatchObject({ verdict: "fail", "new-roots": "120" });
     expect(JSON.parse(await readFile(rec.outputs.report!, "utf8")).pullRequest).toBe(2);
-    expect(rec.summary.join("")).toContain("New root failures");
+    expect(rec.summary.join("")).toContain("Blocking root failures");
     expect(rec.annotations).toEqual([]); // check run worked: no workflow-command fallback
   });
 
@@ -186,7 +202,7 @@ describe("runAction on a pull_request that regresses a skill", () => {
     expect(rec.annotations[0]).toMatchObject({ level: "error", file: manyRoots(1)[0]!.file, line: 1 });
     expect(rec.log.join("\n")).toMatch(/cannot write check runs \(403/);
     expect(rec.log.join("\n")).toMatch(/15 finding\(s\) above as log lines/);
-    expect(rec.summary.join("")).toContain("New root failures");
+    expect(rec.summary.join("")).toContain("Blocking root failures");
     expect(result.publishedTo).toContain("workflow-commands");
     expect(api!.violations).toEqual([]);
   });
@@ -201,7 +217,7 @@ describe("runAction on a pull_request that regresses a skill", () => {
     await runAction(deps);
     const ours = api!.comments.filter((c) => c.body.includes(marker));
     expect(ours).toHaveLength(1);
-    expect(ours[0]!.body).toContain("New root failures");
+    expect(ours[0]!.body).toContain("Blocking root failures");
     expect(api!.comments).toHaveLength(2);
     expect(api!.requests.filter((r) => r.operationId === "issues/create-comment")).toHaveLength(0);
     expect(api!.violations).toEqual([]);
@@ -340,7 +356,10 @@ describe("runAction refusals and modes", () => {
       patch: (p) => {
         p.workflow_run.pull_requests = [];
       },
-      api: { pulls: { 7: await forkPull(7, "5779607b49aab1200488439f02372c57b4f75444") } },
+      api: {
+        pulls: { 7: await forkPull(7, "5779607b49aab1200488439f02372c57b4f75444") },
+        contents: sameWorkflow(),
+      },
     });
     await mkdir(join(dir, "shards"));
     const head = { sha: payload.workflow_run.head_sha };
@@ -350,7 +369,7 @@ describe("runAction refusals and modes", () => {
         makeReport({
           head,
           shard: { index: 1, total: 2 },
-          skills: [makeSkill({ name: "a", roots: [] })],
+          skills: [makeSkill({ name: "a", roots: [], discriminator: undefined, base: undefined })],
           pullRequest: 7,
         }),
       ),
@@ -361,7 +380,15 @@ describe("runAction refusals and modes", () => {
         makeReport({
           head,
           shard: { index: 2, total: 2 },
-          skills: [makeSkill({ name: "b", roots: manyRoots(3, { skill: "b" }) })],
+          // non-statistical roots: the report carries no per-trial evidence to recompute assertion roots from
+          skills: [
+            makeSkill({
+              name: "b",
+              roots: manyRoots(3, { skill: "b", kind: "threshold" }),
+              discriminator: undefined,
+              base: undefined,
+            }),
+          ],
           pullRequest: 7,
         }),
       ),
@@ -384,7 +411,7 @@ describe("runAction refusals and modes", () => {
       patch: (p) => {
         p.workflow_run.pull_requests = [];
       },
-      api: { pulls: { 8: await forkPull(8, "0".repeat(40)) } },
+      api: { pulls: { 8: await forkPull(8, "0".repeat(40)) }, contents: sameWorkflow() },
     });
     await writeFile(
       join(dir, "r.json"),
@@ -402,10 +429,53 @@ describe("runAction refusals and modes", () => {
       event: "workflow_run",
       payloadFile: "workflow_run.completed.json",
       inputs: { mode: "report", "reports-from": "r.json" },
+      api: { contents: sameWorkflow() },
     });
     await writeFile(join(dir, "r.json"), JSON.stringify(makeReport({ head: { sha: "1".repeat(40) } })));
     expect((await runAction(deps)).exitCode).toBe(3);
     expect(api!.checkRuns[0]!.output.title).toMatch(/^error: the report is of commit 1{40}/);
+  });
+
+  it("report mode refuses a report made by a workflow file the pull request changed", async () => {
+    const contents = sameWorkflow();
+    contents[WORKFLOW_RUN_HEAD]![WORKFLOW_PATH] =
+      `${WORKFLOW}      - run: echo '{"verdict":"pass"}' > report.json\n`;
+    const { deps, payload, dir } = await setup({
+      event: "workflow_run",
+      payloadFile: "workflow_run.completed.json",
+      inputs: { mode: "report", "reports-from": "r.json" },
+      api: { contents },
+    });
+    await writeFile(
+      join(dir, "r.json"),
+      JSON.stringify(makeReport({ verdict: "pass", head: { sha: payload.workflow_run.head_sha } })),
+    );
+    expect((await runAction(deps)).exitCode).toBe(3);
+    const out = api!.checkRuns[0]!.output;
+    expect(out.title).toMatch(/^error/);
+    expect(out.summary).toMatch(/made by \.github\/workflows\/syntax\.yml as the pull request changed it/);
+  });
+
+  it("report mode refuses statistical roots that carry no per-trial evidence", async () => {
+    const { deps, payload, dir } = await setup({
+      event: "workflow_run",
+      payloadFile: "workflow_run.completed.json",
+      inputs: { mode: "report", "reports-from": "r.json" },
+      api: { contents: sameWorkflow() },
+    });
+    const forged = makeReport({
+      verdict: "pass",
+      head: { sha: payload.workflow_run.head_sha },
+      skills: [
+        makeSkill({
+          name: "a",
+          roots: manyRoots(1, { skill: "a", status: "pre-existing", blocking: false }),
+        }),
+      ],
+    });
+    await writeFile(join(dir, "r.json"), JSON.stringify(forged));
+    expect((await runAction(deps)).exitCode).toBe(3);
+    expect(api!.checkRuns[0]!.output.summary).toMatch(/carries no per-trial evidence/);
   });
 
   it("evaluate mode (fork-safe first half) writes the report and posts nothing", async () => {

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/index.js";
+import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
+import { evidenceDisagreements } from "../../src/verdict/recompute.js";
 import { runCli } from "../support/run-cli.js";
 
 const HEAD = "examples/demo-repo";
@@ -63,6 +65,13 @@ describe("the bundled demo (replayed recordings, offline)", () => {
       expect(s.verdict).toBe("pass");
     }
     expect(r.stdout).toContain("skillgate: FAIL");
+    // An honest report's statistical verdict follows from the per-trial evidence it carries (what report mode
+    // recomputes before posting a stored report), and a forged status does not.
+    expect(evidenceDisagreements(report, DEFAULT_VERDICT_POLICY)).toEqual([]);
+    split.roots.find((x) => x.id === "split-refund/D:sums-to-total")!.status = "pre-existing";
+    expect(evidenceDisagreements(report, DEFAULT_VERDICT_POLICY).join("\n")).toMatch(
+      /split-refund\/D:sums-to-total is new by the evidence; the report says pre-existing/,
+    );
   });
 
   it("reproduces the same verdict from the same recordings and seed", async () => {
@@ -89,17 +98,18 @@ describe("the bundled demo (replayed recordings, offline)", () => {
   });
 
   it("treats a missing recording as an error (exit 3), never a pass", async () => {
+    // Recordings are read from the base (the trusted tree), so that is where one goes missing.
     const dir = mkdtempSync(join(tmpdir(), "sg-demo3-"));
-    cpSync(HEAD, dir, { recursive: true });
+    cpSync(BASE, dir, { recursive: true });
     rmSync(join(dir, ".skillgate/recordings/split-cents.jsonl"));
     writeFileSync(join(dir, ".skillgate/recordings/split-cents.jsonl"), "");
     const out = join(dir, "r.json");
     const r = await runCli([
       "run",
       "--repo",
-      dir,
+      HEAD,
       "--base-dir",
-      BASE,
+      dir,
       "--json",
       out,
       "--quiet",
@@ -110,6 +120,24 @@ describe("the bundled demo (replayed recordings, offline)", () => {
     expect(split.errors.some((e) => /recording/i.test(e.message))).toBe(true);
     expect(split.verdict).not.toBe("pass");
     expect(r.code).not.toBe(0);
+  });
+});
+
+describe("recordings in the checkout", () => {
+  it("are never read: a PR that commits passing answers for its own trials changes nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sg-demo4-"));
+    cpSync(HEAD, dir, { recursive: true });
+    // The forgery: every head trial answered with the base's (passing) answers, committed in the PR.
+    cpSync(join(BASE, ".skillgate"), join(dir, ".skillgate"), { recursive: true });
+    const forged = readFileSync(join(dir, ".skillgate/recordings/split-cents.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { record: { output: string } })
+      .map((r) => JSON.stringify({ ...r, record: { ...r.record, output: "334\n333\n333 (1000 cents)" } }));
+    writeFileSync(join(dir, ".skillgate/recordings/split-cents.jsonl"), `${forged.join("\n")}\n`);
+    const r = await runCli(["run", "--repo", dir, "--base-dir", BASE, "--quiet", "--no-cache"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("NEW assertion split-refund/D:sums-to-total");
   });
 });
 
@@ -185,11 +213,11 @@ describe("suite weakening in the same PR", () => {
       out,
       "--quiet",
       "--no-cache",
-      "--allow-suite-change",
+      "--allow-weakening",
     ]);
     const report2 = JSON.parse(readFileSync(out, "utf8")) as Report;
     const accepted = report2.skills.flatMap((s) => s.roots).filter((x) => x.kind === "suite-weakened");
-    expect(accepted.every((x) => !x.blocking && /allow-suite-change/.test(x.message))).toBe(true);
+    expect(accepted.every((x) => !x.blocking && /--allow-weakening/.test(x.message))).toBe(true);
     expect(r2.code).toBe(1); // still failing for its real regressions
   });
 });

@@ -36,8 +36,8 @@ function fakeService(
 describe("Actions trial cache", () => {
   test("keys: unique per run, restored by prefix", () => {
     const k = trialCacheKeys({ scope: "abc" }, { GITHUB_RUN_ID: "42", GITHUB_RUN_ATTEMPT: "2" });
-    expect(k.primary).toBe("skillgate-trials-v1-abc-42-2");
-    expect(k.restoreKeys).toEqual(["skillgate-trials-v1-abc-"]);
+    expect(k.primary).toBe("skillgate-trials-v2-abc-42-2");
+    expect(k.restoreKeys).toEqual(["skillgate-trials-v2-abc-"]);
   });
 
   test("restores, then saves only when the run added entries", async () => {
@@ -47,15 +47,15 @@ describe("Actions trial cache", () => {
       restore: (d) => {
         mkdirSync(join(d, "ab"), { recursive: true });
         writeFileSync(join(d, "ab", "abc.json"), "{}");
-        return "skillgate-trials-v1-s-1-1";
+        return "skillgate-trials-v2-s-1-1";
       },
     });
     const state = await restoreTrialCache(dir, logger, { scope: "s", runId: "2-1" }, service);
-    expect(state).toEqual({ entriesAfterRestore: 1, restoredKey: "skillgate-trials-v1-s-1-1" });
+    expect(state).toEqual({ entriesAfterRestore: 1, restoredKey: "skillgate-trials-v2-s-1-1" });
     expect(await saveTrialCache(dir, state, logger, { scope: "s", runId: "2-1" }, service)).toBeUndefined();
     await new TrialCache(dir).put("cd".padEnd(64, "0"), "id", { ...emptyResult(), output: "x" });
     expect(await saveTrialCache(dir, state, logger, { scope: "s", runId: "2-1" }, service)).toBe(
-      "skillgate-trials-v1-s-2-1",
+      "skillgate-trials-v2-s-2-1",
     );
     expect(calls.map((c) => c.op)).toEqual(["restore", "save"]);
   });

@@ -115,6 +115,10 @@ export interface GitHubApiOptions {
   pullFiles?: Record<number, PullFile[]>;
   /** Pull request objects answered by `pulls.get`, by number (e.g. a webhook payload's `pull_request`). */
   pulls?: Record<number, Record<string, unknown>>;
+  /** Files answered by `repos.getContent`, by ref, then repository path. */
+  contents?: Record<string, Record<string, string>>;
+  /** Labels on issues and pull requests as they are now, by number (read fresh by the override check). */
+  labels?: Record<number, string[]>;
   /** Existing issue comments, by issue number. */
   comments?: Record<number, string[]>;
   /** Fork / Dependabot token: writes to check runs and comments answer 403. */
@@ -357,6 +361,47 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
         c.updated_at = NOW;
         return [200, commentJson(c)];
       }
+      case "repos/get-content": {
+        const ref = url.searchParams.get("ref") ?? "HEAD";
+        const text = options.contents?.[ref]?.[params.path ?? ""];
+        if (text === undefined)
+          return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
+        const path = params.path ?? "";
+        return [
+          200,
+          {
+            type: "file",
+            encoding: "base64",
+            size: Buffer.byteLength(text),
+            name: path.split("/").pop() ?? path,
+            path,
+            content: Buffer.from(text).toString("base64"),
+            sha: "0".repeat(40),
+            url: `${base}${repoPath}/contents/${path}?ref=${ref}`,
+            git_url: `${base}${repoPath}/git/blobs/${"0".repeat(40)}`,
+            html_url: `${base}/${options.owner}/${options.repo}/blob/${ref}/${path}`,
+            download_url: `${base}/raw/${ref}/${path}`,
+            _links: {
+              self: `${base}${repoPath}/contents/${path}?ref=${ref}`,
+              git: `${base}${repoPath}/git/blobs/${"0".repeat(40)}`,
+              html: `${base}/${options.owner}/${options.repo}/blob/${ref}/${path}`,
+            },
+          },
+        ];
+      }
+      case "issues/list-labels-on-issue":
+        return [
+          200,
+          paginate(res, url, options.labels?.[Number(params.issue_number)] ?? []).map((name, i) => ({
+            id: 5000 + i,
+            node_id: `LA_${5000 + i}`,
+            url: `${base}${repoPath}/labels/${encodeURIComponent(name)}`,
+            name,
+            description: null,
+            color: "ededed",
+            default: false,
+          })),
+        ];
       default:
         return [501, { message: `loopback API: ${op.operationId} not implemented` }];
     }

@@ -113,7 +113,7 @@ describe("decideSkillVerdict: the PR that breaks a discriminator, drops a trigge
   it("fails with new roots located in the edited skill and its suite; the root failing at base too is not new", async () => {
     const v = await scenario();
     expect(v.verdict).toBe("fail");
-    expect(v.newRoots.map((r) => [r.id, r.kind, r.status, r.file, r.line])).toEqual([
+    expect(v.blockingRoots.map((r) => [r.id, r.kind, r.status, r.file, r.line])).toEqual([
       ["split/D:no-lost-cent", "assertion", "new", SUITE_FILE, 8],
       ["trigger/fire/0", "trigger", "new", SKILL_MD, 3],
       ["suite-weakened/discriminator-removed/split/D:exact-parts", "suite-weakened", "new", SUITE_FILE, 1],
@@ -127,7 +127,7 @@ describe("decideSkillVerdict: the PR that breaks a discriminator, drops a trigge
     });
     expect(v.reasons[0]).toBe("2 new root failure(s)");
     expect(v.reasons).toContain("suite weakened in 1 place(s) in this PR");
-    expect(v.newRoots[1]!.title).toBe(
+    expect(v.blockingRoots[1]!.title).toBe(
       "New: Trigger query trigger/fire/0 does not fire (10/10 trials at head, 0/10 at base)",
     );
   });
@@ -144,6 +144,7 @@ describe("decideSkillVerdict rules", () => {
     expect(decideSkillVerdict(base())).toEqual({
       verdict: "pass",
       roots: [],
+      blockingRoots: [],
       newRoots: [],
       reasons: ["no failing roots"],
     });
@@ -163,12 +164,21 @@ describe("decideSkillVerdict rules", () => {
     const blocked = decideSkillVerdict(base({ weakening }));
     expect(blocked.verdict).toBe("fail");
     const allowed = decideSkillVerdict(
-      base({ weakening, policy: { ...DEFAULT_VERDICT_POLICY, allowSuiteChange: true } }),
+      base({ weakening, override: { by: 'label "skillgate: allow-weakening"' } }),
     );
     expect(allowed.verdict).toBe("pass");
     expect(allowed.roots[0]).toMatchObject({ blocking: false, file: SUITE_FILE, line: 4 });
-    expect(allowed.roots[0]!.message).toMatch(/Accepted by override/);
-    expect(allowed.reasons[0]).toMatch(/accepted by the allow-suite-change override/);
+    expect(allowed.roots[0]!.message).toMatch(/Accepted by a maintainer's override \(label/);
+    expect(allowed.reasons[0]).toMatch(/accepted by a maintainer's override/);
+    // A tightening is reported, never blocking, with or without an override.
+    const tightened = decideSkillVerdict(
+      base({ weakening: [{ ...weakening[0]!, direction: "tightened" as const }] }),
+    );
+    expect(tightened.verdict).toBe("pass");
+    expect(tightened.roots[0]).toMatchObject({
+      blocking: false,
+      title: "Suite tightened: assertion-removed",
+    });
   });
 
   it("fails on thresholds from meta.json, located on the meta line, and fails closed when a battery did not run", () => {
@@ -187,12 +197,12 @@ describe("decideSkillVerdict rules", () => {
       }),
     );
     expect(v.verdict).toBe("fail");
-    expect(v.newRoots.map((r) => [r.id, r.file, r.line])).toEqual([
+    expect(v.blockingRoots.map((r) => [r.id, r.file, r.line])).toEqual([
       ["threshold/discriminatorPassRate", locs.metaFile, 4],
       ["threshold/triggerRecall", locs.metaFile, 4],
     ]);
-    expect(v.newRoots[0]!.message).toBe("discriminatorPassRate must be ≥ 0.8; measured 0.600.");
-    expect(v.newRoots[1]!.message).toMatch(/the trigger battery did not run/);
+    expect(v.blockingRoots[0]!.message).toBe("discriminatorPassRate must be ≥ 0.8; measured 0.600.");
+    expect(v.blockingRoots[1]!.message).toMatch(/the trigger battery did not run/);
   });
 
   it("checks trigger precision and recall, naming a proxy router", () => {
@@ -210,8 +220,8 @@ describe("decideSkillVerdict rules", () => {
     const v = decideSkillVerdict(
       base({ thresholds: { triggerPrecision: 0.8, triggerRecall: 0.8 }, trigger }),
     );
-    expect(v.newRoots.map((r) => r.id)).toEqual(["threshold/triggerRecall"]);
-    expect(v.newRoots[0]!.title).toBe(
+    expect(v.blockingRoots.map((r) => r.id)).toEqual(["threshold/triggerRecall"]);
+    expect(v.blockingRoots[0]!.title).toBe(
       "Trigger recall (router: lexical, a proxy) 0.600 is below the threshold 0.8",
     );
   });
@@ -249,18 +259,18 @@ describe("decideSkillVerdict rules", () => {
       }),
     );
     expect(v.verdict).toBe("fail");
-    expect(v.newRoots.map((r) => [r.kind, r.file, r.line])).toEqual([
+    expect(v.blockingRoots.map((r) => [r.kind, r.file, r.line])).toEqual([
       ["contamination", SKILL_MD, 1],
       ["lockstep", locs.metaFile, 2],
       ["validation", SKILL_MD, 2],
     ]);
-    expect(v.newRoots[0]!.message).toMatch(/trial\(s\) 0, 2 of case "split" reached the skill: Read/);
+    expect(v.blockingRoots[0]!.message).toMatch(/trial\(s\) 0, 2 of case "split" reached the skill: Read/);
   });
 
   it("is error, not pass, when errors kept it from deciding; fail wins over error", () => {
     const e = decideSkillVerdict(base({ errors: ["agent rate-limited 3 times"] }));
     expect(e.verdict).toBe("error");
-    expect(e.newRoots[0]).toMatchObject({ kind: "error", file: SKILL_MD, line: 1 });
+    expect(e.blockingRoots[0]).toMatchObject({ kind: "error", file: SKILL_MD, line: 1 });
     const f = decideSkillVerdict(
       base({ errors: ["x"], lockstep: { message: "lag", file: SKILL_MD, line: 4 } }),
     );

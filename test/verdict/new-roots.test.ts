@@ -105,12 +105,45 @@ describe("decideNewRoots", () => {
     );
     // 1/5 vs 0/5 is too few to decide: confirmed at 8, then decided at 12 trials per arm (p = 0.5).
     expect(calls.map(([, n]) => n)).toEqual([3, 4]);
+    // Base never failed: not "pre-existing" (that would claim base fails too), but not significant.
     expect(d[0]).toMatchObject({
-      status: "pre-existing",
+      status: "not-significant",
       head: { failed: 1, trials: 12 },
       base: { failed: 0, trials: 12 },
     });
     expect(d[0]!.reason).toMatch(/flake/);
+  });
+
+  it("never calls a check that cannot be evaluated pre-existing, however it fares at base", async () => {
+    // Tempting wrong answer: "pre-existing", because it errors at base as often as at head.
+    const errors = (n: number) =>
+      Array.from({ length: n }, (_, t) => check("split/g", "error", { trial: t }));
+    for (const base of [errors(5), trials("split/g", 0, 5), trials("split/g", 5, 5), undefined]) {
+      const d = await decideNewRoots(errors(5), base, policy, confirmer({}, {}, []));
+      expect(d).toHaveLength(1);
+      expect(d[0]).toMatchObject({ checkId: "split/g", status: "error" });
+      expect(d[0]!.reason).toMatch(/never a pass/);
+    }
+  });
+
+  it("counts a base error as no observation: head failures against base errors are head-only, not pre-existing", async () => {
+    const baseErrors = Array.from({ length: 5 }, (_, t) => check("split/g", "error", { trial: t }));
+    const d = await decideNewRoots(trials("split/g", 5, 5), baseErrors, policy);
+    expect(d[0]).toMatchObject({ status: "head-only" });
+    expect(d[0]!.reason).toMatch(/could not be evaluated at base/);
+  });
+
+  it("turns a suspect into an error root when a confirmation trial cannot evaluate it", async () => {
+    const d = await decideNewRoots(
+      trials("split/a", 2, 5),
+      trials("split/a", 0, 5),
+      policy,
+      async (ids, n) => ({
+        head: Array.from({ length: n }, (_, t) => check(ids[0]!, "error", { trial: 5 + t })),
+        base: trials(ids[0]!, 0, n, { firstTrial: 5 }),
+      }),
+    );
+    expect(d[0]).toMatchObject({ status: "error" });
   });
 
   it("reports inconclusive when confirmation trials fail to run", async () => {

@@ -28,7 +28,7 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --junit FILE        write JUnit XML
   --sarif FILE        write SARIF (new roots as results with locations)
   --record DIR        write replay recordings of every trial run to DIR
-  --allow-suite-change  accept a weakened suite (reported)
+  --allow-weakening   accept a weakened suite or policy: you, the operator, approve it (reported)
   --quiet, --verbose
 
 Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;
@@ -52,7 +52,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       junit: { type: "string" },
       sarif: { type: "string" },
       record: { type: "string" },
-      "allow-suite-change": { type: "boolean" },
+      "allow-weakening": { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
       verbose: { type: "boolean" },
       "no-color": { type: "boolean" },
@@ -82,7 +82,9 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       junit: values.junit,
       sarif: values.sarif,
       record: values.record,
-      allowSuiteChange: values["allow-suite-change"],
+      ...(values["allow-weakening"]
+        ? { allowWeakening: { by: "--allow-weakening, given by the operator" } }
+        : {}),
     },
     logger,
   );

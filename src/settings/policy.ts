@@ -1,0 +1,256 @@
+/**
+ * Policy comes from the base. In a pull request the PR's own `.skillgate.yml` is untrusted: the run is judged
+ * under the base commit's configuration, and what the PR changes in it is compared key by key. A change that
+ * loosens the gate (lower thresholds, a higher α, fewer trials, a weaker profile or override …) is a blocking
+ * `policy-weakened` finding: once merged it would weaken every later PR. A tightening, or a change whose effect
+ * on the verdict cannot be loosening (budgets, concurrency, timeouts), is reported and never blocks.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { configSchema } from "../detect/schemas.js";
+import { parseSourceFile, type SourceFile } from "../detect/source-file.js";
+import { validateAgainst } from "../detect/validate.js";
+import {
+  type Diagnostic,
+  InputError,
+  type SkillgateConfig,
+  type SourceLocation,
+  type Thresholds,
+} from "../model/index.js";
+import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
+
+export const CONFIG_FILES = [".skillgate.yml", ".skillgate.yaml"];
+
+/** The maintainers' override label when the base config names none. */
+export const DEFAULT_OVERRIDE_LABEL = "skillgate: allow-weakening";
+
+/** Where configuration is read from: a folder (a checkout) or a commit of a git repository. */
+export type ConfigTree = { kind: "dir"; dir: string } | { kind: "git"; repoDir: string; sha: string };
+
+export interface LoadedConfig {
+  config: SkillgateConfig;
+  /** Repository-relative path of the file read, when there was one. */
+  file?: string;
+  source?: SourceFile;
+  /** Syntax and schema problems, located. */
+  diagnostics: Diagnostic[];
+}
+
+/** Text of a repository-relative file in a tree, or undefined when it is not there. */
+export function readTreeFile(tree: ConfigTree, rel: string): string | undefined {
+  if (tree.kind === "dir") {
+    const abs = join(tree.dir, rel);
+    return existsSync(abs) ? readFileSync(abs, "utf8") : undefined;
+  }
+  try {
+    return execFileSync("git", ["-C", tree.repoDir, "show", `${tree.sha}:${rel.split("\\").join("/")}`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parses and validates the configuration of a tree: `rel` when given, else the first of CONFIG_FILES present.
+ * Never throws: problems come back as diagnostics (the caller decides whether they are fatal).
+ */
+export function readConfig(tree: ConfigTree, rel?: string): LoadedConfig {
+  for (const name of rel ? [rel] : CONFIG_FILES) {
+    const text = readTreeFile(tree, name);
+    if (text === undefined) continue;
+    const src = parseSourceFile(name, text);
+    const diagnostics: Diagnostic[] = [...src.diagnostics];
+    if (src.value !== undefined && src.value !== null)
+      diagnostics.push(...validateAgainst(configSchema, src.value, src, [], "config"));
+    const valid = !diagnostics.some((d) => d.severity === "error");
+    return {
+      config: valid ? ((src.value ?? {}) as SkillgateConfig) : {},
+      file: name,
+      source: src,
+      diagnostics,
+    };
+  }
+  return { config: {}, diagnostics: [] };
+}
+
+/** The trusted configuration: an invalid one is the maintainers' configuration error (exit 2), never ignored. */
+export function readTrustedConfig(tree: ConfigTree, rel: string | undefined, where: string): LoadedConfig {
+  if (rel && readTreeFile(tree, rel) === undefined)
+    throw new InputError(`config file not found in ${where}: ${rel}`);
+  const loaded = readConfig(tree, rel);
+  if (loaded.diagnostics.some((d) => d.severity === "error"))
+    throw new InputError(`invalid configuration in ${loaded.file} (${where})`, loaded.diagnostics);
+  return loaded;
+}
+
+/** A configuration file given by path (the local operator's own, outside the repository). */
+export function readConfigFile(path: string): LoadedConfig {
+  if (!existsSync(path)) throw new InputError(`config file not found: ${path}`);
+  const loaded = readConfig({ kind: "dir", dir: resolve(path, "..") }, path.split(/[\\/]/).pop()!);
+  if (loaded.diagnostics.some((d) => d.severity === "error"))
+    throw new InputError(`invalid configuration in ${path}`, loaded.diagnostics);
+  return { ...loaded, file: path };
+}
+
+/** The repository-relative path of `config` when it names a file inside `repoDir`. */
+export function repoRelative(repoDir: string, config: string): string | undefined {
+  const abs = isAbsolute(config) ? config : resolve(repoDir, config);
+  const rel = relative(repoDir, abs);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? undefined : rel.split("\\").join("/");
+}
+
+export type PolicyChangeKind = "loosened" | "tightened" | "changed";
+
+/** One difference between the base's policy and the PR's, located in the PR's file. */
+export interface PolicyChange {
+  /** `policy/<key>`: stable across runs. */
+  id: string;
+  /** Dotted key, e.g. `verdict.alpha`. */
+  key: string;
+  kind: PolicyChangeKind;
+  message: string;
+  file: string;
+  line: number;
+  column: number;
+}
+
+const fmt = (v: unknown): string => (v === undefined ? "unset" : JSON.stringify(v));
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+const THRESHOLD_KEYS: (keyof Thresholds)[] = [
+  "discriminatorPassRate",
+  "discriminatorLift",
+  "triggerPrecision",
+  "triggerRecall",
+];
+
+/** Adapters whose answers are not a live agent's: switching to one makes every later verdict a proxy. */
+const PROXY_ADAPTERS = new Set(["replay", "lexical"]);
+
+/**
+ * Compares the PR's configuration with the base's, key by key. `head` undefined: the PR deleted the file.
+ * `headSource` locates each finding on the PR's line; a removed key sits on line 1 of the PR's file.
+ */
+export function comparePolicies(
+  base: LoadedConfig,
+  head: LoadedConfig,
+  defaults: { trials: number; triggerRuns: number },
+): PolicyChange[] {
+  const out: PolicyChange[] = [];
+  const b = base.config;
+  const h = head.config;
+  const file = head.file ?? base.file ?? CONFIG_FILES[0]!;
+  const loc = (path: (string | number)[]): SourceLocation =>
+    head.source ? head.source.locateKey(path) : { file, line: 1, column: 1 };
+  const add = (key: string, kind: PolicyChangeKind, message: string, path = key.split(".")) => {
+    const at = loc(path);
+    out.push({ id: `policy/${key}`, key, kind, message, file: at.file, line: at.line, column: at.column });
+  };
+  const was = (key: string, bv: unknown, hv: unknown) =>
+    `${key} was ${fmt(bv)} at base and is ${fmt(hv)} here`;
+
+  // Numbers where lower is looser (thresholds, trials, confirmation trials).
+  const atLeast = (key: string, bv: number | undefined, hv: number | undefined, dflt?: number) => {
+    const be = bv ?? dflt;
+    const he = hv ?? dflt;
+    if (same(bv, hv)) return;
+    if (be === undefined) add(key, "tightened", `${was(key, bv, hv)}: a new minimum`);
+    else if (he === undefined || he < be) add(key, "loosened", `${was(key, bv, hv)}: lowered`);
+    else if (he > be) add(key, "tightened", `${was(key, bv, hv)}: raised`);
+    else add(key, "changed", was(key, bv, hv));
+  };
+  for (const k of THRESHOLD_KEYS) atLeast(`thresholds.${k}`, b.thresholds?.[k], h.thresholds?.[k]);
+  atLeast("trials", b.trials, h.trials, defaults.trials);
+  atLeast("triggerRuns", b.triggerRuns, h.triggerRuns, defaults.triggerRuns);
+  const bv = { ...DEFAULT_VERDICT_POLICY, ...b.verdict };
+  const hv = { ...DEFAULT_VERDICT_POLICY, ...h.verdict };
+  atLeast(
+    "verdict.maxConfirmationTrials",
+    b.verdict?.maxConfirmationTrials,
+    h.verdict?.maxConfirmationTrials,
+    DEFAULT_VERDICT_POLICY.maxConfirmationTrials,
+  );
+  if (!same(b.verdict?.alpha, h.verdict?.alpha)) {
+    const kind = hv.alpha > bv.alpha ? "loosened" : hv.alpha < bv.alpha ? "tightened" : "changed";
+    add(
+      "verdict.alpha",
+      kind,
+      `${was("verdict.alpha", b.verdict?.alpha, h.verdict?.alpha)}${kind === "loosened" ? ": a new root then needs less evidence" : ""}`,
+    );
+  }
+  // Enums where one value blocks and the other does not.
+  const blocksWhen = (key: "inconclusive" | "preExisting" | "headOnly", blocking: string) => {
+    const bb = bv[key] ?? "fail";
+    const hb = hv[key] ?? "fail";
+    if (same(b.verdict?.[key], h.verdict?.[key])) return;
+    const kind = bb === hb ? "changed" : hb === blocking ? "tightened" : "loosened";
+    add(
+      `verdict.${key}`,
+      kind,
+      `${was(`verdict.${key}`, b.verdict?.[key], h.verdict?.[key])}${kind === "loosened" ? ": such roots would no longer block" : ""}`,
+    );
+  };
+  blocksWhen("inconclusive", "fail");
+  blocksWhen("preExisting", "fail");
+  blocksWhen("headOnly", "fail");
+  if (!same(b.profile, h.profile)) {
+    const strictBefore = (b.profile ?? "claude-code") === "strict";
+    const strictNow = (h.profile ?? "claude-code") === "strict";
+    add(
+      "profile",
+      strictBefore && !strictNow ? "loosened" : strictNow && !strictBefore ? "tightened" : "changed",
+      was("profile", b.profile, h.profile),
+    );
+  }
+  for (const key of ["agent", "judge"] as const) {
+    if (same(b[key], h[key])) continue;
+    const toProxy =
+      h[key] && PROXY_ADAPTERS.has(h[key]!.adapter) && !PROXY_ADAPTERS.has(b[key]?.adapter ?? "");
+    const dropped = key === "judge" && b.judge && !h.judge;
+    add(
+      key,
+      toProxy || dropped ? "loosened" : "changed",
+      toProxy
+        ? `${key} becomes the ${h[key]!.adapter} adapter, which answers without a live agent`
+        : dropped
+          ? "the judge is removed: judge assertions could no longer be graded"
+          : `${key} is changed (${fmt(b[key])} at base, ${fmt(h[key])} here); this run uses the base's`,
+    );
+  }
+  // Which skills are evaluated, how gates probe, who may override, how isolated: any change can weaken the
+  // gate in ways a key-by-key comparison cannot rank, so it needs a maintainer's approval.
+  for (const key of ["skills", "gates", "override", "isolation"] as const) {
+    if (same((b as Record<string, unknown>)[key], (h as Record<string, unknown>)[key])) continue;
+    add(
+      key,
+      "loosened",
+      `${key} is changed (${fmt((b as Record<string, unknown>)[key])} at base, ${fmt((h as Record<string, unknown>)[key])} here): it can change what is checked, so it needs a maintainer's approval`,
+    );
+  }
+  // Cost and plumbing: they cannot make a failing PR pass (a spent budget is an error, never a pass).
+  // More of the runner's environment handed to the (untrusted) agent is a weakening; less is not.
+  const benv = new Set(b.env ?? []);
+  const henv = new Set(h.env ?? []);
+  const added = [...henv].filter((n) => !benv.has(n));
+  const removed = [...benv].filter((n) => !henv.has(n));
+  if (added.length)
+    add(
+      "env",
+      "loosened",
+      `env forwards ${added.join(", ")} to the agent in addition to the base's ${fmt(b.env ?? [])}`,
+    );
+  else if (removed.length) add("env", "tightened", `env no longer forwards ${removed.join(", ")}`);
+  for (const key of ["budget", "concurrency", "timeoutSeconds", "cache"] as const) {
+    if (same((b as Record<string, unknown>)[key], (h as Record<string, unknown>)[key])) continue;
+    add(
+      key,
+      "changed",
+      `${was(key, (b as Record<string, unknown>)[key], (h as Record<string, unknown>)[key])}; this run uses the base's`,
+    );
+  }
+  return out;
+}

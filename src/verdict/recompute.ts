@@ -1,0 +1,142 @@
+/**
+ * Recomputing a stored report's statistical verdict from its per-trial evidence, under a given (the base's)
+ * policy. The fork-safe second half of a PR check (`mode: report`) must not post a verdict it cannot trust: it
+ * replays the sequential decision — one family α over the whole PR, the first batch, then each confirmation look
+ * in the order the trials were run — from the checks the report recorded, and compares what it finds with what
+ * the report claims.
+ */
+import type { CheckResult, EvidenceCheck, Report, Root, SkillReport, VerdictPolicy } from "../model/index.js";
+import { type ConfirmationBatch, RootDecider, type RootDecision } from "./new-roots.js";
+
+/** What a report keeps per skill so another job can recompute its decision. */
+export type SkillEvidence = NonNullable<SkillReport["evidence"]>;
+
+/** Longest message kept per evidence check (the decision needs the check, not the prose). */
+export const EVIDENCE_MESSAGE_CHARS = 200;
+
+export function toEvidence(checks: CheckResult[]): EvidenceCheck[] {
+  return checks.map((c) => ({
+    checkId: c.checkId,
+    skill: c.skill,
+    caseId: c.caseId,
+    assertionId: c.assertionId,
+    mode: c.mode,
+    trial: c.trial,
+    status: c.status,
+    discriminator: c.discriminator,
+    message:
+      c.message.length > EVIDENCE_MESSAGE_CHARS
+        ? `${c.message.slice(0, EVIDENCE_MESSAGE_CHARS - 1)}…`
+        : c.message,
+    dependsOn: c.dependsOn,
+    loc: c.loc,
+  }));
+}
+
+const asChecks = (xs: EvidenceCheck[]): CheckResult[] => xs as CheckResult[];
+
+/** The unit a confirmation re-runs: a case (its skill-mode trials) or a trigger query, of one skill. */
+const unitOf = (c: { skill: string; mode: string; caseId: string; checkId: string }) =>
+  c.mode === "trigger" ? `${c.skill}|trigger|${c.checkId}` : `${c.skill}|skill|${c.caseId}`;
+
+/**
+ * The decisions the evidence of every skill supports under `policy`. Confirmation trials the policy asks for and
+ * the report does not hold end the replay (`missing` says which): the suspects then stay undecided, never pass.
+ */
+export function recomputeDecisions(
+  evidence: Record<string, SkillEvidence>,
+  policy: VerdictPolicy,
+): { decisions: RootDecision[]; missing?: string } {
+  const inFirst = (c: EvidenceCheck) => {
+    const first = evidence[c.skill]?.firstBatch;
+    return !!first && c.trial < (c.mode === "trigger" ? first.triggerRuns : first.perCase);
+  };
+  const skills = Object.values(evidence);
+  const head = skills.flatMap((e) => e.head);
+  const hasBase = skills.some((e) => e.base);
+  const base = skills.flatMap((e) => e.base ?? []);
+  const decider = new RootDecider(
+    asChecks(head.filter(inFirst)),
+    hasBase ? asChecks(base.filter(inFirst)) : undefined,
+    policy,
+    { canConfirm: hasBase },
+  );
+  // Per arm and unit: the trial indices beyond the first batch, in the order they were run, not yet replayed.
+  const pending = (checks: EvidenceCheck[]) => {
+    const byUnit = new Map<string, number[]>();
+    for (const c of checks) {
+      if (inFirst(c) || c.mode === "baseline") continue;
+      const u = unitOf(c);
+      const list = byUnit.get(u) ?? [];
+      if (!list.includes(c.trial)) list.push(c.trial);
+      byUnit.set(u, list);
+    }
+    for (const l of byUnit.values()) l.sort((a, b) => a - b);
+    return byUnit;
+  };
+  const queues = { head: pending(head), base: pending(base) };
+  let missing: string | undefined;
+  for (let req = decider.next(); req; req = decider.next()) {
+    const batch: ConfirmationBatch = { head: [], base: [] };
+    const units = [...new Set(req.roots.map((r) => unitOf(r)))];
+    for (const arm of ["head", "base"] as const) {
+      const checks = arm === "head" ? head : base;
+      for (const u of units) {
+        const queue = queues[arm].get(u) ?? [];
+        if (queue.length < req.extraTrialsPerArm) {
+          missing = `the report holds ${queue.length} further ${arm} trial(s) of ${u.split("|").join(" ")}; the policy's look ${req.look} needs ${req.extraTrialsPerArm}`;
+          break;
+        }
+        const trials = new Set(queue.splice(0, req.extraTrialsPerArm));
+        batch[arm].push(
+          ...asChecks(checks.filter((c) => c.mode !== "baseline" && unitOf(c) === u && trials.has(c.trial))),
+        );
+      }
+      if (missing) break;
+    }
+    if (missing) {
+      decider.abort(missing);
+      break;
+    }
+    decider.observe(batch);
+  }
+  return { decisions: decider.decisions(), ...(missing ? { missing } : {}) };
+}
+
+/** Root kinds a decision stands behind. */
+const STATISTICAL = new Set(["assertion", "gate", "trigger"]);
+
+/**
+ * Where a stored report's statistical roots disagree with the decisions its evidence supports under `policy`:
+ * one sentence per disagreement (a root missing, another status, a root the evidence does not support, a skill
+ * without evidence). Empty when the report's decisions follow from its trials.
+ */
+export function evidenceDisagreements(report: Report, policy: VerdictPolicy): string[] {
+  const out: string[] = [];
+  const evidence: Record<string, SkillEvidence> = {};
+  for (const s of report.skills) {
+    if (s.evidence) evidence[s.name] = s.evidence;
+    else if (s.roots.some((r) => STATISTICAL.has(r.kind)) || s.discriminator || s.trigger)
+      out.push(`${s.name}: the report carries no per-trial evidence, so its verdict cannot be recomputed`);
+  }
+  const { decisions, missing } = recomputeDecisions(evidence, policy);
+  if (missing) out.push(missing);
+  for (const s of report.skills.filter((x) => x.evidence)) {
+    const claimed = new Map<string, Root>(
+      s.roots.filter((r) => STATISTICAL.has(r.kind) || r.id.endsWith("/trial-ok")).map((r) => [r.id, r]),
+    );
+    for (const d of decisions.filter((x) => x.skill === s.name)) {
+      // A trigger run that errored is counted in the skill's errors, not as a root of its own.
+      if (d.errorOnly && d.mode === "trigger") continue;
+      const root = claimed.get(d.checkId);
+      if (!root)
+        out.push(`${s.name}: ${d.checkId} is ${d.status} by the evidence but missing from the report`);
+      else if (root.status !== d.status)
+        out.push(`${s.name}: ${d.checkId} is ${d.status} by the evidence; the report says ${root.status}`);
+      claimed.delete(d.checkId);
+    }
+    for (const r of claimed.values())
+      out.push(`${s.name}: ${r.id} (${r.status}) is in the report, but the evidence has no such root`);
+  }
+  return out;
+}
