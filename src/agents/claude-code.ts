@@ -157,7 +157,8 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
     async run(request, run) {
       const p = await runAgentProcess(file, [...baseArgs, ...buildClaudeArgs(config, request)], {
         cwd: run.workspace.dir,
-        env: { ...run.env, ...CLAUDE_QUIET_ENV },
+        // Its own temp folder: Claude Code refuses a /tmp/claude-<uid> that another user made.
+        env: { ...run.env, ...CLAUDE_QUIET_ENV, CLAUDE_CODE_TMPDIR: `${run.workspace.home}/tmp` },
         stdin: request.prompt,
         timeoutMs: run.timeoutMs,
         signal: run.signal,

@@ -134,6 +134,8 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
   return {
     name: "codex",
     skillsDir: ".agents/skills",
+    // Codex's bubblewrap sandbox mounts a new /dev, hiding a workspace (and its arg0 helper) kept in /dev/shm.
+    avoidShm: sandbox === "danger-full-access" ? undefined : `codex's ${sandbox} sandbox mounts its own /dev`,
     envAllow: ["OPENAI_*"],
     identity() {
       identity ??= execFileP(file, [...baseArgs, "--version"], { timeout: 30_000 }).then(

@@ -68,6 +68,7 @@ export function agentEnvFor(opts: Omit<AgentEnvOptions, "home">): (home: string)
     HOME: home,
     XDG_CONFIG_HOME: `${home}/.config`,
     XDG_CACHE_HOME: `${home}/.cache`,
+    TMPDIR: `${home}/tmp`,
     ...set,
   });
 }

@@ -10,7 +10,7 @@
  * 2. `SKILLGATE_WORKSPACE_DIR`;
  * 3. `TMPDIR` when it is set (the user chose it);
  * 4. `/dev/shm` on Linux when it is a tmpfs mounted without `noexec` (agents run what they write) with at least
- *    `SHM_MIN_FREE_BYTES` free. The free space is checked again for every batch, so a run that fills RAM moves on.
+ *    `SHM_MIN_FREE_BYTES` free, unless the agent's own sandbox mounts a new /dev (Codex's does). The free space is checked again for every batch, so a run that fills RAM moves on.
  * 5. the OS temp folder.
  */
 import { accessSync, constants, readdirSync, readFileSync, rmSync, statfsSync, statSync } from "node:fs";
@@ -120,14 +120,19 @@ export function sweepStaleBatches(parent: string, now: number = Date.now()): str
   return removed;
 }
 
-export function chooseWorkspaceParent(explicit?: string, probe: ParentProbe = realProbe): WorkspaceParent {
+export function chooseWorkspaceParent(
+  explicit?: string,
+  probe: ParentProbe = realProbe,
+  /** Why the agent's workspaces must not be in /dev/shm, when they must not. */
+  avoidShm?: string,
+): WorkspaceParent {
   const fixed = (dir: string, reason: string): WorkspaceParent => ({ next: () => dir, reason });
   if (explicit) return fixed(explicit, `trial workspaces in ${explicit} (set by the run)`);
   const fromEnv = probe.env.SKILLGATE_WORKSPACE_DIR;
   if (fromEnv) return fixed(fromEnv, `trial workspaces in ${fromEnv} (SKILLGATE_WORKSPACE_DIR)`);
   const fallback = probe.tmpdir();
   if (probe.env.TMPDIR) return fixed(fallback, `trial workspaces in ${fallback} (TMPDIR)`);
-  const why = shmUnusable(probe);
+  const why = avoidShm ?? shmUnusable(probe);
   if (why) return fixed(fallback, `trial workspaces in ${fallback} (${SHM_DIR} not used: ${why})`);
   return {
     next: () => ((probe.freeBytes(SHM_DIR) ?? 0) >= SHM_MIN_FREE_BYTES ? SHM_DIR : fallback),

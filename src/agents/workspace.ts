@@ -157,6 +157,9 @@ export class TrialWorkspaces {
     try {
       mkdirSync(dir);
       mkdirSync(home);
+      // The agent's own temp folder (TMPDIR): a shared /tmp may hold folders another user made (Claude Code
+      // refuses /tmp/claude-<uid> owned by anyone else), and nothing a trial leaves there outlives its workspace.
+      mkdirSync(`${home}/tmp`, { mode: 0o700 });
       // Folders made so far, workspace-relative: each is one mkdir, with no probing of what already exists.
       const made = new Set<string>([""]);
       const ensureDir = (rel: string): void => {

@@ -168,6 +168,10 @@ describe("claude-code adapter with the real CLI", () => {
     const shell = r.toolCalls[0]!.output ?? "";
     expect(shell).toMatch(/ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1/);
     expect(shell).toMatch(/HOME=.*skillgate-trial-/);
+    // its temp folders are the trial's own, never a shared /tmp another user may have pre-created
+    const home = /^HOME=(.*)$/m.exec(shell)![1]!;
+    expect(shell).toContain(`\nTMPDIR=${home}/tmp\n`);
+    expect(shell).toContain(`\nCLAUDE_CODE_TMPDIR=${home}/tmp\n`);
     expect(shell).not.toMatch(/GITHUB_TOKEN|ghs_must_not_leak/);
     expect(shell).not.toMatch(/\.claude/);
   });

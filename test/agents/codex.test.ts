@@ -133,6 +133,8 @@ describe("codex adapter with the real CLI", () => {
     expect(r.output).toBe("listed=false constrained=true");
     const shell = r.toolCalls[0]!.output ?? "";
     expect(shell).toMatch(/HOME=.*skillgate-trial-/);
+    // its temp folder is the trial's own (Codex's sandbox wants a user-owned 0700 folder for its socket)
+    expect(shell).toContain(`\nTMPDIR=${/^HOME=(.*)$/m.exec(shell)![1]}/tmp\n`);
     expect(shell).not.toMatch(/split-cents|SKILL\.md/);
     expect(shell).not.toMatch(/GITHUB_TOKEN|ghs_must_not_leak/);
   });

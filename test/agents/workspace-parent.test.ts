@@ -81,6 +81,16 @@ describe("where trial workspaces go", () => {
     expect(small.reason).toMatch(/0\.1 GiB free, below 4 GiB/);
   });
 
+  test("an agent whose own sandbox mounts a new /dev (Codex) gets the OS temp folder, saying why", () => {
+    const p = chooseWorkspaceParent(
+      undefined,
+      probe(),
+      "codex's workspace-write sandbox mounts its own /dev",
+    );
+    expect(p.next()).toBe("/tmp");
+    expect(p.reason).toMatch(/not used: codex's workspace-write sandbox mounts its own \/dev/);
+  });
+
   test("not Linux, not a tmpfs, not writable, no mountinfo: the OS temp folder", () => {
     expect(chooseWorkspaceParent(undefined, probe({ platform: "darwin" })).reason).toMatch(/not Linux/);
     const disk = GITHUB_RUNNER.replace("- tmpfs tmpfs", "- ext4 /dev/sdb");
@@ -107,7 +117,7 @@ describe("where trial workspaces go", () => {
     try {
       const ws = pool.prepare(makeRequest({ prompt: "p" }));
       expect(ws.dir.startsWith(`${p.next()}/skillgate-trial-`)).toBe(true);
-      expect(readdirSync(ws.home)).toEqual([]);
+      expect(readdirSync(ws.home)).toEqual(["tmp"]);
       pool.dispose(ws);
     } finally {
       await pool.drain();

@@ -64,7 +64,7 @@ describe("trial workspaces", () => {
         "package.json",
       ]);
       expect(readFileSync(join(ws.dir, ".agents/skills/split-cents/SKILL.md"), "utf8")).toBe(SKILL_MD);
-      expect(listing(ws.home)).toEqual([]);
+      expect(listing(ws.home)).toEqual(["tmp"]); // the trial's own TMPDIR, empty
       expect(relative(ws.dir, ws.home).startsWith("..")).toBe(true);
       expect(ws.skillPaths).toEqual({ "split-cents": join(ws.dir, ".agents/skills/split-cents") });
     }
