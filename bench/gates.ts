@@ -15,15 +15,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILDERS } from "../gates/complexity/builders.js";
 import {
-  CONFIRM_ROUNDS,
+  confirmationsNeeded,
   decide,
   type GrowthClass,
-  measureCounts,
-  measureWall,
   SIZES,
   WALL_SIZES,
   wallSlope,
-} from "../gates/complexity/measure.js";
+} from "../gates/complexity/growth.js";
+import { type Instruments, installInstruments } from "../gates/complexity/instruments.js";
+import { CONFIRM_ROUNDS, measureCounts, measureWall } from "../gates/complexity/measure.js";
 import { GATE_IDS, runGate } from "../gates/registry.js";
 import { childScript } from "../src/sandbox/compile.js";
 import { SANDBOX_CONCURRENCY } from "../src/sandbox/process.js";
@@ -147,14 +147,24 @@ interface ConditionResult {
   seed: Record<GrowthClass, { misclassified: number; runs: number; ratioMedian: number }>;
 }
 
+/** Our rule as the sandbox child runs it: with the counting instruments installed (idle while timing). */
 function stability(ctx: BenchContext, runs: number): ConditionResult {
+  const { instruments, restore } = installInstruments();
+  try {
+    return stabilityWith(ctx, runs, instruments);
+  } finally {
+    restore();
+  }
+}
+
+function stabilityWith(ctx: BenchContext, runs: number, instruments: Instruments): ConditionResult {
   const build = BUILDERS["events-users"]!;
   const ours = {} as ConditionResult["ours"];
   const seed = {} as ConditionResult["seed"];
   for (const { truth, file } of CLASSES) {
     const source = readFileSync(join(ctx.root, "gates", "complexity", "fixtures", file), "utf8");
     const countRuns = [0, 1, 2].map((i) =>
-      JSON.stringify(measureCounts(freshInstance(source, -1 - i), build, SIZES, SEED)),
+      JSON.stringify(measureCounts(instruments, freshInstance(source, -1 - i), build, SIZES, SEED)),
     );
     if (new Set(countRuns).size !== 1)
       throw new Error(`bench gates: operation counts of ${file} differ between runs`);
@@ -167,9 +177,10 @@ function stability(ctx: BenchContext, runs: number): ConditionResult {
     for (let r = 0; r < runs; r++) {
       const fn = freshInstance(source, r);
       const wall = measureWall(fn, build, WALL_SIZES, SEED);
-      const v = decide(counts, wall, () =>
-        wallSlope(measureWall(fn, build, WALL_SIZES, SEED, CONFIRM_ROUNDS)),
-      );
+      const confirmations: (number | undefined)[] = [];
+      while (confirmationsNeeded(counts, wall, confirmations) > 0)
+        confirmations.push(wallSlope(measureWall(fn, build, WALL_SIZES, SEED, CONFIRM_ROUNDS)));
+      const v = decide(counts, wall, confirmations);
       if (v.class !== truth) wrong++;
       if (v.decidedBy === "wall") byWall++;
       slopes.push(v.wallSlope ?? Number.NaN);

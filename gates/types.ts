@@ -1,4 +1,12 @@
-/** Contract shared by the eight deterministic gates (run inside the sandbox child). */
+/**
+ * Contract of the eight deterministic gates. Each gate is two halves that never share a process:
+ * - a collector (`gates/<id>/probe.ts`), run in the sandbox child next to the untrusted module: it runs the
+ *   probes the parent asks for and returns what happened as plain data (outputs, thrown errors, counters,
+ *   timings), never a verdict;
+ * - a judge (`gates/<id>/index.ts`), run in skillgate's own process: it plans the probes, validates every
+ *   observation against the gate's schema and makes every pass/fail decision.
+ */
+import type { GateId } from "./ids.js";
 
 export interface GateCheck {
   id: string;
@@ -15,41 +23,63 @@ export interface GateResult {
   metrics: Record<string, unknown>;
 }
 
-/** What a gate probes: an export of the module, or (for gates that read files, e.g. `.css`) its text. */
-export type GateInput =
-  | {
-      kind: "export";
-      name: string;
-      value: unknown /** All exports (e.g. a custom input builder). */;
-      module: Record<string, unknown>;
-    }
-  | { kind: "file"; path: string; text: string };
-
-export interface GateContext {
-  seed: number;
-  options: Record<string, unknown>;
-  /** Absolute path of the module as given (its source feeds static checks). */
-  modulePath: string;
-  /** Source text of the module as given. */
-  sourceText: string;
-  assets: { sqlWasm: string };
-}
-
 export interface GateOutput {
   checks: GateCheck[];
   metrics?: Record<string, unknown>;
 }
 
-export interface Gate {
-  id: string;
-  /** Export names tried in order when `--export` is not given (then the default export, then a lone function). */
-  defaultExports: readonly string[];
-  /** Files this gate reads as text instead of loading as code (e.g. `/\.css$/i` for contrast). */
-  fileInput?: RegExp;
+/** Child side: what a collector probes, an export of the module or (for gates reading files) its text. */
+export type GateInput =
+  | {
+      kind: "export";
+      name: string;
+      value: unknown;
+      /** All exports (e.g. a custom input builder). */
+      module: Record<string, unknown>;
+    }
+  | { kind: "file"; path: string; text: string };
+
+export interface CollectContext {
+  options: Record<string, unknown>;
+  modulePath: string;
+  assets: { sqlWasm: string };
+}
+
+/** Child side: runs one probe (as sent by the judge) and returns its observation (JSON-serialisable). */
+export type ProbeRunner = (probe: unknown) => unknown;
+
+export interface GateCollector {
+  id: GateId;
   /**
    * Optional: start slow set-up that does not depend on the module (e.g. compiling a WebAssembly database)
    * while the child loads the module; called before any untrusted code runs. Must not throw.
    */
-  prepare?(ctx: Pick<GateContext, "assets" | "options">): void;
-  run(input: GateInput, ctx: GateContext): Promise<GateOutput>;
+  prepare?(ctx: Pick<CollectContext, "assets" | "options">): void;
+  /** Called once the module is loaded; returns the probe runner (which may be async). */
+  start(input: GateInput, ctx: CollectContext): ProbeRunner | Promise<ProbeRunner>;
+}
+
+/** Parent side: asks the child to run probes; resolves with one schema-valid observation per probe. */
+export interface ProbeSession {
+  /** Throws `ObservationError` when the child's answer is missing or malformed. */
+  observe(probes: readonly unknown[]): Promise<unknown[]>;
+}
+
+export interface JudgeContext {
+  seed: number;
+  options: Record<string, unknown>;
+  /** Absolute path of the module as given. */
+  modulePath: string;
+  /** Source text of the module as given (static checks, CSS). */
+  sourceText: string;
+  /** What messages call the probed function: the user's export (`splitCents`), else the contract's name. */
+  callee: string;
+}
+
+export interface GateJudge {
+  id: GateId;
+  /** JSON Schema of one observation (`{tagged: true}`, `TAGGED`: a value the module returned). */
+  observationSchema: Record<string, unknown>;
+  /** Plans the probes, asks the session and decides. For file inputs no child runs: `session` refuses. */
+  judge(session: ProbeSession, ctx: JudgeContext): Promise<GateOutput>;
 }

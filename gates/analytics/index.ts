@@ -6,13 +6,22 @@
  * counted, order dependence, approximate or lexicographic percentiles, and a crash on empty input.
  */
 import fc from "fast-check";
-import { functionExport } from "../shared/input.js";
+import {
+  CALLS_OBSERVATION_SCHEMA,
+  type CallsProbe,
+  callsProbe,
+  exportCheck,
+  functionShape,
+  NotAFunction,
+  observeCalls,
+  outcomesOf,
+  type Result,
+} from "../shared/calls.js";
 import { sameNumber, sumClose } from "../shared/numeric.js";
 import { enumOption } from "../shared/options.js";
-import { attempt, holds, invariantChecks, propertyParams, show } from "../shared/property.js";
-import type { Gate, GateCheck, GateInput } from "../types.js";
+import { holds, Observed, observedInvariantChecks, propertyParams, show } from "../shared/property.js";
+import type { GateCheck, GateJudge } from "../types.js";
 
-type Aggregate = (events: unknown[]) => unknown;
 type Method = "nearest-rank" | "linear";
 interface Event {
   id: string;
@@ -78,40 +87,54 @@ function expected(unique: readonly Event[], method: Method) {
   };
 }
 
-function call(fn: Aggregate, events: Event[]): Record<string, unknown> {
-  const r = attempt(() => fn(events.map((e) => ({ ...e }))));
-  if (r.threw) throw new Error(`aggregate threw: ${r.error}`);
-  if (r.value === null || typeof r.value !== "object")
-    throw new Error(`aggregate returned ${show(r.value)}, not an object`);
+/** The object a call returned, or the error that fails the property (a throw, a non-object). */
+function resultObject(callee: string, r: Result): Record<string, unknown> {
+  if (r.threw !== undefined) throw new Error(`${callee} threw: ${r.threw}`);
+  if (r.value === null || typeof r.value !== "object" || Array.isArray(r.value))
+    throw new Error(`${callee} returned ${show(r.value)}, not an object`);
   return r.value as Record<string, unknown>;
 }
 
-export const analytics: Gate = {
+interface Scenario {
+  unique: Event[];
+  events: Event[];
+}
+
+/** The events as given, then shuffled by `salt`: the second call checks order independence. */
+function scenarioProbe({ events }: Scenario, salt: number): CallsProbe {
+  return callsProbe([[events], [shuffle([...events], salt)]]);
+}
+
+export const analytics: GateJudge = {
   id: "analytics",
-  defaultExports: ["aggregate"],
-  async run(input: GateInput, ctx) {
-    const target = functionExport<Aggregate>(input);
-    if ("failed" in target) return target.failed;
-    const fn = target.fn;
+  observationSchema: CALLS_OBSERVATION_SCHEMA,
+  async judge(session, ctx) {
+    const shape = await functionShape(session);
+    if (shape instanceof NotAFunction) return exportCheck(shape);
+    const callee = ctx.callee;
     const method = enumOption(ctx.options, "percentile", ["nearest-rank", "linear"] as const, "nearest-rank");
     const params = propertyParams(ctx.seed, ctx.options);
     const pClose = (a: unknown, b: number) =>
       method === "linear" ? sumClose(a, b, Math.abs(b)) : sameNumber(a, b);
     const checks: GateCheck[] = [];
 
-    const empty = attempt(() => fn([]));
+    const [[empty] = []] = await observeCalls(session, [[[[]]]]);
     const noValue = (v: unknown) => v === null || v === undefined || Number.isNaN(v);
-    if (empty.threw)
-      checks.push({ id: "empty", passed: false, message: `aggregate([]) threw: ${empty.error}` });
+    if (!empty || empty.threw !== undefined)
+      checks.push({ id: "empty", passed: false, message: `${callee}([]) threw: ${empty?.threw}` });
     else {
       const o = (empty.value ?? {}) as Record<string, unknown>;
-      const ok = o.count === 0 && o.sum === 0 && PERCENTILES.every((p) => noValue(o[`p${p}`]));
+      const ok =
+        typeof o === "object" &&
+        o.count === 0 &&
+        o.sum === 0 &&
+        PERCENTILES.every((p) => noValue(o[`p${p}`]));
       checks.push({
         id: "empty",
         passed: ok,
         message: ok
-          ? "aggregate([]) gives count 0, sum 0 and no percentiles"
-          : `aggregate([]) returned ${show(empty.value)}; expected count 0, sum 0, percentiles null`,
+          ? `${callee}([]) gives count 0, sum 0 and no percentiles`
+          : `${callee}([]) returned ${show(empty.value)}; expected count 0, sum 0, percentiles null`,
       });
     }
     const invariants = [
@@ -120,36 +143,41 @@ export const analytics: Gate = {
       { id: "percentiles", what: `p50, p95, p99 are exact (${method})` },
       { id: "order", what: "the result does not depend on the order of events" },
     ];
-    const property = (on: ReadonlySet<string>) =>
-      fc.property(scenarioArb, fc.nat(), ({ unique, events }, salt) => {
-        const out = call(fn, events);
-        const e = expected(unique, method);
+    const arb = fc.tuple(scenarioArb, fc.nat());
+    const observed = new Observed<[Scenario, number], CallsProbe>(session, ([sc, salt]) =>
+      scenarioProbe(sc, salt),
+    );
+    const judgeCase = (on: ReadonlySet<string>, [scenario]: [Scenario, number], obs: unknown) => {
+      const { unique, events } = scenario;
+      const [first, second] = outcomesOf(obs, 2) as [Result, Result];
+      const out = resultObject(callee, first);
+      const e = expected(unique, method);
+      holds(
+        on,
+        "count",
+        out.count === unique.length,
+        () => `count ${show(out.count)} for ${events.length} events with ${unique.length} unique ids`,
+      );
+      holds(on, "sum", sumClose(out.sum, e.sum, e.scale), () => `sum ${show(out.sum)}, expected ${e.sum}`);
+      PERCENTILES.forEach((p, i) => {
+        const want = e.ps[i] as number;
         holds(
           on,
-          "count",
-          out.count === unique.length,
-          () => `count ${show(out.count)} for ${events.length} events with ${unique.length} unique ids`,
+          "percentiles",
+          pClose(out[`p${p}`], want),
+          () => `p${p} = ${show(out[`p${p}`])}, expected ${want}`,
         );
-        holds(on, "sum", sumClose(out.sum, e.sum, e.scale), () => `sum ${show(out.sum)}, expected ${e.sum}`);
-        PERCENTILES.forEach((p, i) => {
-          const want = e.ps[i] as number;
-          holds(
-            on,
-            "percentiles",
-            pClose(out[`p${p}`], want),
-            () => `p${p} = ${show(out[`p${p}`])}, expected ${want}`,
-          );
-        });
-        const b = call(fn, shuffle([...events], salt));
-        const same =
-          out.count === b.count &&
-          sumClose(out.sum, typeof b.sum === "number" ? b.sum : Number.NaN, e.scale) &&
-          PERCENTILES.every(
-            (p) => Object.is(out[`p${p}`], b[`p${p}`]) || pClose(out[`p${p}`], b[`p${p}`] as number),
-          );
-        holds(on, "order", same, () => `one order gives ${show(out)}, another ${show(b)}`);
       });
-    checks.push(...(await invariantChecks(invariants, property, params)));
+      const b = resultObject(callee, second);
+      const same =
+        out.count === b.count &&
+        sumClose(out.sum, typeof b.sum === "number" ? b.sum : Number.NaN, e.scale) &&
+        PERCENTILES.every(
+          (p) => Object.is(out[`p${p}`], b[`p${p}`]) || pClose(out[`p${p}`], b[`p${p}`] as number),
+        );
+      holds(on, "order", same, () => `one order gives ${show(out)}, another ${show(b)}`);
+    };
+    checks.push(...(await observedInvariantChecks(invariants, arb, observed, judgeCase, params)));
     return { checks, metrics: { percentile: method, runs: params.numRuns } };
   },
 };

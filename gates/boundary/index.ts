@@ -5,12 +5,19 @@
  * means throwing (`invalid: "throw"`, default) or, with `invalid: "throw-or-null"`, also returning null.
  */
 import fc from "fast-check";
-import { functionExport } from "../shared/input.js";
+import {
+  CALLS_OBSERVATION_SCHEMA,
+  type CallsProbe,
+  callsProbe,
+  exportCheck,
+  functionShape,
+  NotAFunction,
+  outcomesOf,
+  type Result,
+} from "../shared/calls.js";
 import { GateOptionError, type InvalidPolicy, invalidPolicy } from "../shared/options.js";
-import { attempt, expect, propertyCheck, propertyParams, show } from "../shared/property.js";
-import type { Gate, GateCheck, GateInput } from "../types.js";
-
-type Fn = (...args: unknown[]) => unknown;
+import { expect, Observed, observedPropertyCheck, propertyParams, show } from "../shared/property.js";
+import type { GateCheck, GateJudge } from "../types.js";
 
 export interface Domain {
   min: number;
@@ -81,15 +88,10 @@ function finiteResult(v: unknown): boolean {
   return Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x));
 }
 
-function refused(fn: Fn, args: unknown[], policy: InvalidPolicy): { ok: boolean; seen: string } {
-  const r = attempt(() => fn(...args));
-  if (r.threw) return { ok: true, seen: "threw" };
+function refused(r: Result, policy: InvalidPolicy): { ok: boolean; seen: string } {
+  if (r.threw !== undefined) return { ok: true, seen: "threw" };
   if (policy === "throw-or-null" && r.value === null) return { ok: true, seen: "null" };
   return { ok: false, seen: show(r.value) };
-}
-
-function call(args: unknown[]): string {
-  return `fn(${args.map(show).join(", ")})`;
 }
 
 function listCheck(id: string, what: string, failures: string[], total: number): GateCheck {
@@ -102,29 +104,75 @@ function listCheck(id: string, what: string, failures: string[], total: number):
   };
 }
 
-export const boundary: Gate = {
+/** One call per probe (a shrink candidate is one small request). */
+const oneCall = (args: unknown[]): CallsProbe => callsProbe([args]);
+
+export const boundary: GateJudge = {
   id: "boundary",
-  defaultExports: [],
-  async run(input: GateInput, ctx) {
-    const target = functionExport<Fn>(input);
-    if ("failed" in target) return target.failed;
-    const fn = target.fn;
-    const domains = parseDomains(ctx.options, fn.length);
+  observationSchema: CALLS_OBSERVATION_SCHEMA,
+  async judge(session, ctx) {
+    const shape = await functionShape(session);
+    if (shape instanceof NotAFunction) return exportCheck(shape);
+    const call = (args: unknown[]) => `${ctx.callee}(${args.map(show).join(", ")})`;
+    const domains = parseDomains(ctx.options, shape.length);
     const policy = invalidPolicy(ctx.options);
     const params = propertyParams(ctx.seed, ctx.options);
     const mids = domains.map(midpoint);
     const withArg = (i: number, v: unknown) => mids.map((m, j) => (j === i ? v : m));
     const checks: GateCheck[] = [];
+    const observed = new Observed<unknown[], CallsProbe>(session, oneCall);
+    const outcome = async (args: unknown[]) => outcomesOf(await observed.get(args), 1)[0] as Result;
+    const only = (obs: unknown) => outcomesOf(obs, 1)[0] as Result;
 
     // Valid: every bound, alone and all together; each must give a finite result without throwing.
     const boundProbes: unknown[][] = [domains.map((d) => d.min), domains.map((d) => d.max), mids];
     domains.forEach((d, i) => {
       boundProbes.push(withArg(i, d.min), withArg(i, d.max));
     });
+    const invalidSets: { id: string; what: string; values: (d: Domain) => unknown[] }[] = [
+      {
+        id: "invalid-nonfinite",
+        what: "NaN and ±Infinity",
+        values: () => [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY],
+      },
+      { id: "invalid-outside", what: "values just outside the domain", values: justOutside },
+      {
+        id: "invalid-fraction",
+        what: "fractions where integers are required",
+        values: (d) => (d.integer && d.min + 0.5 <= d.max ? [d.min + 0.5] : []),
+      },
+      {
+        id: "invalid-type",
+        what: "non-numbers",
+        values: (d) => [String(midpoint(d)), null, undefined, true, {}, [midpoint(d)]],
+      },
+    ];
+    const invalidArgs = invalidSets.map((set) =>
+      domains.flatMap((d, i) => set.values(d).map((v) => withArg(i, v))),
+    );
+    const validArbs = fc.tuple(...domains.map(validArb));
+    const outsideArb = fc.tuple(
+      fc.nat({ max: domains.length - 1 }),
+      fc.boolean(),
+      fc.double({ min: 0, max: 1e12, noNaN: true, noDefaultInfinity: true }),
+    );
+    const outsideArgs = ([i, below, gap]: [number, boolean, number]): unknown[] | undefined => {
+      const d = domains[i] as Domain;
+      const edge = justOutside(d)[below ? 0 : 1] as number;
+      const v = below ? edge - gap : edge + gap;
+      return Number.isFinite(v) ? withArg(i, v) : undefined;
+    };
+    // The bounds and the invalid sets in one request, each property's cases in one more.
+    await observed.prime([...boundProbes, ...invalidArgs.flat()]);
+    const validObserved = new Observed<unknown[], CallsProbe>(session, oneCall);
+    const outsideObserved = new Observed<[number, boolean, number], CallsProbe>(session, (pick) =>
+      callsProbe(outsideArgs(pick) ? [outsideArgs(pick) as unknown[]] : []),
+    );
+
     const boundFailures: string[] = [];
     for (const args of boundProbes) {
-      const r = attempt(() => fn(...args));
-      if (r.threw) boundFailures.push(`${call(args)} threw (${r.error})`);
+      const r = await outcome(args);
+      if (r.threw !== undefined) boundFailures.push(`${call(args)} threw (${r.threw})`);
       else if (!finiteResult(r.value)) boundFailures.push(`${call(args)} returned ${show(r.value)}`);
     }
     checks.push(
@@ -137,67 +185,44 @@ export const boundary: Gate = {
     );
 
     checks.push(
-      propertyCheck(
+      await observedPropertyCheck(
         "valid-random",
         "random valid inputs give finite results",
-        fc.property(fc.tuple(...domains.map(validArb)), (args) => {
-          const r = attempt(() => fn(...args));
-          if (r.threw) throw new Error(`${call(args)} threw on valid input: ${r.error}`);
+        validArbs,
+        validObserved,
+        (args, obs) => {
+          const r = only(obs);
+          if (r.threw !== undefined) throw new Error(`${call(args)} threw on valid input: ${r.threw}`);
           expect(finiteResult(r.value), () => `${call(args)} returned ${show(r.value)}, not a finite number`);
-        }),
+        },
         params,
       ),
     );
 
-    const probeInvalid = (id: string, what: string, values: (d: Domain) => unknown[]) => {
+    for (const [k, set] of invalidSets.entries()) {
+      const list = invalidArgs[k] as unknown[][];
+      if (list.length === 0) continue;
       const failures: string[] = [];
-      let total = 0;
-      domains.forEach((d, i) => {
-        for (const v of values(d)) {
-          total++;
-          const args = withArg(i, v);
-          const r = refused(fn, args, policy);
-          if (!r.ok) failures.push(`${call(args)} returned ${r.seen}`);
-        }
-      });
-      if (total > 0) checks.push(listCheck(id, `${what} must be refused (${policy})`, failures, total));
-    };
-    probeInvalid("invalid-nonfinite", "NaN and ±Infinity", () => [
-      Number.NaN,
-      Number.POSITIVE_INFINITY,
-      Number.NEGATIVE_INFINITY,
-    ]);
-    probeInvalid("invalid-outside", "values just outside the domain", justOutside);
-    probeInvalid("invalid-fraction", "fractions where integers are required", (d) =>
-      d.integer && d.min + 0.5 <= d.max ? [d.min + 0.5] : [],
-    );
-    probeInvalid("invalid-type", "non-numbers", (d) => [
-      String(midpoint(d)),
-      null,
-      undefined,
-      true,
-      {},
-      [midpoint(d)],
-    ]);
+      for (const args of list) {
+        const r = refused(await outcome(args), policy);
+        if (!r.ok) failures.push(`${call(args)} returned ${r.seen}`);
+      }
+      checks.push(listCheck(set.id, `${set.what} must be refused (${policy})`, failures, list.length));
+    }
 
-    const outsideArb = fc.tuple(
-      fc.nat({ max: domains.length - 1 }),
-      fc.boolean(),
-      fc.double({ min: 0, max: 1e12, noNaN: true, noDefaultInfinity: true }),
-    );
     checks.push(
-      propertyCheck(
+      await observedPropertyCheck(
         "invalid-random",
         `random out-of-domain inputs must be refused (${policy})`,
-        fc.property(outsideArb, ([i, below, gap]) => {
-          const d = domains[i] as Domain;
-          const edge = justOutside(d)[below ? 0 : 1] as number;
-          const v = below ? edge - gap : edge + gap;
-          if (!Number.isFinite(v)) return;
-          const args = withArg(i, v);
-          const r = refused(fn, args, policy);
+        outsideArb,
+        outsideObserved,
+        (pick, obs) => {
+          const args = outsideArgs(pick);
+          if (!args) return;
+          const d = domains[pick[0]] as Domain;
+          const r = refused(only(obs), policy);
           expect(r.ok, () => `${call(args)} returned ${r.seen} for an input outside [${d.min}, ${d.max}]`);
-        }),
+        },
         params,
       ),
     );

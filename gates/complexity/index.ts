@@ -5,110 +5,163 @@
  * operation counters where they see the work and by the wall clock (confirmed by re-measurement) where they
  * cannot; the JSON reports both slopes and which one decided.
  */
-import { functionExport } from "../shared/input.js";
-import { enumOption, GateOptionError } from "../shared/options.js";
-import { describe } from "../shared/runtime.js";
-import type { Gate, GateInput, GateOutput } from "../types.js";
-import { BUILDERS, type Builder } from "./builders.js";
+import { ObservationError } from "../judging.js";
+import { enumOption } from "../shared/options.js";
+import type { GateJudge, GateOutput } from "../types.js";
+import { BUILDERS } from "./builders.js";
 import {
   CLASS_RANK,
-  CONFIRM_ROUNDS,
+  type CountPoint,
+  confirmationsNeeded,
   decide,
   type GrowthClass,
-  measureCounts,
-  measureWall,
   SIZES,
   WALL_SIZES,
+  type WallPoint,
   wallSlope,
-} from "./measure.js";
+} from "./growth.js";
+import { CONFIRM_ROUNDS, WALL_ROUNDS } from "./measure.js";
+import type { ComplexityObservation, ComplexityProbe } from "./probe.js";
 
-type Fn = (...args: unknown[]) => unknown;
 const CLASSES: readonly GrowthClass[] = ["linear", "linearithmic", "quadratic"];
 
-function pickBuilder(
-  options: Record<string, unknown>,
-  input: Extract<GateInput, { kind: "export" }>,
-): { name: string; build: Builder } {
-  const name = options.input ?? "numbers";
-  if (typeof name !== "string")
-    throw new GateOptionError("option 'input' must be a builder name or an export name");
-  const builtin = BUILDERS[name];
-  if (builtin) return { name, build: builtin };
-  const custom = input.module[name] ?? (input.module.default as Record<string, unknown> | undefined)?.[name];
-  if (typeof custom !== "function")
-    throw new GateOptionError(
-      `option 'input': '${name}' is neither a builder (${Object.keys(BUILDERS).join(", ")}) nor a function export of the module`,
+const POINT_COUNT = {
+  type: "object",
+  required: ["n", "ops", "capped"],
+  additionalProperties: false,
+  properties: {
+    n: { type: "integer", minimum: 1 },
+    ops: { type: "integer", minimum: 0 },
+    capped: { type: "boolean" },
+  },
+};
+const POINT_WALL = {
+  type: "object",
+  required: ["n", "ms", "batch"],
+  additionalProperties: false,
+  properties: {
+    n: { type: "integer", minimum: 1 },
+    ms: { type: "number", exclusiveMinimum: 0 },
+    batch: { type: "integer", minimum: 1 },
+  },
+};
+const one = (key: string, schema: Record<string, unknown>) => ({
+  type: "object",
+  required: [key],
+  additionalProperties: false,
+  properties: { [key]: schema },
+});
+
+export const COMPLEXITY_OBSERVATION_SCHEMA = {
+  oneOf: [
+    one("ok", { const: true }),
+    one("points", { type: "array", items: POINT_COUNT }),
+    one("wall", { type: "array", items: POINT_WALL }),
+    one("threw", { type: "string" }),
+    one("unusable", { type: "string" }),
+  ],
+};
+
+/** A check that failed before any growth could be measured. */
+class NotMeasured extends Error {
+  constructor(
+    readonly check: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function ask(
+  session: Parameters<GateJudge["judge"]>[0],
+  probe: ComplexityProbe,
+): Promise<ComplexityObservation> {
+  const [obs] = await session.observe([probe]);
+  const o = obs as ComplexityObservation;
+  if ("unusable" in o) throw new NotMeasured("runs", o.unusable);
+  return o;
+}
+
+/** The count points, checked to be the sizes asked for, in order, only the last one capped. */
+function countPoints(obs: ComplexityObservation, sizes: readonly number[]): CountPoint[] {
+  if ("threw" in obs) throw new NotMeasured("runs", `fn threw while counting: ${obs.threw}`);
+  if (!("points" in obs)) throw new ObservationError("a counts probe was answered with something else");
+  const ps = obs.points;
+  const expectedSizes = ps.every((p, i) => p.n === sizes[i]);
+  const cappedOnlyLast = ps.every((p, i) => !p.capped || i === ps.length - 1);
+  const complete = ps.length === sizes.length || ps[ps.length - 1]?.capped === true;
+  if (ps.length === 0 || !expectedSizes || !cappedOnlyLast || !complete)
+    throw new ObservationError(
+      `operation counts for sizes ${ps.map((p) => p.n).join(", ")} do not answer sizes ${sizes.join(", ")}`,
     );
-  return {
-    name,
-    build: (n, seed) => {
-      const args = (custom as (n: number, seed: number) => unknown)(n, seed);
-      return Array.isArray(args) ? args : [args];
-    },
-  };
+  return ps;
 }
 
-function parseSizes(options: Record<string, unknown>): readonly number[] {
-  const v = options.sizes;
-  if (v === undefined) return SIZES;
-  if (
-    !Array.isArray(v) ||
-    v.length < 3 ||
-    !v.every((n) => Number.isInteger(n) && n > 0) ||
-    new Set(v).size !== v.length
-  )
-    throw new GateOptionError("option 'sizes' must list at least 3 distinct positive integers");
-  return [...(v as number[])].sort((a, b) => a - b);
+/** The wall points: a prefix of the sizes asked for (a slow call stops the larger sizes). */
+function wallPoints(obs: ComplexityObservation, sizes: readonly number[]): WallPoint[] {
+  if ("threw" in obs) throw new NotMeasured("runs", `fn threw while timed: ${obs.threw}`);
+  if (!("wall" in obs)) throw new ObservationError("a wall-clock probe was answered with something else");
+  const ps = obs.wall;
+  if (ps.length === 0 || !ps.every((p, i) => p.n === sizes[i]))
+    throw new ObservationError(
+      `wall-clock points for sizes ${ps.map((p) => p.n).join(", ")} do not answer sizes ${sizes.join(", ")}`,
+    );
+  return ps;
 }
 
-export const complexity: Gate = {
+export const complexity: GateJudge = {
   id: "complexity",
-  defaultExports: [],
-  async run(input: GateInput, ctx): Promise<GateOutput> {
-    const target = functionExport<Fn>(input);
-    if ("failed" in target || input.kind !== "export")
-      return "failed" in target ? target.failed : { checks: [] };
-    const fn = target.fn;
+  observationSchema: COMPLEXITY_OBSERVATION_SCHEMA,
+  async judge(session, ctx): Promise<GateOutput> {
     const maxClass = enumOption(ctx.options, "maxClass", CLASSES, "linear");
-    const { name: builderName, build } = pickBuilder(ctx.options, input);
-    const sizes = parseSizes(ctx.options);
+    const builder = typeof ctx.options.input === "string" ? ctx.options.input : "numbers";
+    const sizes = Array.isArray(ctx.options.sizes)
+      ? [...(ctx.options.sizes as number[])].sort((a, b) => a - b)
+      : [...SIZES];
+    const wallSizes = ctx.options.sizes === undefined ? [...WALL_SIZES] : sizes;
+    const seed = ctx.seed;
+    let counts: CountPoint[];
+    let wall: WallPoint[];
+    const confirmations: (number | undefined)[] = [];
     try {
-      fn(...build(sizes[0] as number, ctx.seed));
+      const smoke = await ask(session, { kind: "smoke", builder, n: sizes[0] as number, seed });
+      if ("threw" in smoke)
+        throw new NotMeasured(
+          "runs",
+          `${ctx.callee} threw on a valid ${builder} input of size ${sizes[0]}: ${smoke.threw}`,
+        );
+      counts = countPoints(await ask(session, { kind: "counts", builder, sizes, seed }), sizes);
+      const wallProbe = (rounds: number): ComplexityProbe => ({
+        kind: "wall",
+        builder,
+        sizes: wallSizes,
+        seed,
+        rounds,
+      });
+      wall = wallPoints(await ask(session, wallProbe(WALL_ROUNDS)), wallSizes);
+      while (confirmationsNeeded(counts, wall, confirmations) > 0)
+        confirmations.push(wallSlope(wallPoints(await ask(session, wallProbe(CONFIRM_ROUNDS)), wallSizes)));
     } catch (err) {
-      return {
-        checks: [
-          {
-            id: "runs",
-            passed: false,
-            message: `fn threw on a valid ${builderName} input of size ${sizes[0]}: ${describe(err)}`,
-          },
-        ],
-      };
+      if (err instanceof NotMeasured)
+        return { checks: [{ id: err.check, passed: false, message: err.message }] };
+      throw err;
     }
-    let counts: ReturnType<typeof measureCounts>;
-    try {
-      counts = measureCounts(fn, build, sizes, ctx.seed);
-    } catch (err) {
-      return {
-        checks: [{ id: "runs", passed: false, message: `fn threw while counting: ${describe(err)}` }],
-      };
-    }
-    const wallSizes = ctx.options.sizes === undefined ? WALL_SIZES : sizes;
-    const wall = measureWall(fn, build, wallSizes, ctx.seed);
-    const verdict = decide(counts, wall, () =>
-      wallSlope(measureWall(fn, build, wallSizes, ctx.seed, CONFIRM_ROUNDS)),
-    );
-    const passed = CLASS_RANK[verdict.class] <= CLASS_RANK[maxClass];
+    const verdict = decide(counts, wall, confirmations);
+    const passed = verdict.decidedBy !== "none" && CLASS_RANK[verdict.class] <= CLASS_RANK[maxClass];
     return {
       checks: [
         {
           id: "growth",
           passed,
-          message: `${verdict.class} growth ${passed ? "within" : "exceeds"} maxClass ${maxClass}, decided by ${verdict.decidedBy}: ${verdict.reason}`,
+          message:
+            verdict.decidedBy === "none"
+              ? `no verdict for ${ctx.callee}: ${verdict.reason}`
+              : `${verdict.class} growth ${passed ? "within" : "exceeds"} maxClass ${maxClass}, decided by ${verdict.decidedBy}: ${verdict.reason}`,
         },
       ],
       metrics: {
-        input: builderName,
+        input: builder,
+        builders: Object.keys(BUILDERS),
         maxClass,
         class: verdict.class,
         decidedBy: verdict.decidedBy,
@@ -116,7 +169,7 @@ export const complexity: Gate = {
         wallSlope: verdict.wallSlope === undefined ? null : round(verdict.wallSlope),
         countClass: verdict.countClass,
         countersBlind: verdict.countersBlind,
-        confirmations: verdict.confirmations.map(round),
+        confirmations: verdict.confirmations.map((c) => round(c)),
         counts: counts.map((p) => ({ n: p.n, ops: p.ops, capped: p.capped })),
         wallMs: wall.map((p) => ({ n: p.n, ms: round(p.ms, 6), batch: p.batch })),
         countRatio: ratio(

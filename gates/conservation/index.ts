@@ -6,19 +6,26 @@
  * decided in exact rational arithmetic); deterministic; invalid input refused.
  */
 import fc from "fast-check";
-import { functionExport } from "../shared/input.js";
+import {
+  CALLS_OBSERVATION_SCHEMA,
+  type CallsProbe,
+  callsProbe,
+  exportCheck,
+  functionShape,
+  NotAFunction,
+  observeCalls,
+  outcomesOf,
+} from "../shared/calls.js";
 import { enumOption, invalidPolicy } from "../shared/options.js";
 import {
-  attempt,
   holds,
-  invariantChecks,
+  Observed,
+  observedInvariantChecks,
   type PropertyParams,
   propertyParams,
   show,
 } from "../shared/property.js";
-import type { Gate, GateCheck, GateInput } from "../types.js";
-
-type Allocate = (total: unknown, parts: unknown) => unknown;
+import type { GateCheck, GateJudge, ProbeSession } from "../types.js";
 
 const MAX_PARTS = 50;
 const MAX_WEIGHTS = 20;
@@ -83,113 +90,127 @@ function isShare(s: unknown): s is number {
 }
 
 /** Fairness violation message, or undefined if fair. Weights: |s − total·w/W| < 1 ⇔ |s·W − total·w| < W, exactly. */
-function unfair(total: number, parts: number | number[], shares: number[]): string | undefined {
+function unfair(
+  callee: string,
+  total: number,
+  parts: number | number[],
+  shares: number[],
+): string | undefined {
   if (!Array.isArray(parts)) {
     const spread = Math.max(...shares) - Math.min(...shares);
     return spread <= 1
       ? undefined
-      : `allocate(${total}, ${parts}) = ${show(shares)}: max − min = ${spread} > 1`;
+      : `${callee}(${total}, ${parts}) = ${show(shares)}: max − min = ${spread} > 1`;
   }
   const W = BigInt(parts.reduce((a, b) => a + b, 0));
   for (let i = 0; i < parts.length; i++) {
     const diff = BigInt(shares[i] as number) * W - BigInt(total) * BigInt(parts[i] as number);
     if ((diff < 0n ? -diff : diff) >= W)
-      return `allocate(${total}, ${show(parts)}) share ${i} = ${shares[i]} is ≥ 1 away from its quota ${(total * (parts[i] as number)) / Number(W)}`;
+      return `${callee}(${total}, ${show(parts)}) share ${i} = ${shares[i]} is ≥ 1 away from its quota ${(total * (parts[i] as number)) / Number(W)}`;
   }
   return undefined;
 }
 
+type Case = [number, number | number[]];
+
+/** Each valid case is called twice with fresh copies of its arguments: the second call checks determinism. */
+function caseProbe([total, parts]: Case): CallsProbe {
+  return callsProbe([[total, parts]], 2);
+}
+
 export async function checkAllocate(
-  fn: Allocate,
+  session: ProbeSession,
+  callee: string,
   mode: "count" | "weights",
   options: Record<string, unknown>,
   params: PropertyParams,
 ): Promise<GateCheck[]> {
   const cases = validCase(mode);
-  const checks: GateCheck[] = await invariantChecks(
+  const observed = new Observed<Case, CallsProbe>(session, caseProbe);
+  const judgeCase = (on: ReadonlySet<string>, [total, parts]: Case, obs: unknown) => {
+    const what = `${callee}(${total}, ${show(parts)})`;
+    const [r, again] = outcomesOf(obs, 2) as [
+      ReturnType<typeof outcomesOf>[number],
+      ReturnType<typeof outcomesOf>[number],
+    ];
+    const ok = r.threw === undefined && Array.isArray(r.value);
+    holds(on, "shape", ok, () =>
+      r.threw !== undefined
+        ? `${what} threw on valid input: ${r.threw}`
+        : `${what} returned ${show(r.value)}, not an array`,
+    );
+    if (!ok || r.threw !== undefined) return;
+    const shares = r.value as unknown[];
+    const n = partsCount(parts);
+    holds(on, "shape", shares.length === n, () => `${what} returned ${shares.length} shares, expected ${n}`);
+    const bad = shares.find((x) => !isShare(x));
+    holds(
+      on,
+      "shape",
+      bad === undefined,
+      () => `${what} returned share ${show(bad)}: not a non-negative integer`,
+    );
+    const integers = shares.every((x) => typeof x === "number" && Number.isInteger(x));
+    const sum = integers ? shares.reduce((a: bigint, x) => a + BigInt(x as number), 0n) : undefined;
+    holds(
+      on,
+      "sum",
+      sum === BigInt(total),
+      () => `${what} shares sum to ${sum ?? "a non-integer"}, not ${total} (${show(shares)})`,
+    );
+    if (integers && shares.length === n) {
+      const why = unfair(callee, total, parts, shares as number[]);
+      holds(on, "fair", why === undefined, () => why as string);
+    }
+    const same =
+      again.threw === undefined &&
+      Array.isArray(again.value) &&
+      again.value.length === shares.length &&
+      shares.every((x, i) => Object.is(x, (again.value as unknown[])[i]));
+    holds(
+      on,
+      "deterministic",
+      same,
+      () =>
+        `${what} gave ${show(shares)}, then ${again.threw !== undefined ? `threw ${again.threw}` : show(again.value)}`,
+    );
+  };
+  const checks: GateCheck[] = await observedInvariantChecks(
     ALLOCATE_INVARIANTS,
-    (on) =>
-      fc.property(cases, ([total, parts]) => {
-        const what = `allocate(${total}, ${show(parts)})`;
-        const r = attempt(() => fn(total, Array.isArray(parts) ? [...parts] : parts));
-        const ok = !r.threw && Array.isArray(r.value);
-        holds(on, "shape", ok, () =>
-          r.threw
-            ? `${what} threw on valid input: ${r.error}`
-            : `${what} returned ${show(r.value)}, not an array`,
-        );
-        if (!ok) return;
-        const shares = r.value as unknown[];
-        const n = partsCount(parts);
-        holds(
-          on,
-          "shape",
-          shares.length === n,
-          () => `${what} returned ${shares.length} shares, expected ${n}`,
-        );
-        const bad = shares.find((x) => !isShare(x));
-        holds(
-          on,
-          "shape",
-          bad === undefined,
-          () => `${what} returned share ${show(bad)}: not a non-negative integer`,
-        );
-        const integers = shares.every((x) => typeof x === "number" && Number.isInteger(x));
-        const sum = integers ? shares.reduce((a: bigint, x) => a + BigInt(x as number), 0n) : undefined;
-        holds(
-          on,
-          "sum",
-          sum === BigInt(total),
-          () => `${what} shares sum to ${sum ?? "a non-integer"}, not ${total} (${show(shares)})`,
-        );
-        if (integers && shares.length === n) {
-          const why = unfair(total, parts, shares as number[]);
-          holds(on, "fair", why === undefined, () => why as string);
-        }
-        const again = attempt(() => fn(total, Array.isArray(parts) ? [...parts] : parts));
-        const same =
-          !again.threw &&
-          Array.isArray(again.value) &&
-          again.value.length === shares.length &&
-          shares.every((x, i) => Object.is(x, (again.value as unknown[])[i]));
-        holds(
-          on,
-          "deterministic",
-          same,
-          () =>
-            `${what} gave ${show(shares)}, then ${again.threw ? `threw ${again.error}` : show(again.value)}`,
-        );
-      }),
+    cases,
+    observed,
+    judgeCase,
     params,
   );
   const policy = invalidPolicy(options);
+  const invalid = invalidCases(mode);
+  const [outcomes] = await observeCalls(session, [invalid.map(([t, p]) => [t, p])]);
   const accepted: string[] = [];
-  for (const [total, parts] of invalidCases(mode)) {
-    const r = attempt(() => fn(total, parts));
-    if (!r.threw && !(policy === "throw-or-null" && r.value === null)) {
-      accepted.push(`allocate(${show(total)}, ${show(parts)}) returned ${show(r.value)}`);
-    }
-  }
+  invalid.forEach(([total, parts], i) => {
+    const r = (outcomes as ReturnType<typeof outcomesOf>)[i] as ReturnType<typeof outcomesOf>[number];
+    if (r.threw === undefined && !(policy === "throw-or-null" && r.value === null))
+      accepted.push(`${callee}(${show(total)}, ${show(parts)}) returned ${show(r.value)}`);
+  });
   checks.push({
     id: "invalid",
     passed: accepted.length === 0,
     message: accepted.length
       ? `invalid input accepted (must ${policy === "throw" ? "throw" : "throw or return null"}): ${accepted.slice(0, 5).join("; ")}${accepted.length > 5 ? ` … (${accepted.length} in all)` : ""}`
-      : `refused all ${invalidCases(mode).length} invalid inputs`,
+      : `refused all ${invalid.length} invalid inputs`,
   });
   return checks;
 }
 
-export const conservation: Gate = {
+export const conservation: GateJudge = {
   id: "conservation",
-  defaultExports: ["allocate"],
-  async run(input: GateInput, ctx) {
-    const target = functionExport<Allocate>(input);
-    if ("failed" in target) return target.failed;
+  observationSchema: CALLS_OBSERVATION_SCHEMA,
+  async judge(session, ctx) {
+    const shape = await functionShape(session);
+    if (shape instanceof NotAFunction) return exportCheck(shape);
     const mode = enumOption(ctx.options, "mode", ["count", "weights"] as const, "count");
     const params = propertyParams(ctx.seed, ctx.options);
     return {
-      checks: await checkAllocate(target.fn, mode, ctx.options, params),
+      checks: await checkAllocate(session, ctx.callee, mode, ctx.options, params),
       metrics: { mode, runs: params.numRuns },
     };
   },

@@ -6,9 +6,10 @@
  * Translucent colours are composited (background over white, text over background); nothing is rounded.
  */
 import postcss from "postcss";
+import { decodeValue, TAGGED, type Tagged } from "../../src/sandbox/tagged.js";
 import { enumOption } from "../shared/options.js";
 import { describe } from "../shared/runtime.js";
-import type { Gate, GateCheck, GateInput, GateOutput } from "../types.js";
+import type { GateCheck, GateJudge, GateOutput } from "../types.js";
 import { contrastRatio, parseColor } from "./colors.js";
 
 type Kind = "text" | "large-text" | "ui";
@@ -75,19 +76,32 @@ export function pairsFromCss(css: string, file: string): Pair[] {
   return pairs;
 }
 
-async function pairsFromExport(value: unknown): Promise<Pair[] | string> {
-  let v = value;
-  try {
-    if (typeof v === "function") v = await (v as () => unknown)();
-  } catch (err) {
-    return `calling the export threw: ${describe(err)}`;
-  }
+export const CONTRAST_OBSERVATION_SCHEMA = {
+  oneOf: [
+    {
+      type: "object",
+      required: ["threw"],
+      additionalProperties: false,
+      properties: { threw: { type: "string" } },
+    },
+    {
+      type: "object",
+      required: ["value"],
+      additionalProperties: false,
+      properties: { value: TAGGED },
+    },
+  ],
+};
+
+function pairsFromExport(obs: { threw: string } | { value: Tagged }): Pair[] | string {
+  if ("threw" in obs) return obs.threw;
+  const v = decodeValue(obs.value);
   if (!Array.isArray(v)) return `expected an array of {fg, bg, kind?, name?}, got ${typeof v}`;
   return v as Pair[];
 }
 
 export function checkPair(p: Pair, i: number, level: "AA" | "AAA"): GateCheck {
-  const label = p?.name ?? `#${i}`;
+  const label = typeof p?.name === "string" ? p.name : `#${i}`;
   const id = `pair:${label}`;
   const at = p?.where ? `${p.where}: ` : "";
   if (p === null || typeof p !== "object" || typeof p.fg !== "string" || typeof p.bg !== "string")
@@ -114,16 +128,15 @@ export function checkPair(p: Pair, i: number, level: "AA" | "AAA"): GateCheck {
   };
 }
 
-export const contrast: Gate = {
+export const contrast: GateJudge = {
   id: "contrast",
-  defaultExports: ["pairs"],
-  fileInput: /\.css$/i,
-  async run(input: GateInput, ctx): Promise<GateOutput> {
+  observationSchema: CONTRAST_OBSERVATION_SCHEMA,
+  async judge(session, ctx): Promise<GateOutput> {
     const level = enumOption(ctx.options, "level", ["AA", "AAA"] as const, "AA");
     let pairs: Pair[];
-    if (input.kind === "file") {
+    if (/\.css$/i.test(ctx.modulePath)) {
       try {
-        pairs = pairsFromCss(input.text, input.path);
+        pairs = pairsFromCss(ctx.sourceText, ctx.modulePath);
       } catch (err) {
         const e = err as { line?: number; column?: number; reason?: string };
         return {
@@ -131,13 +144,14 @@ export const contrast: Gate = {
             {
               id: "parse",
               passed: false,
-              message: `${input.path}:${e.line ?? 1}:${e.column ?? 1}: CSS does not parse: ${e.reason ?? describe(err)}`,
+              message: `${ctx.modulePath}:${e.line ?? 1}:${e.column ?? 1}: CSS does not parse: ${e.reason ?? describe(err)}`,
             },
           ],
         };
       }
     } else {
-      const got = await pairsFromExport(input.value);
+      const [obs] = await session.observe([{ kind: "pairs" }]);
+      const got = pairsFromExport(obs as { threw: string } | { value: Tagged });
       if (typeof got === "string") return { checks: [{ id: "pairs", passed: false, message: got }] };
       pairs = got;
     }

@@ -5,12 +5,21 @@
  * largest indivisible block's share + 0.05 of `testFraction`, and the same seed gives the same split.
  */
 import fc from "fast-check";
-import { functionExport } from "../shared/input.js";
+import {
+  CALLS_OBSERVATION_SCHEMA,
+  type CallsProbe,
+  callsProbe,
+  exportCheck,
+  functionShape,
+  NotAFunction,
+  outcomesOf,
+  type Result,
+} from "../shared/calls.js";
 import { enumOption } from "../shared/options.js";
-import { attempt, holds, invariantChecks, propertyParams, show } from "../shared/property.js";
-import type { Gate, GateCheck, GateInput } from "../types.js";
+import { holds, Observed, observedInvariantChecks, propertyParams, show } from "../shared/property.js";
+import type { GateCheck, GateJudge } from "../types.js";
+import { ROW_FIELDS, type RowsObservation } from "./rows.js";
 
-type Split = (rows: unknown[], opts: { testFraction: number; seed: number }) => unknown;
 type Mode = "group" | "temporal";
 interface Row {
   id: string;
@@ -45,19 +54,42 @@ interface Sides {
   test: Row[];
 }
 
-function call(fn: Split, rows: Row[], testFraction: number, seed: number): Sides {
-  const r = attempt(() =>
-    fn(
-      rows.map((x) => ({ ...x })),
-      { testFraction, seed },
-    ),
-  );
-  const what = `split(${rows.length} rows, {testFraction: ${testFraction.toFixed(3)}, seed: ${seed}})`;
-  if (r.threw) throw new Error(`${what} threw: ${r.error}`);
-  const v = r.value as Partial<Sides> | null;
-  if (!v || !Array.isArray(v.train) || !Array.isArray(v.test))
+interface Scenario {
+  rows: Row[];
+  testFraction: number;
+  seed: number;
+}
+
+/** Two calls with the same arguments (fresh copies): the second checks determinism. */
+function scenarioProbe({ rows, testFraction, seed }: Scenario): CallsProbe {
+  return callsProbe([[rows, { testFraction, seed }]], 2);
+}
+
+/** A row as the child observed it (`[id, group, ts]`, see probe.ts) back as an object; anything else as is. */
+function rowOf(t: unknown): unknown {
+  if (!Array.isArray(t) || t.length !== ROW_FIELDS.length) return t;
+  return { id: t[0], group: t[1], ts: t[2] };
+}
+
+/** The `{train, test}` a call returned, or the error that fails the property. */
+function sidesOf(callee: string, r: Result, s: Scenario): Sides {
+  const what = `${callee}(${s.rows.length} rows, {testFraction: ${s.testFraction.toFixed(3)}, seed: ${s.seed}})`;
+  if (r.threw !== undefined) throw new Error(`${what} threw: ${r.threw}`);
+  const v = r.value as Partial<RowsObservation> | null;
+  if (
+    !v ||
+    typeof v !== "object" ||
+    v.rows !== ROW_FIELDS.join(",") ||
+    !Array.isArray(v.train) ||
+    !Array.isArray(v.test)
+  )
     throw new Error(`${what} returned ${show(v)}, not {train, test}`);
-  return { train: v.train as Row[], test: v.test as Row[] };
+  return { train: v.train.map(rowOf) as Row[], test: v.test.map(rowOf) as Row[] };
+}
+
+/** Field `k` of a returned row (rows are whatever the module returned: maybe not objects). */
+function field(r: unknown, k: keyof Row): unknown {
+  return r !== null && typeof r === "object" ? (r as Record<string, unknown>)[k] : undefined;
 }
 
 function largestBlockShare(rows: Row[], mode: Mode): number {
@@ -69,13 +101,13 @@ function largestBlockShare(rows: Row[], mode: Mode): number {
   return Math.max(...sizes.values()) / rows.length;
 }
 
-export const leakage: Gate = {
+export const leakage: GateJudge = {
   id: "leakage",
-  defaultExports: ["split"],
-  async run(input: GateInput, ctx) {
-    const target = functionExport<Split>(input);
-    if ("failed" in target) return target.failed;
-    const fn = target.fn;
+  observationSchema: CALLS_OBSERVATION_SCHEMA,
+  async judge(session, ctx) {
+    const shape = await functionShape(session);
+    if (shape instanceof NotAFunction) return exportCheck(shape);
+    const callee = ctx.callee;
     const mode = enumOption(ctx.options, "mode", ["group", "temporal"] as const, "group");
     const params = propertyParams(ctx.seed, ctx.options);
     const checks: GateCheck[] = [];
@@ -93,63 +125,64 @@ export const leakage: Gate = {
       },
       { id: "deterministic", what: "the same seed gives the same split" },
     ];
-    const property = (on: ReadonlySet<string>) =>
-      fc.property(scenarioArb, ({ rows, testFraction, seed }) => {
-        const { train, test } = call(fn, rows, testFraction, seed);
-        const seen = new Map<string, number>();
-        for (const r of [...train, ...test]) seen.set(r?.id, (seen.get(r?.id) ?? 0) + 1);
-        const ids = new Set(rows.map((r) => r.id));
-        const lost = rows.filter((r) => !seen.has(r.id)).map((r) => r.id);
-        const doubled = [...seen].filter(([, c]) => c > 1).map(([id]) => id);
-        const extra = [...seen.keys()].filter((id) => !ids.has(id));
+    const observed = new Observed<Scenario, CallsProbe>(session, scenarioProbe);
+    const judgeCase = (on: ReadonlySet<string>, scenario: Scenario, obs: unknown) => {
+      const { rows, testFraction } = scenario;
+      const [first, second] = outcomesOf(obs, 2) as [Result, Result];
+      const { train, test } = sidesOf(callee, first, scenario);
+      const seen = new Map<unknown, number>();
+      for (const r of [...train, ...test]) seen.set(field(r, "id"), (seen.get(field(r, "id")) ?? 0) + 1);
+      const ids = new Set<unknown>(rows.map((r) => r.id));
+      const lost = rows.filter((r) => !seen.has(r.id)).map((r) => r.id);
+      const doubled = [...seen].filter(([, c]) => c > 1).map(([id]) => id);
+      const extra = [...seen.keys()].filter((id) => !ids.has(id));
+      holds(
+        on,
+        "partition",
+        lost.length === 0,
+        () => `rows lost: ${show(lost.slice(0, 5))} (${lost.length})`,
+      );
+      holds(
+        on,
+        "partition",
+        doubled.length === 0,
+        () => `rows on both sides or twice: ${show(doubled.slice(0, 5))}`,
+      );
+      holds(on, "partition", extra.length === 0, () => `rows not in the input: ${show(extra.slice(0, 5))}`);
+      if (mode === "group") {
+        const trainGroups = new Set(train.map((r) => field(r, "group")));
+        const both = [...new Set(test.map((r) => field(r, "group")))].filter((g) => trainGroups.has(g));
+        holds(on, sideRule.id, both.length === 0, () => `groups on both sides: ${show(both)}`);
+      } else if (train.length > 0 && test.length > 0) {
+        const lastTrain = Math.max(...train.map((r) => Number(field(r, "ts"))));
+        const firstTest = Math.min(...test.map((r) => Number(field(r, "ts"))));
         holds(
           on,
-          "partition",
-          lost.length === 0,
-          () => `rows lost: ${show(lost.slice(0, 5))} (${lost.length})`,
+          sideRule.id,
+          lastTrain < firstTest,
+          () => `latest train ts ${lastTrain} ≥ earliest test ts ${firstTest}`,
         );
-        holds(
-          on,
-          "partition",
-          doubled.length === 0,
-          () => `rows on both sides or twice: ${show(doubled.slice(0, 5))}`,
-        );
-        holds(on, "partition", extra.length === 0, () => `rows not in the input: ${show(extra.slice(0, 5))}`);
-        if (mode === "group") {
-          const trainGroups = new Set(train.map((r) => r?.group));
-          const both = [...new Set(test.map((r) => r?.group))].filter((g) => trainGroups.has(g));
-          holds(on, sideRule.id, both.length === 0, () => `groups on both sides: ${show(both)}`);
-        } else if (train.length > 0 && test.length > 0) {
-          const lastTrain = Math.max(...train.map((r) => r?.ts));
-          const firstTest = Math.min(...test.map((r) => r?.ts));
-          holds(
-            on,
-            sideRule.id,
-            lastTrain < firstTest,
-            () => `latest train ts ${lastTrain} ≥ earliest test ts ${firstTest}`,
-          );
-        }
-        const share = test.length / rows.length;
-        const allowed = largestBlockShare(rows, mode) + SHARE_SLACK;
-        holds(
-          on,
-          "test-share",
-          Math.abs(share - testFraction) <= allowed,
-          () =>
-            `test share ${share.toFixed(3)} vs testFraction ${testFraction.toFixed(3)}: off by more than ${allowed.toFixed(3)}`,
-        );
-        const a = test.map((r) => r?.id).sort();
-        const b = call(fn, rows, testFraction, seed)
-          .test.map((r) => r?.id)
-          .sort();
-        holds(
-          on,
-          "deterministic",
-          a.length === b.length && a.every((x, i) => x === b[i]),
-          () => `seed ${seed}: test ids ${show(a.slice(0, 6))} then ${show(b.slice(0, 6))}`,
-        );
-      });
-    checks.push(...(await invariantChecks(invariants, property, params)));
+      }
+      const share = test.length / rows.length;
+      const allowed = largestBlockShare(rows, mode) + SHARE_SLACK;
+      holds(
+        on,
+        "test-share",
+        Math.abs(share - testFraction) <= allowed,
+        () =>
+          `test share ${share.toFixed(3)} vs testFraction ${testFraction.toFixed(3)}: off by more than ${allowed.toFixed(3)}`,
+      );
+      const a = test.map((r) => String(field(r, "id"))).sort();
+      const again = sidesOf(callee, second, scenario);
+      const b = again.test.map((r) => String(field(r, "id"))).sort();
+      holds(
+        on,
+        "deterministic",
+        a.length === b.length && a.every((x, i) => x === b[i]),
+        () => `seed ${scenario.seed}: test ids ${show(a.slice(0, 6))} then ${show(b.slice(0, 6))}`,
+      );
+    };
+    checks.push(...(await observedInvariantChecks(invariants, scenarioArb, observed, judgeCase, params)));
     return { checks, metrics: { mode, runs: params.numRuns } };
   },
 };

@@ -7,27 +7,24 @@
  * unmodified; no job is tried more than `maxAttempts` times; `drain()` resolves, and only when all is settled.
  */
 import fc from "fast-check";
-import { functionExport } from "../shared/input.js";
-import { InvariantError, invariantChecks, propertyParams, show } from "../shared/property.js";
-import { describe } from "../shared/runtime.js";
-import type { Gate, GateCheck, GateInput } from "../types.js";
-
-type CreateQueue = (opts: {
-  concurrency: number;
-  maxAttempts: number;
-  handler: (job: unknown) => Promise<unknown>;
-}) => unknown;
-interface QueueApi {
-  push(job: unknown): unknown;
-  drain(): unknown;
-  deadLetters(): unknown;
-}
-type Kind = "ok" | "transient" | "poison";
-interface JobSpec {
-  kind: Kind;
-  failures: number;
-  ticks: number;
-}
+import { decodeValue, TAGGED } from "../../src/sandbox/tagged.js";
+import { ObservationError } from "../judging.js";
+import {
+  InvariantError,
+  Observed,
+  observedInvariantChecks,
+  propertyParams,
+  show,
+} from "../shared/property.js";
+import type { GateCheck, GateJudge, ProbeSession } from "../types.js";
+import {
+  type JobSpec,
+  jobIdOf,
+  type Kind,
+  payloadOf,
+  type QueueObservation,
+  type QueueProbe,
+} from "./trace.js";
 
 /** Longest a drain may take before it counts as never resolving (handlers take microseconds). */
 export const DRAIN_TIMEOUT_MS = 500;
@@ -67,109 +64,132 @@ const scenarioArb = fc
     }),
   );
 
-const tick = () => new Promise<void>((r) => setImmediate(r));
-
-/**
- * The simulated failure of a job attempt, without a stack trace: thousands are thrown per run, and capturing
- * the (async) stack of each cost more than the rest of the scenario. The message is what a queue may record.
- */
-function jobFailure(message: string): Error {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new Error(message);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
-
-function jobIdOf(x: unknown): string | undefined {
-  if (x === null || typeof x !== "object") return undefined;
-  const o = x as Record<string, unknown>;
-  if (typeof o.id === "string") return o.id;
-  if (typeof o.jobId === "string") return o.jobId; // the handler got the payload
-  return jobIdOf(o.job) ?? jobIdOf(o.payload);
-}
-
-function payloadOf(entry: unknown): unknown {
-  if (entry === null || typeof entry !== "object") return undefined;
-  const o = entry as Record<string, unknown>;
-  if ("payload" in o) return o.payload;
-  return payloadOf(o.job);
-}
-
 interface Run {
   peak: number;
   attempts: Map<string, number>;
   successes: Map<string, number>;
   attemptAfterSuccess: string[];
+  /** Jobs started again while an attempt of theirs was still running. */
+  overlapping: string[];
+  stray: string[];
   drained: "resolved" | "rejected" | "timeout";
   drainError?: string;
   inFlightAtDrain: number;
   dead: unknown[] | string;
 }
 
-async function runScenario(
-  create: CreateQueue,
-  s: { concurrency: number; maxAttempts: number; jobs: JobSpec[] },
-  ids: string[],
-): Promise<Run> {
+const EVENT = {
+  anyOf: [
+    { type: "array", items: [{ const: "start" }, { type: "integer", minimum: 0 }], minItems: 2, maxItems: 2 },
+    {
+      type: "array",
+      items: [{ const: "end" }, { type: "integer", minimum: 0 }, { enum: ["ok", "fail"] }],
+      minItems: 3,
+      maxItems: 3,
+    },
+    { type: "array", items: [{ const: "stray" }, TAGGED], minItems: 2, maxItems: 2 },
+  ],
+};
+
+export const QUEUE_OBSERVATION_SCHEMA = {
+  type: "object",
+  required: ["events", "drains"],
+  additionalProperties: false,
+  properties: {
+    events: { type: "array", items: EVENT },
+    drains: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["how", "at"],
+        additionalProperties: false,
+        properties: {
+          how: { enum: ["resolved", "rejected", "timeout"] },
+          at: { type: "integer", minimum: 0 },
+          error: { type: "string" },
+        },
+      },
+    },
+    dead: {
+      oneOf: [
+        {
+          type: "object",
+          required: ["value"],
+          additionalProperties: false,
+          properties: { value: TAGGED },
+        },
+        {
+          type: "object",
+          required: ["threw"],
+          additionalProperties: false,
+          properties: { threw: { type: "string" } },
+        },
+      ],
+    },
+    failure: { type: "string" },
+  },
+};
+
+/** Reads the trace of one scenario into what the invariants talk about; rejects impossible traces. */
+export function replay(s: QueueProbe, obs: QueueObservation): Run {
+  if (obs.failure !== undefined) throw new InvariantError("drain", obs.failure);
   const run: Run = {
     peak: 0,
     attempts: new Map(),
     successes: new Map(),
     attemptAfterSuccess: [],
+    overlapping: [],
+    stray: [],
     drained: "timeout",
     inFlightAtDrain: 0,
     dead: [],
   };
-  const spec = new Map(ids.map((id, i) => [id, s.jobs[i] as JobSpec]));
+  const running = new Map<string, number>();
   let active = 0;
-  const handler = async (job: unknown) => {
-    const id = jobIdOf(job);
-    if (!id || !spec.has(id)) throw new Error(`handler got ${show(job)}, not a job`);
-    const n = (run.attempts.get(id) ?? 0) + 1;
-    run.attempts.set(id, n);
-    if ((run.successes.get(id) ?? 0) > 0) run.attemptAfterSuccess.push(id);
-    active++;
-    run.peak = Math.max(run.peak, active);
-    try {
-      const j = spec.get(id) as JobSpec;
-      for (let t = 0; t < j.ticks; t++) await tick();
-      if (j.kind === "poison" || (j.kind === "transient" && n <= j.failures))
-        throw jobFailure(`job ${id} failed (attempt ${n})`);
-      run.successes.set(id, (run.successes.get(id) ?? 0) + 1);
-    } finally {
-      active--;
+  const activeAt: number[] = [0];
+  for (const ev of obs.events) {
+    if (ev[0] === "stray") run.stray.push(show(decodeValue(ev[1])));
+    else {
+      const id = s.ids[ev[1]];
+      if (id === undefined) throw new ObservationError(`the trace names job ${ev[1]} of ${s.ids.length}`);
+      if (ev[0] === "start") {
+        run.attempts.set(id, (run.attempts.get(id) ?? 0) + 1);
+        if ((run.successes.get(id) ?? 0) > 0) run.attemptAfterSuccess.push(id);
+        if ((running.get(id) ?? 0) > 0) run.overlapping.push(id);
+        running.set(id, (running.get(id) ?? 0) + 1);
+        active++;
+        run.peak = Math.max(run.peak, active);
+      } else {
+        if ((running.get(id) ?? 0) < 1) throw new ObservationError(`job ${id} ended without starting`);
+        running.set(id, (running.get(id) ?? 0) - 1);
+        active--;
+        if (ev[2] === "ok") run.successes.set(id, (run.successes.get(id) ?? 0) + 1);
+      }
     }
-  };
-  const q = create({ concurrency: s.concurrency, maxAttempts: s.maxAttempts, handler }) as QueueApi;
-  if (
-    !q ||
-    typeof q.push !== "function" ||
-    typeof q.drain !== "function" ||
-    typeof q.deadLetters !== "function"
-  )
-    throw new InvariantError("drain", `createQueue returned ${show(q)}, not {push, drain, deadLetters}`);
-  for (const id of ids) q.push({ id, payload: { jobId: id, data: [id.length, `p-${id}`] } });
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<"timeout">((r) => {
-    timer = setTimeout(() => r("timeout"), DRAIN_TIMEOUT_MS);
-  });
-  try {
-    run.drained = await Promise.race([Promise.resolve(q.drain()).then(() => "resolved" as const), timeout]);
-  } catch (err) {
-    run.drained = "rejected";
-    run.drainError = describe(err);
-  } finally {
-    clearTimeout(timer);
+    activeAt.push(active);
   }
-  run.inFlightAtDrain = active;
-  try {
-    const d = await q.deadLetters();
-    run.dead = Array.isArray(d) ? [...d] : `deadLetters() returned ${show(d)}, not an array`;
-  } catch (err) {
-    run.dead = `deadLetters() threw ${describe(err)}`;
+  const phases = s.phases.length;
+  const drains = obs.drains;
+  if (drains.length === 0 || drains.length > phases)
+    throw new ObservationError(`${drains.length} drains observed for ${phases} phase(s)`);
+  const failedDrain = drains.find((d) => d.how !== "resolved");
+  const last = failedDrain ?? (drains[drains.length - 1] as QueueObservation["drains"][number]);
+  if (!failedDrain && drains.length !== phases)
+    throw new ObservationError(`${drains.length} drains observed for ${phases} phase(s)`);
+  run.drained = last.how;
+  run.drainError = last.error;
+  for (const d of drains) {
+    const inFlight = activeAt[d.at];
+    if (inFlight === undefined)
+      throw new ObservationError(`a drain settled after event ${d.at} of ${obs.events.length}`);
+    if (d.how === "resolved") run.inFlightAtDrain = Math.max(run.inFlightAtDrain, inFlight);
+  }
+  const dead = obs.dead;
+  if (dead === undefined) run.dead = "deadLetters() was never read";
+  else if ("threw" in dead) run.dead = `deadLetters() threw ${dead.threw}`;
+  else {
+    const d = decodeValue(dead.value);
+    run.dead = Array.isArray(d) ? d : `deadLetters() returned ${show(d)}, not an array`;
   }
   return run;
 }
@@ -218,6 +238,16 @@ function verify(
     if (j.kind === "poison" && tries < s.maxAttempts)
       fail("retries", `poison job ${id} tried ${tries} time(s), maxAttempts ${s.maxAttempts}`);
   });
+  if (run.stray.length)
+    fail(
+      "exactly-once",
+      `the handler was called with things that are no job: ${run.stray.slice(0, 2).join("; ")}`,
+    );
+  if (run.overlapping.length)
+    fail(
+      "exactly-once",
+      `jobs run twice at once (retried while an attempt was still running): ${show([...new Set(run.overlapping)].slice(0, 3))}`,
+    );
   if (run.attemptAfterSuccess.length)
     fail("retry-storm", `jobs run again after succeeding: ${show(run.attemptAfterSuccess.slice(0, 3))}`);
   if (typeof run.dead === "string") {
@@ -245,16 +275,33 @@ function verify(
       fail("dead-letters", `poison job ${id} appears ${seen.get(id) ?? 0} times in deadLetters()`);
 }
 
-export const queue: Gate = {
+/** A name for each job of a scenario, the same for the same scenario (the probe is its cache key too). */
+function jobIds(s: { concurrency: number; maxAttempts: number; jobs: JobSpec[] }): string[] {
+  let h = 2166136261;
+  for (const ch of JSON.stringify(s)) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  const tag = (h >>> 0).toString(36);
+  return s.jobs.map((_, i) => `job-${tag}-${i}`);
+}
+
+type Scenario = { concurrency: number; maxAttempts: number; jobs: JobSpec[] };
+
+function scenarioProbe(s: Scenario): QueueProbe {
+  return { ...s, ids: jobIds(s), phases: [s.jobs.length], drainTimeoutMs: DRAIN_TIMEOUT_MS };
+}
+
+function replayScenario(s: Scenario, obs: unknown): [QueueProbe, Run] {
+  const probe = scenarioProbe(s);
+  return [probe, replay(probe, obs as QueueObservation)];
+}
+
+export const queue: GateJudge = {
   id: "queue",
-  defaultExports: ["createQueue"],
-  async run(input: GateInput, ctx) {
-    const target = functionExport<CreateQueue>(input);
-    if ("failed" in target) return target.failed;
-    const create = target.fn;
+  observationSchema: QUEUE_OBSERVATION_SCHEMA,
+  async judge(session: ProbeSession, ctx) {
     const params = propertyParams(ctx.seed, ctx.options);
+    const observed = new Observed<Scenario, QueueProbe>(session, scenarioProbe);
     // One fixed scenario first: a drain that never resolves would make every random case wait for the timeout.
-    const fixed = {
+    const fixed: Scenario = {
       concurrency: 3,
       maxAttempts: 2,
       jobs: [
@@ -262,18 +309,19 @@ export const queue: Gate = {
         { kind: "transient", failures: 1, ticks: 2 },
         { kind: "poison", failures: 1, ticks: 1 },
         { kind: "ok", failures: 1, ticks: 1 },
-      ] as JobSpec[],
+      ],
     };
     let hang: string | undefined;
     try {
-      const r = await runScenario(create, fixed, ["warm-0", "warm-1", "warm-2", "warm-3"]);
+      const [, r] = replayScenario(fixed, await observed.get(fixed));
       if (r.drained !== "resolved")
         hang =
           r.drained === "timeout"
             ? `drain() did not resolve within ${DRAIN_TIMEOUT_MS} ms`
             : `drain() rejected: ${r.drainError}`;
     } catch (err) {
-      hang = describe(err);
+      if (err instanceof ObservationError) throw err;
+      hang = err instanceof Error ? err.message : String(err);
     }
     if (hang) {
       return {
@@ -281,20 +329,19 @@ export const queue: Gate = {
           (i): GateCheck => ({
             id: i.id,
             passed: false,
-            message: i.id === "drain" ? `${hang} (3 jobs, concurrency 3)` : `not checked: ${hang}`,
+            message: i.id === "drain" ? `${hang} (4 jobs, concurrency 3)` : `not checked: ${hang}`,
           }),
         ),
       };
     }
-    let scenario = 0;
-    const checks = await invariantChecks(
+    const checks = await observedInvariantChecks(
       INVARIANTS,
-      (on) =>
-        fc.asyncProperty(scenarioArb, async (s) => {
-          const ids = s.jobs.map((_, i) => `job-${++scenario}-${i}`);
-          const run = await runScenario(create, s, ids);
-          verify(run, s, ids, on);
-        }),
+      scenarioArb,
+      observed,
+      (on, s, obs) => {
+        const [probe, run] = replayScenario(s, obs);
+        verify(run, s, probe.ids, on);
+      },
       params,
     );
     return { checks, metrics: { runs: params.numRuns } };

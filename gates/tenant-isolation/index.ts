@@ -5,30 +5,24 @@
  * give null (a throw also counts as refusal), injection payloads return nothing and leave the table intact,
  * and no SQL text ever contains the probed id or tenant. Static probe: SQL built by interpolation (AST).
  */
-import { dirname } from "node:path";
 import fc from "fast-check";
-import initSqlJs, { type Database, type SqlJsStatic } from "sql.js";
-import { functionExport } from "../shared/input.js";
-import { asyncPropertyCheck, expect, propertyParams, show } from "../shared/property.js";
-import { describe } from "../shared/runtime.js";
-import type { Gate, GateCheck, GateInput } from "../types.js";
+import { decodeValue, TAGGED } from "../../src/sandbox/tagged.js";
+import { ObservationError } from "../judging.js";
+import { expect, Observed, observedPropertyCheck, propertyParams, show } from "../shared/property.js";
+import type { GateCheck, GateJudge } from "../types.js";
+import {
+  ATTACKER,
+  type Invoice,
+  type QueryRecord,
+  seedInvoices,
+  TENANTS,
+  type TenantObservation,
+  type TenantProbe,
+  VICTIM,
+} from "./data.js";
 import { findInterpolatedSql } from "./sql-ast.js";
 
-type Handler = (ctx: { tenantId: string }, id: string, db: Db) => unknown;
-interface Db {
-  query(sql: string, params?: unknown): Promise<Record<string, unknown>[]>;
-}
-interface Invoice {
-  id: string;
-  tenant_id: string;
-  amount_cents: number;
-  memo: string;
-}
-
-export const VICTIM = "tnt_victim";
-export const ATTACKER = "tnt_attacker";
-export const TENANTS = [VICTIM, ATTACKER, "tnt_globex", "tnt_initech"] as const;
-const INVOICES_PER_TENANT = 4;
+export { ATTACKER, TENANTS, VICTIM };
 
 /** Ids an attacker might send, `{victim}` replaced by a real victim invoice id. */
 export const INJECTION_PAYLOADS = [
@@ -45,94 +39,99 @@ export const INJECTION_PAYLOADS = [
   "1 OR 1=1",
 ];
 
-let sqlPromise: Promise<SqlJsStatic> | undefined;
-
-/** sql.js, initialised once per child (reading and compiling its WebAssembly is the slow part). */
-function sqlJs(sqlWasm: string): Promise<SqlJsStatic> {
-  // sql.js is CommonJS and reads __dirname; inside an ESM bundle that free name resolves to the global.
-  const g = globalThis as { __dirname?: string; __filename?: string };
-  g.__dirname ??= dirname(sqlWasm);
-  g.__filename ??= sqlWasm;
-  // The child keeps this WebAssembly on V8's baseline tier (see CHILD_V8_FLAGS in gates/catalog.ts).
-  sqlPromise ??= initSqlJs({ locateFile: () => sqlWasm });
-  return sqlPromise;
-}
-
-/** A seeded database: ids and amounts differ per seed, so nothing can be hard-coded. */
-function seedInvoices(seed: number): Invoice[] {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return s >>> 0;
-  };
-  const rows: Invoice[] = [];
-  for (const t of TENANTS)
-    for (let i = 0; i < INVOICES_PER_TENANT; i++)
-      rows.push({
-        id: `inv_${next().toString(16).padStart(8, "0")}${i}`,
-        tenant_id: t,
-        amount_cents: next() % 100_000,
-        memo: `${t} invoice ${i}`,
-      });
-  return rows;
-}
-
-/** Binds `{id: …}` objects whichever prefix (`:`, `$`, `@`) the SQL uses. */
-function normaliseParams(sql: string, params: unknown): unknown {
-  if (params === undefined || params === null) return [];
-  if (Array.isArray(params) || typeof params !== "object") return params;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(params as Record<string, unknown>)) {
-    if (/^[:$@]/.test(k)) out[k] = v;
-    else for (const p of [":", "$", "@"]) if (sql.includes(p + k)) out[p + k] = v;
-  }
-  return out;
-}
-
-interface Recorder {
-  db: Db;
-  calls: { sql: string; params: unknown }[];
-}
-
-function facade(database: Database): Recorder {
-  const calls: Recorder["calls"] = [];
-  const db: Db = {
-    async query(sql: string, params?: unknown) {
-      calls.push({ sql: String(sql), params });
-      if (typeof sql !== "string") throw new TypeError("db.query: sql must be a string");
-      const results = database.exec(sql, normaliseParams(sql, params) as never);
-      const first = results[0];
-      if (!first) return [];
-      return first.values.map((row) => Object.fromEntries(first.columns.map((c, i) => [c, row[i]])));
+const OUTCOME = {
+  oneOf: [
+    {
+      type: "object",
+      required: ["threw"],
+      additionalProperties: false,
+      properties: { threw: { type: "string" } },
     },
-  };
-  return { db, calls };
+    {
+      type: "object",
+      required: ["value"],
+      additionalProperties: false,
+      properties: { value: TAGGED },
+    },
+  ],
+};
+
+export const TENANT_OBSERVATION_SCHEMA = {
+  oneOf: [
+    {
+      type: "object",
+      required: ["queries", "outcome"],
+      additionalProperties: false,
+      properties: {
+        queries: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["sql", "sqlIsString", "params"],
+            additionalProperties: false,
+            properties: {
+              sql: { type: "string" },
+              sqlIsString: { type: "boolean" },
+              params: TAGGED,
+            },
+          },
+        },
+        outcome: OUTCOME,
+      },
+    },
+    {
+      type: "object",
+      required: ["rows"],
+      additionalProperties: false,
+      properties: {
+        rows: {
+          type: "array",
+          items: {
+            type: "array",
+            items: [
+              { type: "string" },
+              { type: "string" },
+              { type: "integer" },
+              { type: ["string", "null"] },
+            ],
+            minItems: 4,
+            maxItems: 4,
+          },
+        },
+      },
+    },
+    {
+      type: "object",
+      required: ["tableError"],
+      additionalProperties: false,
+      properties: { tableError: { type: "string" } },
+    },
+    {
+      type: "object",
+      required: ["notFunction"],
+      additionalProperties: false,
+      properties: { notFunction: { type: "string" } },
+    },
+  ],
+};
+
+/** One handler call as the judge sees it: the queries it sent and what it returned (decoded) or threw. */
+interface Call {
+  queries: QueryRecord[];
+  threw?: string;
+  value?: unknown;
 }
 
-function snapshot(database: Database): string {
-  try {
-    return JSON.stringify(
-      database.exec("SELECT id, tenant_id, amount_cents, memo FROM invoices ORDER BY id"),
-    );
-  } catch (err) {
-    return `table unreadable: ${describe(err)}`;
-  }
+function callOf(obs: unknown): Call {
+  const o = obs as TenantObservation;
+  if ("notFunction" in o) throw new NotAFunctionError(o.notFunction);
+  if (!("queries" in o)) throw new ObservationError("a handler call was answered with a table dump");
+  return "threw" in o.outcome
+    ? { queries: o.queries, threw: o.outcome.threw }
+    : { queries: o.queries, value: decodeValue(o.outcome.value) };
 }
 
-async function callHandler(
-  fn: Handler,
-  tenantId: string,
-  id: string,
-  db: Db,
-): Promise<{ threw?: string; value?: unknown }> {
-  try {
-    return { value: await fn({ tenantId }, id, db) };
-  } catch (err) {
-    return { threw: describe(err) };
-  }
-}
+class NotAFunctionError extends Error {}
 
 function isNothing(v: unknown): boolean {
   return v === null || v === undefined || (Array.isArray(v) && v.length === 0);
@@ -143,133 +142,152 @@ function rowId(v: unknown): unknown {
   return row !== null && typeof row === "object" ? (row as Record<string, unknown>).id : undefined;
 }
 
-export const tenantIsolation: Gate = {
+function callProbe(seed: number, tenant: string, id: string): TenantProbe {
+  return { kind: "call", seed, ctx: { tenantId: tenant }, id };
+}
+
+export const tenantIsolation: GateJudge = {
   id: "tenant-isolation",
-  defaultExports: ["handler"],
-  prepare(ctx) {
-    // Compile sql.js's WebAssembly while the child loads the module; run() awaits the same promise.
-    sqlJs(ctx.assets.sqlWasm).catch(() => {});
-  },
-  async run(input: GateInput, ctx) {
-    const target = functionExport<Handler>(input);
-    if ("failed" in target) return target.failed;
-    const fn = target.fn;
+  observationSchema: TENANT_OBSERVATION_SCHEMA,
+  async judge(session, ctx) {
     const params = propertyParams(ctx.seed, ctx.options);
-    const SQL = await sqlJs(ctx.assets.sqlWasm);
-    const invoices = seedInvoices(ctx.seed);
-    const database = new SQL.Database();
-    // One connection owns this database: keep its lock instead of re-taking it (and probing the in-memory
-    // file system for a hot journal) around every statement. SQL semantics are unchanged.
-    database.run("PRAGMA locking_mode = EXCLUSIVE");
-    database.run(
-      "CREATE TABLE invoices (id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, amount_cents INTEGER NOT NULL, memo TEXT)",
+    const seed = ctx.seed;
+    const callee = ctx.callee;
+    const invoices = seedInvoices(seed);
+    const ofTenant = (t: string) => invoices.filter((r) => r.tenant_id === t);
+    const victimIds = ofTenant(VICTIM).map((r) => r.id);
+    const observed = new Observed<[string, string], TenantProbe>(session, ([t, id]) =>
+      callProbe(seed, t, id),
     );
-    for (const r of invoices)
-      database.run("INSERT INTO invoices VALUES (?, ?, ?, ?)", [r.id, r.tenant_id, r.amount_cents, r.memo]);
-    const before = snapshot(database);
-    const { db, calls } = facade(database);
     const checks: GateCheck[] = [];
     const sqlLeaks: string[] = [];
-    const probe = async (tenant: string, id: string) => {
-      const from = calls.length;
-      const out = await callHandler(fn, tenant, id, db);
-      for (const c of calls.slice(from)) {
+    let queries = 0;
+    const judged = (tenant: string, id: string, obs: unknown): Call => {
+      const out = callOf(obs);
+      queries += out.queries.length;
+      for (const q of out.queries) {
         for (const value of [id, tenant])
-          if (value.length >= 3 && c.sql.includes(value)) sqlLeaks.push(`${show(value)} in ${show(c.sql)}`);
+          if (value.length >= 3 && q.sql.includes(value)) sqlLeaks.push(`${show(value)} in ${show(q.sql)}`);
       }
       return out;
     };
-    const ofTenant = (t: string) => invoices.filter((r) => r.tenant_id === t);
-    const victimIds = ofTenant(VICTIM).map((r) => r.id);
+    const probe = async (tenant: string, id: string): Promise<Call> =>
+      judged(tenant, id, await observed.get([tenant, id]));
+    const own = [ATTACKER, VICTIM].map((t) => ofTenant(t)[0] as Invoice);
+    const injections = INJECTION_PAYLOADS.map((t) => t.replace("{victim}", victimIds[0] as string));
+    const randomArb = fc.tuple(fc.constantFrom(...TENANTS), fc.constantFrom(...invoices));
+    try {
+      // The fixed calls in one request, the random ones in another; the table is read after them all.
+      await observed.prime([
+        ...own.map((r): [string, string] => [r.tenant_id, r.id]),
+        ...victimIds.map((id): [string, string] => [ATTACKER, id]),
+        [ATTACKER, "inv_does_not_exist"],
+        ...injections.map((id): [string, string] => [ATTACKER, id]),
+      ]);
+      const randomObserved = new Observed<[string, Invoice], TenantProbe>(session, ([t, inv]) =>
+        callProbe(seed, t, inv.id),
+      );
 
-    // Own records are found (a handler that refuses everything is not isolation, it is broken).
-    const ownFailures: string[] = [];
-    for (const t of [ATTACKER, VICTIM]) {
-      const r = ofTenant(t)[0] as Invoice;
-      const out = await probe(t, r.id);
-      if (out.threw) ownFailures.push(`tenant ${t}, own id ${r.id}: threw ${out.threw}`);
-      else if (rowId(out.value) !== r.id)
-        ownFailures.push(`tenant ${t}, own id ${r.id}: returned ${show(out.value)}`);
+      // Own records are found (a handler that refuses everything is not isolation, it is broken).
+      const ownFailures: string[] = [];
+      for (const r of own) {
+        const out = await probe(r.tenant_id, r.id);
+        if (out.threw !== undefined)
+          ownFailures.push(`tenant ${r.tenant_id}, own id ${r.id}: threw ${out.threw}`);
+        else if (rowId(out.value) !== r.id)
+          ownFailures.push(`tenant ${r.tenant_id}, own id ${r.id}: returned ${show(out.value)}`);
+      }
+      checks.push({
+        id: "own-record",
+        passed: ownFailures.length === 0,
+        message: ownFailures.length
+          ? `own records not returned: ${ownFailures.join("; ")}`
+          : "each tenant gets its own invoice",
+      });
+
+      const crossLeaks: string[] = [];
+      for (const id of victimIds) {
+        const out = await probe(ATTACKER, id);
+        if (out.threw === undefined && !isNothing(out.value))
+          crossLeaks.push(`${ATTACKER} asked for ${id} and got ${show(out.value)}`);
+      }
+      const missing = await probe(ATTACKER, "inv_does_not_exist");
+      if (missing.threw === undefined && !isNothing(missing.value))
+        crossLeaks.push(`a missing id returned ${show(missing.value)}`);
+      checks.push({
+        id: "cross-tenant",
+        passed: crossLeaks.length === 0,
+        message: crossLeaks.length
+          ? `cross-tenant read: ${crossLeaks.slice(0, 3).join("; ")}`
+          : `${victimIds.length} victim invoices refused to ${ATTACKER}`,
+      });
+
+      checks.push(
+        await observedPropertyCheck(
+          "random-access",
+          "random (tenant, invoice) pairs: own rows returned, others' never",
+          randomArb,
+          randomObserved,
+          ([tenant, inv], obs) => {
+            const out = judged(tenant, inv.id, obs);
+            if (inv.tenant_id === tenant) {
+              expect(
+                out.threw === undefined && rowId(out.value) === inv.id,
+                () => `${tenant} did not get its own ${inv.id}: ${out.threw ?? show(out.value)}`,
+              );
+            } else {
+              expect(
+                out.threw !== undefined || isNothing(out.value),
+                () => `${tenant} read ${inv.tenant_id}'s ${inv.id}: ${show(out.value)}`,
+              );
+            }
+          },
+          params,
+        ),
+      );
+
+      const injected: string[] = [];
+      for (const payload of injections) {
+        const out = await probe(ATTACKER, payload);
+        if (out.threw === undefined && !isNothing(out.value))
+          injected.push(`id ${show(payload)} returned ${show(out.value)}`);
+      }
+      checks.push({
+        id: "injection",
+        passed: injected.length === 0,
+        message: injected.length
+          ? `injection payloads returned rows: ${injected.slice(0, 3).join("; ")}`
+          : `${INJECTION_PAYLOADS.length} injection payloads returned nothing`,
+      });
+    } catch (err) {
+      if (err instanceof NotAFunctionError)
+        return { checks: [{ id: "export", passed: false, message: `${err.message}, not a function` }] };
+      throw err;
     }
-    checks.push({
-      id: "own-record",
-      passed: ownFailures.length === 0,
-      message: ownFailures.length
-        ? `own records not returned: ${ownFailures.join("; ")}`
-        : "each tenant gets its own invoice",
-    });
-
-    const crossLeaks: string[] = [];
-    for (const id of victimIds) {
-      const out = await probe(ATTACKER, id);
-      if (!out.threw && !isNothing(out.value))
-        crossLeaks.push(`${ATTACKER} asked for ${id} and got ${show(out.value)}`);
-    }
-    const missing = await probe(ATTACKER, "inv_does_not_exist");
-    if (!missing.threw && !isNothing(missing.value))
-      crossLeaks.push(`a missing id returned ${show(missing.value)}`);
-    checks.push({
-      id: "cross-tenant",
-      passed: crossLeaks.length === 0,
-      message: crossLeaks.length
-        ? `cross-tenant read: ${crossLeaks.slice(0, 3).join("; ")}`
-        : `${victimIds.length} victim invoices refused to ${ATTACKER}`,
-    });
-
-    checks.push(
-      await asyncPropertyCheck(
-        "random-access",
-        "random (tenant, invoice) pairs: own rows returned, others' never",
-        fc.asyncProperty(fc.constantFrom(...TENANTS), fc.constantFrom(...invoices), async (tenant, inv) => {
-          const out = await probe(tenant, inv.id);
-          if (inv.tenant_id === tenant) {
-            expect(
-              !out.threw && rowId(out.value) === inv.id,
-              () => `${tenant} did not get its own ${inv.id}: ${out.threw ?? show(out.value)}`,
-            );
-          } else {
-            expect(
-              Boolean(out.threw) || isNothing(out.value),
-              () => `${tenant} read ${inv.tenant_id}'s ${inv.id}: ${show(out.value)}`,
-            );
-          }
-        }),
-        params,
-      ),
-    );
-
-    const injected: string[] = [];
-    for (const template of INJECTION_PAYLOADS) {
-      const payload = template.replace("{victim}", victimIds[0] as string);
-      const out = await probe(ATTACKER, payload);
-      if (!out.threw && !isNothing(out.value))
-        injected.push(`id ${show(payload)} returned ${show(out.value)}`);
-    }
-    checks.push({
-      id: "injection",
-      passed: injected.length === 0,
-      message: injected.length
-        ? `injection payloads returned rows: ${injected.slice(0, 3).join("; ")}`
-        : `${INJECTION_PAYLOADS.length} injection payloads returned nothing`,
-    });
-    const after = snapshot(database);
+    const [table] = await session.observe([{ kind: "table", seed } satisfies TenantProbe]);
+    const expectedRows = [...invoices]
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((r) => [r.id, r.tenant_id, r.amount_cents, r.memo]);
+    const t = table as TenantObservation;
+    const intact = "rows" in t && JSON.stringify(t.rows) === JSON.stringify(expectedRows);
     checks.push({
       id: "table-intact",
-      passed: after === before,
-      message:
-        after === before
-          ? "the invoices table is unchanged after all probes"
+      passed: intact,
+      message: intact
+        ? "the invoices table is unchanged after all probes"
+        : "tableError" in t
+          ? `the invoices table is unreadable after the probes: ${t.tableError}`
           : "the invoices table was changed by the probes (rows deleted, altered or the table dropped)",
     });
     checks.push({
       id: "sql-text",
-      passed: sqlLeaks.length === 0 && calls.length > 0,
+      passed: sqlLeaks.length === 0 && queries > 0,
       message:
-        calls.length === 0
-          ? "the handler never called db.query"
+        queries === 0
+          ? `${callee} never called db.query`
           : sqlLeaks.length
             ? `SQL text contains request values (must be bound parameters): ${[...new Set(sqlLeaks)].slice(0, 3).join("; ")}`
-            : `${calls.length} queries, none containing a request value`,
+            : `${queries} queries, none containing a request value`,
     });
 
     const found = findInterpolatedSql(ctx.sourceText, ctx.modulePath);
@@ -287,7 +305,6 @@ export const tenantIsolation: Gate = {
           ? found.map((f) => `${ctx.modulePath}:${f.line}:${f.column}: ${f.message}`).join("\n")
           : "no SQL built by interpolation or concatenation",
       });
-    database.close();
-    return { checks, metrics: { queries: calls.length, invoices: invoices.length, runs: params.numRuns } };
+    return { checks, metrics: { queries, invoices: invoices.length, runs: params.numRuns } };
   },
 };

@@ -4,11 +4,11 @@
  * compile.ts (from source, cached under node_modules/.cache), so tests run the children the bundle ships.
  *
  * One CommonJS file per gate, plus one for predicates. Each holds the child's entry (src/sandbox/child.ts) and
- * the code of one gate with its dependencies (sql.js, postcss…), and nothing else. A child is a fresh Node
- * process per gate run, so its start-up is paid every time: a CommonJS entry spares Node 20 its ESM loader
- * (~45 ms of CPU per child here, against an empty file), and one file per gate means the child compiles only
- * the code it runs. fast-check, which six gates use, is one file beside them (`fast-check.cjs`) that they
- * require: a third-party library with no state of ours, loaded once per child like the rest.
+ * one gate's collector (`gates/<id>/probe.ts`) with its dependencies (sql.js for tenant-isolation), and
+ * nothing else: the probes' generation (fast-check) and the judging run in the parent. A child is a fresh
+ * Node process per gate run, so its start-up is paid every time: a CommonJS entry spares Node 20 its ESM
+ * loader (~45 ms of CPU per child here, against an empty file), and one file per gate means the child
+ * compiles only the code it runs.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -17,15 +17,21 @@ import { join } from "node:path";
 export const CHILD_DIR = "sandbox-child";
 const ENTRY_PREFIX = "skillgate-child:";
 
-/** The library the gate files share, built as a file of its own beside them. */
-const SHARED_LIBRARY = "fast-check";
-
 /**
  * Output name (no extension) of the child that runs gate `gate`, or predicates when undefined.
  * @param {string | undefined} gate
  */
 function childName(gate) {
   return `${CHILD_DIR}/${gate === undefined ? "predicate" : `gate-${gate}`}`;
+}
+
+/**
+ * The preload of gate `gate`'s child (`gates/<id>/preload.ts`, for the gates that have one), relative to the
+ * child files' folder.
+ * @param {string} gate
+ */
+export function preloadFile(gate) {
+  return `preload-${gate}.cjs`;
 }
 
 /**
@@ -37,38 +43,42 @@ export function childFile(gate) {
 }
 
 /**
- * The gates: one folder each under gates/ with an index.ts (a test holds this list equal to GATE_IDS).
+ * The gates: one folder each under gates/ with an index.ts (the judge, run in skillgate's process) and a
+ * probe.ts (the collector, run in the child); a test holds this list equal to GATE_IDS.
  * @param {string} root repository root
  */
 export function gateFolders(root) {
   return readdirSync(join(root, "gates"), { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(join(root, "gates", e.name, "index.ts")))
+    .filter((e) => e.isDirectory() && existsSync(join(root, "gates", e.name, "probe.ts")))
     .map((e) => e.name)
     .sort();
 }
 
 /**
- * esbuild options for every child file. Entries are virtual: `serveChild(gate, load)` with the gate's module
- * imported lazily, so the gate's V8 flags are set before its code (and its dependencies) is evaluated.
+ * esbuild options for every child file. Entries are virtual: `serveChild(gate, load)` with the gate's collector
+ * imported lazily, so the gate's V8 flags are set before its code (and its dependencies) is evaluated. A gate
+ * with a `preload.ts` gets a preload file of its own too.
  * @param {string} root repository root
  * @param {string} outdir
  * @returns {import("esbuild").BuildOptions}
  */
 export function childBuildOptions(root, outdir) {
   const gates = gateFolders(root);
+  const preloads = gates.filter((g) => existsSync(join(root, "gates", g, "preload.ts")));
   const entryPoints = {
     ...Object.fromEntries([undefined, ...gates].map((g) => [childName(g), `${ENTRY_PREFIX}${g ?? ""}`])),
-    [`${CHILD_DIR}/${SHARED_LIBRARY}`]: SHARED_LIBRARY,
+    ...Object.fromEntries(
+      preloads.map((g) => [
+        `${CHILD_DIR}/${preloadFile(g).replace(/\.cjs$/, "")}`,
+        join(root, "gates", g, "preload.ts"),
+      ]),
+    ),
   };
   const child = join(root, "src", "sandbox", "child.ts");
   /** @type {import("esbuild").Plugin} */
   const entries = {
     name: "skillgate-child-entries",
     setup(b) {
-      // Imported from a child file: required from the shared file beside it.
-      b.onResolve({ filter: new RegExp(`^${SHARED_LIBRARY}$`) }, (args) =>
-        args.kind === "entry-point" ? undefined : { path: `./${SHARED_LIBRARY}.cjs`, external: true },
-      );
       b.onResolve({ filter: /^skillgate-child:/ }, (args) => ({
         path: args.path,
         namespace: "skillgate-child",
@@ -76,7 +86,7 @@ export function childBuildOptions(root, outdir) {
       b.onLoad({ filter: /.*/, namespace: "skillgate-child" }, (args) => {
         const gate = args.path.slice(ENTRY_PREFIX.length);
         const load = gate
-          ? `() => import(${JSON.stringify(join(root, "gates", gate, "index.ts"))})`
+          ? `() => import(${JSON.stringify(join(root, "gates", gate, "probe.ts"))})`
           : "undefined";
         return {
           contents: `import { serveChild } from ${JSON.stringify(child)};\nserveChild(${gate ? JSON.stringify(gate) : "undefined"}, ${load});\n`,

@@ -1,50 +1,134 @@
 /**
- * The sandbox child process. Reads one task from stdin, loads the untrusted module, runs the gate or predicate
- * and answers on fd 3. Everything it needs to answer honestly (the nonce, fs.writeSync, JSON.stringify,
- * process.exit) is captured before any untrusted code runs. Built once per gate (`child-build.mjs`): each
- * built file calls `serveChild` with its gate, or with none for predicates.
+ * The sandbox child process. Reads the signing key and one task from stdin, hardens its realm, loads the
+ * untrusted module and then, for a gate, serves the parent's probe requests with the gate's collector; for a
+ * predicate, calls it once. Answers go to fd 3, each line signed (protocol.ts). The child never judges: a
+ * gate's verdict is made in the parent from the observations sent here.
+ *
+ * Everything the child needs after the module loads is captured first (the fs calls, timers, the exit), the
+ * ECMAScript built-ins are frozen (`--frozen-intrinsics`) and the global bindings and Node's introspection
+ * pinned (harden.ts), so the module can neither change what this code computes nor sign a line itself.
+ * Built once per gate (`child-build.mjs`): each built file calls `serveChild` with its gate's collector
+ * loader, or with none for predicates.
  */
-import { readFileSync, writeSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
-import { CHILD_V8_FLAGS } from "../../gates/catalog.js";
+import { CHILD_V8_FLAGS, GATE_CONTRACTS } from "../../gates/catalog.js";
 import { type GateId, isGateId } from "../../gates/ids.js";
-import { runtimeEvents } from "../../gates/shared/runtime.js";
-import type { Gate, GateContext, GateInput, GateResult } from "../../gates/types.js";
-import { type ChildEnvelope, type ChildMessage, RESULT_FD } from "./protocol.js";
+import type { GateCollector, GateInput, ProbeRunner } from "../../gates/types.js";
+import { hardenRealm } from "./harden.js";
+import { MAC_KEY_BYTES, macSigner } from "./mac.js";
+import type { ChildEnvelope, ChildMessage, ProbeAnswer, ProbeRequest } from "./protocol.js";
+import { RESULT_FD } from "./protocol.js";
+import { describeThrown } from "./tagged.js";
 
+// Captured before any untrusted code runs: the module may replace these on `fs`, `process` or the global.
 const stringify = JSON.stringify;
+const parseJson = JSON.parse;
+const readFd = readSync;
 const writeFd = writeSync;
-const exitNow = process.exit.bind(process);
-let envelope: ChildEnvelope;
-let nonce: string;
+const exitNow: (code: number) => void =
+  typeof (process as { reallyExit?: unknown }).reallyExit === "function"
+    ? (process as unknown as { reallyExit: (code: number) => void }).reallyExit.bind(process)
+    : process.exit.bind(process);
+const wait = Atomics.wait;
 const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+const decoder = new TextDecoder("utf-8");
+/** Bytes read from stdin per system call. */
+const READ_CHUNK = 64 * 1024;
+
+const hashOf = createHash;
+let sign: (digest: Uint8Array) => string = () => {
+  throw new Error("the signing key was not read");
+};
+
+/** A short sleep while a non-blocking pipe has nothing for us (or no room): the other side is busy. */
+function pause(): void {
+  wait(sleepCell, 0, 0, 2);
+}
 
 function send(msg: ChildMessage): void {
-  const buf = Buffer.from(`${nonce} ${stringify(msg)}\n`, "utf8");
+  const json = stringify(msg);
+  // Signed: HMAC(key, SHA-256(json)) — see mac.ts for why the digest may come from node:crypto.
+  const digest = new Uint8Array(hashOf("sha256").update(json, "utf8").digest());
+  const line = `${sign(digest)} ${json}\n`;
+  const bytes = Buffer.from(line, "utf8");
   let off = 0;
-  while (off < buf.length) {
+  while (off < bytes.length) {
     try {
-      off += writeFd(RESULT_FD, buf, off);
+      off += writeFd(RESULT_FD, bytes, off);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
-      Atomics.wait(sleepCell, 0, 0, 2); // the parent is draining the pipe
+      pause();
+    }
+  }
+}
+
+/** Reads stdin: exactly `n` raw bytes, or one line; no string ever holds the key. */
+class StdinReader {
+  private buf = new Uint8Array(READ_CHUNK);
+  private start = 0;
+  private end = 0;
+  private eof = false;
+
+  private fill(): boolean {
+    if (this.eof) return false;
+    if (this.start > 0) {
+      this.buf.copyWithin(0, this.start, this.end);
+      this.end -= this.start;
+      this.start = 0;
+    }
+    if (this.end === this.buf.length) {
+      const bigger = new Uint8Array(this.buf.length * 2);
+      bigger.set(this.buf.subarray(0, this.end));
+      this.buf = bigger;
+    }
+    for (;;) {
+      try {
+        const n = readFd(0, this.buf, this.end, this.buf.length - this.end, null);
+        if (n === 0) {
+          this.eof = true;
+          return false;
+        }
+        this.end += n;
+        return true;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === "EOF") {
+          this.eof = true;
+          return false;
+        }
+        if (code !== "EAGAIN") throw err;
+        pause();
+      }
+    }
+  }
+
+  bytes(n: number): Uint8Array | undefined {
+    while (this.end - this.start < n) if (!this.fill()) return undefined;
+    const out = new Uint8Array(n);
+    out.set(this.buf.subarray(this.start, this.start + n));
+    this.buf.fill(0, this.start, this.start + n);
+    this.start += n;
+    return out;
+  }
+
+  line(): string | undefined {
+    for (;;) {
+      const nl = this.buf.subarray(this.start, this.end).indexOf(10);
+      if (nl >= 0) {
+        const text = decoder.decode(this.buf.subarray(this.start, this.start + nl));
+        this.start += nl + 1;
+        return text;
+      }
+      if (!this.fill()) return undefined;
     }
   }
 }
 
 class LoadError extends Error {}
-
-/** Errors thrown by untrusted code may be anything (even a getter that throws); describe them safely. */
-export function describeError(err: unknown): string {
-  try {
-    if (err instanceof Error) return `${err.name}: ${err.message}`;
-    return `non-Error value thrown: ${String(err)}`;
-  } catch {
-    return "an unprintable value was thrown";
-  }
-}
 
 async function loadModule(
   compiled: NonNullable<ChildEnvelope["compiled"]>,
@@ -54,7 +138,7 @@ async function loadModule(
       return createRequire(compiled.file)(compiled.file) as Record<string, unknown>;
     return (await import(pathToFileURL(compiled.file).href)) as Record<string, unknown>;
   } catch (err) {
-    throw new LoadError(`the module threw while being imported: ${describeError(err)}`);
+    throw new LoadError(`the module threw while being imported: ${describeThrown(err)}`);
   }
 }
 
@@ -95,119 +179,132 @@ export function resolveExport(
   );
 }
 
-/** The gate its module exports (the one exported object whose `id` is the gate's). */
-export function pickGate(mod: Record<string, unknown>, id: GateId): Gate {
-  const gates = Object.values(mod).filter(
-    (v): v is Gate =>
-      typeof v === "object" && v !== null && (v as Gate).id === id && typeof (v as Gate).run === "function",
+/** The collector its module exports (the one exported object whose `id` is the gate's). */
+export function pickCollector(mod: Record<string, unknown>, id: GateId): GateCollector {
+  const found = Object.values(mod).filter(
+    (v): v is GateCollector =>
+      typeof v === "object" &&
+      v !== null &&
+      (v as GateCollector).id === id &&
+      typeof (v as GateCollector).start === "function",
   );
-  if (gates.length !== 1)
-    throw new Error(`gates/${id}/index.ts exports ${gates.length} gates with id '${id}'`);
-  return gates[0] as Gate;
+  if (found.length !== 1)
+    throw new Error(`gates/${id}/probe.ts exports ${found.length} collectors with id '${id}'`);
+  return found[0] as GateCollector;
 }
 
-/** Imports the module of the gate this child was built for. */
-type GateLoader = () => Promise<Record<string, unknown>>;
+/** Imports the collector module of the gate this child was built for. */
+type CollectorLoader = () => Promise<Record<string, unknown>>;
 /** The gate this child file serves (none: the predicate child) and its loader. */
 interface Served {
   id: string | undefined;
-  load: GateLoader | undefined;
+  load: CollectorLoader | undefined;
 }
 
-async function runGateTask(
-  task: Extract<ChildEnvelope["task"], { kind: "gate" | "gate-batch" }>,
+function functionName(value: unknown): string | undefined {
+  if (typeof value !== "function") return undefined;
+  try {
+    const n = (value as { name?: unknown }).name;
+    return typeof n === "string" && n ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function serveGate(
+  envelope: ChildEnvelope,
+  task: Extract<ChildEnvelope["task"], { kind: "gate" }>,
   served: Served,
-) {
+  stdin: StdinReader,
+): Promise<void> {
   if (!isGateId(task.gate)) throw new LoadError(`unknown gate '${task.gate}'`);
   if (task.gate !== served.id || !served.load)
     throw new LoadError(`this sandbox child runs gate '${served.id ?? "none"}', not '${task.gate}'`);
   const id = task.gate;
   for (const flag of CHILD_V8_FLAGS[id]) v8.setFlagsFromString(flag);
-  const gate = pickGate(await served.load(), id);
-  gate.prepare?.({ assets: envelope.assets, options: task.options ?? {} });
-  const sourceText = readFileSync(envelope.modulePath, "utf8");
-  let input: GateInput;
-  if (gate.fileInput?.test(envelope.modulePath) || !envelope.compiled) {
-    if (!gate.fileInput?.test(envelope.modulePath))
-      throw new LoadError(`gate '${gate.id}' cannot read this file type`);
-    input = { kind: "file", path: envelope.modulePath, text: sourceText };
-  } else {
-    const mod = await loadModule(envelope.compiled);
-    const picked = resolveExport(mod, task.export, gate.defaultExports);
-    input = { kind: "export", ...picked, module: mod };
-  }
-  send({ type: "loaded" });
-  const seeds = task.kind === "gate" ? [task.seed ?? 0] : task.seeds;
-  const results: GateResult[] = [];
-  for (const seed of seeds) {
-    const ctx: GateContext = {
-      seed,
-      options: task.options ?? {},
-      modulePath: envelope.modulePath,
-      sourceText,
-      assets: envelope.assets,
-    };
-    runtimeEvents.reset();
-    let out: Awaited<ReturnType<typeof gate.run>>;
-    try {
-      out = await gate.run(input, ctx);
-    } catch (err) {
-      out = {
-        checks: [{ id: "probe", passed: false, message: `the probe could not run: ${describeError(err)}` }],
-      };
+  const collector = pickCollector(await served.load(), id);
+  const options = task.options ?? {};
+  const ctx = { options, modulePath: envelope.modulePath, assets: envelope.assets };
+  collector.prepare?.({ assets: envelope.assets, options });
+  hardenRealm();
+  const contract = GATE_CONTRACTS[id];
+  if (!envelope.compiled) throw new LoadError(`gate '${id}' cannot load this file type`);
+  const mod = await loadModule(envelope.compiled);
+  const picked = resolveExport(mod, task.export, contract.defaultExports);
+  const input: GateInput = { kind: "export", ...picked, module: mod };
+  const run: ProbeRunner = await collector.start(input, ctx);
+  send({ type: "loaded", export: picked.name, fnName: functionName(picked.value) });
+  for (;;) {
+    const line = stdin.line();
+    if (line === undefined) return;
+    const request = parseJson(line) as ProbeRequest;
+    const answers: ProbeAnswer[] = [];
+    for (const probe of request.probes) {
+      try {
+        answers.push({ ok: true, obs: await run(probe) });
+      } catch (err) {
+        answers.push({ ok: false, error: describeThrown(err) });
+      }
     }
-    const checks = out.checks.length
-      ? out.checks
-      : [{ id: "probe", passed: false, message: "no check was run (nothing to probe)" }];
-    results.push({
-      gate: gate.id,
-      passed: checks.every((c) => c.passed),
-      seed,
-      checks,
-      metrics: out.metrics ?? {},
-    });
+    send({ type: "observed", id: request.id, answers });
   }
-  return task.kind === "gate" ? results[0] : results;
 }
 
-async function runPredicateTask(task: Extract<ChildEnvelope["task"], { kind: "predicate" }>) {
+async function servePredicate(
+  envelope: ChildEnvelope,
+  task: Extract<ChildEnvelope["task"], { kind: "predicate" }>,
+): Promise<void> {
   if (!envelope.compiled) throw new LoadError("a predicate must be a JavaScript or TypeScript module");
+  hardenRealm();
   const mod = await loadModule(envelope.compiled);
   const picked = resolveExport(mod, task.export ?? "default", []);
   if (typeof picked.value !== "function") throw new LoadError(`export '${picked.name}' is not a function`);
   send({ type: "loaded" });
   const value = await (picked.value as (...a: unknown[]) => unknown)(...task.args);
-  return value === undefined ? null : value;
+  let json: string | undefined;
+  try {
+    json = stringify(value === undefined ? null : value);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined)
+    send({ type: "failed", failure: "crash", message: "the result is not JSON-serialisable" });
+  else send({ type: "result", value: parseJson(json) });
 }
 
-async function main(served: Served): Promise<void> {
-  runtimeEvents.install();
-  try {
-    const task = envelope.task;
-    const value = task.kind === "predicate" ? await runPredicateTask(task) : await runGateTask(task, served);
-    let ok = true;
-    try {
-      stringify(value);
-    } catch {
-      ok = false;
-    }
-    send(
-      ok
-        ? { type: "result", ok: true, value }
-        : { type: "result", ok: false, failure: "crash", message: "the result is not JSON-serialisable" },
-    );
-  } catch (err) {
-    const failure = err instanceof LoadError ? "load" : "crash";
-    const message = err instanceof LoadError ? err.message : `threw: ${describeError(err)}`;
-    send({ type: "result", ok: false, failure, message });
-  }
-  // Timers or sockets the module left open must not keep the child alive.
-  exitNow(0);
+/** Asynchronous errors of the module outside our awaits must not end the child without an answer. */
+function keepAlive(): void {
+  process.on("unhandledRejection", () => {});
+  process.on("uncaughtException", () => {});
 }
 
 /** The child's entry: `gate` is the gate this file was built for (undefined: predicates only). */
-export function serveChild(gate: string | undefined, load: GateLoader | undefined): void {
-  envelope = JSON.parse(readFileSync(0, "utf8")) as ChildEnvelope;
-  nonce = envelope.nonce;
-  void main({ id: gate, load });
+export function serveChild(gate: string | undefined, load: CollectorLoader | undefined): void {
+  const stdin = new StdinReader();
+  const key = stdin.bytes(MAC_KEY_BYTES);
+  const line = key ? stdin.line() : undefined;
+  if (!key || line === undefined) {
+    exitNow(70); // no task: nothing to answer, and no key to answer with
+    return;
+  }
+  sign = macSigner(key);
+  const envelope = parseJson(line) as ChildEnvelope;
+  keepAlive();
+  const task = envelope.task;
+  const work =
+    task.kind === "predicate"
+      ? servePredicate(envelope, task)
+      : task.kind === "gate"
+        ? serveGate(envelope, task, { id: gate, load }, stdin)
+        : Promise.reject(new LoadError(`unknown task '${(task as { kind: string }).kind}'`));
+  work.then(
+    () => exitNow(0),
+    (err: unknown) => {
+      const failure = err instanceof LoadError ? "load" : "crash";
+      const message = err instanceof LoadError ? err.message : `threw: ${describeThrown(err)}`;
+      send({ type: "failed", failure, message });
+      // Timers or sockets the module left open must not keep the child alive.
+      exitNow(0);
+    },
+  );
 }

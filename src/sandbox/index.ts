@@ -6,12 +6,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { CHILD_PRELOAD } from "../../gates/catalog.js";
 import { GATE_IDS, isGateId } from "../../gates/ids.js";
+import { ResultChannel } from "./channel.js";
+import { preloadFile } from "./child-build.mjs";
 import { CODE_EXTENSIONS, childAssets, childScript, compileModule } from "./compile.js";
 import { redactSecrets, scrubbedEnv, secretValues } from "./env.js";
 import { spawnLimited } from "./process.js";
-import type { ChildEnvelope, ChildMessage } from "./protocol.js";
+import { type ChildEnvelope, MAC_KEY_BYTES, type ProbeAnswer } from "./protocol.js";
+import { inputJson } from "./tagged.js";
 import type { CommandOutcome, SandboxFailure, SandboxLimits, SandboxOutcome, SandboxTask } from "./types.js";
 
 export { isSecretName, redactSecrets, scrubbedEnv } from "./env.js";
@@ -40,6 +44,18 @@ export function permissionFlags(readable: readonly string[], version = process.v
   return [flag, "--disable-warning=ExperimentalWarning", ...readable.map((p) => `--allow-fs-read=${p}`)];
 }
 
+/**
+ * Flags of every sandbox child: no native addons. (The built-ins are frozen by the child itself before the
+ * module loads, src/sandbox/harden.ts, which says why not with `--frozen-intrinsics`.)
+ */
+export const CHILD_HARDENING_FLAGS = ["--no-addons"] as const;
+
+/** Preloaded before the intrinsics freeze: a gate's instruments on built-ins (complexity's counters). */
+function childPreloads(task: SandboxTask, child: string): string[] {
+  if (task.kind !== "gate" || !isGateId(task.gate) || !CHILD_PRELOAD[task.gate]) return [];
+  return ["--require", join(dirname(child), preloadFile(task.gate))];
+}
+
 function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0 || value === undefined) return value;
   const json = JSON.stringify(value);
@@ -57,14 +73,30 @@ function fail<T>(
   return { ok: false, failure, message, stderr, phase };
 }
 
+/** A live sandbox child, for the caller to talk to while it runs (see `runSandboxSession`). */
+export interface LiveChild {
+  /** Resolves once the module loaded and its export was found. */
+  loaded: Promise<{ export?: string; fnName?: string }>;
+  /** Sends one batch of probes; resolves with the collector's answers, in order. */
+  request(probes: unknown[]): Promise<ProbeAnswer[]>;
+  /** A predicate's value. */
+  result: Promise<unknown>;
+}
+
+/** Thrown into the caller's work when the child ended, failed or was tampered with before answering. */
+export class ChildGone extends Error {}
+
 /**
- * Runs a gate or predicate task on an untrusted module in a fresh child process.
- * Never throws for anything the module does; `ok: false` says what happened and in which phase.
+ * Runs untrusted code in a fresh child process and lets `use` talk to it: the child loads the module, then
+ * answers requests until `use` settles (its stdin is closed then and it exits). Never throws for anything the
+ * module does; `ok: false` says what happened and in which phase. A result channel carrying a line the child
+ * did not sign fails the run as `tamper`, even when `use` finished.
  */
-export async function runSandboxed<T>(
+export async function runSandboxSession<T>(
   task: SandboxTask,
   limits: SandboxLimits,
-  opts: { cwd?: string; priority?: number } = {},
+  opts: { cwd?: string; priority?: number },
+  use: (child: LiveChild) => Promise<T>,
 ): Promise<SandboxOutcome<T>> {
   const secrets = secretValues();
   const modulePath = resolve(opts.cwd ?? process.cwd(), task.module);
@@ -82,28 +114,62 @@ export async function runSandboxed<T>(
     if (!out.ok) return fail("load", redactSecrets(out.message, secrets), "", "load");
     compiled = { file: out.file, format: out.format };
   }
-  const nonce = randomBytes(16).toString("hex");
-  const envelope: ChildEnvelope = { nonce, task, modulePath, compiled, assets: childAssets() };
+  const key = randomBytes(MAC_KEY_BYTES);
+  const envelope: ChildEnvelope = { task, modulePath, compiled, assets: childAssets() };
 
-  let loaded = false;
-  let result: Extract<ChildMessage, { type: "result" }> | undefined;
-  let pending = "";
-  const onChunk = (chunk: string) => {
-    pending += chunk;
-    let nl = pending.indexOf("\n");
-    while (nl >= 0) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      nl = pending.indexOf("\n");
-      if (!line.startsWith(`${nonce} `)) continue; // forged or stray: ignore
-      try {
-        const msg = JSON.parse(line.slice(nonce.length + 1)) as ChildMessage;
-        if (msg.type === "loaded") loaded = true;
-        else if (msg.type === "result" && !result) result = msg;
-      } catch {
-        // a torn line cannot come from the child's own single write; ignore
-      }
-    }
+  // The conversation: messages from the child settle these; the child's end rejects whatever is still open.
+  let loadedInfo: { export?: string; fnName?: string } | undefined;
+  let failed: { failure: "load" | "crash"; message: string } | undefined;
+  let gone: ((err: ChildGone) => void)[] = [];
+  const settleOnEnd = <V>(executor: (resolve: (v: V) => void) => void): Promise<V> =>
+    new Promise<V>((res, rej) => {
+      gone.push(rej);
+      executor(res);
+    });
+  let resolveLoaded!: (v: { export?: string; fnName?: string }) => void;
+  let resolveResult!: (v: unknown) => void;
+  const loaded = settleOnEnd<{ export?: string; fnName?: string }>((r) => {
+    resolveLoaded = r;
+  });
+  const result = settleOnEnd<unknown>((r) => {
+    resolveResult = r;
+  });
+  loaded.catch(() => {});
+  result.catch(() => {});
+  const waiting = new Map<number, (answers: ProbeAnswer[]) => void>();
+  let nextId = 1;
+  let stdin: NodeJS.WritableStream | undefined;
+  const channel = new ResultChannel(key, (msg) => {
+    if (msg.type === "loaded" && !loadedInfo) {
+      loadedInfo = { export: msg.export, fnName: msg.fnName };
+      resolveLoaded(loadedInfo);
+    } else if (msg.type === "observed" && waiting.has(msg.id)) {
+      const answer = waiting.get(msg.id) as (a: ProbeAnswer[]) => void;
+      waiting.delete(msg.id);
+      answer(msg.answers);
+    } else if (msg.type === "result") resolveResult(msg.value);
+    else if (msg.type === "failed") failed ??= { failure: msg.failure, message: msg.message };
+    else return; // a signed message we did not ask for: ignored (the child never sends one)
+    if (msg.type === "failed") endConversation(`the child failed: ${msg.message}`);
+  });
+  const endConversation = (why: string) => {
+    const rejects = gone;
+    gone = [];
+    for (const r of rejects) r(new ChildGone(why));
+    for (const [id] of waiting) waiting.delete(id);
+  };
+  const live: LiveChild = {
+    loaded,
+    result,
+    request(probes) {
+      if (channel.tampered || !stdin) return Promise.reject(new ChildGone("the child is not running"));
+      const id = nextId++;
+      return settleOnEnd<ProbeAnswer[]>((res) => {
+        waiting.set(id, res);
+        // Probe inputs may hold NaN, −0 or undefined: written tagged (decodeInput reads them back).
+        (stdin as NodeJS.WritableStream).write(`${inputJson({ id, probes })}\n`);
+      });
+    },
   };
 
   const child = await childReady;
@@ -115,31 +181,59 @@ export async function runSandboxed<T>(
     ...(compiled ? [dirname(compiled.file)] : []),
   ];
   if (opts.cwd) readable.push(opts.cwd);
+  let work: Promise<{ ok: true; value: T } | { ok: false; error: unknown }> | undefined;
   const out = await spawnLimited({
     command: process.execPath,
     args: [
       `--max-old-space-size=${limits.memoryMb}`,
       "--expose-gc",
       "--stack-size=4000",
+      ...CHILD_HARDENING_FLAGS,
       ...permissionFlags(readable),
+      ...childPreloads(task, child),
       child,
     ],
     cwd: opts.cwd ?? dirname(modulePath),
     env: scrubbedEnv(),
-    stdin: JSON.stringify(envelope),
+    onStdin: (s) => {
+      stdin = s;
+      s.on("error", () => {}); // the child may exit before reading everything
+      s.write(key);
+      s.write(`${JSON.stringify(envelope)}\n`);
+      work = use(live).then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+      // Done talking: the child reads end-of-file and exits.
+      void work.finally(() => s.end());
+    },
     timeoutMs: limits.timeoutMs,
     rssLimitMb: limits.memoryMb + RSS_OVERHEAD_MB,
     resultChannel: true,
-    onResultChunk: onChunk,
+    onResultChunk: (chunk) => {
+      channel.push(chunk);
+      // Nothing more from this child is believed: stop asking, so it reads end-of-file and exits.
+      if (channel.tampered) endConversation("the result channel was tampered with");
+    },
     priority: opts.priority,
   });
+  channel.close();
+  endConversation("the child ended");
+  const done = work ? await work : undefined;
   const stderr = redactSecrets(out.stderr, secrets);
-  const phase = loaded ? "run" : "load";
-  const where = loaded ? "while probing" : "while loading the module";
+  const phase = loadedInfo ? "run" : "load";
+  const where = loadedInfo ? "while probing" : "while loading the module";
 
-  if (result?.ok) return { ok: true, value: redactDeep(result.value as T, secrets), stderr };
-  if (result && !result.ok)
-    return fail(result.failure, redactSecrets(result.message, secrets), stderr, phase);
+  if (channel.tampered)
+    return fail(
+      "tamper",
+      `the result channel was tampered with ${where}: ${channel.tampered}`,
+      stderr,
+      phase,
+    );
+  if (done?.ok) return { ok: true, value: redactDeep(done.value, secrets), stderr };
+  if (done && !(done.error instanceof ChildGone)) throw done.error; // our own code failed: not the module's doing
+  if (failed) return fail(failed.failure, redactSecrets(failed.message, secrets), stderr, phase);
   if (out.spawnError) return fail("crash", `could not start the sandbox: ${out.spawnError}`, stderr, phase);
   if (out.killedFor === "timeout")
     return fail("timeout", `timed out after ${limits.timeoutMs} ms ${where} (killed)`, stderr, phase);
@@ -158,6 +252,15 @@ export async function runSandboxed<T>(
     stderr,
     phase,
   );
+}
+
+/** Runs a predicate on an untrusted module in a fresh child process: its JSON value, or what went wrong. */
+export function runSandboxed<T>(
+  task: Extract<SandboxTask, { kind: "predicate" }>,
+  limits: SandboxLimits,
+  opts: { cwd?: string; priority?: number } = {},
+): Promise<SandboxOutcome<T>> {
+  return runSandboxSession(task, limits, opts, async (child) => (await child.result) as T);
 }
 
 /**

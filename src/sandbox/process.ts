@@ -19,13 +19,15 @@ export interface LimitedSpawnOptions {
   cwd: string;
   env: Record<string, string>;
   stdin?: string;
+  /** Instead of `stdin`: the child's stdin stream, for the caller to write and end (the sandbox's probe requests). */
+  onStdin?: (stdin: NodeJS.WritableStream) => void;
   timeoutMs: number;
   /** Resident memory cap over the whole process group, MiB; undefined = no RSS cap. */
   rssLimitMb?: number;
   /** Open an extra pipe as fd 3 (the sandbox child's private result channel). */
   resultChannel?: boolean;
   /** Called with each chunk of fd 3 as it arrives. */
-  onResultChunk?: (chunk: string) => void;
+  onResultChunk?: (chunk: Buffer) => void;
   /** Order among runs waiting for a slot: higher first (the expected CPU cost, so long runs start first). */
   priority?: number;
 }
@@ -213,11 +215,12 @@ function spawnNow(opts: LimitedSpawnOptions): Promise<LimitedOutcome> {
     child.stderr?.on("data", (c: Buffer) => stderr.push(c));
     const resultStream = opts.resultChannel ? child.stdio[3] : undefined;
     if (resultStream && "on" in resultStream) {
-      resultStream.on("data", (c: Buffer) => opts.onResultChunk?.(c.toString("utf8")));
+      resultStream.on("data", (c: Buffer) => opts.onResultChunk?.(c));
       resultStream.on("error", () => {});
     }
     child.stdin?.on("error", () => {}); // the child may exit before reading its input
-    child.stdin?.end(opts.stdin ?? "");
+    if (opts.onStdin && child.stdin) opts.onStdin(child.stdin);
+    else child.stdin?.end(opts.stdin ?? "");
 
     const timer = setTimeout(() => {
       killedFor ??= "timeout";

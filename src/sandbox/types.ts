@@ -2,33 +2,24 @@
 
 /** What to run inside the sandboxed child process. */
 export type SandboxTask =
-  /** Run one gate on a module. */
+  /** Serve one gate's probes on a module (the parent judges; see gates/types.ts). */
   | {
       kind: "gate";
       gate: string;
       module: string;
       export?: string;
       options?: Record<string, unknown>;
-      seed?: number;
     }
   /** `javascript` assertion: call the module's export (default export if unset) with `args`; JSON-serialisable result. */
-  | { kind: "predicate"; module: string; export?: string; args: unknown[] }
-  /** One gate on one module for several seeds in one child (tests, benches): the value is one GateResult per seed. */
-  | {
-      kind: "gate-batch";
-      gate: string;
-      module: string;
-      export?: string;
-      options?: Record<string, unknown>;
-      seeds: number[];
-    };
+  | { kind: "predicate"; module: string; export?: string; args: unknown[] };
 
 export interface SandboxLimits {
   timeoutMs: number;
   memoryMb: number;
 }
 
-export type SandboxFailure = "timeout" | "memory" | "exit" | "crash" | "load";
+/** `tamper`: the result channel carried a line the child did not sign. */
+export type SandboxFailure = "timeout" | "memory" | "exit" | "crash" | "load" | "tamper";
 
 export type SandboxOutcome<T = unknown> =
   | { ok: true; value: T; stderr: string }

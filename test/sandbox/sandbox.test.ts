@@ -114,10 +114,11 @@ describe("runSandboxed", () => {
     expect(again).toMatchObject({ ok: false, failure: "memory" });
   });
 
-  it("reports process.exit at import as an exit while loading", async () => {
+  it("fails a module that forges a result on fd 3 and exits at import as tampered, while loading", async () => {
     const out = await runSandboxed(predicate("forge-result.js", []), limits);
-    // The forged line on fd 3 lacks the nonce: it is ignored, not taken as a pass.
-    expect(out).toMatchObject({ ok: false, failure: "exit", phase: "load" });
+    // The forged line on fd 3 is not signed with the run's key: the whole run fails, never a pass.
+    expect(out).toMatchObject({ ok: false, failure: "tamper", phase: "load" });
+    expect(out.ok === false && out.message).toMatch(/unsigned line/);
   });
 
   it("reports a throw at import and a syntax error as load failures with the location", async () => {

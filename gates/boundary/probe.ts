@@ -1,0 +1,4 @@
+import { callsCollector } from "../shared/calls-probe.js";
+
+/** boundary, child side: calls the export as the judge asks (gates/boundary/index.ts). */
+export const collector = callsCollector("boundary");
