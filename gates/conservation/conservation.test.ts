@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Reference, verdictProblems } from "../shared/reference-testing.js";
+import { runGateSeeds } from "../registry.js";
+import { fixture, type Reference, verdictProblems } from "../shared/reference-testing.js";
 
 const count = { mode: "count" };
 const references: Reference[] = [
@@ -15,5 +16,17 @@ const references: Reference[] = [
 describe("conservation gate on reference modules (20 seeds each)", () => {
   it.each(references)("$file $options → fails $fails", async (ref) => {
     expect(await verdictProblems("conservation", ref)).toBe("");
+  });
+});
+
+describe("messages name the user's export", () => {
+  it("a failing splitCents is called splitCents, not allocate", async () => {
+    const [r] = await runGateSeeds("conservation", fixture("conservation", "bad-split-cents.ts"), [7], {
+      export: "splitCents",
+    });
+    const sum = r?.checks.find((c) => c.id === "sum");
+    expect(sum?.passed).toBe(false);
+    expect(sum?.message).toMatch(/splitCents\(\d+, \d+\) shares sum to/);
+    expect(JSON.stringify(r?.checks)).not.toContain("allocate(");
   });
 });

@@ -4,6 +4,7 @@
  * Exit 0 pass, 1 fail (a module that does not load or lacks the export fails), 2 usage error.
  */
 import { parseArgs } from "node:util";
+import { validateGateOptions } from "../../../gates/options.js";
 import { GATE_IDS, isGateId, runGate } from "../../../gates/registry.js";
 
 export interface CommandIo {
@@ -52,6 +53,13 @@ export async function gateCommand(argv: string[], io: CommandIo): Promise<number
     }
     if (options === null || typeof options !== "object" || Array.isArray(options))
       return usage(io, "--options must be a JSON object");
+    // Checked against the gate's own schema before anything runs.
+    const problems = validateGateOptions(gate, options);
+    if (problems.length)
+      return usage(
+        io,
+        `--options for gate ${gate}: ${problems.map((p) => `${p.path || "(options)"}: ${p.message}`).join("; ")}`,
+      );
   }
   const seed = positiveInt(values.seed, "seed", 2 ** 31 - 1);
   const timeoutMs = positiveInt(values.timeout, "timeout", 3_600_000);

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { gateCommand } from "../src/cli/commands/gate.js";
+import { GATE_IDS } from "./ids.js";
+import { didYouMean, GATE_OPTION_SCHEMAS, validateGateOptions } from "./options.js";
+
+function io() {
+  const out = { stdout: "", stderr: "" };
+  return {
+    out,
+    io: { stdout: (s: string) => void (out.stdout += s), stderr: (s: string) => void (out.stderr += s) },
+  };
+}
+
+describe("gate options, validated against each gate's schema", () => {
+  it("has a schema for every gate, and accepts the documented options", () => {
+    expect(Object.keys(GATE_OPTION_SCHEMAS).sort()).toEqual([...GATE_IDS].sort());
+    const valid: [string, Record<string, unknown>][] = [
+      ["boundary", { domain: [{ min: 0, max: 100, integer: true }], invalid: "throw-or-null", runs: 50 }],
+      ["conservation", { mode: "weights", invalid: "throw" }],
+      ["contrast", { level: "AAA" }],
+      ["queue", { runs: 10 }],
+      ["tenant-isolation", {}],
+      ["complexity", { input: "events-users", maxClass: "quadratic", sizes: [10, 20, 40] }],
+      ["analytics", { percentile: "linear" }],
+      ["leakage", { mode: "temporal" }],
+    ];
+    for (const [gate, options] of valid)
+      expect(validateGateOptions(gate as never, options), gate).toEqual([]);
+  });
+
+  it("locates each problem with a JSON Pointer and says what is wrong", () => {
+    expect(validateGateOptions("boundary", { domian: [] })).toEqual([
+      {
+        path: "/domian",
+        message:
+          "unknown option 'domian' for gate boundary (did you mean 'domain'?); known: domain, invalid, runs",
+      },
+    ]);
+    expect(validateGateOptions("boundary", { domain: [{ min: 5, max: 1, integr: true }] })).toEqual([
+      expect.objectContaining({
+        path: "/domain/0/integr",
+        message: expect.stringMatching(/did you mean 'integer'/),
+      }),
+    ]);
+    expect(validateGateOptions("boundary", { domain: [{ min: 5, max: 1 }] })).toEqual([
+      { path: "/domain/0", message: "min 5 is above max 1" },
+    ]);
+    expect(validateGateOptions("boundary", { domain: [{ min: 0.5, max: 3, integer: true }] })).toEqual([
+      { path: "/domain/0/min", message: "an integer domain needs safe-integer bounds" },
+    ]);
+    expect(validateGateOptions("conservation", { mode: "weight" })).toEqual([
+      { path: "/mode", message: 'must be one of "count", "weights"' },
+    ]);
+    expect(validateGateOptions("complexity", { sizes: [10, 10, 20] })[0]?.path).toBe("/sizes");
+    expect(validateGateOptions("queue", { runs: 0 })[0]?.path).toBe("/runs");
+    expect(validateGateOptions("contrast", [] as never)).toEqual([
+      { path: "", message: "gate options must be an object" },
+    ]);
+  });
+
+  it("suggests only close names", () => {
+    expect(didYouMean("percentil", ["percentile", "runs"])).toBe("percentile");
+    expect(didYouMean("colour", ["level"])).toBeUndefined();
+  });
+
+  it("`skillgate gate --options` refuses an unknown key or a bad value with exit 2, before anything runs", async () => {
+    const x = io();
+    const code = await gateCommand(["boundary", "does-not-exist.js", "--options", '{"domian":[]}'], x.io);
+    expect(code).toBe(2);
+    expect(x.out.stderr).toContain(
+      "skillgate gate: --options for gate boundary: /domian: unknown option 'domian'",
+    );
+    expect(x.out.stderr).toContain("did you mean 'domain'?");
+    // The module does not exist: had anything run, this would be exit 1 with a load failure.
+    const y = io();
+    expect(await gateCommand(["leakage", "does-not-exist.js", "--options", '{"mode":"time"}'], y.io)).toBe(2);
+    expect(y.out.stderr).toContain('/mode: must be one of "group", "temporal"');
+  });
+});
