@@ -19,6 +19,8 @@ const references: Reference[] = [
   { file: "bad-sort-when-linear.js", options: { input: "numbers" }, fails: ["growth"] },
   { file: "bad-includes-dedupe.js", options: { input: "strings" }, fails: ["growth"] },
   { file: "good-sort-merge.js", options: join, fails: ["growth"] },
+  // #20: unshift in a loop moves the whole array each time; counted as elements moved.
+  { file: "bad-unshift-reverse.js", options: { input: "numbers" }, fails: ["growth"] },
 ];
 
 // Timing is slow: 3 seeds per module here; the verdict's stability is measured in `npm run bench`.

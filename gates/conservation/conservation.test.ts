@@ -11,6 +11,10 @@ const references: Reference[] = [
   { file: "bad-remainder-to-last.ts", fails: ["fair"] },
   { file: "bad-no-validation.ts", fails: ["invalid"] },
   { file: "bad-exit-at-import.js", fails: ["load"] },
+  // Realistic misses (#20): unsafe integer totals accepted, unfair only above 50 parts, float drift ≥ 1e12.
+  { file: "bad-isinteger-total.ts", fails: ["invalid"] },
+  { file: "bad-unfair-above-50.ts", fails: ["fair"] },
+  { file: "bad-float-drift.ts", fails: ["sum"] },
 ];
 
 describe("conservation gate on reference modules (20 seeds each)", () => {

@@ -28,17 +28,25 @@ import {
 import type { GateCheck, GateJudge, ProbeSession } from "../types.js";
 
 const MAX_PARTS = 50;
+/** Largest part count probed (a fifth of the cases are above MAX_PARTS). */
+const MAX_BULK_PARTS = 1000;
 const MAX_WEIGHTS = 20;
 const MAX_WEIGHT = 1000;
 /** Totals in weights mode stay below 2^53 / MAX_WEIGHT so an implementation may multiply before dividing. */
 const MAX_WEIGHTED_TOTAL = 1_000_000_000;
 
+/** Totals: small, large, and between 1e12 and 2^53 (where float shares start to drift). */
 const totalArb = fc.oneof(
   { arbitrary: fc.integer({ min: 0, max: 1000 }), weight: 4 },
   { arbitrary: fc.integer({ min: 0, max: 1_000_000_000_000 }), weight: 2 },
+  { arbitrary: fc.integer({ min: 1_000_000_000_000, max: Number.MAX_SAFE_INTEGER }), weight: 2 },
   { arbitrary: fc.constant(Number.MAX_SAFE_INTEGER), weight: 1 },
 );
-const countArb = fc.integer({ min: 1, max: MAX_PARTS });
+/** Part counts: mostly up to 50, some up to 1,000 (bulk paths that switch above 50 parts). */
+const countArb = fc.oneof(
+  { arbitrary: fc.integer({ min: 1, max: MAX_PARTS }), weight: 4 },
+  { arbitrary: fc.integer({ min: MAX_PARTS + 1, max: MAX_BULK_PARTS }), weight: 1 },
+);
 const weightsArb = fc
   .array(fc.integer({ min: 0, max: MAX_WEIGHT }), { minLength: 1, maxLength: MAX_WEIGHTS })
   .filter((ws) => ws.some((w) => w > 0));
@@ -58,6 +66,11 @@ function invalidCases(mode: "count" | "weights"): [unknown, unknown][] {
     -1,
     -100,
     1.5,
+    // Integers, but not safe ones: no split of them is exact (Number.isInteger accepts them).
+    2 ** 53,
+    2 ** 53 + 2,
+    1e20,
+    Number.MAX_VALUE,
     Number.NaN,
     Number.POSITIVE_INFINITY,
     Number.NEGATIVE_INFINITY,
