@@ -7,7 +7,14 @@ function io() {
   const out = { stdout: "", stderr: "" };
   return {
     out,
-    io: { stdout: (s: string) => void (out.stdout += s), stderr: (s: string) => void (out.stderr += s) },
+    io: {
+      stdout: (s: string) => {
+        out.stdout += s;
+      },
+      stderr: (s: string) => {
+        out.stderr += s;
+      },
+    },
   };
 }
 

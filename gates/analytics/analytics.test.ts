@@ -11,12 +11,17 @@ const references: Reference[] = [
   { file: "bad-empty-crash.js", fails: ["empty"] },
   // A correct linear-interpolation module is not a nearest-rank one.
   { file: "good-linear-cjs.js", fails: ["percentiles"] },
+  // #20: a plain object as the dedupe set drops ids like "constructor"; sampling above 1,000 events.
+  { file: "bad-object-dedupe.js", fails: ["count"] },
+  { file: "bad-sampled-percentiles.js", fails: ["percentiles"] },
 ];
 
 describe("analytics gate on reference modules (20 seeds each)", () => {
   it.each(references)("$file $options → fails $fails", async (ref) => {
     expect(await verdictProblems("analytics", ref)).toBe("");
-  });
+    // 20 seeds in one child, each with a few cases of thousands of rows or events, and for a failing module
+    // one probe per shrink step: minutes on a loaded 2-core machine.
+  }, 240_000);
 });
 
 describe("percentile", () => {

@@ -19,7 +19,15 @@ import {
 } from "../shared/calls.js";
 import { sameNumber, sumClose } from "../shared/numeric.js";
 import { enumOption } from "../shared/options.js";
-import { holds, Observed, observedInvariantChecks, propertyParams, show } from "../shared/property.js";
+import {
+  holds,
+  largeInvariantChecks,
+  mergeChecks,
+  Observed,
+  observedInvariantChecks,
+  propertyParams,
+  show,
+} from "../shared/property.js";
 import type { GateCheck, GateJudge } from "../types.js";
 
 type Method = "nearest-rank" | "linear";
@@ -45,26 +53,51 @@ const valueArb = fc.oneof(
   fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }),
 );
 
-/** Unique events, some redelivered (exact copies), in a random order. */
-const scenarioArb = fc
-  .uniqueArray(
-    fc.record({
-      id: fc.string({ minLength: 1, maxLength: 6 }),
-      ts: fc.integer({ min: 0, max: 1e6 }),
-      value: valueArb,
-    }),
-    {
-      minLength: 1,
-      maxLength: MAX_EVENTS,
-      selector: (e) => e.id,
-    },
-  )
-  .chain((unique) =>
-    fc.tuple(fc.subarray(unique), fc.nat()).map(([dups, salt]) => ({
-      unique,
-      events: shuffle([...unique, ...dups.map((d) => ({ ...d }))], salt),
-    })),
-  );
+/**
+ * Ids that are also names every object inherits: deduplicating with a plain object (`seen[id]`) takes
+ * them for ids seen before.
+ */
+export const INHERITED_IDS = [
+  "constructor",
+  "toString",
+  "__proto__",
+  "hasOwnProperty",
+  "valueOf",
+  "isPrototypeOf",
+  "toLocaleString",
+  "propertyIsEnumerable",
+] as const;
+const idArb = fc.oneof(
+  { arbitrary: fc.string({ minLength: 1, maxLength: 6 }), weight: 9 },
+  { arbitrary: fc.constantFrom(...INHERITED_IDS), weight: 1 },
+);
+/** Event counts of the large cases: above 1,000, where implementations switch to sampling. */
+const LARGE_EVENTS = { min: 1001, max: 5000 } as const;
+/** Large cases per run (each is thousands of events). */
+const LARGE_RUNS = 3;
+
+/** Unique events (between `min` and `max`), some redelivered (exact copies), in a random order. */
+const scenarioArbOf = (min: number, max: number) =>
+  fc
+    .uniqueArray(
+      fc.record({
+        id: idArb,
+        ts: fc.integer({ min: 0, max: 1e6 }),
+        value: valueArb,
+      }),
+      {
+        minLength: min,
+        maxLength: max,
+        selector: (e) => e.id,
+      },
+    )
+    .chain((unique) =>
+      fc.tuple(fc.subarray(unique), fc.nat()).map(([dups, salt]) => ({
+        unique,
+        events: shuffle([...unique, ...dups.map((d) => ({ ...d }))], salt),
+      })),
+    );
+const scenarioArb = scenarioArbOf(1, MAX_EVENTS);
 
 /** Deterministic permutation from a salt (fast-check supplies the salt; no Math.random in properties). */
 function shuffle<T>(xs: T[], salt: number): T[] {
@@ -177,7 +210,18 @@ export const analytics: GateJudge = {
         );
       holds(on, "order", same, () => `one order gives ${show(out)}, another ${show(b)}`);
     };
-    checks.push(...(await observedInvariantChecks(invariants, arb, observed, judgeCase, params)));
+    const usual = await observedInvariantChecks(invariants, arb, observed, judgeCase, params);
+    const largeArb = fc.tuple(scenarioArbOf(LARGE_EVENTS.min, LARGE_EVENTS.max), fc.nat());
+    const largeObserved = new Observed<[Scenario, number], CallsProbe>(session, ([sc, salt]) =>
+      scenarioProbe(sc, salt),
+    );
+    const large = await largeInvariantChecks(usual, invariants, largeArb, largeObserved, judgeCase, {
+      ...params,
+      numRuns: LARGE_RUNS,
+    });
+    checks.push(
+      ...mergeChecks(usual, large, `${LARGE_RUNS} cases of ${LARGE_EVENTS.min}–${LARGE_EVENTS.max} events`),
+    );
     return { checks, metrics: { percentile: method, runs: params.numRuns } };
   },
 };

@@ -16,7 +16,15 @@ import {
   type Result,
 } from "../shared/calls.js";
 import { enumOption } from "../shared/options.js";
-import { holds, Observed, observedInvariantChecks, propertyParams, show } from "../shared/property.js";
+import {
+  holds,
+  largeInvariantChecks,
+  mergeChecks,
+  Observed,
+  observedInvariantChecks,
+  propertyParams,
+  show,
+} from "../shared/property.js";
 import type { GateCheck, GateJudge } from "../types.js";
 import { ROW_FIELDS, type RowsObservation } from "./rows.js";
 
@@ -29,25 +37,31 @@ interface Row {
 /** Allowed distance of the test share from testFraction beyond the largest indivisible block's share. */
 export const SHARE_SLACK = 0.05;
 
-const scenarioArb = fc
-  .record({
-    n: fc.integer({ min: 10, max: 100 }),
-    groups: fc.integer({ min: 2, max: 20 }),
-    testFraction: fc.double({ min: 0.1, max: 0.5, noNaN: true }),
-    seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-  })
-  .chain(({ n, groups, testFraction, seed }) =>
-    fc
-      .array(fc.tuple(fc.nat({ max: groups - 1 }), fc.nat({ max: Math.max(2, Math.floor(n / 3)) })), {
-        minLength: n,
-        maxLength: n,
-      })
-      .map((cells) => ({
-        rows: cells.map(([g, ts], i): Row => ({ id: `r${i}`, group: `g${g}`, ts })),
-        testFraction,
-        seed,
-      })),
-  );
+/** Row counts of the large cases: above 1,000, where implementations switch strategy. */
+const LARGE_ROWS = { min: 1001, max: 3000 } as const;
+const LARGE_RUNS = 3;
+
+const scenarioArbOf = (minRows: number, maxRows: number) =>
+  fc
+    .record({
+      n: fc.integer({ min: minRows, max: maxRows }),
+      groups: fc.integer({ min: 2, max: 20 }),
+      testFraction: fc.double({ min: 0.1, max: 0.5, noNaN: true }),
+      seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+    })
+    .chain(({ n, groups, testFraction, seed }) =>
+      fc
+        .array(fc.tuple(fc.nat({ max: groups - 1 }), fc.nat({ max: Math.max(2, Math.floor(n / 3)) })), {
+          minLength: n,
+          maxLength: n,
+        })
+        .map((cells) => ({
+          rows: cells.map(([g, ts], i): Row => ({ id: `r${i}`, group: `g${g}`, ts })),
+          testFraction,
+          seed,
+        })),
+    );
+const scenarioArb = scenarioArbOf(10, 100);
 
 interface Sides {
   train: Row[];
@@ -182,7 +196,18 @@ export const leakage: GateJudge = {
         () => `seed ${scenario.seed}: test ids ${show(a.slice(0, 6))} then ${show(b.slice(0, 6))}`,
       );
     };
-    checks.push(...(await observedInvariantChecks(invariants, scenarioArb, observed, judgeCase, params)));
+    const usual = await observedInvariantChecks(invariants, scenarioArb, observed, judgeCase, params);
+    const large = await largeInvariantChecks(
+      usual,
+      invariants,
+      scenarioArbOf(LARGE_ROWS.min, LARGE_ROWS.max),
+      new Observed<Scenario, CallsProbe>(session, scenarioProbe),
+      judgeCase,
+      { ...params, numRuns: LARGE_RUNS },
+    );
+    checks.push(
+      ...mergeChecks(usual, large, `${LARGE_RUNS} cases of ${LARGE_ROWS.min}–${LARGE_ROWS.max} rows`),
+    );
     return { checks, metrics: { mode, runs: params.numRuns } };
   },
 };

@@ -24,6 +24,8 @@ const MAX_EXAMPLE_CHARS = 600;
 export interface PropertyParams {
   seed: number;
   numRuns: number;
+  /** Report the first failing case as generated, without shrinking it (large cases: each shrink step is a probe). */
+  endOnFailure?: boolean;
 }
 
 export function propertyParams(seed: number, options: Record<string, unknown>): PropertyParams {
@@ -160,7 +162,11 @@ export async function invariantChecks<Ts extends [unknown, ...unknown[]]>(
   const results = new Map<string, GateCheck>();
   while (enabled.size > 0) {
     const property: fc.IRawProperty<Ts> = makeProperty(enabled);
-    const details = await fc.check(property, { seed: params.seed, numRuns: params.numRuns });
+    const details = await fc.check(property, {
+      seed: params.seed,
+      numRuns: params.numRuns,
+      endOnFailure: params.endOnFailure ?? false,
+    });
     if (!details.failed) break;
     const err = details.errorInstance;
     const id = err instanceof InvariantError && enabled.has(err.invariant) ? err.invariant : undefined;
@@ -347,4 +353,39 @@ export async function observedInvariantChecks<V, P>(
       ),
     params,
   );
+}
+
+/**
+ * Checks of one invariant set run twice, on the usual cases and on a few large ones: a check fails when
+ * either run failed it (the large run's message then), and a passing one says both held.
+ */
+export function mergeChecks(
+  usual: readonly GateCheck[],
+  large: readonly GateCheck[],
+  what: string,
+): GateCheck[] {
+  return usual.map((c) => {
+    const l = large.find((x) => x.id === c.id);
+    if (!c.passed || !l) return c;
+    if (!l.passed) return { ...l, message: `${what}: ${l.message}` };
+    return { ...c, message: `${c.message}; and on ${what}` };
+  });
+}
+
+/**
+ * The large cases of an invariant set, for the invariants the usual cases did not already fail (a module
+ * failing those is reported on its small counterexample; its large cases would only cost time), without
+ * shrinking (one shrink step of a thousand-event case is one more probe of that size).
+ */
+export async function largeInvariantChecks<V, P>(
+  usual: readonly GateCheck[],
+  invariants: readonly Invariant[],
+  arb: fc.Arbitrary<V>,
+  observed: Observed<V, P>,
+  judge: (on: ReadonlySet<string>, v: V, obs: unknown) => void,
+  params: PropertyParams,
+): Promise<GateCheck[]> {
+  const open = invariants.filter((i) => usual.find((c) => c.id === i.id)?.passed);
+  if (open.length === 0) return [];
+  return observedInvariantChecks(open, arb, observed, judge, { ...params, endOnFailure: true });
 }
