@@ -17,11 +17,15 @@ const references: Reference[] = [
 ];
 
 describe("analytics gate on reference modules (20 seeds each)", () => {
-  it.each(references)("$file $options → fails $fails", async (ref) => {
-    expect(await verdictProblems("analytics", ref)).toBe("");
-    // 20 seeds in one child, each with a few cases of thousands of rows or events, and for a failing module
-    // one probe per shrink step: minutes on a loaded 2-core machine.
-  }, 240_000);
+  it.each(references)(
+    "$file $options → fails $fails",
+    async (ref) => {
+      expect(await verdictProblems("analytics", ref)).toBe("");
+      // 20 seeds in one child, each with a few cases of thousands of rows or events, and for a failing module
+      // one probe per shrink step: minutes on a loaded 2-core machine.
+    },
+    240_000,
+  );
 });
 
 describe("percentile", () => {
