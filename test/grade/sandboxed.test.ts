@@ -46,7 +46,7 @@ async function one(a: Assertion, trial: Partial<TrialRecord>, vars: Record<strin
 
 const GOOD = `export function splitCents(total, parts) {
   if (typeof parts !== "number" || !Number.isInteger(parts) || parts <= 0) throw new RangeError("bad parts");
-  if (typeof total !== "number" || !Number.isInteger(total) || total < 0) throw new RangeError("bad total");
+  if (typeof total !== "number" || !Number.isSafeInteger(total) || total < 0) throw new RangeError("bad total");
   const n = parts;
   const base = Math.floor(total / n);
   return Array.from({ length: n }, (_, i) => base + (i < total - base * n ? 1 : 0));
