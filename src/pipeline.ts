@@ -29,6 +29,7 @@ import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
 import { TrialLedger } from "./pipeline/ledger.js";
 import { assignShard } from "./plan/shard.js";
 import { writeSkillCreatorExports } from "./report/exports.js";
+import { outputRedactor } from "./util/redact.js";
 import { type ConfirmationBatch, RootDecider } from "./verdict/new-roots.js";
 import { VERSION } from "./version.js";
 
@@ -232,28 +233,31 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       baseSuite: j.info.base?.suite,
       ...(j.head ? { trials: { perCase: trialsOf(j.head), triggerRuns: settings.triggerRuns } } : {}),
     }));
-    return buildReport({
-      settings,
-      startedAt,
-      durationMs: Date.now() - started,
-      identity: ledger.identity,
-      head: { sha: headSha(settings.repoDir) },
-      base: checkout
-        ? {
-            ref: checkout.ref,
-            sha: checkout.sha,
-            dir: settings.base?.kind === "dir" ? checkout.dir : undefined,
-          }
-        : undefined,
-      outcomes,
-      diagnostics: head.diagnostics,
-      cost: ledger.cost,
-      runErrors: ledger.runErrors,
-      attribution: attributeRoots(armChecks("head")),
-      records: [...ledger.records.values()],
-      trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
-      scope,
-    });
+    // Secrets never leave: every string of the report (trial outputs, messages, paths) passes the redactor.
+    return outputRedactor().redactDeep(
+      buildReport({
+        settings,
+        startedAt,
+        durationMs: Date.now() - started,
+        identity: ledger.identity,
+        head: { sha: headSha(settings.repoDir) },
+        base: checkout
+          ? {
+              ref: checkout.ref,
+              sha: checkout.sha,
+              dir: settings.base?.kind === "dir" ? checkout.dir : undefined,
+            }
+          : undefined,
+        outcomes,
+        diagnostics: head.diagnostics,
+        cost: ledger.cost,
+        runErrors: ledger.runErrors,
+        attribution: attributeRoots(armChecks("head")),
+        records: [...ledger.records.values()],
+        trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
+        scope,
+      }),
+    );
   } finally {
     checkout?.dispose();
   }

@@ -4,6 +4,12 @@
  */
 
 const nonEmptyString = { type: "string", minLength: 1 } as const;
+/** An environment variable's exact name: no `*` patterns (forwarding is by name, one at a time). */
+const envName = {
+  type: "string",
+  pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
+  description: "an exact variable name (letters, digits and _; no `*` patterns)",
+} as const;
 
 /** Agent Skills spec frontmatter (agentskills.io). Lengths are checked in code so the profile can grade them. */
 export const frontmatterSchema = {
@@ -247,7 +253,7 @@ const agentConfig = {
     model: nonEmptyString,
     baseUrl: nonEmptyString,
     apiKeyEnv: nonEmptyString,
-    env: { type: "array", items: nonEmptyString },
+    env: { type: "array", items: envName },
     recordings: nonEmptyString,
     options: { type: "object" },
   },
@@ -302,7 +308,7 @@ export const configSchema = {
       additionalProperties: false,
       properties: { label: nonEmptyString },
     },
-    env: { type: "array", items: nonEmptyString },
+    env: { type: "array", items: envName },
     cache: {
       type: "object",
       additionalProperties: false,

@@ -2,7 +2,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { Diagnostic } from "../model/index.js";
 import { type PathSegment, pointerToPath, type SourceFile } from "./source-file.js";
 
-const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true });
+// verbose: errors carry their schema node, whose `description` (when set) says what a value must be.
+const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true });
 const compiled = new Map<object, ValidateFunction>();
 
 function compile(schema: object): ValidateFunction {
@@ -91,6 +92,14 @@ function toDiagnostic(
     case "anyOf":
       message = `${where} has an unsupported shape`;
       break;
+    case "pattern": {
+      const described = (e.parentSchema as { description?: unknown } | undefined)?.description;
+      message =
+        typeof described === "string"
+          ? `${where} must be ${described} (got ${JSON.stringify(e.data)})`
+          : `${where} ${e.message ?? "is invalid"}`;
+      break;
+    }
     default:
       message = `${where} ${e.message ?? "is invalid"}`;
   }

@@ -9,6 +9,7 @@ import { renderMarkdown } from "../report/markdown.js";
 import { mergeReports } from "../report/merge.js";
 import { renderSarif } from "../report/sarif.js";
 import type { RawOptions } from "../settings/resolve.js";
+import { redactOutput } from "../util/redact.js";
 import { VERSION } from "../version.js";
 import { changedPaths, gitChangedFiles, listChangedFiles } from "./changed-files.js";
 import { CheckRun } from "./check-run.js";
@@ -368,7 +369,7 @@ export async function reportDistrust(
 
 async function writeOut(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
+  await writeFile(path, redactOutput(text));
 }
 
 async function loadAndMerge(inputs: ActionInputs, repoDir: string): Promise<Report> {

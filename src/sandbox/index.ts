@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { GATE_IDS, isGateId } from "../../gates/ids.js";
+import { Redactor } from "../util/redact.js";
 import { CODE_EXTENSIONS, childAssets, childScript, compileModule } from "./compile.js";
 import { redactSecrets, scrubbedEnv, secretValues } from "./env.js";
 import { spawnLimited } from "./process.js";
@@ -42,10 +43,7 @@ export function permissionFlags(readable: readonly string[], version = process.v
 
 function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0 || value === undefined) return value;
-  const json = JSON.stringify(value);
-  if (json === undefined) return value;
-  const clean = redactSecrets(json, secrets);
-  return clean === json ? value : (JSON.parse(clean) as T);
+  return new Redactor(secrets).redactDeep(value);
 }
 
 function fail<T>(

@@ -22,7 +22,7 @@ function opts(p: Partial<RunOptions> = {}): RunOptions {
     cache: { enabled: false, dir: cacheDir },
     budget: {},
     logger: recordingLogger(),
-    extraEnv: ["FAKE_AGENT_*"],
+    extraEnv: ["SKILLGATE_TEST_AGENT_STATE", "SKILLGATE_TEST_AGENT_REPO"],
     retryBaseMs: 10,
     ...p,
   };
@@ -53,8 +53,8 @@ beforeAll(() => {
   writeFileSync(join(skillDir, "evals/answers.json"), '{"secret": true}\n');
   mkdirSync(join(repo, "fixtures"), { recursive: true });
   writeFileSync(join(repo, "fixtures/package.json"), '{"name":"fixture"}\n');
-  process.env.FAKE_AGENT_STATE = state;
-  process.env.FAKE_AGENT_REPO = repo;
+  process.env.SKILLGATE_TEST_AGENT_STATE = state;
+  process.env.SKILLGATE_TEST_AGENT_REPO = repo;
   process.env.GITHUB_TOKEN = "ghs_secret_must_not_leak";
   process.env.ANTHROPIC_API_KEY_FOR_TEST_ONLY = "not-for-command";
 });

@@ -7,10 +7,10 @@
 //   GARBAGE   prints bytes that are not a protocol object
 //   HUGE      prints 10 MB
 //   CRASH     exits 3 with a message on stderr
-//   HANG      starts a grandchild (pid written to $FAKE_AGENT_STATE/grandchild-<trial>.pid), then sleeps forever
-//   FLAKY     hangs on the first attempt of a trial ($FAKE_AGENT_STATE marks it), answers on the next
-//   READSKILL reads the skill: from the workspace, else from $FAKE_AGENT_REPO, and reports the call
-//   SLOW      logs start/end to $FAKE_AGENT_STATE/overlap.log; waits until a second SLOW agent runs (≤ 3 s)
+//   HANG      starts a grandchild (pid written to $SKILLGATE_TEST_AGENT_STATE/grandchild-<trial>.pid), then sleeps forever
+//   FLAKY     hangs on the first attempt of a trial ($SKILLGATE_TEST_AGENT_STATE marks it), answers on the next
+//   READSKILL reads the skill: from the workspace, else from $SKILLGATE_TEST_AGENT_REPO, and reports the call
+//   SLOW      logs start/end to $SKILLGATE_TEST_AGENT_STATE/overlap.log; waits until a second SLOW agent runs (≤ 3 s)
 import { spawn } from "node:child_process";
 import {
   appendFileSync,
@@ -24,7 +24,7 @@ import {
 import { join } from "node:path";
 
 const prompt = readFileSync(0, "utf8");
-const state = process.env.FAKE_AGENT_STATE;
+const state = process.env.SKILLGATE_TEST_AGENT_STATE;
 const trial = process.env.SKILLGATE_TRIAL;
 const has = (w) => prompt.includes(w);
 
@@ -86,7 +86,7 @@ if (
   const local = join(".agents/skills", name, "SKILL.md");
   const path = existsSync(local)
     ? local
-    : join(process.env.FAKE_AGENT_REPO ?? ".", ".claude/skills", name, "SKILL.md");
+    : join(process.env.SKILLGATE_TEST_AGENT_REPO ?? ".", ".claude/skills", name, "SKILL.md");
   let content = "";
   try {
     content = readFileSync(path, "utf8");

@@ -7,6 +7,7 @@ import { renderJUnit } from "../../report/junit.js";
 import { renderSarif } from "../../report/sarif.js";
 import { renderTerminal } from "../../report/terminal.js";
 import { resolveSettings } from "../../settings/resolve.js";
+import { redactOutput } from "../../util/redact.js";
 import type { CliIO } from "../io.js";
 import { cliLogger } from "../logger.js";
 
@@ -92,7 +93,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   const write = async (file: string | undefined, text: string) => {
     if (!file) return;
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, text);
+    await writeFile(file, redactOutput(text));
   };
   await write(settings.outputs.json, `${JSON.stringify(report, null, 2)}\n`);
   await write(settings.outputs.junit, renderJUnit(report));
