@@ -33,7 +33,12 @@ import { outputRedactor } from "./util/redact.js";
 import { type ConfirmationBatch, RootDecider } from "./verdict/new-roots.js";
 import { VERSION } from "./version.js";
 
+/** The whole run for `settings`; the report it returns has passed the redactor (secrets never leave). */
 export async function runPipeline(settings: Settings): Promise<Report> {
+  return outputRedactor().redactDeep(await evaluate(settings));
+}
+
+async function evaluate(settings: Settings): Promise<Report> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const log = settings.logger;
@@ -233,31 +238,28 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       baseSuite: j.info.base?.suite,
       ...(j.head ? { trials: { perCase: trialsOf(j.head), triggerRuns: settings.triggerRuns } } : {}),
     }));
-    // Secrets never leave: every string of the report (trial outputs, messages, paths) passes the redactor.
-    return outputRedactor().redactDeep(
-      buildReport({
-        settings,
-        startedAt,
-        durationMs: Date.now() - started,
-        identity: ledger.identity,
-        head: { sha: headSha(settings.repoDir) },
-        base: checkout
-          ? {
-              ref: checkout.ref,
-              sha: checkout.sha,
-              dir: settings.base?.kind === "dir" ? checkout.dir : undefined,
-            }
-          : undefined,
-        outcomes,
-        diagnostics: head.diagnostics,
-        cost: ledger.cost,
-        runErrors: ledger.runErrors,
-        attribution: attributeRoots(armChecks("head")),
-        records: [...ledger.records.values()],
-        trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
-        scope,
-      }),
-    );
+    return buildReport({
+      settings,
+      startedAt,
+      durationMs: Date.now() - started,
+      identity: ledger.identity,
+      head: { sha: headSha(settings.repoDir) },
+      base: checkout
+        ? {
+            ref: checkout.ref,
+            sha: checkout.sha,
+            dir: settings.base?.kind === "dir" ? checkout.dir : undefined,
+          }
+        : undefined,
+      outcomes,
+      diagnostics: head.diagnostics,
+      cost: ledger.cost,
+      runErrors: ledger.runErrors,
+      attribution: attributeRoots(armChecks("head")),
+      records: [...ledger.records.values()],
+      trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
+      scope,
+    });
   } finally {
     checkout?.dispose();
   }

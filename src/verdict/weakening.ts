@@ -107,7 +107,8 @@ function acceptsSubset(narrow: Assertion, wide: Assertion): boolean {
     if (narrow.type === "equals") return accepted.includes(JSON.stringify(narrow.params.value));
     return false;
   }
-  if (wide.type === "equals" && narrow.type === "equals") return sameJson(wide.params.value, narrow.params.value);
+  if (wide.type === "equals" && narrow.type === "equals")
+    return sameJson(wide.params.value, narrow.params.value);
   return false;
 }
 
@@ -462,7 +463,11 @@ function compareAssertion(
     add(kind, `${detail}${sub}`, ha.loc, `${message}.`, ba.loc, "tightened");
   if (ba.rawType !== ha.rawType) {
     const changed = `${name} changed type from ${ba.rawType} (${short(JSON.stringify(ba.params.values ?? ba.params.value) ?? "", 40)}) to ${ha.rawType} (${short(JSON.stringify(ha.params.values ?? ha.params.value) ?? "", 40)})`;
-    if (ba.negate === ha.negate && (ba.extract ?? "text") === (ha.extract ?? "text") && headWithinBase(ba, ha))
+    if (
+      ba.negate === ha.negate &&
+      (ba.extract ?? "text") === (ha.extract ?? "text") &&
+      headWithinBase(ba, ha)
+    )
       tight("assertion-type-changed", changed);
     else loose("assertion-type-changed", `${changed}: it may accept what the base refused`);
     return; // Parameters of different types are not comparable.
