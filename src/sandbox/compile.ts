@@ -9,6 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -146,6 +147,8 @@ async function buildModule(modulePath: string): Promise<Built> {
     return { outcome: { ok: false, message: (err as Error).message } };
   }
   const outDir = mkdtempSync(join(scratchDir(), "module-"));
+  // Made for this module: readable by a sandbox uid once bound into its sandbox (mkdtemp makes it 0700).
+  chmodSync(outDir, 0o755);
   const workDir = dirname(modulePath);
   // CJS first (loads synchronously with require); top-level await needs ESM output.
   for (const format of ["cjs", "esm"] as const) {
@@ -163,7 +166,7 @@ async function buildModule(modulePath: string): Promise<Built> {
       });
       const text = result.outputFiles?.[0]?.text ?? "";
       const file = join(outDir, format === "cjs" ? "module.cjs" : "module.mjs");
-      writeFileSync(file, text);
+      writeFileSync(file, text, { mode: 0o644 });
       const inputs = new Map<string, string>();
       for (const input of Object.keys(result.metafile?.inputs ?? {})) {
         const abs = resolve(workDir, input);

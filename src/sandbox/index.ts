@@ -10,6 +10,8 @@ import { dirname, resolve } from "node:path";
 import { GATE_IDS, isGateId } from "../../gates/ids.js";
 import { CODE_EXTENSIONS, childAssets, childScript, compileModule } from "./compile.js";
 import { redactSecrets, scrubbedEnv, secretValues } from "./env.js";
+import { isolation } from "./isolation/detect.js";
+import type { ConfineLimits } from "./isolation/types.js";
 import { spawnLimited } from "./process.js";
 import type { ChildEnvelope, ChildMessage } from "./protocol.js";
 import type { CommandOutcome, SandboxFailure, SandboxLimits, SandboxOutcome, SandboxTask } from "./types.js";
@@ -21,6 +23,18 @@ export type * from "./types.js";
 export const RSS_OVERHEAD_MB = 160;
 /** Resident-memory cap of a sandboxed shell command (whole process group) when the caller sets none. */
 export const DEFAULT_COMMAND_MEMORY_MB = 1024;
+
+/**
+ * OS limits of a gate child, predicate or oracle inside bubblewrap. Processes count threads too: a Node child
+ * runs about a dozen, and an oracle may start a few programs; a fork bomb stops at the cap.
+ */
+export const CHILD_CONFINE_LIMITS: ConfineLimits = Object.freeze({
+  processes: 256,
+  fileSizeBytes: 16 * 1024 * 1024,
+  /** The private /tmp, the only writable place unless the caller binds one: RAM, so kept small. */
+  tmpBytes: 64 * 1024 * 1024,
+  openFiles: 1024,
+});
 
 /**
  * Node's permission model, where this Node has it: the child may read only its own script and assets, the
@@ -115,6 +129,8 @@ export async function runSandboxed<T>(
     ...(compiled ? [dirname(compiled.file)] : []),
   ];
   if (opts.cwd) readable.push(opts.cwd);
+  // Confined, only the module's own folder exists as a working folder (it holds the module alone).
+  const cwd = (await isolation()).level === "none" ? (opts.cwd ?? dirname(modulePath)) : dirname(modulePath);
   const out = await spawnLimited({
     command: process.execPath,
     args: [
@@ -124,7 +140,7 @@ export async function runSandboxed<T>(
       ...permissionFlags(readable),
       child,
     ],
-    cwd: opts.cwd ?? dirname(modulePath),
+    cwd,
     env: scrubbedEnv(),
     stdin: JSON.stringify(envelope),
     timeoutMs: limits.timeoutMs,
@@ -132,6 +148,18 @@ export async function runSandboxed<T>(
     resultChannel: true,
     onResultChunk: onChunk,
     priority: opts.priority,
+    // Inside bubblewrap: Node, the child's own files, the compiled module and a copy of the module's source
+    // (its folder stays out of sight: relative imports are bundled), read-only; no network.
+    confine: {
+      readOnly: [
+        process.execPath,
+        dirname(child),
+        envelope.assets.sqlWasm,
+        ...(compiled ? [compiled.file] : []),
+      ],
+      copies: { [modulePath]: modulePath },
+      limits: CHILD_CONFINE_LIMITS,
+    },
   });
   const stderr = redactSecrets(out.stderr, secrets);
   const phase = loaded ? "run" : "load";
@@ -166,7 +194,18 @@ export async function runSandboxed<T>(
  */
 export async function runSandboxedCommand(
   command: string,
-  opts: { cwd: string; timeoutMs: number; memoryMb?: number; stdin?: string; env?: Record<string, string> },
+  opts: {
+    cwd: string;
+    timeoutMs: number;
+    memoryMb?: number;
+    stdin?: string;
+    env?: Record<string, string>;
+    /**
+     * Folders the command may write (bound read-write as they are: their ownership and modes are never changed,
+     * so the sandbox uid writes only where their modes let anyone write). Default: none but its private /tmp.
+     */
+    writable?: readonly string[];
+  },
 ): Promise<CommandOutcome> {
   const secrets = secretValues();
   const memoryMb = opts.memoryMb ?? DEFAULT_COMMAND_MEMORY_MB;
@@ -180,6 +219,12 @@ export async function runSandboxedCommand(
     stdin: opts.stdin,
     timeoutMs: opts.timeoutMs,
     rssLimitMb: memoryMb,
+    // Its working folder read-only, and the folder of the Node running skillgate (an oracle may be a Node script).
+    confine: {
+      readOnly: [opts.cwd, dirname(process.execPath)],
+      writable: opts.writable,
+      limits: CHILD_CONFINE_LIMITS,
+    },
   });
   const base = {
     exitCode: out.exitCode,
