@@ -78,7 +78,12 @@ function fail<T>(
 export async function runSandboxed<T>(
   task: SandboxTask,
   limits: SandboxLimits,
-  opts: { cwd?: string; priority?: number } = {},
+  opts: {
+    cwd?: string;
+    priority?: number;
+    /** The folder the module may import from (default: its own folder); nothing outside it is bundled. */
+    root?: string;
+  } = {},
 ): Promise<SandboxOutcome<T>> {
   const secrets = secretValues();
   const modulePath = resolve(opts.cwd ?? process.cwd(), task.module);
@@ -92,7 +97,7 @@ export async function runSandboxed<T>(
   childReady.catch(() => {}); // awaited below, after the compile
   let compiled: ChildEnvelope["compiled"];
   if (CODE_EXTENSIONS.test(modulePath)) {
-    const out = await compileModule(modulePath);
+    const out = await compileModule(modulePath, opts.root ? resolve(opts.root) : dirname(modulePath));
     if (!out.ok) return fail("load", redactSecrets(out.message, secrets), "", "load");
     compiled = { file: out.file, format: out.format };
   }

@@ -38,6 +38,8 @@ describe("scrubbedEnv", () => {
 describe("compileModule", () => {
   it("compiles a module once for every gate on it, again when a file it bundles changes, never keeps a failure", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sg-compile-"));
+    // The compile runs as a sandbox uid: the module's folder must be readable by others.
+    chmodSync(dir, 0o755);
     const main = join(dir, "main.ts");
     writeFileSync(main, "import { k } from './helper';\nexport const f = (x: number): number => x * k;\n");
     writeFileSync(join(dir, "helper.ts"), "export const k: number = 2;\n");
