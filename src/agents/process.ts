@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findUpwards } from "../util/find-upwards.js";
+import { disableSigusr1Flags } from "../util/no-inspector.js";
 import { killGroup, MAX_TIMEOUT_MS, runProcess, SERVE_FLAG } from "./spawner.mjs";
 
 export interface AgentProcessOptions {
@@ -87,7 +88,8 @@ class AgentSpawner {
     this.child = fork(script, [SERVE_FLAG], {
       // Its own environment holds no secrets: each agent's environment comes with its request.
       env: { PATH: process.env.PATH ?? "" },
-      execArgv: [],
+      // It runs with skillgate's uid: no inspector on SIGUSR1 (its own listener covers Node 20).
+      execArgv: disableSigusr1Flags(),
       serialization: "json",
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     });
