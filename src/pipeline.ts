@@ -26,9 +26,11 @@ import {
 import { type Arm, gradeJob, makeJob, planJob, type SkillJob } from "./pipeline/arm.js";
 import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
 import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
+import { decideIsolation } from "./pipeline/isolation.js";
 import { TrialLedger } from "./pipeline/ledger.js";
 import { assignShard } from "./plan/shard.js";
 import { writeSkillCreatorExports } from "./report/exports.js";
+import { isolation } from "./sandbox/isolation/detect.js";
 import { type ConfirmationBatch, RootDecider } from "./verdict/new-roots.js";
 import { VERSION } from "./version.js";
 
@@ -36,6 +38,10 @@ export async function runPipeline(settings: Settings): Promise<Report> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const log = settings.logger;
+  // Before anything untrusted runs: how it would be confined, and whether that is enough for this run.
+  const confinement = decideIsolation(await isolation(), settings);
+  if (!confinement.go) throw confinement.refused;
+  if (confinement.warning) log.warn(confinement.warning);
   const lookup = assertionLookup(assertionRegistry);
   const discover = (dir: string, reuse?: ReuseUnchanged): Discovery =>
     discoverRepository(dir, {
@@ -253,6 +259,7 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       records: [...ledger.records.values()],
       trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
       scope,
+      isolation: confinement.report,
     });
   } finally {
     checkout?.dispose();

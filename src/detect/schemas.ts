@@ -302,6 +302,11 @@ export const configSchema = {
       additionalProperties: false,
       properties: { label: nonEmptyString },
     },
+    isolation: {
+      type: "object",
+      additionalProperties: false,
+      properties: { allowWeaker: { type: "boolean" } },
+    },
     env: { type: "array", items: nonEmptyString },
     cache: {
       type: "object",

@@ -1,7 +1,9 @@
 /** The records of OS-level isolation: how strongly untrusted processes are confined, and what one run gets. */
 
+import type { IsolationLevel } from "../../model/report.js";
+
 /**
- * How untrusted code is confined on this machine, strongest first:
+ * How untrusted code is confined on this machine (the type lives in the model: the report carries it):
  * - `uid+namespaces`: bubblewrap started by root, the untrusted process dropped to a sandbox uid of its own (never
  *   skillgate's), its own pid/ipc/uts/net/mount namespaces, only the paths it needs bound.
  * - `namespaces`: bubblewrap in an unprivileged user namespace: the same namespaces, but the process keeps
@@ -9,13 +11,10 @@
  * - `none`: plain child processes (timeout, memory cap, scrubbed environment, Node's permission model for gate
  *   children): no OS boundary at all.
  */
-export type IsolationLevel = "uid+namespaces" | "namespaces" | "none";
+export type { IsolationLevel };
 
 /** Strongest first. */
 export const ISOLATION_LEVELS: readonly IsolationLevel[] = ["uid+namespaces", "namespaces", "none"];
-
-/** The level a run must reach unless the trusted config accepts less (`isolation.allowWeaker`). */
-export const REQUIRED_ISOLATION: IsolationLevel = "uid+namespaces";
 
 /** Absolute paths of the well-kept tools the confinement is made of. */
 export interface IsolationTools {
