@@ -109,7 +109,9 @@ export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand
     ensureParents(to);
     args.push("--ro-bind", from, to);
   }
-  args.push("--chdir", c.cwd, "--info-fd", String(c.infoFd), "--");
+  args.push("--chdir", c.cwd);
+  if (c.infoFd !== undefined) args.push("--info-fd", String(c.infoFd));
+  args.push("--");
 
   const l = c.limits;
   const limited = [

@@ -76,8 +76,8 @@ export interface Confinement {
   limits: ConfineLimits;
   /** Uid (and gid) the untrusted process runs as at `uid+namespaces`. */
   uid: number;
-  /** Where bubblewrap writes the namespaces it made (JSON with `child-pid` and `pid-namespace`). */
-  infoFd: number;
+  /** Where bubblewrap writes the namespaces it made (JSON with `child-pid` and `pid-namespace`); none if unset. */
+  infoFd?: number;
 }
 
 /** A confined command ready to spawn. */
