@@ -59,7 +59,7 @@ function onPath(name: string, env: Record<string, string>): string | undefined {
 /**
  * What the program needs to be read: for each command word naming a file (the program, found on PATH when bare;
  * a script argument), the outermost `node_modules` holding it (an npm-installed CLI and its dependencies), else
- * its folder, or the file alone when its folder holds the repository.
+ * its folder, or the file alone when its folder holds the repository or is closed to others.
  */
 export function programPaths(
   words: readonly string[],
@@ -76,7 +76,9 @@ export function programPaths(
       const top = parts.indexOf("node_modules");
       if (top > 0) out.add(parts.slice(0, top + 1).join(sep));
       else if (statSync(p).isDirectory()) out.add(p);
-      else if (within(repo, dirname(p))) out.add(p);
+      // A folder holding the repository, or one closed to others (a bound folder keeps its mode, which would
+      // keep the sandbox uid out): the file alone.
+      else if (within(repo, dirname(p)) || (statSync(dirname(p)).mode & 0o005) !== 0o005) out.add(p);
       else out.add(dirname(p));
     }
   }

@@ -1,7 +1,7 @@
 /**
  * Red team: a hostile `command` agent through the real runner and adapter, with a token planted in skillgate's
  * environment. It reads every environ it sees, the checkout, writes outside its workspace, signals everything,
- * leaves a setsid survivor, forks 1200 times and connects to a loopback port of the host that is not a model API.
+ * leaves a setsid survivor, forks 300 times under its process limit and connects to a loopback port of the host that is not a model API.
  */
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer, type Server } from "node:net";
@@ -63,7 +63,7 @@ describe.runIf(process.platform === "linux")("red team: a hostile command agent"
       agent: { adapter: "command", command: `node ${AGENT}` },
       repoDir: mkdtempSync(join(tmpdir(), "sg-redteam-repo-")),
       concurrency: 1,
-      timeoutMs: 60_000,
+      timeoutMs: 150_000,
       maxRetries: 0,
       cache: { enabled: false, dir: mkdtempSync(join(tmpdir(), "sg-redteam-cache-")) },
       budget: {},
@@ -84,12 +84,12 @@ describe.runIf(process.platform === "linux")("red team: a hostile command agent"
     expect(found.egress).not.toBe("connected");
     expect(connections).toBe(0);
     expect(found.forked).toBeGreaterThan(10);
-    expect(found.forked).toBeLessThan(AGENT_CONFINE_LIMITS.processes);
+    expect(Number(found.maxProcesses)).toBe(AGENT_CONFINE_LIMITS.processes);
     if ((await isolation()).level === "uid+namespaces") expect(found.uid).not.toBe(process.getuid?.());
     // The survivor and the 'sleep 30's die with the run: nothing of its namespace is left.
     const deadline = Date.now() + 5000;
     while (processesIn(found.ns).length > 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));
     expect(processesIn(found.ns)).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });

@@ -1,0 +1,2 @@
+import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
+import{f as a,g as b}from"./chunk-O7ZC7AN3.js";import"./chunk-POHVBL2G.js";import"./chunk-4VK6G6TN.js";import"./chunk-W4TE56XW.js";import"./chunk-7IRCYMAJ.js";import"./chunk-G3RRVMSI.js";import"./chunk-QUZGGMSX.js";import"./chunk-S5VD56SW.js";import"./chunk-NPDMPLWO.js";export{a as runPipeline,b as trialsFor};
