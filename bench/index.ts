@@ -18,6 +18,7 @@ const SECTIONS: Record<string, Loader> = {
   verdict: async () => (await import("./verdict.js")).bench,
   discovery: async () => (await import("./discovery.js")).bench,
   startup: async () => (await import("./startup.js")).bench,
+  isolation: async () => (await import("./isolation.js")).bench,
   fuzz: async () => (await import("./fuzz.js")).bench,
 };
 

@@ -25,6 +25,8 @@ export interface RunGateOptions {
   memoryMb?: number;
   /** Working directory of the child (default: the module's folder). */
   cwd?: string;
+  /** The folder the module may import from (default: its own folder). */
+  root?: string;
 }
 
 /** A 31-bit seed, the range fast-check replays. */
@@ -81,7 +83,7 @@ export async function runGate(
       timeoutMs: opts.timeoutMs ?? DEFAULT_GATE_TIMEOUT_MS,
       memoryMb: opts.memoryMb ?? DEFAULT_GATE_MEMORY_MB,
     },
-    { cwd: opts.cwd, priority: GATE_RUN_COST_MS[gate] },
+    { cwd: opts.cwd, root: opts.root, priority: GATE_RUN_COST_MS[gate] },
   );
   return fromOutcome(gate, [seed], outcome, false)[0] as GateResult;
 }
@@ -99,7 +101,7 @@ export async function runGateSeeds(
       timeoutMs: opts.timeoutMs ?? DEFAULT_GATE_TIMEOUT_MS * 4,
       memoryMb: opts.memoryMb ?? DEFAULT_GATE_MEMORY_MB,
     },
-    { cwd: opts.cwd, priority: isGateId(gate) ? GATE_RUN_COST_MS[gate] * seeds.length : 0 },
+    { cwd: opts.cwd, root: opts.root, priority: isGateId(gate) ? GATE_RUN_COST_MS[gate] * seeds.length : 0 },
   );
   return fromOutcome(gate, seeds, outcome, true);
 }

@@ -1,6 +1,8 @@
 // The GitHub Action entry (dist/index.js, run by the runner on node24): a thin shell over runAction.
 // The pipeline and the cache service are imported when first needed: the bundle splits them into chunks, so the
 // action starts (and says what it is about to do) without compiling code it reaches only later.
+// First: no inspector on SIGUSR1 (see no-inspector.ts).
+import "./util/no-inspector.js";
 import * as core from "@actions/core";
 import { coreActionIO } from "./github/io.js";
 import { runAction } from "./github/run-action.js";

@@ -26,9 +26,11 @@ import {
 import { type Arm, gradeJob, makeJob, planJob, type SkillJob } from "./pipeline/arm.js";
 import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
 import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
+import { decideIsolation, runIsolation } from "./pipeline/isolation.js";
 import { TrialLedger } from "./pipeline/ledger.js";
 import { assignShard } from "./plan/shard.js";
 import { writeSkillCreatorExports } from "./report/exports.js";
+import { isolation } from "./sandbox/isolation/detect.js";
 import { outputRedactor } from "./util/redact.js";
 import { type ConfirmationBatch, RootDecider } from "./verdict/new-roots.js";
 import { VERSION } from "./version.js";
@@ -42,6 +44,10 @@ async function evaluate(settings: Settings): Promise<Report> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const log = settings.logger;
+  // Before anything untrusted runs: how it would be confined, and whether that is enough for this run.
+  const confinement = decideIsolation(runIsolation(await isolation(), settings), settings);
+  if (!confinement.go) throw confinement.refused;
+  if (confinement.warning) log.warn(confinement.warning);
   const lookup = assertionLookup(assertionRegistry);
   const discover = (dir: string, reuse?: ReuseUnchanged): Discovery =>
     discoverRepository(dir, {
@@ -259,6 +265,7 @@ async function evaluate(settings: Settings): Promise<Report> {
       records: [...ledger.records.values()],
       trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
       scope,
+      isolation: confinement.report,
     });
   } finally {
     checkout?.dispose();

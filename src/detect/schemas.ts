@@ -308,6 +308,11 @@ export const configSchema = {
       additionalProperties: false,
       properties: { label: nonEmptyString },
     },
+    isolation: {
+      type: "object",
+      additionalProperties: false,
+      properties: { allowWeaker: { type: "boolean" } },
+    },
     env: { type: "array", items: envName },
     cache: {
       type: "object",

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { InputError } from "../model/diagnostics.js";
 import type { Report, Verdict } from "../model/report.js";
 import type { Logger, Settings } from "../model/settings.js";
+import { IsolationRefused } from "../pipeline/isolation.js";
 import { renderJUnit } from "../report/junit.js";
 import { loadReports } from "../report/load.js";
 import { renderMarkdown } from "../report/markdown.js";
@@ -204,9 +205,15 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     } else report = await evaluate(deps, inputs, ctx, plan, repoDir, client, logger);
   } catch (e) {
     const usage = e instanceof InputError;
-    const message = usage ? e.message : `skillgate failed: ${(e as Error).stack ?? e}`;
+    const refused = e instanceof IsolationRefused;
+    const message = usage || refused ? (e as Error).message : `skillgate failed: ${(e as Error).stack ?? e}`;
     io.info(`error: ${message}`);
-    report = errorReport(usage ? e.message : `skillgate failed: ${(e as Error).message}`, ctx, headSha);
+    report = errorReport(
+      usage || refused ? (e as Error).message : `skillgate failed: ${(e as Error).message}`,
+      ctx,
+      headSha,
+    );
+    if (refused) report.isolation = e.isolation;
     // Located input errors become annotations on the files they name.
     if (usage) report.diagnostics = e.diagnostics;
     exitOverride = usage ? USAGE_EXIT : deps.exitCodeFor("error");
@@ -454,6 +461,8 @@ async function evaluate(
     else if (inputs.allowWeakening)
       logger.warn("allow-weakening is ignored: this PR changes the workflow that sets it");
   } else if (inputs.allowWeakening) settings.override = { by: "the workflow input allow-weakening" };
+  // On a runner, untrusted code must be confined at the strongest level unless the base's config accepts less.
+  settings.isolation = { required: true, allowWeaker: settings.isolation?.allowWeaker ?? false };
   const report = await deps.runPipeline(settings);
   // The check run belongs on the PR head, whatever commit the checkout holds.
   if (plan.kind === "pull-request") report.head = { ...report.head, sha: plan.headSha };

@@ -4,6 +4,24 @@ import type { TrialErrorKind, TrialMode } from "./trial.js";
 
 export type Verdict = "pass" | "fail" | "error";
 
+/**
+ * How untrusted code (gate modules, predicates, oracles, compiles, agents) was confined, strongest first:
+ * `uid+namespaces` (bubblewrap as root, a sandbox uid of its own), `namespaces` (bubblewrap in an unprivileged user
+ * namespace, skillgate's uid), `none` (plain child processes). See src/sandbox/isolation/.
+ */
+export type IsolationLevel = "uid+namespaces" | "namespaces" | "none";
+
+/** The isolation a run reached, in the report, the terminal summary and the check summary. */
+export interface IsolationReport {
+  level: IsolationLevel;
+  /** What the level is, and why not a stronger one. */
+  reason: string;
+  /** The level a run needs unless the trusted config accepts less. */
+  required: IsolationLevel;
+  /** Weaker than required, accepted by the trusted config's `isolation.allowWeaker` (or a local run). */
+  weakerAccepted?: "config" | "local run";
+}
+
 /** One check on one trial as a report keeps it (a `CheckResult` without its bulky fields): evidence. */
 export type EvidenceCheck = Pick<
   CheckResult,
@@ -272,4 +290,6 @@ export interface Report {
   triggerConfusion?: TriggerConfusion;
   /** The pull request evaluated, when run for one: lets a `workflow_run` job post the check and comment. */
   pullRequest?: number;
+  /** How untrusted code was confined (absent in reports made before skillgate reported it). */
+  isolation?: IsolationReport;
 }

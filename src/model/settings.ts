@@ -38,6 +38,8 @@ export interface SkillgateConfig {
   gates?: Record<string, Record<string, unknown>>;
   /** Maintainers' override: the PR label that accepts suite or policy weakening. */
   override?: { label?: string };
+  /** `allowWeaker: true` accepts a runner that cannot reach the strongest isolation (the Action errs otherwise). */
+  isolation?: { allowWeaker?: boolean };
   env?: string[];
   cache?: { enabled?: boolean; dir?: string };
 }
@@ -83,6 +85,11 @@ export interface Settings {
   outputs: { json?: string; junit?: string; sarif?: string; exports?: string };
   /** Write replay recordings of every trial run into this directory (absolute). */
   record?: string;
+  /**
+   * What isolation the run insists on: `required` (the Action) refuses a weaker level unless `allowWeaker` (the
+   * trusted config's `isolation.allowWeaker`); a local run warns. Absent: a local run that accepts nothing weaker.
+   */
+  isolation?: { required: boolean; allowWeaker: boolean };
   logger: Logger;
 }
 

@@ -59,6 +59,8 @@ export interface ReportInput {
   trees?: { head: string; base?: string };
   /** How many skills were found, selected and evaluated, in one sentence. */
   scope?: Report["scope"];
+  /** How untrusted code was confined. */
+  isolation?: Report["isolation"];
 }
 
 /** Size above which a referenced file is compared by its first bytes only (a fixture can be large). */
@@ -133,6 +135,7 @@ export function buildReport(input: ReportInput): Report {
     cost: input.cost,
     errors: input.runErrors,
     ...(triggerChecks.length ? { triggerConfusion: confusionTable(triggerChecks) } : {}),
+    ...(input.isolation ? { isolation: input.isolation } : {}),
   };
 }
 

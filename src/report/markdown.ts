@@ -202,11 +202,17 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
     trialsFact(report),
     `seed ${report.seed}`,
     `policy: ${escapeText(report.policy.origin, 200)}`,
+    report.isolation ? `isolation \`${report.isolation.level}\`` : undefined,
     `cost $${report.cost.usd.toFixed(2)} (${report.cost.agentCalls} agent calls, ${report.cost.cacheHits} cached)`,
     report.shard ? `shard ${report.shard.index}/${report.shard.total}` : undefined,
   ].filter(Boolean);
   doc.add(facts.join(" · "));
   if (report.scope) doc.add(`\n${escapeText(report.scope.message, 300)}`);
+  const iso = report.isolation;
+  if (iso && iso.level !== iso.required)
+    doc.add(
+      `\n> [!WARNING]\n> Untrusted code ran at isolation \`${iso.level}\`, weaker than \`${iso.required}\`${iso.weakerAccepted === "config" ? " (accepted by the base's `isolation.allowWeaker`)" : ""}: ${escapeText(iso.reason, 500)}`,
+    );
   for (const e of report.errors) doc.add(`\n> [!CAUTION]\n> ${escapeText(e, 1000)}`);
 
   doc.add("\n### Skills\n");

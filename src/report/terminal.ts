@@ -28,6 +28,16 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
       `  policy: ${report.policy.origin}${report.policy.override ? `; override: ${report.policy.override.by}` : ""}`,
     ),
   );
+  const iso = report.isolation;
+  if (iso && iso.level === iso.required) out.push(c.dim(`  isolation: ${iso.level}`));
+  else if (iso)
+    out.push(
+      c.yellow(
+        c.bold(
+          `  WARNING isolation: ${iso.level}, weaker than ${iso.required}${iso.weakerAccepted === "config" ? " (accepted by the config's isolation.allowWeaker)" : ""}: ${iso.reason}`,
+        ),
+      ),
+    );
   for (const r of report.policy.roots) out.push(...renderRoot(r, r.blocking ? c.red : c.dim, c));
   for (const e of report.errors) out.push(c.yellow(`  error: ${e}`));
   for (const s of report.skills) out.push("", ...renderSkill(s, c, opts));

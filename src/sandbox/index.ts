@@ -11,6 +11,8 @@ import { GATE_IDS, isGateId } from "../../gates/ids.js";
 import { Redactor } from "../util/redact.js";
 import { CODE_EXTENSIONS, childAssets, childScript, compileModule } from "./compile.js";
 import { redactSecrets, scrubbedEnv, secretValues } from "./env.js";
+import { isolation } from "./isolation/detect.js";
+import type { ConfineLimits } from "./isolation/types.js";
 import { spawnLimited } from "./process.js";
 import type { ChildEnvelope, ChildMessage } from "./protocol.js";
 import type { CommandOutcome, SandboxFailure, SandboxLimits, SandboxOutcome, SandboxTask } from "./types.js";
@@ -22,6 +24,18 @@ export type * from "./types.js";
 export const RSS_OVERHEAD_MB = 160;
 /** Resident-memory cap of a sandboxed shell command (whole process group) when the caller sets none. */
 export const DEFAULT_COMMAND_MEMORY_MB = 1024;
+
+/**
+ * OS limits of a gate child, predicate or oracle inside bubblewrap. Processes count threads too: a Node child
+ * runs about a dozen, and an oracle may start a few programs; a fork bomb stops at the cap.
+ */
+export const CHILD_CONFINE_LIMITS: ConfineLimits = Object.freeze({
+  processes: 256,
+  fileSizeBytes: 16 * 1024 * 1024,
+  /** The private /tmp, the only writable place unless the caller binds one: RAM, so kept small. */
+  tmpBytes: 64 * 1024 * 1024,
+  openFiles: 1024,
+});
 
 /**
  * Node's permission model, where this Node has it: the child may read only its own script and assets, the
@@ -62,7 +76,12 @@ function fail<T>(
 export async function runSandboxed<T>(
   task: SandboxTask,
   limits: SandboxLimits,
-  opts: { cwd?: string; priority?: number } = {},
+  opts: {
+    cwd?: string;
+    priority?: number;
+    /** The folder the module may import from (default: its own folder); nothing outside it is bundled. */
+    root?: string;
+  } = {},
 ): Promise<SandboxOutcome<T>> {
   const secrets = secretValues();
   const modulePath = resolve(opts.cwd ?? process.cwd(), task.module);
@@ -76,7 +95,7 @@ export async function runSandboxed<T>(
   childReady.catch(() => {}); // awaited below, after the compile
   let compiled: ChildEnvelope["compiled"];
   if (CODE_EXTENSIONS.test(modulePath)) {
-    const out = await compileModule(modulePath);
+    const out = await compileModule(modulePath, opts.root ? resolve(opts.root) : dirname(modulePath));
     if (!out.ok) return fail("load", redactSecrets(out.message, secrets), "", "load");
     compiled = { file: out.file, format: out.format };
   }
@@ -113,6 +132,8 @@ export async function runSandboxed<T>(
     ...(compiled ? [dirname(compiled.file)] : []),
   ];
   if (opts.cwd) readable.push(opts.cwd);
+  // Confined, only the module's own folder exists as a working folder (it holds the module alone).
+  const cwd = (await isolation()).level === "none" ? (opts.cwd ?? dirname(modulePath)) : dirname(modulePath);
   const out = await spawnLimited({
     command: process.execPath,
     args: [
@@ -122,7 +143,7 @@ export async function runSandboxed<T>(
       ...permissionFlags(readable),
       child,
     ],
-    cwd: opts.cwd ?? dirname(modulePath),
+    cwd,
     env: scrubbedEnv(),
     stdin: JSON.stringify(envelope),
     timeoutMs: limits.timeoutMs,
@@ -130,6 +151,18 @@ export async function runSandboxed<T>(
     resultChannel: true,
     onResultChunk: onChunk,
     priority: opts.priority,
+    // Inside bubblewrap: Node, the child's own files, the compiled module and a copy of the module's source
+    // (its folder stays out of sight: relative imports are bundled), read-only; no network.
+    confine: {
+      readOnly: [
+        process.execPath,
+        dirname(child),
+        envelope.assets.sqlWasm,
+        ...(compiled ? [compiled.file] : []),
+      ],
+      copies: { [modulePath]: modulePath },
+      limits: CHILD_CONFINE_LIMITS,
+    },
   });
   const stderr = redactSecrets(out.stderr, secrets);
   const phase = loaded ? "run" : "load";
@@ -164,7 +197,18 @@ export async function runSandboxed<T>(
  */
 export async function runSandboxedCommand(
   command: string,
-  opts: { cwd: string; timeoutMs: number; memoryMb?: number; stdin?: string; env?: Record<string, string> },
+  opts: {
+    cwd: string;
+    timeoutMs: number;
+    memoryMb?: number;
+    stdin?: string;
+    env?: Record<string, string>;
+    /**
+     * Folders the command may write (bound read-write as they are: their ownership and modes are never changed,
+     * so the sandbox uid writes only where their modes let anyone write). Default: none but its private /tmp.
+     */
+    writable?: readonly string[];
+  },
 ): Promise<CommandOutcome> {
   const secrets = secretValues();
   const memoryMb = opts.memoryMb ?? DEFAULT_COMMAND_MEMORY_MB;
@@ -178,6 +222,12 @@ export async function runSandboxedCommand(
     stdin: opts.stdin,
     timeoutMs: opts.timeoutMs,
     rssLimitMb: memoryMb,
+    // Its working folder read-only, and the folder of the Node running skillgate (an oracle may be a Node script).
+    confine: {
+      readOnly: [opts.cwd, dirname(process.execPath)],
+      writable: opts.writable,
+      limits: CHILD_CONFINE_LIMITS,
+    },
   });
   const base = {
     exitCode: out.exitCode,

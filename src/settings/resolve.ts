@@ -150,6 +150,8 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
       exports: raw.json ? join(dirname(abs(raw.json)), "skill-creator") : undefined,
     },
     record: raw.record ? abs(raw.record) : undefined,
+    // Only the trusted config may accept weaker isolation; the Action makes it required (run-action.ts).
+    isolation: { required: false, allowWeaker: config.isolation?.allowWeaker === true },
     logger,
   };
 }

@@ -8,6 +8,7 @@ import { commentMarker } from "../../src/github/comment.js";
 import { type ActionDeps, runAction } from "../../src/github/run-action.js";
 import type { Report } from "../../src/model/report.js";
 import type { Settings } from "../../src/model/settings.js";
+import { decideIsolation } from "../../src/pipeline/isolation.js";
 import { exitCodeFor } from "../../src/report/exit-codes.js";
 import type { RawOptions } from "../../src/settings/resolve.js";
 import {
@@ -258,6 +259,34 @@ describe("runAction on a pull_request that regresses a skill", () => {
     expect(result.exitCode).toBe(3);
     expect(api!.checkRuns[0]!.conclusion).toBe("failure");
     expect(api!.checkRuns[0]!.output.title).toMatch(/^error: skillgate failed: agent exploded/);
+  });
+
+  it("a runner that cannot isolate fully ends in error (exit 3) with the level in the report, unless the base accepts it", async () => {
+    const reached = { level: "namespaces", reason: "bubblewrap in an unprivileged user namespace" } as const;
+    const pipeline = async (settings: Settings) => {
+      const d = decideIsolation(reached, settings);
+      if (!d.go) throw d.refused;
+      return makeReport({ skills: [makeSkill({ roots: [] })], isolation: d.report });
+    };
+    const refused = await setup({});
+    refused.deps.runPipeline = pipeline;
+    const result = await runAction(refused.deps);
+    expect(result.exitCode).toBe(3);
+    expect(result.report?.verdict).toBe("error");
+    expect(result.report?.isolation).toMatchObject({ level: "namespaces", required: "uid+namespaces" });
+    expect(api!.checkRuns[0]!.output.title).toMatch(
+      /^error: isolation: this runner reaches only "namespaces"/,
+    );
+    const accepted = await setup({});
+    const resolve = accepted.deps.resolveSettings;
+    accepted.deps.resolveSettings = async (raw, logger) => ({
+      ...(await resolve(raw, logger)),
+      isolation: { required: false, allowWeaker: true },
+    });
+    accepted.deps.runPipeline = pipeline;
+    const ok = await runAction(accepted.deps);
+    expect(ok.exitCode).toBe(0);
+    expect(ok.report?.isolation).toMatchObject({ level: "namespaces", weakerAccepted: "config" });
   });
 
   it("a passing report concludes success and exits 0", async () => {

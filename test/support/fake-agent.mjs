@@ -18,6 +18,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -39,12 +40,17 @@ if (
   if (has("FLAKY")) writeFileSync(join(state, `flaky-${process.env.SKILLGATE_CASE}-${trial}`), "1");
   const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
   if (state) writeFileSync(join(state, `grandchild-${trial}.pid`), String(child.pid));
+  // Confined, that pid is one of its own pid namespace: say which namespace, so the test can look for survivors.
+  if (state) writeFileSync(join(state, `grandchild-${trial}.ns`), readlinkSync("/proc/self/ns/pid"));
   setInterval(() => {}, 1000);
 } else if (has("SLOW")) {
+  // Confined trials run as different uids: what one makes here, the next must be able to write.
+  process.umask(0);
   // Waits (up to 3 s) until another SLOW agent runs at the same time, so parallelism is observed, not hoped for.
   const running = join(state, "running");
   mkdirSync(running, { recursive: true });
-  const mine = join(running, `${process.pid}`);
+  // Each confined agent is pid 2 of its own namespace: the trial number tells them apart.
+  const mine = join(running, `${trial}-${process.pid}`);
   appendFileSync(join(state, "overlap.log"), "start\n");
   writeFileSync(mine, "");
   const deadline = Date.now() + 3000;
