@@ -68,7 +68,7 @@ describe.runIf(process.platform === "linux")("red team: a hostile command agent"
       cache: { enabled: false, dir: mkdtempSync(join(tmpdir(), "sg-redteam-cache-")) },
       budget: {},
       logger: recordingLogger(),
-      extraEnv: ["REDTEAM_*"],
+      extraEnv: ["REDTEAM_REPO", "REDTEAM_OUTSIDE", "REDTEAM_PORT"],
     });
     const record = out.records[0]!;
     expect(record.error, record.error?.message).toBeUndefined();
