@@ -7,7 +7,7 @@ import picomatch from "picomatch";
 import { attributeRoots } from "./attribute/roots.js";
 import { assertionLookup } from "./detect/assertion-types.js";
 import { type BaseCheckout, checkoutBase, headSha } from "./detect/base.js";
-import { classifyChanges, competitors, type SkillChangeInfo } from "./detect/changes.js";
+import { classifyChanges, type SkillChangeInfo } from "./detect/changes.js";
 import { type Discovery, discoverRepository, type ReuseUnchanged } from "./detect/discover.js";
 import "./grade/assertions/index.js";
 import * as assertionRegistry from "./grade/assertions/registry.js";
@@ -132,9 +132,18 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       // Expected values are policy: the base's oracle and vars decide every value the base defines, for both
       // arms; the PR's own define only values the base has none for (a new case's placeholders).
       const vars = { ...headVars.vars, ...(baseVars?.vars ?? {}) };
-      entry.head = makeJob(headArm, info.head, info.batteries, vars);
+      // In a PR only the likeliest competitor prompts run (a sweep runs every one: they are other skills' own).
+      const competitorCap = baseArm ? settings.competitorPrompts : undefined;
+      entry.head = makeJob(headArm, info.head, info.batteries, vars, undefined, competitorCap);
       if (baseArm && info.base?.suite)
-        entry.base = makeJob(baseArm, info.base, info.batteries, baseVars?.vars ?? {}, entry.head);
+        entry.base = makeJob(
+          baseArm,
+          info.base,
+          info.batteries,
+          baseVars?.vars ?? {},
+          entry.head,
+          competitorCap,
+        );
     }
 
     // run + grade: the first batch of every job, both arms with the trials the trusted policy sets
@@ -286,26 +295,16 @@ export function trialsFor(settings: Settings, info: SkillChangeInfo): number {
   return Math.max(settings.trials, info.head?.suite?.meta.trials ?? 0);
 }
 
-/** Sweeps, filters and shards; adds the competitors of an edited description to the trigger batteries. */
+/**
+ * Sweeps, filters and shards. Other skills a changed description may compete with are not re-run whole: their
+ * should-fire prompts likeliest to be stolen run as the changed skill's cross-skill negatives (`makeJob`).
+ */
 function selectChanges(
   changes: SkillChangeInfo[],
-  headSkills: Skill[],
+  _headSkills: Skill[],
   settings: Settings,
 ): SkillChangeInfo[] {
   let out = changes.filter((c) => c.change !== "unchanged");
-  const names = new Set(out.map((c) => c.name));
-  for (const c of changes.filter((x) => x.descriptionChanged && x.head))
-    for (const other of competitors(c.head!, headSkills)) {
-      if (names.has(other.name)) continue;
-      const existing = changes.find((x) => x.name === other.name);
-      if (!existing) continue;
-      names.add(other.name);
-      out.push({
-        ...existing,
-        batteries: { discriminator: false, trigger: true },
-        reason: `trigger battery: its router may compete with ${c.name}'s new description`,
-      });
-    }
   if (settings.skillsFilter) {
     const match = picomatch(settings.skillsFilter, { dot: true });
     const matches = (c: SkillChangeInfo) => {

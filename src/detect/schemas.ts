@@ -314,5 +314,10 @@ export const configSchema = {
       additionalProperties: false,
       properties: { enabled: { type: "boolean" }, dir: nonEmptyString },
     },
+    competitors: {
+      type: "object",
+      additionalProperties: false,
+      properties: { maxPrompts: { type: "integer", minimum: 0, maximum: 100000 } },
+    },
   },
 } as const;

@@ -40,6 +40,8 @@ export interface SkillgateConfig {
   override?: { label?: string };
   env?: string[];
   cache?: { enabled?: boolean; dir?: string };
+  /** Other skills' should-fire prompts run against a changed description: the likeliest `maxPrompts` to be stolen. */
+  competitors?: { maxPrompts?: number };
 }
 
 export type BaseSource =
@@ -65,6 +67,8 @@ export interface Settings {
   /** `--trials` / the `trials` input: trials per case and arm for every suite, meta.json or not. */
   trialsOverride?: number;
   triggerRuns: number;
+  /** In a PR, other skills' prompts run against a changed description (config `competitors.maxPrompts`). */
+  competitorPrompts: number;
   concurrency: number;
   timeoutMs: number;
   shard?: { index: number; total: number };

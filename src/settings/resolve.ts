@@ -10,6 +10,7 @@ import {
   type PolicyState,
   type Settings,
 } from "../model/index.js";
+import { DEFAULT_COMPETITOR_PROMPTS } from "../plan/competitors.js";
 import { parseShard } from "../plan/shard.js";
 import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
 import {
@@ -51,6 +52,7 @@ export interface RawOptions {
 export const DEFAULTS = {
   trials: 3,
   triggerRuns: 3,
+  competitorPrompts: DEFAULT_COMPETITOR_PROMPTS,
   concurrency: 4,
   timeoutSeconds: 300,
   seed: 42,
@@ -128,6 +130,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     trials,
     ...(trialsOverride !== undefined ? { trialsOverride } : {}),
     triggerRuns: config.triggerRuns ?? DEFAULTS.triggerRuns,
+    competitorPrompts: config.competitors?.maxPrompts ?? DEFAULTS.competitorPrompts,
     concurrency: config.concurrency ?? DEFAULTS.concurrency,
     timeoutMs: (config.timeoutSeconds ?? DEFAULTS.timeoutSeconds) * 1000,
     shard: raw.shard ? parseShard(raw.shard) : undefined,
@@ -203,7 +206,11 @@ export function resolvePolicy(
         policy.changes = comparePolicies(
           loaded,
           { ...head, ...(headFile ? { file: headFile } : {}) },
-          { trials: DEFAULTS.trials, triggerRuns: DEFAULTS.triggerRuns },
+          {
+            trials: DEFAULTS.trials,
+            triggerRuns: DEFAULTS.triggerRuns,
+            competitorPrompts: DEFAULTS.competitorPrompts,
+          },
         );
     }
   }
