@@ -18,6 +18,7 @@ import { resolveVars } from "./grade/oracle.js";
 import {
   type CheckResult,
   type Diagnostic,
+  type Forecast,
   InputError,
   type Report,
   type Settings,
@@ -27,6 +28,7 @@ import { type Arm, gradeJob, makeJob, planJob, type SkillJob } from "./pipeline/
 import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
 import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
 import { TrialLedger } from "./pipeline/ledger.js";
+import { batteryOf, renderForecast } from "./plan/forecast.js";
 import { assignShard } from "./plan/shard.js";
 import { writeSkillCreatorExports } from "./report/exports.js";
 import { outputRedactor } from "./util/redact.js";
@@ -34,6 +36,21 @@ import { type ConfirmationBatch, RootDecider } from "./verdict/new-roots.js";
 import { VERSION } from "./version.js";
 
 export async function runPipeline(settings: Settings): Promise<Report> {
+  return (await pipeline(settings, { forecastOnly: false })).report!;
+}
+
+/** Everything up to the forecast, and no trial: `skillgate plan` and the action's on-demand mode. */
+export async function forecastPipeline(settings: Settings): Promise<{ forecast: Forecast; scope: Scope }> {
+  const out = await pipeline(settings, { forecastOnly: true });
+  return { forecast: out.forecast, scope: out.scope };
+}
+
+type Scope = NonNullable<Report["scope"]>;
+
+async function pipeline(
+  settings: Settings,
+  opts: { forecastOnly: boolean },
+): Promise<{ report?: Report; forecast: Forecast; scope: Scope }> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const log = settings.logger;
@@ -53,10 +70,7 @@ export async function runPipeline(settings: Settings): Promise<Report> {
   head.diagnostics.push(...nearDuplicateWarnings(head.skills));
   let checkout: BaseCheckout | undefined;
   try {
-    checkout =
-      settings.base && settings.base.kind !== "report"
-        ? checkoutBase(settings.repoDir, settings.base)
-        : undefined;
+    checkout = settings.base ? checkoutBase(settings.repoDir, settings.base) : undefined;
     // With the PR's changed files, the base side reads only the skills the PR touches.
     const base = checkout
       ? discover(
@@ -168,7 +182,26 @@ export async function runPipeline(settings: Settings): Promise<Report> {
           checks: [] as CheckResult[],
         })),
     );
-    await ledger.run(runs.flatMap((r) => r.requests));
+    // forecast: what the first batch will spend, said before it spends; over the budget nothing runs (fail-closed)
+    const forecast = await ledger.forecast(
+      runs.flatMap((r) =>
+        r.requests.map((request) => ({
+          skill: r.job.skill.name,
+          battery: batteryOf(request.mode),
+          arm: r.job.arm.name,
+          request,
+        })),
+      ),
+      settings.verdict.maxConfirmationTrials,
+    );
+    for (const line of renderForecast(forecast)) log.info(line);
+    if (opts.forecastOnly) return { forecast, scope };
+    if (forecast.overBudget)
+      ledger.refuse(
+        runs.flatMap((r) => r.requests),
+        forecast.overBudget,
+      );
+    else await ledger.run(runs.flatMap((r) => r.requests));
     const gradeOpts = { judge, gateSeed: settings.seed };
     for (const r of runs) r.checks = await gradeJob(r.job, r.requests, ledger.records, gradeOpts);
 
@@ -242,8 +275,9 @@ export async function runPipeline(settings: Settings): Promise<Report> {
       baseSuite: j.info.base?.suite,
       ...(j.head ? { trials: { perCase: trialsOf(j.head), triggerRuns: settings.triggerRuns } } : {}),
     }));
+    await ledger.recordUsage();
     // Secrets never leave: every string of the report (trial outputs, messages, paths) passes the redactor.
-    return outputRedactor().redactDeep(
+    const report = outputRedactor().redactDeep(
       buildReport({
         settings,
         startedAt,
@@ -267,6 +301,8 @@ export async function runPipeline(settings: Settings): Promise<Report> {
         scope,
       }),
     );
+    report.forecast = forecast;
+    return { report, forecast, scope };
   } finally {
     checkout?.dispose();
   }

@@ -8,9 +8,11 @@ import { loadReports } from "../report/load.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { mergeReports } from "../report/merge.js";
 import { renderSarif } from "../report/sarif.js";
+import type { CacheAccess } from "../run/cache-actions.js";
 import type { RawOptions } from "../settings/resolve.js";
 import { redactOutput } from "../util/redact.js";
 import { VERSION } from "../version.js";
+import { distrustPullRequestCaches } from "./cache-scope.js";
 import { changedPaths, gitChangedFiles, listChangedFiles } from "./changed-files.js";
 import { CheckRun } from "./check-run.js";
 import { createGitHubClient, type GitHubClient, httpStatus } from "./client.js";
@@ -32,11 +34,17 @@ export interface ActionDeps {
   io: ActionIO;
   env: Record<string, string | undefined>;
   resolveSettings(raw: RawOptions, logger: Logger): Promise<Settings>;
-  runPipeline(settings: Settings): Promise<Report>;
+  /** `run.cacheAccess`: what this event may do with the Actions trial cache (a PR only reads the base's). */
+  runPipeline(settings: Settings, run: EvaluationContext): Promise<Report>;
   exitCodeFor(verdict: Verdict): number;
   /** Defaults to the real client (retry + throttling) on `GITHUB_API_URL`. */
   createClient?(token: string, baseUrl: string, logger: Logger): GitHubClient;
   now?(): Date;
+}
+
+/** What the action tells the pipeline's runner about the event beyond the settings. */
+export interface EvaluationContext {
+  cacheAccess: CacheAccess;
 }
 
 /** Usage/config errors, as the CLI (design: 0 pass, 1 fail, 2 usage/config, 3 error). */
@@ -388,8 +396,7 @@ async function evaluate(
   let changedFiles: string[] | undefined;
   let base = inputs.base;
   if (plan.kind === "pull-request") {
-    // A base report (refreshed by the push workflow) replaces re-running the base.
-    if (!inputs.baseReport) base ??= plan.baseSha;
+    base ??= plan.baseSha;
     let files: string[] | undefined;
     if (client) {
       try {
@@ -424,7 +431,6 @@ async function evaluate(
       skills: inputs.skills,
       shard: inputs.shard,
       base: plan.kind === "pull-request" ? base : inputs.base,
-      baseReport: inputs.baseReport,
       seed: inputs.seed,
       changedFiles,
     },
@@ -454,7 +460,18 @@ async function evaluate(
     else if (inputs.allowWeakening)
       logger.warn("allow-weakening is ignored: this PR changes the workflow that sets it");
   } else if (inputs.allowWeakening) settings.override = { by: "the workflow input allow-weakening" };
-  const report = await deps.runPipeline(settings);
+  // A PR reads the trials the default branch's runs saved and writes none (src/run/cache-actions.ts).
+  const cacheAccess: CacheAccess =
+    plan.kind === "pull-request"
+      ? {
+          kind: "read-only",
+          verify: async () => {
+            const { trialCacheKeys } = await import("../run/cache-actions.js");
+            return distrustPullRequestCaches(client, ctx, plan.pullNumber, trialCacheKeys().restoreKeys[0]!);
+          },
+        }
+      : { kind: "read-write" };
+  const report = await deps.runPipeline(settings, { cacheAccess });
   // The check run belongs on the PR head, whatever commit the checkout holds.
   if (plan.kind === "pull-request") report.head = { ...report.head, sha: plan.headSha };
   return report;

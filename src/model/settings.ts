@@ -46,9 +46,7 @@ export interface SkillgateConfig {
 
 export type BaseSource =
   /** `sha`: the commit `ref` resolved to, once (what the policy is read from and the base arm runs). */
-  | { kind: "ref"; ref: string; sha?: string }
-  | { kind: "dir"; dir: string }
-  | { kind: "report"; file: string };
+  { kind: "ref"; ref: string; sha?: string } | { kind: "dir"; dir: string };
 
 /** Parsed once from CLI flags or action inputs plus `.skillgate.yml`; every stage reads only this. */
 export interface Settings {

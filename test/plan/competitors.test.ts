@@ -3,7 +3,7 @@
  * to steal, and a prompt it does steal is still caught as a new root, end to end through the CLI with a `command`
  * agent that routes by word overlap (not by the BM25 proxy that ranks).
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { crossSkillQueries } from "../../src/grade/trigger.js";
