@@ -31,6 +31,7 @@ try {
     resolveSettings: async (raw, logger) =>
       (await import("./settings/resolve.js")).resolveSettings(raw, logger),
     runPipeline: runWithActionsCache,
+    forecastPipeline: async (settings) => (await import("./pipeline.js")).forecastPipeline(settings),
     exitCodeFor,
   });
   process.exitCode = result.exitCode;

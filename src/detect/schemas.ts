@@ -314,6 +314,14 @@ export const configSchema = {
       additionalProperties: false,
       properties: { enabled: { type: "boolean" }, dir: nonEmptyString },
     },
+    onDemand: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        label: nonEmptyString,
+        unrequested: { enum: ["neutral", "pass-if-no-skill"] },
+      },
+    },
     competitors: {
       type: "object",
       additionalProperties: false,

@@ -294,6 +294,11 @@ export interface Report {
   cost: { usd: number; agentCalls: number; cacheHits: number; inputTokens: number; outputTokens: number };
   /** What the run expected to spend before it started. */
   forecast?: Forecast;
+  /**
+   * Set when the base config makes evaluation on-demand and this PR did not ask for it: nothing ran, the check
+   * concludes with what would run and cost (`neutral`, or `success` only for a PR that touches no skill).
+   */
+  onDemand?: { conclusion: "neutral" | "success" | "action_required"; message: string };
   /** Why the run ended in `error`, if it did. */
   errors: string[];
   /** Cross-skill trigger confusion (when trigger batteries ran with the catalogue installed). */

@@ -40,6 +40,12 @@ export interface SkillgateConfig {
   override?: { label?: string };
   env?: string[];
   cache?: { enabled?: boolean; dir?: string };
+  /**
+   * On-demand evaluation of pull requests: only with the `label` on the PR, or after a `/skillgate` comment by a
+   * collaborator with write access. Unrequested, the check concludes `neutral` with the forecast, or with
+   * `pass-if-no-skill`: success only for a PR that touches no skill (action required otherwise).
+   */
+  onDemand?: { label?: string; unrequested?: "neutral" | "pass-if-no-skill" };
   /** Other skills' should-fire prompts run against a changed description: the likeliest `maxPrompts` to be stolen. */
   competitors?: { maxPrompts?: number };
 }

@@ -170,6 +170,7 @@ export function trialsFact(report: Report): string {
 
 /** Headline used as the check run title and the summary's first line. */
 export function headline(report: Report): string {
+  if (report.onDemand) return report.onDemand.message.slice(0, 200);
   const skills = report.skills.length;
   const what = `${skills} skill${skills === 1 ? "" : "s"}`;
   if (report.verdict === "error")
@@ -191,7 +192,9 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   const doc = new BoundedDoc(Math.max(0, options.maxChars - footerRoom));
   if (options.marker) doc.add(options.marker);
   const title = escapeText(options.title ?? "skillgate", 80);
-  doc.add(`## ${VERDICT_ICON[report.verdict]} ${title}: ${escapeText(headline(report), 400)}`);
+  const icon = report.onDemand ? "⏸️" : VERDICT_ICON[report.verdict];
+  doc.add(`## ${icon} ${title}: ${escapeText(headline(report), 400)}`);
+  if (report.onDemand) doc.add(`\n${escapeText(report.onDemand.message, 1000)}`);
   doc.add("");
   const facts = [
     `head \`${escapeText(report.head.sha?.slice(0, 12) ?? report.head.ref ?? "working tree", 40)}\``,

@@ -230,7 +230,7 @@ export function comparePolicies(
   }
   // Which skills are evaluated, how gates probe, who may override, how isolated: any change can weaken the
   // gate in ways a key-by-key comparison cannot rank, so it needs a maintainer's approval.
-  for (const key of ["skills", "gates", "override", "isolation"] as const) {
+  for (const key of ["skills", "gates", "override", "isolation", "onDemand"] as const) {
     if (same((b as Record<string, unknown>)[key], (h as Record<string, unknown>)[key])) continue;
     add(
       key,
