@@ -111,7 +111,8 @@ async function setup(o: {
 
 const comment =
   (body: string, login = "octocat") =>
-  (p: Record<string, any>) => {
+  // biome-ignore lint/suspicious/noExplicitAny: webhook payload fixtures are edited in place.
+  (p: any) => {
     p.issue.pull_request = { url: "https://api.github.com/repos/Codertocat/Hello-World/pulls/1" };
     p.comment.body = body;
     p.comment.user.login = login;
