@@ -1,5 +1,5 @@
 // Re-records the demo's trials by running examples/demo-agent (a real process speaking the `command` protocol)
-// through the real pipeline, head against base, and writing replay recordings next to the demo.
+// through the real pipeline, head against base and a sweep of the base, and writing replay recordings next to the demo.
 // Usage: npm run bundle && node scripts/record-demo.mjs
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -36,5 +36,23 @@ const r = spawnSync(
   ],
   { stdio: "inherit" },
 );
+// The sweep of the base (README: `node dist/cli.js run --repo examples/demo-repo-base`) runs every skill's
+// batteries; the PR above runs only what it changed. Recordings merge by trial key.
+const sweep = spawnSync(
+  process.execPath,
+  [
+    join(root, "dist/cli.js"),
+    "run",
+    "--repo",
+    join(root, "examples/demo-repo-base"),
+    "--config",
+    config,
+    "--record",
+    recordings,
+    "--no-cache",
+    "--quiet",
+  ],
+  { stdio: "inherit" },
+);
 rmSync(tmp, { recursive: true, force: true });
-console.error(`recorded into ${recordings} (run exit ${r.status})`);
+console.error(`recorded into ${recordings} (PR run exit ${r.status}, base sweep exit ${sweep.status})`);

@@ -7,7 +7,7 @@ import picomatch from "picomatch";
 import { attributeRoots } from "./attribute/roots.js";
 import { assertionLookup } from "./detect/assertion-types.js";
 import { type BaseCheckout, checkoutBase, headSha } from "./detect/base.js";
-import { classifyChanges, competitors, type SkillChangeInfo } from "./detect/changes.js";
+import { classifyChanges, type SkillChangeInfo } from "./detect/changes.js";
 import { type Discovery, discoverRepository, type ReuseUnchanged } from "./detect/discover.js";
 import "./grade/assertions/index.js";
 import * as assertionRegistry from "./grade/assertions/registry.js";
@@ -18,6 +18,7 @@ import { resolveVars } from "./grade/oracle.js";
 import {
   type CheckResult,
   type Diagnostic,
+  type Forecast,
   InputError,
   type Report,
   type Settings,
@@ -28,6 +29,7 @@ import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
 import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
 import { decideIsolation, runIsolation } from "./pipeline/isolation.js";
 import { TrialLedger } from "./pipeline/ledger.js";
+import { batteryOf, renderForecast } from "./plan/forecast.js";
 import { assignShard } from "./plan/shard.js";
 import { writeSkillCreatorExports } from "./report/exports.js";
 import { isolation } from "./sandbox/isolation/detect.js";
@@ -37,10 +39,21 @@ import { VERSION } from "./version.js";
 
 /** The whole run for `settings`; the report it returns has passed the redactor (secrets never leave). */
 export async function runPipeline(settings: Settings): Promise<Report> {
-  return outputRedactor().redactDeep(await evaluate(settings));
+  return (await pipeline(settings, { forecastOnly: false })).report!;
 }
 
-async function evaluate(settings: Settings): Promise<Report> {
+/** Everything up to the forecast, and no trial: `skillgate plan` and the action's on-demand mode. */
+export async function forecastPipeline(settings: Settings): Promise<{ forecast: Forecast; scope: Scope }> {
+  const out = await pipeline(settings, { forecastOnly: true });
+  return { forecast: out.forecast, scope: out.scope };
+}
+
+type Scope = NonNullable<Report["scope"]>;
+
+async function pipeline(
+  settings: Settings,
+  opts: { forecastOnly: boolean },
+): Promise<{ report?: Report; forecast: Forecast; scope: Scope }> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const log = settings.logger;
@@ -64,10 +77,7 @@ async function evaluate(settings: Settings): Promise<Report> {
   head.diagnostics.push(...nearDuplicateWarnings(head.skills));
   let checkout: BaseCheckout | undefined;
   try {
-    checkout =
-      settings.base && settings.base.kind !== "report"
-        ? checkoutBase(settings.repoDir, settings.base)
-        : undefined;
+    checkout = settings.base ? checkoutBase(settings.repoDir, settings.base) : undefined;
     // With the PR's changed files, the base side reads only the skills the PR touches.
     const base = checkout
       ? discover(
@@ -143,9 +153,18 @@ async function evaluate(settings: Settings): Promise<Report> {
       // Expected values are policy: the base's oracle and vars decide every value the base defines, for both
       // arms; the PR's own define only values the base has none for (a new case's placeholders).
       const vars = { ...headVars.vars, ...(baseVars?.vars ?? {}) };
-      entry.head = makeJob(headArm, info.head, info.batteries, vars);
+      // In a PR only the likeliest competitor prompts run (a sweep runs every one: they are other skills' own).
+      const competitorCap = baseArm ? settings.competitorPrompts : undefined;
+      entry.head = makeJob(headArm, info.head, info.batteries, vars, undefined, competitorCap);
       if (baseArm && info.base?.suite)
-        entry.base = makeJob(baseArm, info.base, info.batteries, baseVars?.vars ?? {}, entry.head);
+        entry.base = makeJob(
+          baseArm,
+          info.base,
+          info.batteries,
+          baseVars?.vars ?? {},
+          entry.head,
+          competitorCap,
+        );
     }
 
     // run + grade: the first batch of every job, both arms with the trials the trusted policy sets
@@ -170,7 +189,26 @@ async function evaluate(settings: Settings): Promise<Report> {
           checks: [] as CheckResult[],
         })),
     );
-    await ledger.run(runs.flatMap((r) => r.requests));
+    // forecast: what the first batch will spend, said before it spends; over the budget nothing runs (fail-closed)
+    const forecast = await ledger.forecast(
+      runs.flatMap((r) =>
+        r.requests.map((request) => ({
+          skill: r.job.skill.name,
+          battery: batteryOf(request.mode),
+          arm: r.job.arm.name,
+          request,
+        })),
+      ),
+      settings.verdict.maxConfirmationTrials,
+    );
+    for (const line of renderForecast(forecast)) log.info(line);
+    if (opts.forecastOnly) return { forecast, scope };
+    if (forecast.overBudget)
+      ledger.refuse(
+        runs.flatMap((r) => r.requests),
+        forecast.overBudget,
+      );
+    else await ledger.run(runs.flatMap((r) => r.requests));
     const gradeOpts = { judge, gateSeed: settings.seed };
     for (const r of runs) r.checks = await gradeJob(r.job, r.requests, ledger.records, gradeOpts);
 
@@ -244,29 +282,35 @@ async function evaluate(settings: Settings): Promise<Report> {
       baseSuite: j.info.base?.suite,
       ...(j.head ? { trials: { perCase: trialsOf(j.head), triggerRuns: settings.triggerRuns } } : {}),
     }));
-    return buildReport({
-      settings,
-      startedAt,
-      durationMs: Date.now() - started,
-      identity: ledger.identity,
-      head: { sha: headSha(settings.repoDir) },
-      base: checkout
-        ? {
-            ref: checkout.ref,
-            sha: checkout.sha,
-            dir: settings.base?.kind === "dir" ? checkout.dir : undefined,
-          }
-        : undefined,
-      outcomes,
-      diagnostics: head.diagnostics,
-      cost: ledger.cost,
-      runErrors: ledger.runErrors,
-      attribution: attributeRoots(armChecks("head")),
-      records: [...ledger.records.values()],
-      trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
-      scope,
-      isolation: confinement.report,
-    });
+    await ledger.recordUsage();
+    // Secrets never leave: every string of the report (trial outputs, messages, paths) passes the redactor.
+    const report = outputRedactor().redactDeep(
+      buildReport({
+        settings,
+        startedAt,
+        durationMs: Date.now() - started,
+        identity: ledger.identity,
+        head: { sha: headSha(settings.repoDir) },
+        base: checkout
+          ? {
+              ref: checkout.ref,
+              sha: checkout.sha,
+              dir: settings.base?.kind === "dir" ? checkout.dir : undefined,
+            }
+          : undefined,
+        outcomes,
+        diagnostics: head.diagnostics,
+        cost: ledger.cost,
+        runErrors: ledger.runErrors,
+        attribution: attributeRoots(armChecks("head")),
+        records: [...ledger.records.values()],
+        trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
+        scope,
+        isolation: confinement.report,
+      }),
+    );
+    report.forecast = forecast;
+    return { report, forecast, scope };
   } finally {
     checkout?.dispose();
   }
@@ -295,26 +339,16 @@ export function trialsFor(settings: Settings, info: SkillChangeInfo): number {
   return Math.max(settings.trials, info.head?.suite?.meta.trials ?? 0);
 }
 
-/** Sweeps, filters and shards; adds the competitors of an edited description to the trigger batteries. */
+/**
+ * Sweeps, filters and shards. Other skills a changed description may compete with are not re-run whole: their
+ * should-fire prompts likeliest to be stolen run as the changed skill's cross-skill negatives (`makeJob`).
+ */
 function selectChanges(
   changes: SkillChangeInfo[],
-  headSkills: Skill[],
+  _headSkills: Skill[],
   settings: Settings,
 ): SkillChangeInfo[] {
   let out = changes.filter((c) => c.change !== "unchanged");
-  const names = new Set(out.map((c) => c.name));
-  for (const c of changes.filter((x) => x.descriptionChanged && x.head))
-    for (const other of competitors(c.head!, headSkills)) {
-      if (names.has(other.name)) continue;
-      const existing = changes.find((x) => x.name === other.name);
-      if (!existing) continue;
-      names.add(other.name);
-      out.push({
-        ...existing,
-        batteries: { discriminator: false, trigger: true },
-        reason: `trigger battery: its router may compete with ${c.name}'s new description`,
-      });
-    }
   if (settings.skillsFilter) {
     const match = picomatch(settings.skillsFilter, { dot: true });
     const matches = (c: SkillChangeInfo) => {

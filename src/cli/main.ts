@@ -10,6 +10,7 @@ Usage: skillgate <command> [options]
 
 Commands:
   run        run the batteries and gates, compare with the base, print the verdict
+  plan       say what \`run\` would run and spend (trials, cache hits, agent calls, USD), running nothing
   validate   check SKILL.md files, eval suites and .skillgate.yml
   gate       run one deterministic gate on a module
   merge      combine shard reports into one

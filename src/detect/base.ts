@@ -28,11 +28,10 @@ export function resolveBaseCommit(repoDir: string, ref: string): string {
 
 /**
  * Makes the PR base available as a directory: `--base-dir` as is, `--base REF` as a detached git worktree of
- * the head repository (so the head checkout is never touched). Stored base reports are read elsewhere.
+ * the head repository (so the head checkout is never touched).
  */
 export function checkoutBase(repoDir: string, base: BaseSource): BaseCheckout {
   if (base.kind === "dir") return { dir: base.dir, dispose: () => {} };
-  if (base.kind === "report") throw new InputError("a stored base report has no files to check out");
   const git = (...args: string[]) =>
     execFileSync("git", ["-C", repoDir, ...args], {
       encoding: "utf8",

@@ -319,5 +319,18 @@ export const configSchema = {
       additionalProperties: false,
       properties: { enabled: { type: "boolean" }, dir: nonEmptyString },
     },
+    onDemand: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        label: nonEmptyString,
+        unrequested: { enum: ["neutral", "pass-if-no-skill"] },
+      },
+    },
+    competitors: {
+      type: "object",
+      additionalProperties: false,
+      properties: { maxPrompts: { type: "integer", minimum: 0, maximum: 100000 } },
+    },
   },
 } as const;

@@ -19,7 +19,8 @@ export interface CheckOutput {
 
 /** The update requests that complete a check run: the first sets the conclusion; each carries ≤ 50 annotations. */
 export interface CheckRunCompletion {
-  conclusion: "success" | "failure";
+  /** `neutral` / `action_required` only for an on-demand PR nobody asked to evaluate (nothing ran). */
+  conclusion: "success" | "failure" | "neutral" | "action_required";
   outputs: CheckOutput[];
   annotationCount: number;
   omitted: number;
@@ -47,7 +48,8 @@ export function buildCheckRunCompletion(
     summary,
     ...(chunk.length ? { annotations: chunk } : {}),
   }));
-  return { conclusion: CONCLUSION[report.verdict], outputs, annotationCount: annotations.length, omitted };
+  const conclusion = report.onDemand?.conclusion ?? CONCLUSION[report.verdict];
+  return { conclusion, outputs, annotationCount: annotations.length, omitted };
 }
 
 export interface CheckRunTarget {

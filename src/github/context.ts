@@ -63,7 +63,17 @@ export type RunPlan =
       pullNumber: number;
       changedFilesCount?: number;
       labels: string[];
+      /** An on-demand request that started this run (a `/skillgate` comment by a collaborator). */
+      requestedBy?: string;
     }
+  | {
+      /** A PR comment: evaluated only when it is `/skillgate` by a collaborator with write access. */
+      kind: "comment";
+      pullNumber: number;
+      commenter: string;
+      body: string;
+    }
+  | { kind: "ignored"; reason: string }
   | { kind: "push"; headSha: string }
   | { kind: "sweep"; headSha: string }
   | { kind: "report"; headSha?: string; pullNumber?: number };
@@ -113,6 +123,18 @@ export function planRun(ctx: ActionContext, o: { mode: Mode; allowPullRequestTar
           : [],
       };
     }
+    case "issue_comment": {
+      if (!p.issue?.pull_request || typeof p.issue.number !== "number")
+        return { kind: "ignored", reason: "a comment on an issue, not on a pull request" };
+      if (p.action !== "created")
+        return { kind: "ignored", reason: `a comment ${p.action ?? "event"}, not a new one` };
+      return {
+        kind: "comment",
+        pullNumber: p.issue.number,
+        commenter: String(p.comment?.user?.login ?? ""),
+        body: String(p.comment?.body ?? ""),
+      };
+    }
     case "push":
       return { kind: "push", headSha: p.after || ctx.sha };
     case "workflow_dispatch":
@@ -120,7 +142,7 @@ export function planRun(ctx: ActionContext, o: { mode: Mode; allowPullRequestTar
       return { kind: "sweep", headSha: ctx.sha };
     default:
       throw new InputError(
-        `skillgate does not handle the ${ctx.eventName} event in mode ${o.mode}: use pull_request, push, workflow_dispatch, schedule, or mode: report (workflow_run)`,
+        `skillgate does not handle the ${ctx.eventName} event in mode ${o.mode}: use pull_request, issue_comment (/skillgate), push, workflow_dispatch, schedule, or mode: report (workflow_run)`,
       );
   }
 }

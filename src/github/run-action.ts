@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { headSha as headShaOf } from "../detect/base.js";
 import { InputError } from "../model/diagnostics.js";
-import type { Report, Verdict } from "../model/report.js";
+import type { Forecast, Report, Verdict } from "../model/report.js";
 import type { Logger, Settings } from "../model/settings.js";
 import { IsolationRefused } from "../pipeline/isolation.js";
 import { renderJUnit } from "../report/junit.js";
@@ -9,9 +10,11 @@ import { loadReports } from "../report/load.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { mergeReports } from "../report/merge.js";
 import { renderSarif } from "../report/sarif.js";
+import type { CacheAccess } from "../run/cache-actions.js";
 import type { RawOptions } from "../settings/resolve.js";
 import { redactOutput } from "../util/redact.js";
 import { VERSION } from "../version.js";
+import { distrustPullRequestCaches } from "./cache-scope.js";
 import { changedPaths, gitChangedFiles, listChangedFiles } from "./changed-files.js";
 import { CheckRun } from "./check-run.js";
 import { createGitHubClient, type GitHubClient, httpStatus } from "./client.js";
@@ -20,6 +23,7 @@ import { type ActionContext, planRun, type RunPlan, readContext, runUrl } from "
 import { type ActionInputs, readInputs } from "./inputs.js";
 import { type ActionIO, actionLogger } from "./io.js";
 import { MAX_JOB_SUMMARY_BYTES } from "./limits.js";
+import { requestOf, resolveCommentRequest, unrequestedReport } from "./on-demand.js";
 import {
   checkRunReporter,
   logReporter,
@@ -33,11 +37,19 @@ export interface ActionDeps {
   io: ActionIO;
   env: Record<string, string | undefined>;
   resolveSettings(raw: RawOptions, logger: Logger): Promise<Settings>;
-  runPipeline(settings: Settings): Promise<Report>;
+  /** `run.cacheAccess`: what this event may do with the Actions trial cache (a PR only reads the base's). */
+  runPipeline(settings: Settings, run: EvaluationContext): Promise<Report>;
+  /** What a run would spend, running nothing (on-demand PRs nobody asked to evaluate). */
+  forecastPipeline?(settings: Settings): Promise<{ forecast: Forecast; scope: NonNullable<Report["scope"]> }>;
   exitCodeFor(verdict: Verdict): number;
   /** Defaults to the real client (retry + throttling) on `GITHUB_API_URL`. */
   createClient?(token: string, baseUrl: string, logger: Logger): GitHubClient;
   now?(): Date;
+}
+
+/** What the action tells the pipeline's runner about the event beyond the settings. */
+export interface EvaluationContext {
+  cacheAccess: CacheAccess;
 }
 
 /** Usage/config errors, as the CLI (design: 0 pass, 1 fail, 2 usage/config, 3 error). */
@@ -128,6 +140,10 @@ function describePlan(plan: RunPlan, ctx: ActionContext): string {
       return `push to ${repo} at ${sha(plan.headSha)}`;
     case "sweep":
       return `sweep of ${repo} at ${sha(plan.headSha)}`;
+    case "comment":
+      return `comment by ${plan.commenter} on pull request #${plan.pullNumber} of ${repo}`;
+    case "ignored":
+      return `nothing to do (${plan.reason})`;
     case "report":
       return `stored report for ${repo}${plan.pullNumber ? ` #${plan.pullNumber}` : ""} at ${sha(plan.headSha)}`;
   }
@@ -158,7 +174,6 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   const repoDir = resolve(ctx.workspace, inputs.workingDirectory);
   const reportPath = resolve(repoDir, inputs.report);
   const fullReportHint = `${runUrl(ctx) ? `the job summary of ${runUrl(ctx)} and ` : ""}the JSON report (${inputs.report})`;
-  const headSha = plan.headSha ?? ctx.sha;
   const client = inputs.githubToken
     ? (deps.createClient ?? ((t, u, l) => createGitHubClient({ token: t, baseUrl: u, logger: l })))(
         inputs.githubToken,
@@ -166,6 +181,21 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
         logger,
       )
     : undefined;
+  // A comment starts an evaluation only as `/skillgate` by a collaborator with write access; anything else is
+  // not this workflow's business: no check run, exit 0.
+  if (plan.kind === "comment") {
+    const resolved = await resolveCommentRequest(plan, client, ctx);
+    if (typeof resolved === "string") plan = { kind: "ignored", reason: resolved };
+    else {
+      plan = resolved;
+      io.info(`evaluation requested: ${resolved.requestedBy}`);
+    }
+  }
+  if (plan.kind === "ignored") {
+    io.info(`skillgate: ${plan.reason}`);
+    return { exitCode: 0, publishedTo: published };
+  }
+  const headSha = plan.headSha ?? ctx.sha;
 
   // Reporter chain: check run → workflow-command annotations → log. `evaluate` mode publishes nothing.
   const chain: Reporter[] = [];
@@ -395,8 +425,7 @@ async function evaluate(
   let changedFiles: string[] | undefined;
   let base = inputs.base;
   if (plan.kind === "pull-request") {
-    // A base report (refreshed by the push workflow) replaces re-running the base.
-    if (!inputs.baseReport) base ??= plan.baseSha;
+    base ??= plan.baseSha;
     let files: string[] | undefined;
     if (client) {
       try {
@@ -431,7 +460,6 @@ async function evaluate(
       skills: inputs.skills,
       shard: inputs.shard,
       base: plan.kind === "pull-request" ? base : inputs.base,
-      baseReport: inputs.baseReport,
       seed: inputs.seed,
       changedFiles,
     },
@@ -460,11 +488,46 @@ async function evaluate(
       };
     else if (inputs.allowWeakening)
       logger.warn("allow-weakening is ignored: this PR changes the workflow that sets it");
+    // On-demand (the base's config): without the label or a collaborator's /skillgate, nothing runs; the check
+    // says what would run and cost.
+    const onDemand = settings.config?.onDemand;
+    if (onDemand) {
+      const by = requestOf(onDemand, plan, labels);
+      if (by && plan.requestedBy && headShaOf(repoDir) !== plan.headSha)
+        throw new InputError(
+          `the checkout (${working(repoDir)}) is not the head of pull request #${plan.pullNumber} (${plan.headSha}): a /skillgate run must check out refs/pull/${plan.pullNumber}/head (examples/workflows/skillgate-on-demand.yml)`,
+        );
+      if (!by) {
+        if (!deps.forecastPipeline) throw new Error("on-demand: no forecast stage wired into the action");
+        const { forecast, scope } = await deps.forecastPipeline(settings);
+        const report = unrequestedReport(errorReport("", ctx, plan.headSha), onDemand, forecast, scope);
+        report.errors = [];
+        report.policy = { origin: settings.policy.origin, roots: [] };
+        logger.info(report.onDemand!.message);
+        return report;
+      }
+      logger.info(`on-demand evaluation requested by ${by}`);
+    }
   } else if (inputs.allowWeakening) settings.override = { by: "the workflow input allow-weakening" };
   // On a runner, untrusted code must be confined at the strongest level unless the base's config accepts less.
   settings.isolation = { required: true, allowWeaker: settings.isolation?.allowWeaker ?? false };
-  const report = await deps.runPipeline(settings);
+  // A PR reads the trials the default branch's runs saved and writes none (src/run/cache-actions.ts).
+  const cacheAccess: CacheAccess =
+    plan.kind === "pull-request"
+      ? {
+          kind: "read-only",
+          verify: async () => {
+            const { trialCacheKeys } = await import("../run/cache-actions.js");
+            return distrustPullRequestCaches(client, ctx, plan.pullNumber, trialCacheKeys().restoreKeys[0]!);
+          },
+        }
+      : { kind: "read-write" };
+  const report = await deps.runPipeline(settings, { cacheAccess });
   // The check run belongs on the PR head, whatever commit the checkout holds.
   if (plan.kind === "pull-request") report.head = { ...report.head, sha: plan.headSha };
   return report;
+}
+
+function working(repoDir: string): string {
+  return headShaOf(repoDir) ?? `${repoDir}, not a git checkout`;
 }

@@ -10,6 +10,8 @@ import {
   type PolicyState,
   type Settings,
 } from "../model/index.js";
+import { DEFAULT_COMPETITOR_PROMPTS } from "../plan/competitors.js";
+import { DEFAULT_BUDGET } from "../plan/forecast.js";
 import { parseShard } from "../plan/shard.js";
 import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
 import {
@@ -33,7 +35,6 @@ export interface RawOptions {
   shard?: string;
   base?: string;
   baseDir?: string;
-  baseReport?: string;
   noCache?: boolean;
   json?: string;
   junit?: string;
@@ -51,6 +52,7 @@ export interface RawOptions {
 export const DEFAULTS = {
   trials: 3,
   triggerRuns: 3,
+  competitorPrompts: DEFAULT_COMPETITOR_PROMPTS,
   concurrency: 4,
   timeoutSeconds: 300,
   seed: 42,
@@ -92,8 +94,8 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   const repoDir = resolve(raw.repo ?? ".");
   if (!existsSync(repoDir) || !statSync(repoDir).isDirectory())
     throw new InputError(`--repo ${raw.repo ?? "."}: no such folder (${repoDir})`);
-  const bases = [raw.base, raw.baseDir, raw.baseReport].filter((b) => b !== undefined);
-  if (bases.length > 1) throw new InputError("give only one of --base, --base-dir and --base-report");
+  const bases = [raw.base, raw.baseDir].filter((b) => b !== undefined);
+  if (bases.length > 1) throw new InputError("give only one of --base and --base-dir");
   let base: BaseSource | undefined;
   if (raw.base) base = { kind: "ref", ref: raw.base, sha: resolveBaseCommit(repoDir, raw.base) };
   else if (raw.baseDir) {
@@ -101,12 +103,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     if (!existsSync(dir) || !statSync(dir).isDirectory())
       throw new InputError(`--base-dir ${raw.baseDir}: no such folder (${dir})`);
     base = { kind: "dir", dir };
-  } else if (raw.baseReport)
-    // Comparing needs the base's per-trial outcomes, which a stored report does not carry yet: refuse rather
-    // than silently evaluating without a base.
-    throw new InputError(
-      `--base-report ${raw.baseReport}: comparing with a stored report is not supported yet; use --base REF (a git ref) or --base-dir DIR`,
-    );
+  }
 
   const { config, policy } = resolvePolicy(repoDir, base, raw.config);
   const agent: AgentConfig = raw.agent
@@ -128,6 +125,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     trials,
     ...(trialsOverride !== undefined ? { trialsOverride } : {}),
     triggerRuns: config.triggerRuns ?? DEFAULTS.triggerRuns,
+    competitorPrompts: config.competitors?.maxPrompts ?? DEFAULTS.competitorPrompts,
     concurrency: config.concurrency ?? DEFAULTS.concurrency,
     timeoutMs: (config.timeoutSeconds ?? DEFAULTS.timeoutSeconds) * 1000,
     shard: raw.shard ? parseShard(raw.shard) : undefined,
@@ -135,7 +133,8 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
       enabled: !raw.noCache && config.cache?.enabled !== false,
       dir: trialCacheDir(repoDir, config.cache?.dir, env, logger),
     },
-    budget: config.budget ?? {},
+    // A required check must not spend without limit: a base config without `budget` gets the default one.
+    budget: config.budget ?? { ...DEFAULT_BUDGET },
     thresholds: config.thresholds ?? {},
     verdict: { ...DEFAULTS.verdict, ...config.verdict },
     policy,
@@ -205,7 +204,11 @@ export function resolvePolicy(
         policy.changes = comparePolicies(
           loaded,
           { ...head, ...(headFile ? { file: headFile } : {}) },
-          { trials: DEFAULTS.trials, triggerRuns: DEFAULTS.triggerRuns },
+          {
+            trials: DEFAULTS.trials,
+            triggerRuns: DEFAULTS.triggerRuns,
+            competitorPrompts: DEFAULTS.competitorPrompts,
+          },
         );
     }
   }

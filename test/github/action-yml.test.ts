@@ -46,10 +46,12 @@ describe("action.yml", () => {
 describe("example workflows", () => {
   const dir = join(ROOT, "examples/workflows");
   const files = readdirSync(dir).filter((f) => f.endsWith(".yml"));
-  it("include a PR workflow, the fork-safe pair and a sharded sweep", () => {
+  it("include a PR workflow, the fork-safe pair, a sharded sweep, main's cache and the on-demand mode", () => {
     expect(files.sort()).toEqual([
       "skillgate-fork-safe-evaluate.yml",
       "skillgate-fork-safe-report.yml",
+      "skillgate-main.yml",
+      "skillgate-on-demand.yml",
       "skillgate-pr.yml",
       "skillgate-sweep.yml",
     ]);

@@ -5,11 +5,12 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitHubClient } from "../../src/github/client.js";
 import { commentMarker } from "../../src/github/comment.js";
-import { type ActionDeps, runAction } from "../../src/github/run-action.js";
+import { type ActionDeps, type EvaluationContext, runAction } from "../../src/github/run-action.js";
 import type { Report } from "../../src/model/report.js";
 import type { Settings } from "../../src/model/settings.js";
 import { decideIsolation } from "../../src/pipeline/isolation.js";
 import { exitCodeFor } from "../../src/report/exit-codes.js";
+import { type CacheAccess, trialCacheKeys } from "../../src/run/cache-actions.js";
 import type { RawOptions } from "../../src/settings/resolve.js";
 import {
   type GitHubApi,
@@ -72,7 +73,7 @@ async function setup(o: {
   const eventPath = join(dir, "event.json");
   await writeFile(eventPath, JSON.stringify(payload));
   const { io, rec } = recordingIO({ "github-token": "ghs_test", "check-name": "skillgate", ...o.inputs });
-  const seen: { raw?: RawOptions } = {};
+  const seen: { raw?: RawOptions; run?: EvaluationContext } = {};
   const deps: ActionDeps = {
     io,
     env: {
@@ -97,7 +98,10 @@ async function setup(o: {
         },
       } as unknown as Settings;
     },
-    runPipeline: async () => (typeof o.report === "function" ? o.report() : (o.report ?? makeReport())),
+    runPipeline: async (_settings, run) => {
+      seen.run = run;
+      return typeof o.report === "function" ? o.report() : (o.report ?? makeReport());
+    },
     exitCodeFor,
     createClient: (token, baseUrl, logger) =>
       createGitHubClient({ token, baseUrl, logger, retryAfterBaseValue: 1, writeSpacing: "none" }),
@@ -515,10 +519,24 @@ describe("runAction refusals and modes", () => {
     expect(JSON.parse(await readFile(rec.outputs.report!, "utf8")).verdict).toBe("fail");
   });
 
-  it("a base report from the push workflow replaces the PR base commit", async () => {
-    const { deps, seen } = await setup({ inputs: { "base-report": "base.json" } });
-    await runAction(deps);
-    expect(seen.raw).toMatchObject({ base: undefined, baseReport: "base.json" });
+  it("a pull request's run reads the trial cache only after checking its ref; a push's run writes it", async () => {
+    const prefix = trialCacheKeys().restoreKeys[0]!;
+    const pr = await setup({ api: { caches: [{ key: `${prefix}forged`, ref: "refs/pull/2/merge" }] } });
+    await runAction(pr.deps);
+    expect(pr.seen.run?.cacheAccess.kind).toBe("read-only");
+    const access = pr.seen.run!.cacheAccess as Extract<CacheAccess, { kind: "read-only" }>;
+    expect(await access.verify()).toMatch(/1 cache\(s\) under refs\/pull\/2\/merge carry skillgate's key/);
+    expect(api!.requests.some((r) => r.operationId === "actions/get-actions-cache-list")).toBe(true);
+    await api!.close();
+    api = undefined;
+    const push = await setup({
+      event: "push",
+      patch: (p) => {
+        p.after = "a".repeat(40);
+      },
+    });
+    await runAction(push.deps);
+    expect(push.seen.run?.cacheAccess).toEqual({ kind: "read-write" });
   });
 
   it("fail-on: never keeps the job green but the check run truthful", async () => {
