@@ -242,6 +242,10 @@ export async function runPipeline(settings: Settings): Promise<Report> {
         ? {
             ref: checkout.ref,
             sha: checkout.sha,
+            tip:
+              settings.base?.kind === "ref" && settings.base.tip !== checkout.sha
+                ? settings.base.tip
+                : undefined,
             dir: settings.base?.kind === "dir" ? checkout.dir : undefined,
           }
         : undefined,

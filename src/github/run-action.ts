@@ -423,6 +423,8 @@ async function evaluate(
       skills: inputs.skills,
       shard: inputs.shard,
       base: plan.kind === "pull-request" ? base : inputs.base,
+      // The PR's head, whatever the checkout holds: the base is its merge base with the PR's base branch.
+      ...(plan.kind === "pull-request" ? { head: plan.headSha } : {}),
       baseReport: inputs.baseReport,
       seed: inputs.seed,
       changedFiles,

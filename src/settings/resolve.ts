@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { resolveBaseCommit } from "../detect/base.js";
+import { findMergeBase } from "../detect/base.js";
 import {
   type AgentConfig,
   type BaseSource,
@@ -32,6 +32,8 @@ export interface RawOptions {
   skills?: string;
   shard?: string;
   base?: string;
+  /** The head commit `base` is compared with (its merge base is the base); default the checkout's HEAD. */
+  head?: string;
   baseDir?: string;
   baseReport?: string;
   noCache?: boolean;
@@ -95,8 +97,17 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   const bases = [raw.base, raw.baseDir, raw.baseReport].filter((b) => b !== undefined);
   if (bases.length > 1) throw new InputError("give only one of --base, --base-dir and --base-report");
   let base: BaseSource | undefined;
-  if (raw.base) base = { kind: "ref", ref: raw.base, sha: resolveBaseCommit(repoDir, raw.base) };
-  else if (raw.baseDir) {
+  if (raw.base) {
+    // What the PR's diff shows: head against the merge base, not against wherever the base branch is now.
+    const mergeBase = await findMergeBase(repoDir, raw.base, raw.head ?? "HEAD", {
+      log: (m) => logger.info(m),
+    });
+    if (mergeBase.sha !== mergeBase.tip)
+      logger.info(
+        `base ${raw.base} is at ${mergeBase.tip.slice(0, 12)}; comparing with the merge base ${mergeBase.sha.slice(0, 12)}`,
+      );
+    base = { kind: "ref", ref: raw.base, sha: mergeBase.sha, tip: mergeBase.tip };
+  } else if (raw.baseDir) {
     const dir = resolve(raw.baseDir);
     if (!existsSync(dir) || !statSync(dir).isDirectory())
       throw new InputError(`--base-dir ${raw.baseDir}: no such folder (${dir})`);
