@@ -10,7 +10,12 @@ const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8"));
 
 describe("action.yml", () => {
   it("runs dist/index.js on node24 and declares the outputs", () => {
-    expect(action.runs).toEqual({ using: "node24", main: "dist/index.js" });
+    expect(action.runs).toEqual({
+      using: "node24",
+      main: "dist/index.js",
+      post: "dist/post.js",
+      "post-if": "always()",
+    });
     expect(Object.keys(action.outputs).sort()).toEqual(["blocking-roots", "new-roots", "report", "verdict"]);
   });
 
