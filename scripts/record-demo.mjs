@@ -21,7 +21,17 @@ rmSync(recordings, { recursive: true, force: true });
 const record = (args) =>
   spawnSync(
     process.execPath,
-    [join(root, "dist/cli.js"), "run", ...args, "--config", config, "--record", recordings, "--no-cache", "--quiet"],
+    [
+      join(root, "dist/cli.js"),
+      "run",
+      ...args,
+      "--config",
+      config,
+      "--record",
+      recordings,
+      "--no-cache",
+      "--quiet",
+    ],
     { stdio: "inherit" },
   ).status;
 // The PR the demo shows (head against base), then a sweep of the base (every battery of every skill), so that
