@@ -446,7 +446,11 @@ export async function reportDistrust(
   const rawPath = typeof wr?.path === "string" ? wr.path : o.ctx.payload?.workflow?.path;
   const path = typeof rawPath === "string" ? rawPath.replace(/@.*$/, "") : undefined;
   const made = typeof wr?.head_sha === "string" ? wr.head_sha : undefined;
-  if (path && made) {
+  // A sweep's merge job (workflow_dispatch, schedule, push) posts the shard reports of its own run: the same
+  // workflow at the same commit, started by a maintainer or by the branch, never by a pull request.
+  const ownRun = ["workflow_dispatch", "schedule", "push"].includes(o.ctx.eventName);
+  if (ownRun) o.logger.info(`merging the shard reports of this ${o.ctx.eventName} run`);
+  else if (path && made) {
     if (!o.client) out.push(`cannot compare ${path} of ${made.slice(0, 7)} with the base branch's: no token`);
     else {
       const [theirs, ours] = await Promise.all([
@@ -464,7 +468,7 @@ export async function reportDistrust(
     }
   } else
     out.push(
-      "the event names no workflow run (workflow_run.path and head_sha): the report's origin is unknown",
+      `the ${o.ctx.eventName} event names no workflow run (workflow_run.path and head_sha): the report's origin is unknown`,
     );
   const { resolvePolicy } = await import("../settings/resolve.js");
   const { DEFAULT_VERDICT_POLICY } = await import("../verdict/policy.js");
