@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { findMergeBase } from "../detect/base.js";
+import { UsageError } from "../model/diagnostics.js";
 import {
   type AgentConfig,
   type BaseSource,
@@ -93,9 +94,9 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   const env = raw.env ?? process.env;
   const repoDir = resolve(raw.repo ?? ".");
   if (!existsSync(repoDir) || !statSync(repoDir).isDirectory())
-    throw new InputError(`--repo ${raw.repo ?? "."}: no such folder (${repoDir})`);
+    throw new UsageError(`--repo ${raw.repo ?? "."}: no such folder (${repoDir})`);
   const bases = [raw.base, raw.baseDir, raw.baseReport].filter((b) => b !== undefined);
-  if (bases.length > 1) throw new InputError("give only one of --base, --base-dir and --base-report");
+  if (bases.length > 1) throw new UsageError("give only one of --base, --base-dir and --base-report");
   let base: BaseSource | undefined;
   if (raw.base) {
     // What the PR's diff shows: head against the merge base, not against wherever the base branch is now.
@@ -110,7 +111,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   } else if (raw.baseDir) {
     const dir = resolve(raw.baseDir);
     if (!existsSync(dir) || !statSync(dir).isDirectory())
-      throw new InputError(`--base-dir ${raw.baseDir}: no such folder (${dir})`);
+      throw new UsageError(`--base-dir ${raw.baseDir}: no such folder (${dir})`);
     base = { kind: "dir", dir };
   } else if (raw.baseReport)
     // Comparing needs the base's per-trial outcomes, which a stored report does not carry yet: refuse rather
@@ -228,13 +229,13 @@ function abs(p: string): string {
 function positiveInt(v: string, flag: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1 || n > 100)
-    throw new InputError(`${flag} must be a whole number from 1 to 100 (got \`${v}\`)`);
+    throw new UsageError(`${flag} must be a whole number from 1 to 100 (got \`${v}\`)`);
   return n;
 }
 
 function nonNegativeInt(v: string, flag: string): number {
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n < 0)
-    throw new InputError(`${flag} must be a whole number ≥ 0 (got \`${v}\`)`);
+    throw new UsageError(`${flag} must be a whole number ≥ 0 (got \`${v}\`)`);
   return n;
 }

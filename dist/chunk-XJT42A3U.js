@@ -1,0 +1,2 @@
+import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
+import{f as a,g as b}from"./chunk-7Q4EIYVQ.js";import"./chunk-POHVBL2G.js";import"./chunk-KLCHFWYS.js";import"./chunk-65SS2MBK.js";import"./chunk-Y2U5MN52.js";import"./chunk-CVMT22CO.js";import"./chunk-G3RRVMSI.js";import"./chunk-QUZGGMSX.js";import"./chunk-MMRSHGP6.js";import"./chunk-NPDMPLWO.js";export{a as runPipeline,b as trialsFor};
