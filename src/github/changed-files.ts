@@ -84,6 +84,16 @@ export async function gitChangedFiles(
   return parseNameStatus(out);
 }
 
+/** Those of `paths` (absolute) that git tracks in `repoDir`; empty when `repoDir` is no git checkout. */
+export async function committedFiles(repoDir: string, paths: string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const r = await execa("git", ["ls-files", "-z", "--full-name", "--", ...paths], {
+    cwd: repoDir,
+    reject: false,
+  });
+  return r.exitCode === 0 ? String(r.stdout).split("\0").filter(Boolean) : [];
+}
+
 /** Parses `git diff --name-status -z` output. */
 export function parseNameStatus(out: string): ChangedFile[] {
   const tokens = out.split("\0");

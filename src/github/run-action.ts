@@ -10,7 +10,7 @@ import { mergeReports } from "../report/merge.js";
 import { renderSarif } from "../report/sarif.js";
 import type { RawOptions } from "../settings/resolve.js";
 import { VERSION } from "../version.js";
-import { changedPaths, gitChangedFiles, listChangedFiles } from "./changed-files.js";
+import { changedPaths, committedFiles, gitChangedFiles, listChangedFiles } from "./changed-files.js";
 import { CheckRun } from "./check-run.js";
 import { createGitHubClient, type GitHubClient, httpStatus } from "./client.js";
 import { buildCommentBody, upsertStickyComment } from "./comment.js";
@@ -224,8 +224,17 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   let exitOverride: number | undefined;
   try {
     if (plan.kind === "report") {
-      report = await loadAndMerge(inputs, repoDir);
+      const loaded = await loadReports(inputs.reportsFrom.map((p) => resolve(repoDir, p)));
+      report = mergeReports(loaded);
       const refused: string[] = [];
+      // Reports are artifacts of the run's jobs, downloaded next to the checkout; a committed one is anybody's.
+      for (const file of await committedFiles(
+        repoDir,
+        loaded.map((l) => l.source),
+      ))
+        refused.push(
+          `${file} is a file committed in the repository, not a report uploaded by this workflow's jobs: it is not posted as a verdict`,
+        );
       // A report posted from elsewhere must be of the commit the check goes on (fail closed)…
       if (plan.headSha && report.head.sha && report.head.sha !== plan.headSha)
         refused.push(`the report is of commit ${report.head.sha}, not ${plan.headSha} which this run checks`);
@@ -487,10 +496,6 @@ export async function reportDistrust(
 async function writeOut(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, text);
-}
-
-async function loadAndMerge(inputs: ActionInputs, repoDir: string): Promise<Report> {
-  return mergeReports(await loadReports(inputs.reportsFrom.map((p) => resolve(repoDir, p))));
 }
 
 /** The files a change touches: the PR's listing from the API, else (beyond its cap, or a merge group) from git. */

@@ -659,3 +659,69 @@ describe("a cancelled or timed-out job completes its check run", () => {
     expect(signals.count()).toBe(0);
   });
 });
+
+describe("report mode: where the reports come from", () => {
+  async function sweepMerge(o: { event: string; commitReports: boolean }) {
+    const sha = "b".repeat(40);
+    const { deps, dir } = await setup({
+      event: o.event,
+      inputs: { mode: "report", "reports-from": "skillgate-reports" },
+      patch: (p) => {
+        delete p.pull_request;
+      },
+    });
+    deps.env.GITHUB_SHA = sha;
+    await mkdir(join(dir, "skillgate-reports"));
+    await writeFile(
+      join(dir, "skillgate-reports/shard-1.json"),
+      JSON.stringify(
+        makeReport({
+          head: { sha },
+          skills: [makeSkill({ name: "a", roots: [], discriminator: undefined, base: undefined })],
+        }),
+      ),
+    );
+    if (o.commitReports) {
+      const env = {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@e.test",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@e.test",
+      };
+      await execa("git", ["init", "-q"], { cwd: dir, env });
+      await execa("git", ["add", "skillgate-reports"], { cwd: dir, env });
+      await execa("git", ["commit", "-qm", "reports"], { cwd: dir, env });
+    }
+    return { result: await runAction(deps), sha };
+  }
+
+  it("a sweep's merge job (workflow_dispatch) posts the shard reports its own jobs uploaded", async () => {
+    const { result, sha } = await sweepMerge({ event: "workflow_dispatch", commitReports: false });
+    expect(result.report?.errors).toEqual([]);
+    expect(api!.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([[sha, "success"]]);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("reports committed in the repository are not posted as a verdict, whatever they say", async () => {
+    const { result } = await sweepMerge({ event: "push", commitReports: true });
+    expect(result.report?.verdict).toBe("error");
+    expect(result.report?.errors.join("\n")).toMatch(
+      /skillgate-reports\/shard-1\.json is a file committed in the repository/,
+    );
+    expect(api!.checkRuns.map((c) => c.conclusion)).toEqual(["failure"]);
+  });
+
+  it("on a pull_request event a report has no known origin: refused", async () => {
+    const { deps, dir, payload } = await setup({ inputs: { mode: "report", "reports-from": "r.json" } });
+    await writeFile(
+      join(dir, "r.json"),
+      JSON.stringify(
+        makeReport({ head: { sha: payload.pull_request.head.sha }, skills: [makeSkill({ roots: [] })] }),
+      ),
+    );
+    const result = await runAction(deps);
+    expect(result.report?.errors.join("\n")).toMatch(/the pull_request event names no workflow run/);
+    expect(result.report?.verdict).toBe("error");
+  });
+});
