@@ -6,7 +6,6 @@ import { discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import { writeRepo } from "../support/repo-files.js";
-import { runCli } from "../support/run-cli.js";
 
 const repo = (files: Record<string, string>) => writeRepo(files, "sg-fmt-");
 

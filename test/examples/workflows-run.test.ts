@@ -48,7 +48,7 @@ afterEach(async () => {
 // The workflow side: a step of an example, with its expressions evaluated as the runner would.
 
 /** `${{ a.b || 'x' }}`: property paths, string literals and `||`, as the examples use them. */
-export function evaluateExpressions(value: string, contexts: Record<string, unknown>): string {
+function evaluateExpressions(value: string, contexts: Record<string, unknown>): string {
   return value.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_m, expr: string) => {
     for (const alt of expr.split("||").map((s) => s.trim())) {
       const literal = /^'(.*)'$/.exec(alt);

@@ -14,18 +14,26 @@ import { type GitHubApi, startGitHubApi } from "../support/github-api.js";
 import { recordingIO } from "./recording-io.js";
 
 const start = new Date("2026-11-29T12:00:00Z");
-const after = (minutes: number) => new Date(start.getTime() + minutes * 60_000);
+const minutesIn = (minutes: number) => new Date(start.getTime() + minutes * 60_000);
 
 describe("cancelled or timed out", () => {
   it("timed_out only when the job ran about as long as its timeout-minutes", () => {
-    expect(interruptedConclusion({ startedAt: start, now: after(5), timeoutMinutes: 60 })).toBe("cancelled");
-    expect(interruptedConclusion({ startedAt: start, now: after(56), timeoutMinutes: 60 })).toBe("cancelled");
+    expect(interruptedConclusion({ startedAt: start, now: minutesIn(5), timeoutMinutes: 60 })).toBe(
+      "cancelled",
+    );
+    expect(interruptedConclusion({ startedAt: start, now: minutesIn(56), timeoutMinutes: 60 })).toBe(
+      "cancelled",
+    );
     // the main step starts after checkout and the agent install: 3 minutes (5 %) of margin at 60
-    expect(interruptedConclusion({ startedAt: start, now: after(57.5), timeoutMinutes: 60 })).toBe(
+    expect(interruptedConclusion({ startedAt: start, now: minutesIn(57.5), timeoutMinutes: 60 })).toBe(
       "timed_out",
     );
-    expect(interruptedConclusion({ startedAt: start, now: after(9), timeoutMinutes: 10 })).toBe("timed_out");
-    expect(interruptedConclusion({ startedAt: start, now: after(7), timeoutMinutes: 10 })).toBe("cancelled");
+    expect(interruptedConclusion({ startedAt: start, now: minutesIn(9), timeoutMinutes: 10 })).toBe(
+      "timed_out",
+    );
+    expect(interruptedConclusion({ startedAt: start, now: minutesIn(7), timeoutMinutes: 10 })).toBe(
+      "cancelled",
+    );
   });
 
   it("reads the job's timeout-minutes from its workflow file, GitHub's 360 otherwise", async () => {
@@ -78,7 +86,7 @@ describe("the post step", () => {
     const outcome = await runPost({
       io,
       env: { GITHUB_API_URL: api.url, GITHUB_RUN_ID: "9", GITHUB_SERVER_URL: "https://github.com" },
-      now: () => after(minutes),
+      now: () => minutesIn(minutes),
       createClient: (token, baseUrl, logger) =>
         createGitHubClient({ token, baseUrl, logger, writeSpacing: "none" }),
     });
