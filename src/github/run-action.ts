@@ -199,7 +199,16 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   }
   // The report mode posts a finished report: no in-progress phase to show.
   const startedAt = now();
-  const reporters = plan.kind === "report" ? chain : await startReporters(chain, io);
+  // Signals are watched before the check run is created: one that arrives while it is being created waits for it.
+  const progress: RunProgress = { completed: false };
+  const starting = plan.kind === "report" ? Promise.resolve(chain) : startReporters(chain, io);
+  const stopWatching = watchSignals(deps, io, check, progress, {
+    startedAt,
+    started: starting,
+    timeoutMinutes: () => jobTimeoutMinutes(ctx.workspace, workflowFile(deps.env), deps.env.GITHUB_JOB),
+    runUrl: runUrl(ctx),
+  });
+  const reporters = await starting;
   // The open check run must not outlive the job: the post step or a signal completes it (interruption.ts).
   if (check?.id !== undefined)
     io.saveState(
@@ -213,12 +222,6 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
         startedAt: startedAt.toISOString(),
       } satisfies OpenCheckRun),
     );
-  const progress: RunProgress = { completed: false };
-  const stopWatching = watchSignals(deps, io, check, progress, {
-    startedAt,
-    timeoutMinutes: () => jobTimeoutMinutes(ctx.workspace, workflowFile(deps.env), deps.env.GITHUB_JOB),
-    runUrl: runUrl(ctx),
-  });
 
   let report: Report;
   let exitOverride: number | undefined;
@@ -347,7 +350,7 @@ function watchSignals(
   io: ActionIO,
   check: CheckRun | undefined,
   progress: RunProgress,
-  o: { startedAt: Date; timeoutMinutes: () => number; runUrl?: string },
+  o: { startedAt: Date; started: Promise<unknown>; timeoutMinutes: () => number; runUrl?: string },
 ): () => void {
   const signals = deps.signals ?? process;
   const exit = deps.exit ?? ((code: number) => process.exit(code));
@@ -359,6 +362,7 @@ function watchSignals(
     progress.interrupted = signal;
     io.info(`skillgate: ${signal} received: the job is being cancelled or ran out of time`);
     const finish = async () => {
+      await o.started.catch(() => {});
       if (check?.id === undefined || progress.completed) return;
       const timeoutMinutes = o.timeoutMinutes();
       const output = interruptedOutput({

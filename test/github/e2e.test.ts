@@ -337,6 +337,14 @@ describe("the required check never stays pending", () => {
       timeout: 60_000,
       interval: 100,
     });
+    // …and recorded for the post step (what a runner's cancellation finds a moment later)
+    await vi.waitFor(
+      async () => expect(await readFile(job.env.GITHUB_STATE!, "utf8")).toContain("check-run<<"),
+      {
+        timeout: 60_000,
+        interval: 100,
+      },
+    );
     return { ...job, child };
   }
 

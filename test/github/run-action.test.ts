@@ -651,6 +651,25 @@ describe("a cancelled or timed-out job completes its check run", () => {
     expect(api!.checkRuns[0]!.output.summary).toMatch(/timeout-minutes: 30/);
   });
 
+  it("a signal while the check run is being created waits for it, then completes it", async () => {
+    let release: ((r: Report) => void) | undefined;
+    const { deps, rec } = await setup({ report: () => new Promise<Report>((r) => (release = r)) });
+    const signals = fakeSignals();
+    const exited: number[] = [];
+    let onExit: () => void = () => {};
+    const exitedOnce = new Promise<void>((r) => (onExit = r));
+    Object.assign(deps, { signals, exit: (code: number) => (exited.push(code), onExit()) });
+    const running = runAction(deps);
+    signals.emit("SIGTERM"); // checks.create is in flight
+    await exitedOnce;
+    expect(api!.checkRuns.map((c) => [c.status, c.conclusion])).toEqual([["completed", "cancelled"]]);
+    expect(rec.state["check-run-completed"]).toBe("true");
+    expect(exited).toEqual([143]);
+    await vi.waitFor(() => expect(release).toBeDefined(), { timeout: 20_000 });
+    release!(makeReport());
+    await running;
+  });
+
   it("a run that finishes stops listening for signals", async () => {
     const { deps } = await setup({});
     const signals = fakeSignals();
