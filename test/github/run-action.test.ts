@@ -658,7 +658,13 @@ describe("a cancelled or timed-out job completes its check run", () => {
     const exited: number[] = [];
     let onExit: () => void = () => {};
     const exitedOnce = new Promise<void>((r) => (onExit = r));
-    Object.assign(deps, { signals, exit: (code: number) => (exited.push(code), onExit()) });
+    Object.assign(deps, {
+      signals,
+      exit: (code: number) => {
+        exited.push(code);
+        onExit();
+      },
+    });
     const running = runAction(deps);
     signals.emit("SIGTERM"); // checks.create is in flight
     await exitedOnce;
