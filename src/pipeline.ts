@@ -295,6 +295,10 @@ async function pipeline(
           ? {
               ref: checkout.ref,
               sha: checkout.sha,
+              tip:
+                settings.base?.kind === "ref" && settings.base.tip !== checkout.sha
+                  ? settings.base.tip
+                  : undefined,
               dir: settings.base?.kind === "dir" ? checkout.dir : undefined,
             }
           : undefined,

@@ -35,3 +35,8 @@ export class InputError extends Error {
     this.name = "InputError";
   }
 }
+
+/** A wrong command-line option or input value (unknown option, missing argument, a value out of range). */
+export class UsageError extends InputError {
+  override name = "UsageError";
+}

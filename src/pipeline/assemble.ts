@@ -48,7 +48,7 @@ export interface ReportInput {
   durationMs: number;
   identity: string;
   head: { ref?: string; sha?: string };
-  base?: { ref?: string; sha?: string; dir?: string };
+  base?: { ref?: string; sha?: string; tip?: string; dir?: string };
   outcomes: SkillOutcomeInput[];
   diagnostics: Diagnostic[];
   cost: Report["cost"];

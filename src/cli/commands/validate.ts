@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { assertionLookup } from "../../detect/assertion-types.js";
 import { discoverRepository } from "../../detect/discover.js";
 import "../../grade/assertions/index.js";
@@ -8,6 +7,7 @@ import { formatDiagnostic, InputError, type ValidationProfile } from "../../mode
 import { EXIT } from "../../report/exit-codes.js";
 import { loadConfig } from "../../settings/config.js";
 import type { CliIO } from "../io.js";
+import { parseCommandLine, UsageError } from "../usage.js";
 
 export const VALIDATE_USAGE = `Usage: skillgate validate [--repo DIR] [--config FILE] [--profile strict|claude-code] [--glob PATTERN]... [--json]
 
@@ -15,8 +15,7 @@ Checks every SKILL.md, eval suite and .skillgate.yml; prints each problem as fil
 Exit 0 when there is no error (warnings allowed), 2 when there is any.`;
 
 export async function validateCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
+  const { values } = parseCommandLine(argv, {
     options: {
       repo: { type: "string" },
       config: { type: "string" },
@@ -25,7 +24,6 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
-    strict: true,
   });
   if (values.help) {
     io.stdout(`${VALIDATE_USAGE}\n`);
@@ -33,7 +31,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
   }
   const repoDir = values.repo ?? ".";
   if (values.profile !== undefined && values.profile !== "strict" && values.profile !== "claude-code")
-    throw new InputError(`--profile must be strict or claude-code (got \`${values.profile}\`)`);
+    throw new UsageError(`--profile must be strict or claude-code (got \`${values.profile}\`)`);
   const diagnostics = [];
   let profile: ValidationProfile = (values.profile as ValidationProfile | undefined) ?? "claude-code";
   let globs: string[] | undefined;
