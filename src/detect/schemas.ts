@@ -15,8 +15,11 @@ export const frontmatterSchema = {
     description: { type: "string" },
     license: { type: "string" },
     compatibility: { type: "string" },
-    metadata: { type: "object", additionalProperties: { type: "string" } },
-    "allowed-tools": { type: "string" },
+    // Non-string metadata values and a list of allowed tools are graded by profile in skill-file.ts.
+    metadata: { type: "object" },
+    "allowed-tools": {
+      anyOf: [{ type: "string" }, { type: "array", items: { type: "string", minLength: 1 } }],
+    },
   },
 } as const;
 
@@ -179,13 +182,16 @@ export const skillCreatorEvalsSchema = {
   $id: "skillgate/skill-creator-evals",
   type: "object",
   required: ["evals"],
+  additionalProperties: false,
   properties: {
+    $schema: { type: "string" },
     skill_name: { type: "string" },
     evals: {
       type: "array",
       items: {
         type: "object",
         required: ["prompt"],
+        additionalProperties: false,
         properties: {
           id: { type: ["string", "integer"] },
           prompt: nonEmptyString,
@@ -206,6 +212,7 @@ export const skillCreatorTriggerSchema = {
   items: {
     type: "object",
     required: ["query", "should_trigger"],
+    additionalProperties: false,
     properties: { query: nonEmptyString, should_trigger: { type: "boolean" } },
   },
 } as const;
@@ -216,6 +223,7 @@ const wazaPrompt = {
     {
       type: "object",
       required: ["prompt"],
+      additionalProperties: false,
       properties: {
         prompt: nonEmptyString,
         reason: { type: "string" },
@@ -229,7 +237,9 @@ const wazaPrompt = {
 export const wazaTriggerSchema = {
   $id: "skillgate/waza-trigger",
   type: "object",
+  additionalProperties: false,
   properties: {
+    $schema: { type: "string" },
     skill: { type: "string" },
     should_trigger_prompts: { type: "array", items: wazaPrompt },
     should_not_trigger_prompts: { type: "array", items: wazaPrompt },

@@ -1,4 +1,5 @@
-import { join, posix } from "node:path";
+import { realpathSync } from "node:fs";
+import { isAbsolute, join, posix, relative, sep } from "node:path";
 import type { Assertion, Case, CaseFile, Diagnostic, SourceLocation } from "../model/index.js";
 import { readFileBytes } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
@@ -6,11 +7,21 @@ import { assertionSchema } from "./schemas.js";
 import { type PathSegment, parseSourceFile, type SourceFile } from "./source-file.js";
 import { validateAgainst } from "./validate.js";
 
+/** A problem of one assertion found before any trial runs; `path` is inside the assertion. */
+export interface StaticProblem {
+  path: PathSegment[];
+  code: string;
+  message: string;
+  severity?: "error" | "warning";
+}
+
 /** What the suite loaders need to know about assertion types (the grade stage's registry supplies it). */
 export interface AssertionTypeLookup {
   /** JSON Schema of the type's own params, or undefined when the type is unknown. */
   schemaOf(type: string): object | undefined;
   names(): string[];
+  /** Static checks of a normalised assertion (invalid regexes, unknown gates, gate options …). */
+  check?(a: Assertion): StaticProblem[];
 }
 
 /** Keys every assertion may carry; everything else is a type-specific param. */
@@ -38,8 +49,15 @@ export class SuiteReader {
     readonly dirs: DirIndex = new DirIndex(repoDir),
   ) {}
 
+  /** Files another skill's suite owns (they name it), hidden while this skill's folders are read. */
+  private hidden: ReadonlySet<string> = new Set();
+
+  hide(files: ReadonlySet<string>): void {
+    this.hidden = files;
+  }
+
   exists(rel: string): boolean {
-    return this.dirs.exists(rel);
+    return !this.hidden.has(rel) && this.dirs.exists(rel);
   }
 
   isDir(rel: string): boolean {
@@ -57,7 +75,8 @@ export class SuiteReader {
     return [...listing.keys()]
       .filter((f) => pattern.test(f))
       .sort()
-      .map((f) => posix.join(relDir, f));
+      .map((f) => posix.join(relDir, f))
+      .filter((f) => !this.hidden.has(f));
   }
 
   /**
@@ -96,8 +115,9 @@ export class SuiteReader {
     src: SourceFile,
     path: readonly PathSegment[],
     code: string,
+    alsoKnown: readonly string[] = [],
   ): boolean {
-    const ds = validateAgainst(schema, value, src, path, code);
+    const ds = validateAgainst(schema, value, src, path, code, alsoKnown);
     this.diagnostics.push(...ds);
     return ds.length === 0;
   }
@@ -136,10 +156,11 @@ export class SuiteReader {
     }
     const params: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(a)) if (!COMMON_ASSERTION_KEYS.has(k)) params[k] = v;
-    if (!this.validate(schema, params, src, path, "suite/assertion-params")) return undefined;
+    if (!this.validate(schema, params, src, path, "suite/assertion-params", [...COMMON_ASSERTION_KEYS]))
+      return undefined;
     const id = String(a.id);
     const dependsOn = a.depends_on === undefined ? [] : [a.depends_on].flat().map(String);
-    return {
+    const assertion: Assertion = {
       id,
       rawType,
       type,
@@ -152,6 +173,14 @@ export class SuiteReader {
       params,
       loc,
     };
+    for (const p of this.assertionTypes.check?.(assertion) ?? [])
+      this.diagnostics.push({
+        ...src.locate([...path, ...p.path]),
+        severity: p.severity ?? "error",
+        code: p.code,
+        message: `assertion \`${id}\`: ${p.message}`,
+      });
+    return assertion;
   }
 
   /** Case `files`: strings or `{from, to}`; `from` is relative to the suite root and must exist. */
@@ -165,11 +194,11 @@ export class SuiteReader {
           ? defaultDestination(f)
           : ((f as { to?: string }).to ?? defaultDestination(from));
       const rel = posix.normalize(posix.join(suiteRoot, from));
-      if (from.startsWith("/") || rel.startsWith("..") || !rel.startsWith(suiteRoot)) {
+      if (from.startsWith("/") || !this.inside(rel, suiteRoot)) {
         this.error(
           src.locate([...path, i]),
           "suite/file-outside",
-          `file \`${from}\` must lie inside the suite folder`,
+          `file \`${from}\` must lie inside the suite folder${suiteRoot === "." ? " (the repository)" : ` ${suiteRoot}/`}`,
         );
         return;
       }
@@ -194,8 +223,40 @@ export class SuiteReader {
     return out;
   }
 
-  /** Checks ids are unique and `depends_on` points at assertions of the same case, without cycles. */
+  /**
+   * Whether repository path `rel` lies inside folder `dir`, by path segments (`foo-data/x` is not inside `foo`)
+   * and by real path: a symbolic link in the suite folder must not copy a file from elsewhere into a trial.
+   * A path that does not exist is judged by its segments (it is reported missing).
+   */
+  inside(rel: string, dir: string): boolean {
+    const within = (p: string, d: string) =>
+      d === "." || d === ""
+        ? p !== ".." && !p.startsWith("../") && !posix.isAbsolute(p)
+        : p === d || p.startsWith(`${d}/`);
+    if (!within(rel, dir)) return false;
+    let real: string;
+    let realDir: string;
+    try {
+      real = realpathSync(join(this.repoDir, rel));
+      realDir = realpathSync(join(this.repoDir, dir));
+    } catch {
+      return true;
+    }
+    const r = relative(realDir, real);
+    return r === "" || (!r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r));
+  }
+
+  /**
+   * Checks a case has checks, its ids are unique and `depends_on` points at assertions of the same case,
+   * without cycles. A case with no check would "pass" every trial: an error, never a silent pass.
+   */
   checkCase(c: Case): void {
+    if (c.assertions.length === 0)
+      this.error(
+        c.loc,
+        "suite/case-no-checks",
+        `case \`${c.id}\` has no checks: add assertions (inline \`assertions:\`, or a file assertions/${c.id}.yaml in the seed layout)`,
+      );
     const ids = new Map<string, Assertion>();
     for (const a of c.assertions) {
       if (ids.has(a.id))

@@ -1,8 +1,10 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { Diagnostic } from "../model/index.js";
 import { type PathSegment, pointerToPath, type SourceFile } from "./source-file.js";
+import { didYouMean } from "./suggest.js";
 
-const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true });
+// `verbose` keeps each error's schema: an unknown key's message names the keys that schema knows.
+const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true });
 const compiled = new Map<object, ValidateFunction>();
 
 function compile(schema: object): ValidateFunction {
@@ -24,11 +26,13 @@ export function validateAgainst(
   source: SourceFile,
   basePath: readonly PathSegment[] = [],
   code = "schema",
+  /** Keys valid beside the schema's own at its top (an assertion's common keys beside its type's params). */
+  alsoKnown: readonly string[] = [],
 ): Diagnostic[] {
   const fn = compile(schema);
   if (fn(value)) return [];
   const errors = simplify(fn.errors ?? []);
-  return errors.map((e) => toDiagnostic(e, source, basePath, code));
+  return errors.map((e) => toDiagnostic(e, source, basePath, code, alsoKnown));
 }
 
 function simplify(errors: ErrorObject[]): ErrorObject[] {
@@ -67,6 +71,7 @@ function toDiagnostic(
   source: SourceFile,
   basePath: readonly PathSegment[],
   code: string,
+  alsoKnown: readonly string[],
 ): Diagnostic {
   const path = [...basePath, ...pointerToPath(e.instancePath)];
   const where = path.length ? `\`${path.join(".")}\`` : "the file";
@@ -76,7 +81,9 @@ function toDiagnostic(
     case "additionalProperties": {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
       loc = source.locateKey([...path, key]);
-      message = `unknown key \`${key}\`${path.length ? ` in ${where}` : ""}`;
+      const own = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const known = [...own, ...(e.instancePath === "" ? alsoKnown : [])].filter((k) => k !== "$schema");
+      message = `unknown key \`${key}\`${path.length ? ` in ${where}` : ""}${didYouMean(key, known)}`;
       break;
     }
     case "required":

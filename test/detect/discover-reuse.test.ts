@@ -1,11 +1,10 @@
 import { rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
-import { globSync } from "tinyglobby";
 import { describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { classifyChanges } from "../../src/detect/changes.js";
-import { DEFAULT_SKILL_GLOBS, type Discovery, discoverRepository } from "../../src/detect/discover.js";
+import { type Discovery, discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import { writeRepo } from "../support/repo-files.js";
@@ -202,7 +201,7 @@ describe("base discovery that reuses head's unchanged skills", () => {
 });
 
 describe("skill file listing", () => {
-  it("finds the same SKILL.md files as a general glob walk, dot folders and symbolic links included", () => {
+  it("finds every SKILL.md once, dot folders included, under its real path; node_modules is skipped", () => {
     const dir = write({
       ".claude/skills/a/SKILL.md": skillMd("a", "A.", "x"),
       ".agents/skills/b/SKILL.md": skillMd("b", "B.", "x"),
@@ -215,15 +214,17 @@ describe("skill file listing", () => {
       "elsewhere/linked/SKILL.md": skillMd("linked", "L.", "x"),
     });
     symlinkSync(join(dir, "elsewhere/linked"), join(dir, "skills/linked"));
-    const expected = globSync(DEFAULT_SKILL_GLOBS, {
-      cwd: dir,
-      dot: true,
-      onlyFiles: true,
-      ignore: ["**/node_modules/**", "**/.git/**"],
-      expandDirectories: false,
-    }).sort();
-    expect(expected).toContain("skills/linked/SKILL.md");
-    expect(discoverRepository(dir, opts).skills.map((s) => s.path)).toEqual(expected);
+    const found = discoverRepository(dir, opts);
+    expect(found.files.source).toBe("walk");
+    expect(found.skills.map((s) => s.path)).toEqual([
+      ".agents/skills/b/SKILL.md",
+      ".claude/skills/a/SKILL.md",
+      "elsewhere/linked/SKILL.md",
+      "skills/.hidden/SKILL.md",
+      "skills/c/SKILL.md",
+      "skills/nested/deeper/SKILL.md",
+    ]);
+    expect(found.diagnostics.filter((d) => d.code === "skill/duplicate-name")).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
   });
 

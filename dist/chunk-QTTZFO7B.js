@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{c as a,d as b,e as c,f as d,g as e,h as f,i as g,j as h}from"./chunk-MDWT7ZK6.js";import"./chunk-MMRSHGP6.js";import"./chunk-NPDMPLWO.js";export{e as DEFAULT_COMMAND_MEMORY_MB,d as RSS_OVERHEAD_MB,a as isSecretName,f as permissionFlags,c as redactSecrets,g as runSandboxed,h as runSandboxedCommand,b as scrubbedEnv};
