@@ -215,7 +215,8 @@ export async function runPipeline(settings: Settings): Promise<Report> {
         const headRun = runOf(j.head)!;
         const jobChecks = headRun.checks;
         const reqs = headRun.requests.filter((r) => r.mode !== "trigger");
-        await writeSkillCreatorExports(join(settings.outputs.exports, j.info.name), {
+        // A plugin's skill (`plugin:skill`) gets a folder per plugin.
+        await writeSkillCreatorExports(join(settings.outputs.exports, ...j.info.name.split(":")), {
           skill: { name: j.info.name, path: j.head.skill.path },
           suite: j.head.skill.suite,
           records: reqs.map((r) => ({

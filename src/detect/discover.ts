@@ -290,12 +290,12 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
   if (!bytes) return undefined;
   const raw = bytes.toString("utf8");
   const { layout, namespace } = skillLayout(dir, ctx.plugins);
-  let expected: ExpectedName | undefined;
+  let expected: ExpectedName | null;
   if (layout === "root") {
     const repo = ctx.repoName();
     expected = repo
-      ? { name: repo, what: "the repository's name (a root skill's folder is the repository)" }
-      : undefined;
+      ? { name: repo, what: "the repository's name", why: "a root skill's folder is the repository" }
+      : null;
   } else expected = { name: posix.basename(dir), what: "its folder name" };
   const parsed = parseSkillFile(path, raw, ctx.profile, expected);
   diagnostics.push(...parsed.diagnostics);

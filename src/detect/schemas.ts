@@ -247,6 +247,51 @@ export const wazaTriggerSchema = {
   anyOf: [{ required: ["should_trigger_prompts"] }, { required: ["should_not_trigger_prompts"] }],
 } as const;
 
+/**
+ * microsoft/waza `eval.yaml`: the keys of its published schema. What skillgate grades of it is in
+ * `formats/waza-eval.ts`; the rest (config, metrics) is waza's own run configuration.
+ */
+export const wazaEvalSchema = {
+  $id: "skillgate/waza-eval",
+  type: "object",
+  required: ["tasks"],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    name: { type: "string" },
+    description: { type: "string" },
+    skill: { type: "string" },
+    agent: { type: "string" },
+    version: { type: ["string", "number"] },
+    schemaVersion: { type: ["string", "number"] },
+    config: { type: "object" },
+    metrics: { type: "array" },
+    graders: { type: "array", items: { type: "object", required: ["type"] } },
+    tasks: { type: "array", items: nonEmptyString },
+  },
+} as const;
+
+/** A waza task file (`tasks/*.yaml`). */
+export const wazaTaskSchema = {
+  $id: "skillgate/waza-task",
+  type: "object",
+  required: ["inputs"],
+  additionalProperties: false,
+  properties: {
+    id: nonEmptyString,
+    name: { type: "string" },
+    description: { type: "string" },
+    tags: { type: "array" },
+    inputs: {
+      type: "object",
+      required: ["prompt"],
+      properties: { prompt: nonEmptyString },
+    },
+    expected: { type: "object" },
+    graders: { type: "array", items: { type: "object", required: ["type"] } },
+  },
+} as const;
+
 const agentConfig = {
   type: "object",
   required: ["adapter"],

@@ -34,20 +34,22 @@ export interface ParsedSkillFile {
 /** What a skill's `name` must equal: its folder's name, or for a skill at the repository root the repository's. */
 export interface ExpectedName {
   name: string;
-  /** How the message names it, e.g. "its folder name" or "the repository's name (from the git remote)". */
+  /** How the message names it, e.g. "its folder name" or "the repository's name". */
   what: string;
+  /** Why, when it is not obvious. */
+  why?: string;
 }
 
 /**
  * Parses and checks one SKILL.md. `file` is repository-relative; `name` must equal `expected` (by default the
- * folder's name; undefined for a root skill of a repository whose name is unknown). Never throws: every problem
- * is a located diagnostic.
+ * folder's name; `null` for a root skill of a repository whose name is unknown: nothing to compare with).
+ * Never throws: every problem is a located diagnostic.
  */
 export function parseSkillFile(
   file: string,
   text: string,
   profile: ValidationProfile,
-  expected: ExpectedName | undefined = {
+  expected: ExpectedName | null = {
     name: posix.basename(posix.dirname(file)),
     what: "its folder name",
   },
@@ -108,7 +110,11 @@ export function parseSkillFile(
         );
     }
     if (expected && name.normalize("NFKC") !== expected.name.normalize("NFKC"))
-      err(at, "skill/name-folder", `name \`${name}\` must equal ${expected.what} \`${expected.name}\``);
+      err(
+        at,
+        "skill/name-folder",
+        `name \`${name}\` must equal ${expected.what} \`${expected.name}\`${expected.why ? ` (${expected.why})` : ""}`,
+      );
   }
 
   const description = typeof frontmatter.description === "string" ? frontmatter.description : undefined;
