@@ -178,6 +178,20 @@ describe("fixture repositories in every layout", () => {
   });
 });
 
+describe("init finds a skill in any layout", () => {
+  it("by its plugin name; a name two plugins share is refused", async () => {
+    const dir = plainCopy("plugin-marketplace");
+    const shared = await runCli(["init", "configure", "--repo", dir]);
+    expect(shared.code).toBe(2);
+    expect(shared.stderr).toContain("`configure` names 2 skills (alpha:configure, beta:configure)");
+    const r = await runCli(["init", "beta:configure", "--repo", dir]);
+    expect(r.stdout).toContain("created plugins/beta/skills/configure/evals/meta.json");
+    const v = await validate(dir);
+    expect(v.errors).toBe(0);
+    expect(v.skills.find((s) => s.name === "beta:configure")).toMatchObject({ cases: 1, triggerQueries: 22 });
+  });
+});
+
 describe("a root skill is named after its repository", () => {
   it("from the git remote: the right name passes, another is a located error", async () => {
     const dir = plainCopy("root-skill");
