@@ -68,7 +68,11 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   // The PR: a body edit, a description edit, a suite edit, a new skill, a deleted skill.
   write(head, `skills/${name(1)}/SKILL.md`, `${skillText(1)}Also check the edge cases.\n`);
   write(head, `skills/${name(2)}/SKILL.md`, skillText(2, "A new description for skill two."));
-  write(head, `.agent/evals/${name(10)}/prompts/case-1.yaml`, "id: case-1\nprompt: Do task 10 again\n");
+  write(
+    head,
+    `.agent/evals/${name(10)}/prompts/case-1.yaml`,
+    'id: case-1\nprompt: Do task 10 again\nassertions:\n  - id: says\n    type: contains\n    value: "10"\n',
+  );
   write(head, `skills/${name(SKILLS)}/SKILL.md`, skillText(SKILLS));
   rmSync(join(head, `skills/${name(3)}`), { recursive: true });
   // Both sides are commits checked out, as in the Action: base committed, head a copy with the PR committed.
