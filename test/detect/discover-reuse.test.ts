@@ -38,6 +38,9 @@ function baseRepo(n: number): Files {
         skill_name: name,
         evals: [{ id: 1, prompt: `p ${i}`, expectations: ["works"] }],
       });
+    } else if (i % 5 === 3) {
+      // waza's project layout: a suite away from the skill, found by its folder and its `skill`.
+      files[`evals/${name}/trigger_tests.yaml`] = `skill: ${name}\nshould_trigger_prompts: [topic ${i}]\n`;
     }
   }
   return files;
@@ -55,6 +58,8 @@ const EDITS = [
   "suite-add",
   "in-folder-suite",
   "rename",
+  "named-suite-delete",
+  "named-suite-add",
 ] as const;
 type Edit = (typeof EDITS)[number];
 
@@ -96,6 +101,16 @@ function applyEdit(files: Files, i: number, edit: Edit): void {
     case "in-folder-suite":
       if (files[`${dir}/evals/evals.json`])
         files[`${dir}/evals/evals.json`] = files[`${dir}/evals/evals.json`]!.replace("works", "works well");
+      break;
+    case "named-suite-delete":
+      delete files[`evals/${name}/trigger_tests.yaml`];
+      break;
+    case "named-suite-add":
+      // A skill-creator file anywhere that names the skill.
+      files[`shared-evals/${name}/evals.json`] = JSON.stringify({
+        skill_name: name,
+        evals: [{ id: 9, prompt: `named ${i}`, assertions: [{ id: "a", type: "contains", value: `${i}` }] }],
+      });
       break;
     case "rename": {
       const to = `${dirname(dir)}/${name}-renamed`;
@@ -197,6 +212,25 @@ describe("base discovery that reuses head's unchanged skills", () => {
     expect(byName.get("s4")).toMatchObject({ change: "description", batteries: { trigger: true } });
     expect(byName.get("s4")!.base!.description).toBe("Does task 4. Use for topic 4.");
     expect(byName.get("s1")).toMatchObject({ change: "unchanged" });
+  });
+});
+
+describe("suite files away from their skill, on the reused base", () => {
+  it("deleting or adding one that names its skill is a suite change, as reading the whole base finds", () => {
+    const base = baseRepo(9);
+    const head = { ...base };
+    applyEdit(head, 3, "named-suite-delete");
+    applyEdit(head, 5, "named-suite-add");
+    applyEdit(head, 8, "named-suite-add");
+    const [baseDir, headDir] = [write(base), write(head)];
+    const changed = changedPaths(base, head);
+    const h = discoverRepository(headDir, opts);
+    const reused = discoverRepository(baseDir, { ...opts, reuse: { from: h, changedFiles: changed } });
+    const full = discoverRepository(baseDir, opts);
+    const changes = summary(h, reused, changed).filter((c) => c.change !== "unchanged");
+    expect(changes.map((c) => `${c.name}:${c.change}`)).toEqual(["s3:suite", "s5:suite", "s8:suite"]);
+    expect(summary(h, reused, changed)).toEqual(summary(h, full, changed));
+    for (const d of [baseDir, headDir]) rmSync(d, { recursive: true, force: true });
   });
 });
 
