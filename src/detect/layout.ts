@@ -28,6 +28,7 @@ export function findPlugins(
     roots.set(dir, named && PLUGIN_NAME.test(named) ? named : posix.basename(dir));
   }
   for (const f of skillFiles) {
+    if (!f.includes("plugins/")) continue;
     const m = /^(?:(.*)\/)?plugins\/([^/]+)\/skills\/[^/]+\/[^/]+$/.exec(f);
     if (!m) continue;
     const dir = m[1] ? `${m[1]}/plugins/${m[2]}` : `plugins/${m[2]}`;

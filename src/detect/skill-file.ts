@@ -13,6 +13,7 @@ export const COMPATIBILITY_MAX = 500;
 /** The spec recommends a body under 500 lines. */
 export const BODY_LINES_RECOMMENDED = 500;
 const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const ASCII = /^[\x00-\x7f]*$/;
 /** skills-ref's rule: lowercase letters of any script, digits, single hyphens. */
 export const UNICODE_NAME_PATTERN = /^[\p{Ll}\p{Lo}\p{Nd}]+(-[\p{Ll}\p{Lo}\p{Nd}]+)*$/u;
 
@@ -91,7 +92,7 @@ export function parseSkillFile(
   if ("name" in frontmatter) loc.name = fm.locate(["name"]);
   if (name !== undefined) {
     const at = loc.name!;
-    const length = [...name].length;
+    const length = ASCII.test(name) ? name.length : [...name].length;
     if (length < 1 || length > NAME_MAX)
       err(at, "skill/name-length", `name must be 1–${NAME_MAX} characters (is ${length})`);
     else if (!NAME_PATTERN.test(name)) {
@@ -109,7 +110,7 @@ export function parseSkillFile(
           `name \`${name}\` must be lowercase letters, digits and single hyphens (no leading, trailing or double \`-\`)`,
         );
     }
-    if (expected && name.normalize("NFKC") !== expected.name.normalize("NFKC"))
+    if (expected && name !== expected.name && name.normalize("NFKC") !== expected.name.normalize("NFKC"))
       err(
         at,
         "skill/name-folder",

@@ -166,6 +166,12 @@ export function orphanSeedSuites(
   plugins: readonly PluginRoot[],
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const entriesOf = (rel: string) =>
+    [...(reader.dirs.list(rel) ?? [])]
+      .filter(([, e]) => e.kind === "dir")
+      .map(([n]) => n)
+      .sort();
+  if (!reader.dirs.isDir(SEED_EVALS_DIR)) return out;
   const seedDirs = new Set(skills.map((s) => seedSuiteDir(s)));
   const namespaces = new Set(plugins.map((p) => p.name));
   const warn = (dir: string, what: string) =>
@@ -177,16 +183,11 @@ export function orphanSeedSuites(
       code: "suite/orphan",
       message: `eval suite \`${what}\` has no skill of that name`,
     });
-  const entries = (rel: string) =>
-    [...(reader.dirs.list(rel) ?? [])]
-      .filter(([, e]) => e.kind === "dir")
-      .map(([n]) => n)
-      .sort();
-  for (const name of entries(SEED_EVALS_DIR)) {
+  for (const name of entriesOf(SEED_EVALS_DIR)) {
     const dir = posix.join(SEED_EVALS_DIR, name);
     if (seedDirs.has(dir)) continue;
     if (namespaces.has(name)) {
-      for (const inner of entries(dir))
+      for (const inner of entriesOf(dir))
         if (!seedDirs.has(posix.join(dir, inner))) warn(posix.join(dir, inner), `${name}:${inner}`);
     } else warn(dir, name);
   }
