@@ -84,7 +84,7 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   const plugins = findPlugins(files.pluginManifests, files.skillFiles, (m) => manifestName(repoDir, m));
   const narrowed = narrowing(opts);
   const candidates = new Set(files.skillFiles);
-  const candidateDirs = new Set(files.skillFiles.map((f) => posix.dirname(f)));
+  const candidateDirs = new Set(files.skillFiles.map((f) => f.slice(0, Math.max(0, f.lastIndexOf("/")))));
   let repoName: { value?: string } | undefined;
   const ctx: LoadContext = {
     repoDir,
@@ -176,8 +176,10 @@ function narrowing(opts: DiscoverOptions): ((path: string) => boolean) | undefin
 
 /** The nearest folder above `dir` that holds a SKILL.md of its own (never the repository root). */
 function enclosingSkillDir(dir: string, skillDirs: ReadonlySet<string>): string | undefined {
-  for (let d = posix.dirname(dir); d !== "." && d !== "/"; d = posix.dirname(d))
+  for (let i = dir.lastIndexOf("/"); i > 0; i = dir.lastIndexOf("/", i - 1)) {
+    const d = dir.slice(0, i);
     if (skillDirs.has(d)) return d;
+  }
   return undefined;
 }
 

@@ -104,22 +104,23 @@ export function listRepositoryFiles(repoDir: string, dirs: DirIndex, opts: ListO
   return out;
 }
 
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const alternatives = (names: Iterable<string>) => [...names].map(escapeRegex).join("|");
+/** A skipped folder anywhere on the path. */
+const IN_SKIPPED = new RegExp(`(?:^|/)(?:${alternatives(SKIPPED_DIRS)})/`);
+/** A vendored folder with at least one more folder below it (so not the skill's own folder). */
+const ABOVE_VENDORED = new RegExp(`(?:^|/)(?:${alternatives(VENDORED_DIRS)})/[^/]+/`);
+/** A vendored folder anywhere on the path. */
+const IN_VENDORED = new RegExp(`(?:^|/)(?:${alternatives(VENDORED_DIRS)})/`);
+
 /** A SKILL.md below a skipped folder, or below a vendored one that is not the skill's own folder. */
 export function skippedSkillPath(path: string): boolean {
-  const parts = path.split("/");
-  for (let i = 0; i < parts.length - 1; i++) {
-    if (SKIPPED_DIRS.has(parts[i]!)) return true;
-    if (i < parts.length - 2 && VENDORED_DIRS.has(parts[i]!)) return true;
-  }
-  return false;
+  return IN_SKIPPED.test(path) || ABOVE_VENDORED.test(path);
 }
 
 /** A file anywhere below a skipped or vendored folder. */
 function skippedPath(path: string): boolean {
-  const parts = path.split("/");
-  for (let i = 0; i < parts.length - 1; i++)
-    if (SKIPPED_DIRS.has(parts[i]!) || VENDORED_DIRS.has(parts[i]!)) return true;
-  return false;
+  return IN_SKIPPED.test(path) || IN_VENDORED.test(path);
 }
 
 /** Pathspecs of the files discovery reads, so git lists those and nothing else. */

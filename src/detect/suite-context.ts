@@ -95,7 +95,17 @@ export class SuiteReader {
   private readOnce(rel: string): SourceFile | undefined {
     let text: string;
     try {
-      text = readFileBytes(join(this.repoDir, rel)).toString("utf8");
+      // A suite folder or file may be a symbolic link (the PR's to make): it is read only inside the repository.
+      const real = this.realPath(rel);
+      if (!within(this.realRepo(), real)) {
+        this.error(
+          { file: rel, line: 1, column: 1 },
+          "suite/link-outside",
+          "suite file links outside the repository: not read",
+        );
+        return undefined;
+      }
+      text = readFileBytes(real).toString("utf8");
     } catch (e) {
       this.error(
         { file: rel, line: 1, column: 1 },
@@ -229,21 +239,48 @@ export class SuiteReader {
    * A path that does not exist is judged by its segments (it is reported missing).
    */
   inside(rel: string, dir: string): boolean {
-    const within = (p: string, d: string) =>
+    const bySegments = (p: string, d: string) =>
       d === "." || d === ""
         ? p !== ".." && !p.startsWith("../") && !posix.isAbsolute(p)
         : p === d || p.startsWith(`${d}/`);
-    if (!within(rel, dir)) return false;
+    if (!bySegments(rel, dir)) return false;
     let real: string;
     let realDir: string;
     try {
-      real = realpathSync(join(this.repoDir, rel));
-      realDir = realpathSync(join(this.repoDir, dir));
+      real = realpathSync.native(join(this.repoDir, rel));
+      realDir = realpathSync.native(join(this.repoDir, dir));
     } catch {
       return true;
     }
-    const r = relative(realDir, real);
-    return r === "" || (!r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r));
+    return within(realDir, real);
+  }
+
+  private realRepoDir?: string;
+  private readonly realPaths = new Map<string, string>();
+
+  private realRepo(): string {
+    this.realRepoDir ??= realpathSync.native(this.repoDir);
+    return this.realRepoDir;
+  }
+
+  /**
+   * The real path of repository path `rel`, from folder listings already in memory where they say an entry is no
+   * link (a suite's files sit in folders its loader listed), else from the system (memoised per path): 0–1
+   * system calls per suite instead of one `realpath` per file.
+   */
+  private realPath(rel: string): string {
+    if (rel === "" || rel === ".") return this.realRepo();
+    let real = this.realPaths.get(rel);
+    if (real !== undefined) return real;
+    const slash = rel.lastIndexOf("/");
+    const parent = slash < 0 ? "" : rel.slice(0, slash);
+    const entry = this.dirs.peek(parent, rel.slice(slash + 1));
+    real =
+      entry && !entry.link
+        ? join(this.realPath(parent), rel.slice(slash + 1))
+        : realpathSync.native(join(this.repoDir, rel));
+    this.realPaths.set(rel, real);
+    return real;
   }
 
   /**
@@ -291,6 +328,12 @@ export class SuiteReader {
     };
     for (const a of c.assertions) visit(a, []);
   }
+}
+
+/** Whether absolute path `p` is `dir` or lies below it. */
+function within(dir: string, p: string): boolean {
+  const r = relative(dir, p);
+  return r === "" || (!r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r));
 }
 
 /** `fixtures/x/package.json` → `x/package.json`; `evals/files/a.csv` → `a.csv`; anything else keeps its path. */

@@ -403,6 +403,18 @@ describe("nothing checked is never a pass (what a hostile PR would try)", () => 
     ]);
   });
 
+  it("a suite folder linked outside the repository is not read", async () => {
+    const outside = repo({ "prompts/c1.yaml": "id: c1\nprompt: leaked secret text\n" });
+    const dir = repo({ "skills/foo/SKILL.md": skillMd("foo"), ".agent/evals/.keep": "" });
+    symlinkSync(outside, join(dir, ".agent/evals/foo"));
+    const found = discoverRepository(dir, opts);
+    expect(found.skills[0]!.suite?.cases ?? []).toEqual([]);
+    expect(found.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.file} ${d.code}`)).toEqual(
+      [".agent/evals/foo/prompts/c1.yaml suite/link-outside"],
+    );
+    expect(JSON.stringify(found)).not.toContain("leaked secret text");
+  });
+
   it("checks that cannot run are found before any trial: bad regexes (with flags), trace matchers, unknown gates", async () => {
     const dir = repo({
       "skills/a/SKILL.md": skillMd("a"),

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{h as a,i as b}from"./chunk-R7TRQOJI.js";import"./chunk-POHVBL2G.js";import"./chunk-KLCHFWYS.js";import"./chunk-QPZYNPHR.js";import"./chunk-7IRCYMAJ.js";import"./chunk-G3RRVMSI.js";import"./chunk-QUZGGMSX.js";import"./chunk-F2QCOIDI.js";import"./chunk-NPDMPLWO.js";export{a as runPipeline,b as trialsFor};
