@@ -7,7 +7,7 @@ export interface SourceLocation {
   column: number;
 }
 
-export type Severity = "error" | "warning";
+export type Severity = "error" | "warning" | "notice";
 
 /** One problem found in an input file. Every error skillgate prints is one of these: never a stack trace. */
 export interface Diagnostic extends SourceLocation {

@@ -92,7 +92,7 @@ export interface Settings {
   seed: number;
   /** Changed files when known (from the PR API or git); undefined means "evaluate every skill". */
   changedFiles?: string[];
-  /** `exports`: folder for skill-creator-compatible benchmark.json / grading.json (next to the JSON report). */
+  /** `exports`: folder for skill-creator-compatible benchmark.json / grading.json (`<report>.skill-creator/`). */
   outputs: { json?: string; junit?: string; sarif?: string; exports?: string };
   /** Write replay recordings of every trial run into this directory (absolute). */
   record?: string;

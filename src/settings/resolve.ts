@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { findMergeBase } from "../detect/base.js";
 import { UsageError } from "../model/diagnostics.js";
 import {
@@ -157,8 +157,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
       json: raw.json && abs(raw.json),
       junit: raw.junit && abs(raw.junit),
       sarif: raw.sarif && abs(raw.sarif),
-      // skill-creator's benchmark.json / grading.json go next to the JSON report
-      exports: raw.json ? join(dirname(abs(raw.json)), "skill-creator") : undefined,
+      exports: raw.json ? skillCreatorExportsDir(abs(raw.json)) : undefined,
     },
     record: raw.record ? abs(raw.record) : undefined,
     // Only the trusted config may accept weaker isolation; the Action makes it required (run-action.ts).
@@ -225,6 +224,14 @@ export function resolvePolicy(
     }
   }
   return { config: loaded.config, policy };
+}
+
+/**
+ * skill-creator's benchmark.json / grading.json go next to the JSON report, in a folder named after it
+ * (`out.json` → `out.skill-creator/`): two reports written to one folder keep their own exports.
+ */
+export function skillCreatorExportsDir(jsonReport: string): string {
+  return join(dirname(jsonReport), `${basename(jsonReport).replace(/\.json$/i, "")}.skill-creator`);
 }
 
 function abs(p: string): string {

@@ -1,6 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { assertionLookup } from "../../detect/assertion-types.js";
+import { discoverRepository } from "../../detect/discover.js";
 import { parseSkillFile } from "../../detect/skill-file.js";
+import "../../grade/assertions/index.js";
+import * as assertionRegistry from "../../grade/assertions/registry.js";
 import { EXIT } from "../../report/exit-codes.js";
 import type { CliIO } from "../io.js";
 import { parseCommandLine, UsageError } from "../usage.js";
@@ -129,7 +133,15 @@ function findSkillDir(repoDir: string, arg: string): string {
     const dir = join(repoDir, root, arg);
     if (existsSync(join(dir, "SKILL.md"))) return dir;
   }
+  // Any layout: a plugin's skill (`plugin:name`), a grouped or curated one.
+  const found = discoverRepository(repoDir, {
+    profile: "claude-code",
+    assertionTypes: assertionLookup(assertionRegistry),
+  }).skills.filter((s) => s.name === arg || s.name.endsWith(`:${arg}`));
+  if (found.length === 1) return join(repoDir, found[0]!.dir);
   throw new UsageError(
-    `no skill \`${arg}\`: looked for ${arg}/SKILL.md and ${SKILL_ROOTS.map((r) => `${r}/${arg}/SKILL.md`).join(", ")}`,
+    found.length > 1
+      ? `\`${arg}\` names ${found.length} skills (${found.map((s) => s.name).join(", ")}): give the full name or the folder`
+      : `no skill \`${arg}\`: no SKILL.md at ${arg}/ and no skill of that name in the repository`,
   );
 }

@@ -25,7 +25,7 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --seed N            seed of every randomised step (default 42); reported, replayable
   --no-cache          do not read or write the trial cache
   --config FILE       configuration file (default .skillgate.yml)
-  --json FILE         write the JSON report
+  --json FILE         write the JSON report (and skill-creator exports to FILE's name + .skill-creator/)
   --junit FILE        write JUnit XML
   --sarif FILE        write SARIF (new roots as results with locations)
   --record DIR        write replay recordings of every trial run to DIR
