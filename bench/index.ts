@@ -13,11 +13,13 @@ type Loader = () => Promise<BenchSection>;
 const SECTIONS: Record<string, Loader> = {
   orchestration: async () => (await import("./orchestration.js")).bench,
   cache: async () => (await import("./cache.js")).bench,
+  cost: async () => (await import("./cost.js")).bench,
   gates: async () => (await import("./gates.js")).bench,
   grade: async () => (await import("./grade.js")).bench,
   verdict: async () => (await import("./verdict.js")).bench,
   discovery: async () => (await import("./discovery.js")).bench,
   startup: async () => (await import("./startup.js")).bench,
+  isolation: async () => (await import("./isolation.js")).bench,
   fuzz: async () => (await import("./fuzz.js")).bench,
 };
 

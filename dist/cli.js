@@ -1,54 +1,94 @@
 #!/usr/bin/env node
 import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a as B,e as H}from"./chunk-3D6WJOFY.js";import{a as U,b as K,c as V,d as q,e as Y,f as Q}from"./chunk-CBPOYNOV.js";import"./chunk-POHVBL2G.js";import{a as I,b as F,c as T,d as D,f as P,g as S,h as p,i as O}from"./chunk-DNDHAJA2.js";import{a as C}from"./chunk-KLCHFWYS.js";import{a as _,b as M,c as G,g as J}from"./chunk-HOW4T4JC.js";import"./chunk-B4YWQM6Y.js";import{a as v,b as h}from"./chunk-7IRCYMAJ.js";import"./chunk-G3RRVMSI.js";import"./chunk-QUZGGMSX.js";import{d as W,e as X}from"./chunk-EWUETSNV.js";import"./chunk-MMRSHGP6.js";import"./chunk-7YYJ4RBL.js";import"./chunk-2NTZGRJK.js";import"./chunk-NPDMPLWO.js";import{parseArgs as he}from"node:util";var z=`usage: skillgate gate <gate-id> <module> [--export NAME] [--options JSON] [--seed N] [--json] [--timeout MS] [--memory MB]
-gates: ${W.join(", ")}`;function y(e,r){return e.stderr(`skillgate gate: ${r.split(`
-`)[0]}
-${z}
-`),2}function E(e,r,t){if(e===void 0)return;let s=Number(e);return!/^\d+$/.test(e)||!Number.isSafeInteger(s)||s>t?`--${r} must be an integer from 0 to ${t} (got '${e}')`:s}async function Z(e,r){let t;try{t=$e(e)}catch(u){return y(r,u.message)}let{values:s,positionals:a}=t;if(s.help)return r.stdout(`${z}
-`),0;let[o,i,...d]=a;if(!o||!i)return y(r,"expected a gate id and a module path");if(d.length)return y(r,`unexpected argument '${d[0]}'`);if(!X(o))return y(r,`unknown gate '${o}'`);let c;if(s.options!==void 0){try{c=JSON.parse(s.options)}catch(f){return y(r,`--options is not valid JSON: ${f.message}`)}if(c===null||typeof c!="object"||Array.isArray(c))return y(r,"--options must be a JSON object");let u=B(o,c);if(u.length)return y(r,`--options for gate ${o}: ${u.map(f=>`${f.path||"(options)"}: ${f.message}`).join("; ")}`)}let m=E(s.seed,"seed",2**31-1),g=E(s.timeout,"timeout",36e5),l=E(s.memory,"memory",65536);for(let u of[m,g,l])if(typeof u=="string")return y(r,u);let n=await H(o,i,{export:s.export,options:c,seed:m,timeoutMs:g,memoryMb:l});if(s.json)r.stdout(`${JSON.stringify(n,null,2)}
-`);else{r.stdout(`${n.passed?"PASS":"FAIL"} ${n.gate} ${i} (seed ${n.seed})
-`);for(let u of n.checks)r.stdout(`  ${u.passed?"\u2713":"\u2717"} ${u.id}: ${u.message}
-`);n.passed||r.stdout(`replay: skillgate gate ${o} ${i} --seed ${n.seed}${s.export?` --export ${s.export}`:""}${s.options?` --options '${s.options}'`:""}
-`)}return n.passed?0:1}function $e(e){return he({args:e,allowPositionals:!0,strict:!0,options:{export:{type:"string"},options:{type:"string"},seed:{type:"string"},json:{type:"boolean"},timeout:{type:"string"},memory:{type:"string"},help:{type:"boolean",short:"h"}}})}import{existsSync as R,mkdirSync as ye,readFileSync as be,statSync as ke,writeFileSync as we}from"node:fs";import{basename as ve,dirname as re,join as $,relative as j,resolve as se}from"node:path";import{parseArgs as Ie}from"node:util";var ee=`Usage: skillgate init SKILL [--repo DIR] [--force]
+import{a as le,e as de}from"./chunk-M3CCIOG5.js";import"./chunk-RB75KKVF.js";import"./chunk-2NTZGRJK.js";import{a as j,b as se,c as L,d as ie,e as ne,f as N,g as ce,h as pe}from"./chunk-H5CTBOQI.js";import{d as P,e as ae}from"./chunk-T53FGTTN.js";import{a as E,b as B,c as H,d as x,e as m,f as C}from"./chunk-EJDXDWB6.js";import{e as D}from"./chunk-4VK6G6TN.js";import{a as Q,c as z}from"./chunk-SO6UQH2Q.js";import{a as te,b as oe,c as re,g as R}from"./chunk-UAFUZ2MB.js";import{b as Z,h as ee}from"./chunk-XXKJCZPY.js";import"./chunk-7YYJ4RBL.js";import"./chunk-VNSQVZP5.js";import{a as O,b as S,c as g}from"./chunk-CVMT22CO.js";import"./chunk-G3RRVMSI.js";import"./chunk-QUZGGMSX.js";import"./chunk-7DPULHG4.js";import{f as b}from"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";import{existsSync as Ne,statSync as Ae}from"node:fs";import{resolve as Te}from"node:path";import{parseArgs as Ce}from"node:util";function je(e,o){let t=Array.from({length:o.length+1},(r,s)=>s);for(let r=1;r<=e.length;r++){let s=t[0];t[0]=r;for(let i=1;i<=o.length;i++){let l=t[i];t[i]=Math.min(t[i]+1,t[i-1]+1,s+(e[r-1]===o[i-1]?0:1)),s=l}}return t[o.length]}function v(e,o){let t,r=Number.POSITIVE_INFINITY;for(let s of o){let i=s.startsWith(e)||e.startsWith(s)?1:je(e,s);i<r&&(t=s,r=i)}return t!==void 0&&r<=Math.max(2,Math.floor(e.length/3))?` (did you mean ${t}?)`:""}function Le(e,o){let t=Object.entries(o).flatMap(([s,i])=>[`--${s}`,...i.short?[`-${i.short}`]:[]]),r=/'([^']+)'/.exec(e.message)?.[1]??"";switch(e.code){case"ERR_PARSE_ARGS_UNKNOWN_OPTION":return`unknown option ${r}${v(r,t)}`;case"ERR_PARSE_ARGS_INVALID_OPTION_VALUE":{let s=/(--?[\w-]+)/.exec(e.message)?.[1]??r;return o[s.replace(/^-+/,"")]?.type==="boolean"?`option ${s} takes no value`:`option ${s} needs a value`}case"ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":return`unexpected argument ${r}`;default:return e.message}}function y(e,o){try{return Ce({...o,args:e,strict:!0})}catch(t){let r=t;throw typeof r.code=="string"&&r.code.startsWith("ERR_PARSE_ARGS")?new g(Le(r,o.options)):t}}var ue=42,G=`Usage: skillgate gate <gate-id> <module> [options]
 
-Scaffolds an eval suite in SKILL's folder (SKILL: a skill name, its folder, or its SKILL.md):
-  evals/meta.json, evals/prompts/example.yaml (one case with a discriminator), evals/trigger-eval.json.
-Replace every TODO, then run \`skillgate validate\`.`,te=[".claude/skills",".agents/skills",".github/skills",".agent/skills","skills"];async function oe(e,r){let{values:t,positionals:s}=Ie({args:e,options:{repo:{type:"string"},force:{type:"boolean"},help:{type:"boolean",short:"h"}},allowPositionals:!0,strict:!0});if(t.help)return r.stdout(`${ee}
-`),p.pass;if(s.length!==1)throw new h(`init takes one skill
-${ee}`);let a=se(t.repo??"."),o=Se(a,s[0]),i=$(o,"SKILL.md"),d=j(a,i).split("\\").join("/"),c=K(d,be(i,"utf8"),"claude-code"),m=c.name??ve(o),g=c.version??"1",l=$(o,"evals"),n={"meta.json":`${JSON.stringify({skillVersion:g,suiteVersion:g,trials:3,thresholds:{discriminatorPassRate:.8,discriminatorLift:.3,triggerPrecision:.8,triggerRecall:.8}},null,2)}
-`,"prompts/example.yaml":`# One case of the ${m} suite. Add more files like this one in prompts/.
-# A discriminator (id starting D:) traps the single most tempting wrong answer an agent gives without the skill:
-# test for the absence of that answer, not for one exact right answer.
+Runs one deterministic gate on the module an agent wrote, in the sandbox; prints each check.
+
+  --export NAME     the function to test (default: the name the gate expects, e.g. allocate for conservation)
+  --options JSON    the gate's options, a JSON object
+  --seed N          seed of the property-based probes (default ${ue}); printed with a replay line
+  --timeout MS      time limit of the sandboxed run
+  --memory MB       memory limit of the sandboxed run
+  --json            print the result as JSON
+
+Gates: ${P.join(", ")}
+Exit codes: 0 pass, 1 fail, 2 usage error.`;function _(e,o,t){if(e===void 0)return;let r=Number(e);if(!/^\d+$/.test(e)||!Number.isSafeInteger(r)||r>t)throw new g(`--${o} must be an integer from 0 to ${t} (got '${e}')`);return r}async function me(e,o){let{values:t,positionals:r}=y(e,{allowPositionals:!0,options:{export:{type:"string"},options:{type:"string"},seed:{type:"string"},json:{type:"boolean"},timeout:{type:"string"},memory:{type:"string"},help:{type:"boolean",short:"h"}}});if(t.help)return o.stdout(`${G}
+`),0;let[s,i,...l]=r;if(!s||!i)throw new g("expected a gate id and a module path");if(l.length)throw new g(`unexpected argument '${l[0]}'`);if(!ae(s))throw new g(`unknown gate '${s}'${v(s,P)}`);let n=Te(i);if(!Ne(n)||!Ae(n).isFile())throw new g(`module ${i}: no such file (${n})`);let c;if(t.options!==void 0){try{c=JSON.parse(t.options)}catch(d){throw new g(`--options is not valid JSON: ${d.message}`)}if(c===null||typeof c!="object"||Array.isArray(c))throw new g("--options must be a JSON object");let $=le(s,c);if($.length)throw new g(`--options for gate ${s}: ${$.map(d=>`${d.path||"(options)"}: ${d.message}`).join("; ")}`)}let h=_(t.seed,"seed",2**31-1)??ue,u=_(t.timeout,"timeout",36e5),a=_(t.memory,"memory",65536),p=await de(s,i,{export:t.export,options:c,seed:h,timeoutMs:u,memoryMb:a});if(t.json)o.stdout(`${JSON.stringify(p,null,2)}
+`);else{o.stdout(`${p.passed?"PASS":"FAIL"} ${p.gate} ${i} (seed ${p.seed})
+`);for(let $ of p.checks)o.stdout(`  ${$.passed?"\u2713":"\u2717"} ${$.id}: ${$.message}
+`);p.passed||o.stdout(`replay: skillgate gate ${s} ${i} --seed ${p.seed}${t.export?` --export ${t.export}`:""}${t.options?` --options '${t.options}'`:""}
+`)}return p.passed?0:1}import{existsSync as A,mkdirSync as Fe,readFileSync as De,statSync as Pe,writeFileSync as _e}from"node:fs";import{basename as Ge,dirname as fe,join as w,relative as U,resolve as he}from"node:path";var M=`Usage: skillgate init SKILL [options]
+
+Scaffolds an eval suite in SKILL's folder (SKILL: a skill name, its folder, or its SKILL.md): evals/meta.json,
+evals/prompts/example.yaml (one case with a discriminator) and evals/trigger-eval.json. What only you can
+write is left as TODO-\u2026 keys that \`skillgate validate\` rejects, at their lines, until you replace them.
+
+  --repo DIR    repository root (default .)
+  --force       overwrite an existing scaffold
+
+Exit codes: 0 done, 2 usage error.`,Ue=[".claude/skills",".agents/skills",".github/skills",".agent/skills","skills"];async function $e(e,o){let{values:t,positionals:r}=y(e,{options:{repo:{type:"string"},force:{type:"boolean"},help:{type:"boolean",short:"h"}},allowPositionals:!0});if(t.help)return o.stdout(`${M}
+`),m.pass;if(r.length!==1)throw new g(r.length?`expected one skill, got ${r.length}`:"expected a skill");let s=he(t.repo??"."),i=Me(s,r[0]),l=w(i,"SKILL.md"),n=U(s,l).split("\\").join("/"),c=se(n,De(l,"utf8"),"claude-code"),h=c.name??Ge(i),u=c.version??"1",a=w(i,"evals"),p={"meta.json":`${JSON.stringify({skillVersion:u,suiteVersion:"1",trials:3,thresholds:{discriminatorPassRate:.8,discriminatorLift:.3,triggerPrecision:.8,triggerRecall:.8}},null,2)}
+`,"prompts/example.yaml":`# One case of the ${h} suite; add more files like this one in prompts/.
+# A discriminator (id starting D:) forbids the single most tempting wrong answer an agent gives without the
+# skill: test for the absence of that answer, not for one exact right answer.
+# Replace each TODO- key with the key it names (\`skillgate validate\` rejects the file until you do):
+#   TODO-prompt -> prompt: a realistic task where an agent without ${h} confidently answers wrong
+#   TODO-value  -> value:  that wrong answer (the discriminator fails when the output contains it)
 id: example
-prompt: "TODO: a realistic task where an agent without the ${m} skill gives a confident wrong answer"
+TODO-prompt: "a realistic task where an agent without the ${h} skill confidently answers wrong"
 assertions:
-  - id: D:avoids-tempting-wrong-answer
+  - id: D:avoids-the-tempting-wrong-answer
     type: not-contains
-    value: "TODO: the wrong answer a naive agent gives"
+    TODO-value: "the wrong answer an agent gives without the skill"
   - id: activated
     type: skill-used
-`,"trigger-eval.json":`${JSON.stringify({shouldFire:Array.from({length:10},(f,k)=>({prompt:`TODO: prompt ${k+1} that should activate ${m}`})),shouldNotFire:Array.from({length:10},(f,k)=>({prompt:`TODO: near-miss prompt ${k+1} that must not activate ${m}`}))},null,2)}
-`},u=Object.keys(n).filter(f=>R($(l,f)));if(u.length&&!t.force)throw new h(`${j(a,l)} already has ${u.join(", ")}; pass --force to overwrite`);for(let[f,k]of Object.entries(n))ye(re($(l,f)),{recursive:!0}),we($(l,f),k),r.stdout(`created ${j(a,$(l,f)).split("\\").join("/")}
-`);return r.stdout(`Replace the TODOs, then run: skillgate validate --repo ${t.repo??"."}
-`),p.pass}function Se(e,r){let t=se(e,r);if(R(t)){let s=ke(t).isDirectory()?t:re(t);if(R($(s,"SKILL.md")))return s}for(let s of te){let a=$(e,s,r);if(R($(a,"SKILL.md")))return a}throw new h(`no skill \`${r}\`: looked for ${r}/SKILL.md and ${te.map(s=>`${s}/${r}/SKILL.md`).join(", ")}`)}import{writeFile as x}from"node:fs/promises";import{parseArgs as Oe}from"node:util";var L=`usage: skillgate merge REPORT|DIR... [--json FILE] [--junit FILE] [--sarif FILE] [--markdown FILE]
-Combines shard reports into one. Without --json the merged report is printed on stdout.`,Re=512*1024;async function ie(e,r){let t;try{t=xe(e)}catch(s){return r.stderr(`skillgate merge: ${s.message}
-${L}
-`),p.usage}if(t.values.help)return r.stdout(`${L}
-`),0;if(t.positionals.length===0)return r.stderr(`skillgate merge: no report given
-${L}
-`),p.usage;try{let s=F(await T(t.positionals)),a=`${JSON.stringify(s,null,2)}
-`,{values:o}=t;o.json?await x(o.json,a):r.stdout(a),o.junit&&await x(o.junit,I(s)),o.sarif&&await x(o.sarif,S(s)),o.markdown&&await x(o.markdown,P(s,{maxChars:Re,fullReportHint:o.json??"the JSON report",charts:!0}));for(let i of s.errors)r.stderr(`skillgate merge: ${i}
-`);return r.stderr(`skillgate merge: ${s.verdict} (${s.skills.length} skills, ${s.newRoots.length} new roots)
-`),O(s.verdict)}catch(s){return s instanceof h?(r.stderr(`${s.message}
-`),p.usage):(r.stderr(`skillgate merge: ${s.stack??s}
-`),p.error)}}function xe(e){return Oe({args:e,allowPositionals:!0,options:{json:{type:"string"},junit:{type:"string"},sarif:{type:"string"},markdown:{type:"string"},help:{type:"boolean",short:"h"}}})}import{mkdir as Le,writeFile as Ne}from"node:fs/promises";import{dirname as Ae}from"node:path";import{parseArgs as Fe}from"node:util";var Ce=15,ne={pass:"PASS",fail:"FAIL",error:"ERROR"};function ae(e,r){let t=je(r.color),s=[],a=e.verdict==="pass"?t.green:e.verdict==="fail"?t.red:t.yellow;s.push(`${a(t.bold(`skillgate: ${ne[e.verdict]}`))}  ${e.skills.length} skill(s), ${e.blockingRoots.length} blocking root(s) (${e.newRoots.length} new)  [agent ${e.agent.adapter}, ${D(e)}, seed ${e.seed}]`),e.scope&&s.push(`  ${e.scope.message}`),e.base&&s.push(t.dim(`  base: ${e.base.ref??e.base.dir??e.base.sha??"?"}`)),s.push(t.dim(`  policy: ${e.policy.origin}${e.policy.override?`; override: ${e.policy.override.by}`:""}`));for(let i of e.policy.roots)s.push(...A(i,i.blocking?t.red:t.dim,t));for(let i of e.errors)s.push(t.yellow(`  error: ${i}`));for(let i of e.skills)s.push("",...Ee(i,t,r));let o=e.diagnostics.filter(i=>i.severity==="error");if(o.length){s.push("",t.bold("Validation errors"));for(let i of o)s.push(`  ${i.file}:${i.line}:${i.column}: ${i.message}`)}return s.push("",t.dim(`failed checks ${e.stats.failedChecks} \u2192 roots ${e.stats.roots} (per trial: ${e.stats.meanFailedChecksPerTrial.toFixed(2)} failed checks \u2192 ${e.stats.meanRootsPerTrial.toFixed(2)} roots); agent calls ${e.cost.agentCalls}, cache hits ${e.cost.cacheHits}, cost $${e.cost.usd.toFixed(4)}; ${(e.durationMs/1e3).toFixed(1)} s`)),`${s.join(`
+`,"trigger-eval.json":`${JSON.stringify({"TODO-shouldFire":[{prompt:`a request that should make the agent load ${h}`},{prompt:"another one, worded the way your users ask"}],"TODO-shouldNotFire":[{prompt:`a near miss: close to ${h}'s topic, but another skill's or none`},{prompt:"another near miss"}]},null,2)}
+`},$=Object.keys(p).filter(f=>A(w(a,f)));if($.length&&!t.force)throw new g(`${U(s,a)} already has ${$.join(", ")}; pass --force to overwrite`);for(let[f,Re]of Object.entries(p))Fe(fe(w(a,f)),{recursive:!0}),_e(w(a,f),Re),o.stdout(`created ${U(s,w(a,f)).split("\\").join("/")}
+`);let d=t.repo===void 0?"":` --repo ${ge(t.repo)}`;return o.stdout(["","Next steps:","  1. Replace the TODO- keys in prompts/example.yaml and trigger-eval.json; validate shows where each one is:",`       skillgate validate${d}`,"  2. Run the suite against your agent (here Claude Code: `claude` on PATH and ANTHROPIC_API_KEY set):",`       skillgate run${d} --skills ${ge(h)} --agent claude-code`,""].join(`
+`)),m.pass}function ge(e){return/^[\w@%+=:,./-]+$/.test(e)?e:`'${e.replace(/'/g,"'\\''")}'`}function Me(e,o){let t=he(e,o);if(A(t)){let s=Pe(t).isDirectory()?t:fe(t);if(A(w(s,"SKILL.md")))return s}for(let s of Ue){let i=w(e,s,o);if(A(w(i,"SKILL.md")))return i}let r=L(e,{profile:"claude-code",assertionTypes:j(N)}).skills.filter(s=>s.name===o||s.name.endsWith(`:${o}`));if(r.length===1)return w(e,r[0].dir);throw new g(r.length>1?`\`${o}\` names ${r.length} skills (${r.map(s=>s.name).join(", ")}): give the full name or the folder`:`no skill \`${o}\`: no SKILL.md at ${o}/ and no skill of that name in the repository`)}import{writeFile as T}from"node:fs/promises";var J=`Usage: skillgate merge REPORT|DIR... [options]
+
+Combines shard reports into one (a missing or failed shard makes the verdict error).
+Without --json the merged report is printed on stdout.
+
+  --json FILE       write the merged JSON report
+  --junit FILE      write JUnit XML
+  --sarif FILE      write SARIF 2.1.0
+  --markdown FILE   write the Markdown summary
+
+Exit codes: 0 pass, 1 fail, 2 usage error, 3 error.`,Je=512*1024;async function ye(e,o){let{values:t,positionals:r}=y(e,{allowPositionals:!0,options:{json:{type:"string"},junit:{type:"string"},sarif:{type:"string"},markdown:{type:"string"},help:{type:"boolean",short:"h"}}});if(t.help)return o.stdout(`${J}
+`),m.pass;if(r.length===0)throw new g("no report given");let s=B(await H(r)),i=`${JSON.stringify(s,null,2)}
+`;t.json?await T(t.json,i):o.stdout(i),t.junit&&await T(t.junit,E(s)),t.sarif&&await T(t.sarif,x(s)),t.markdown&&await T(t.markdown,z(s,{maxChars:Je,fullReportHint:t.json??"the JSON report",charts:!0}));for(let l of s.errors)o.stderr(`skillgate merge: ${l}
+`);return o.stderr(`skillgate merge: ${s.verdict} (${s.skills.length} skills, ${s.newRoots.length} new roots)
+`),C(s.verdict)}import{mkdir as Ke,writeFile as We}from"node:fs/promises";import{dirname as Ve,resolve as qe}from"node:path";import{parseArgs as Xe}from"node:util";function F(e={}){let o=e.stream??process.stderr,t=!!o.isTTY,r=!1,s=0,i=()=>{t&&r&&(o.write("\r\x1B[K"),r=!1)},l=n=>{i(),o.write(`${b(n)}
+`)};return{info:n=>!e.quiet&&l(n),warn:n=>l(`warning: ${n}`),error:n=>l(`error: ${n}`),debug:n=>e.verbose&&l(n),group:async(n,c)=>c(),progress(n){if(e.quiet)return;let c=`trials ${n.done}/${n.total}  errors ${n.errors}  cache hits ${n.cacheHits}  cost $${n.costUsd.toFixed(4)}`;t?(o.write(`\r\x1B[K${c}`),r=n.done<n.total,r||o.write(`
+`)):(n.done===n.total||Date.now()-s>5e3)&&(s=Date.now(),o.write(`${c}
+`))}}}var K=`Usage: skillgate plan [options]
+
+Says what \`skillgate run\` with the same options would run and spend, without running any trial: per skill and
+battery the trials of the first batch, the cache hits expected, the agent calls and their estimated cost (from the
+usage recorded by earlier runs of the same agent), the confirmation allowance and the budget.
+
+  --repo DIR          repository (head) to evaluate (default .)
+  --base REF          compare with this git ref
+  --base-dir DIR      compare with the base checked out in DIR
+  --skills GLOB       only skills whose name or path matches
+  --agent NAME        agent adapter
+  --trials N          trials per case and mode (overrides meta.json)
+  --shard I/N         only shard I of N
+  --no-cache          expect no cache hits
+  --config FILE       configuration file (default .skillgate.yml)
+  --json FILE         write the forecast as JSON
+
+Exit codes: 0 within budget, 3 the first trials alone would exceed the budget (run would stop before spending),
+2 usage or configuration error.`;async function we(e,o){let{values:t}=Xe({args:e,options:{repo:{type:"string"},base:{type:"string"},"base-dir":{type:"string"},skills:{type:"string"},agent:{type:"string"},trials:{type:"string"},shard:{type:"string"},"no-cache":{type:"boolean"},config:{type:"string"},json:{type:"string"},help:{type:"boolean",short:"h"}},strict:!0});if(t.help)return o.stdout(`${K}
+`),m.pass;let r=await R({repo:t.repo,base:t.base,baseDir:t["base-dir"],skills:t.skills,agent:t.agent,trials:t.trials,shard:t.shard,noCache:t["no-cache"],config:t.config},F({quiet:!0})),{forecast:s,scope:i}=await pe(r);if(o.stdout(`${[i.message,...ee(s)].join(`
 `)}
-`}function Ee(e,r,t){let s=[],a=e.verdict==="pass"?r.green:e.verdict==="fail"?r.red:r.yellow;s.push(`${a(ne[e.verdict].padEnd(5))} ${r.bold(e.name)} ${r.dim(`(${e.change}, ${e.path})`)}`);let o=e.discriminator;if(o){let l=e.base?.discriminator;s.push(`      discriminator pass rate  skill ${b(o.skill.discriminatorPassRate)}  baseline ${b(o.baseline.discriminatorPassRate)}  lift ${N(o.discriminatorLift)}`+(l?r.dim(`  (base: skill ${b(l.skill.discriminatorPassRate)}, lift ${N(l.discriminatorLift)})`):"")),s.push(`      overall pass rate        skill ${b(o.skill.passRate)}  baseline ${b(o.baseline.passRate)}  lift ${N(o.lift)}`),o.styleGuideNotGuardrail&&s.push(r.yellow("      style guide, not a guardrail: overall lift without discriminator lift"))}let i=e.trigger;if(i){let l=e.base?.trigger;s.push(`      trigger${i.proxy?` (${i.router} proxy)`:""}  precision ${b(i.precision)}  recall ${b(i.recall)}  F1 ${i.f1.toFixed(2)}`+(l?r.dim(`  (base: precision ${w(l.precision.rate)}, recall ${w(l.recall.rate)})`):""));for(let n of i.warnings)s.push(r.yellow(`      ${n}`))}let d=new Map;for(let l of e.gates.filter(n=>!n.passed)){let n=`gate ${l.gate} failed on ${l.module} (${l.caseId}/${l.assertionId})`;d.set(n,(d.get(n)??0)+1)}for(let[l,n]of[...d].slice(0,5))s.push(`      ${l}${n>1?` in ${n} trials`:""}`);let c=e.roots.filter(l=>l.blocking),m=e.roots.filter(l=>!l.blocking),g=t.verbose?Number.POSITIVE_INFINITY:Ce;for(let l of c.slice(0,g))s.push(...A(l,r.red,r));if(c.length>g&&s.push(r.red(`      \u2026 ${c.length-g} more blocking root(s) (--verbose or the JSON report lists all)`)),t.verbose||e.verdict!=="pass"){for(let l of m.slice(0,g))s.push(...A(l,r.dim,r));m.length>g&&s.push(r.dim(`      \u2026 ${m.length-g} more root(s)`))}for(let l of e.reasons.slice(0,6))s.push(r.dim(`      \xB7 ${l}`));return s}function A(e,r,t){let s=e.head&&e.base?` head ${e.head.failed}/${e.head.trials} failed, base ${e.base.failed}/${e.base.trials}${e.pValue!==void 0?`, p=${e.pValue.toPrecision(2)}`:""}`:e.head?` head ${e.head.failed}/${e.head.trials} failed`:"",a=[r(`      ${e.status.toUpperCase()} ${e.kind} ${e.id}`)+t.dim(`  ${e.file}:${e.line}${s}`),`        ${e.message.split(`
+`),t.json){let l=qe(t.json);await Ke(Ve(l),{recursive:!0}),await We(l,`${JSON.stringify({scope:i,forecast:s},null,2)}
+`)}return s.overBudget?m.error:m.pass}import{mkdir as Qe,writeFile as ze}from"node:fs/promises";import{dirname as Ze}from"node:path";var Ye=15,be={pass:"PASS",fail:"FAIL",error:"ERROR"};function ke(e,o){let t=He(o.color),r=[],s=e.verdict==="pass"?t.green:e.verdict==="fail"?t.red:t.yellow;r.push(`${s(t.bold(`skillgate: ${be[e.verdict]}`))}  ${e.skills.length} skill(s), ${e.blockingRoots.length} blocking root(s) (${e.newRoots.length} new)  [agent ${e.agent.adapter}, ${Q(e)}, seed ${e.seed}]`),e.scope&&r.push(`  ${e.scope.message}`),e.base&&r.push(t.dim(`  base: ${e.base.ref??e.base.dir??e.base.sha??"?"}${e.base.tip&&e.base.sha?` (merge base ${e.base.sha.slice(0,12)}; the base ref is now at ${e.base.tip.slice(0,12)})`:""}`)),r.push(t.dim(`  policy: ${e.policy.origin}${e.policy.override?`; override: ${e.policy.override.by}`:""}`));let i=e.isolation;i&&i.level===i.required?r.push(t.dim(`  isolation: ${i.level}`)):i&&r.push(t.yellow(t.bold(`  WARNING isolation: ${i.level}, weaker than ${i.required}${i.weakerAccepted==="config"?" (accepted by the config's isolation.allowWeaker)":""}: ${i.reason}`)));for(let n of e.policy.roots)r.push(...V(n,n.blocking?t.red:t.dim,t));for(let n of e.errors)r.push(t.yellow(`  error: ${n}`));for(let n of e.skills)r.push("",...Be(n,t,o));let l=e.diagnostics.filter(n=>n.severity==="error");if(l.length){r.push("",t.bold("Validation errors"));for(let n of l)r.push(`  ${n.file}:${n.line}:${n.column}: ${n.message}`)}return r.push("",t.dim(`failed checks ${e.stats.failedChecks} \u2192 roots ${e.stats.roots} (per trial: ${e.stats.meanFailedChecksPerTrial.toFixed(2)} failed checks \u2192 ${e.stats.meanRootsPerTrial.toFixed(2)} roots); agent calls ${e.cost.agentCalls}, cache hits ${e.cost.cacheHits}, cost $${e.cost.usd.toFixed(4)}; ${(e.durationMs/1e3).toFixed(1)} s`)),`${r.join(`
+`)}
+`}function Be(e,o,t){let r=[],s=e.verdict==="pass"?o.green:e.verdict==="fail"?o.red:o.yellow;r.push(`${s(be[e.verdict].padEnd(5))} ${o.bold(e.name)} ${o.dim(`(${e.change}, ${e.path})`)}`);let i=e.discriminator;if(i){let a=e.base?.discriminator;r.push(`      discriminator pass rate  skill ${k(i.skill.discriminatorPassRate)}  baseline ${k(i.baseline.discriminatorPassRate)}  lift ${W(i.discriminatorLift)}`+(a?o.dim(`  (base: skill ${k(a.skill.discriminatorPassRate)}, lift ${W(a.discriminatorLift)})`):"")),r.push(`      overall pass rate        skill ${k(i.skill.passRate)}  baseline ${k(i.baseline.passRate)}  lift ${W(i.lift)}`),i.styleGuideNotGuardrail&&r.push(o.yellow("      style guide, not a guardrail: overall lift without discriminator lift"))}let l=e.trigger;if(l){let a=e.base?.trigger;r.push(`      trigger${l.proxy?` (${l.router} proxy)`:""}  precision ${k(l.precision)}  recall ${k(l.recall)}  F1 ${l.f1.toFixed(2)}`+(a?o.dim(`  (base: precision ${I(a.precision.rate)}, recall ${I(a.recall.rate)})`):""));for(let p of l.warnings)r.push(o.yellow(`      ${p}`))}let n=new Map;for(let a of e.gates.filter(p=>!p.passed)){let p=`gate ${a.gate} failed on ${a.module} (${a.caseId}/${a.assertionId})`;n.set(p,(n.get(p)??0)+1)}for(let[a,p]of[...n].slice(0,5))r.push(`      ${a}${p>1?` in ${p} trials`:""}`);let c=e.roots.filter(a=>a.blocking),h=e.roots.filter(a=>!a.blocking),u=t.verbose?Number.POSITIVE_INFINITY:Ye;for(let a of c.slice(0,u))r.push(...V(a,o.red,o));if(c.length>u&&r.push(o.red(`      \u2026 ${c.length-u} more blocking root(s) (--verbose or the JSON report lists all)`)),t.verbose||e.verdict!=="pass"){for(let a of h.slice(0,u))r.push(...V(a,o.dim,o));h.length>u&&r.push(o.dim(`      \u2026 ${h.length-u} more root(s)`))}for(let a of e.reasons.slice(0,6))r.push(o.dim(`      \xB7 ${a}`));return r}function V(e,o,t){let r=e.head&&e.base?` head ${e.head.failed}/${e.head.trials} failed, base ${e.base.failed}/${e.base.trials}${e.pValue!==void 0?`, p=${e.pValue.toPrecision(2)}`:""}`:e.head?` head ${e.head.failed}/${e.head.trials} failed`:"",s=[o(`      ${e.status.toUpperCase()} ${e.kind} ${e.id}`)+t.dim(`  ${e.file}:${e.line}${r}`),`        ${e.message.split(`
 `).join(`
-        `)}`];return e.cascaded.length&&a.push(t.dim(`        cascaded: ${e.cascaded.slice(0,6).join(", ")}${e.cascaded.length>6?", \u2026":""}`)),a}function b(e){return`${w(e.rate)} [${w(e.low)}\u2013${w(e.high)}] (${e.passed}/${e.total})`}function w(e){return`${Math.round(e*100)}%`}function N(e){return`${e>=0?"+":""}${(e*100).toFixed(0)} pts`}function je(e){let r=t=>s=>e?`\x1B[${t}m${s}\x1B[0m`:s;return{red:r(31),green:r(32),yellow:r(33),dim:r(2),bold:r(1)}}function le(e={}){let r=e.stream??process.stderr,t=!!r.isTTY,s=!1,a=0,o=()=>{t&&s&&(r.write("\r\x1B[K"),s=!1)},i=d=>{o(),r.write(`${d}
-`)};return{info:d=>!e.quiet&&i(d),warn:d=>i(`warning: ${d}`),error:d=>i(`error: ${d}`),debug:d=>e.verbose&&i(d),group:async(d,c)=>c(),progress(d){if(e.quiet)return;let c=`trials ${d.done}/${d.total}  errors ${d.errors}  cache hits ${d.cacheHits}  cost $${d.costUsd.toFixed(4)}`;t?(r.write(`\r\x1B[K${c}`),s=d.done<d.total,s||r.write(`
-`)):(d.done===d.total||Date.now()-a>5e3)&&(a=Date.now(),r.write(`${c}
-`))}}}var Te=`Usage: skillgate run [options]
+        `)}`];return e.cascaded.length&&s.push(t.dim(`        cascaded: ${e.cascaded.slice(0,6).join(", ")}${e.cascaded.length>6?", \u2026":""}`)),s}function k(e){return`${I(e.rate)} [${I(e.low)}\u2013${I(e.high)}] (${e.passed}/${e.total})`}function I(e){return`${Math.round(e*100)}%`}function W(e){return`${e>=0?"+":""}${(e*100).toFixed(0)} pts`}function He(e){let o=t=>r=>e?`\x1B[${t}m${r}\x1B[0m`:r;return{red:o(31),green:o(32),yellow:o(33),dim:o(2),bold:o(1)}}var q=`Usage: skillgate run [options]
 
 Runs the batteries of the skills a change touches (or every skill), compares with the base, prints the verdict.
 
@@ -62,42 +102,47 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --seed N            seed of every randomised step (default 42); reported, replayable
   --no-cache          do not read or write the trial cache
   --config FILE       configuration file (default .skillgate.yml)
-  --json FILE         write the JSON report
+  --json FILE         write the JSON report (and skill-creator exports to FILE's name + .skill-creator/)
   --junit FILE        write JUnit XML
   --sarif FILE        write SARIF (new roots as results with locations)
   --record DIR        write replay recordings of every trial run to DIR
   --allow-weakening   accept a weakened suite or policy: you, the operator, approve it (reported)
-  --quiet, --verbose
+  --quiet, --verbose, --no-color
 
-Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;async function de(e,r){let{values:t}=Fe({args:e,options:{repo:{type:"string"},base:{type:"string"},"base-dir":{type:"string"},"base-report":{type:"string"},skills:{type:"string"},agent:{type:"string"},trials:{type:"string"},shard:{type:"string"},seed:{type:"string"},"no-cache":{type:"boolean"},config:{type:"string"},json:{type:"string"},junit:{type:"string"},sarif:{type:"string"},record:{type:"string"},"allow-weakening":{type:"boolean"},quiet:{type:"boolean",short:"q"},verbose:{type:"boolean"},"no-color":{type:"boolean"},help:{type:"boolean",short:"h"}},strict:!0});if(t.help)return r.stdout(`${Te}
-`),0;let s=le({quiet:t.quiet,verbose:t.verbose}),a=await J({repo:t.repo,base:t.base,baseDir:t["base-dir"],baseReport:t["base-report"],skills:t.skills,agent:t.agent,trials:t.trials,shard:t.shard,seed:t.seed,noCache:t["no-cache"],config:t.config,json:t.json,junit:t.junit,sarif:t.sarif,record:t.record,...t["allow-weakening"]?{allowWeakening:{by:"--allow-weakening, given by the operator"}}:{}},s),o=await Q(a),i=async(c,m)=>{c&&(await Le(Ae(c),{recursive:!0}),await Ne(c,m))};await i(a.outputs.json,`${JSON.stringify(o,null,2)}
-`),await i(a.outputs.junit,I(o)),await i(a.outputs.sarif,S(o));let d=!t["no-color"]&&!process.env.NO_COLOR&&!!process.stdout.isTTY;return r.stdout(ae(o,{color:d,verbose:t.verbose})),O(o.verdict)}import{parseArgs as De}from"node:util";function ce(e,r){let t=r?G(e,r):void 0,s=r&&!t?M(r):_({kind:"dir",dir:e},t,"the checkout");return{config:s.config,...s.file?{file:s.file}:{}}}var Pe=`Usage: skillgate validate [--repo DIR] [--config FILE] [--profile strict|claude-code] [--glob PATTERN]... [--json]
+Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;async function ve(e,o){let{values:t}=y(e,{options:{repo:{type:"string"},base:{type:"string"},"base-dir":{type:"string"},skills:{type:"string"},agent:{type:"string"},trials:{type:"string"},shard:{type:"string"},seed:{type:"string"},"no-cache":{type:"boolean"},config:{type:"string"},json:{type:"string"},junit:{type:"string"},sarif:{type:"string"},record:{type:"string"},"allow-weakening":{type:"boolean"},quiet:{type:"boolean",short:"q"},verbose:{type:"boolean"},"no-color":{type:"boolean"},help:{type:"boolean",short:"h"}}});if(t.help)return o.stdout(`${q}
+`),0;let r=F({quiet:t.quiet,verbose:t.verbose}),s=await R({repo:t.repo,base:t.base,baseDir:t["base-dir"],skills:t.skills,agent:t.agent,trials:t.trials,shard:t.shard,seed:t.seed,noCache:t["no-cache"],config:t.config,json:t.json,junit:t.junit,sarif:t.sarif,record:t.record,...t["allow-weakening"]?{allowWeakening:{by:"--allow-weakening, given by the operator"}}:{}},r),i=await ce(s),l=async(c,h)=>{c&&(await Qe(Ze(c),{recursive:!0}),await ze(c,b(h)))};await l(s.outputs.json,`${JSON.stringify(i,null,2)}
+`),await l(s.outputs.junit,E(i)),await l(s.outputs.sarif,x(i));let n=!t["no-color"]&&!process.env.NO_COLOR&&!!process.stdout.isTTY;return o.stdout(ke(i,{color:n,verbose:t.verbose})),C(i.verdict)}function Ie(e,o){let t=o?re(e,o):void 0,r=o&&!t?oe(o):te({kind:"dir",dir:e},t,"the checkout");return{config:r.config,...r.file?{file:r.file}:{}}}var X=`Usage: skillgate validate [--repo DIR] [--config FILE] [--profile strict|claude-code] [--glob PATTERN]... [--json]
 
 Checks every SKILL.md, eval suite and .skillgate.yml; prints each problem as file:line:column.
-Exit 0 when there is no error (warnings allowed), 2 when there is any.`;async function pe(e,r){let{values:t}=De({args:e,options:{repo:{type:"string"},config:{type:"string"},profile:{type:"string"},glob:{type:"string",multiple:!0},json:{type:"boolean"},help:{type:"boolean",short:"h"}},strict:!0});if(t.help)return r.stdout(`${Pe}
-`),p.pass;let s=t.repo??".";if(t.profile!==void 0&&t.profile!=="strict"&&t.profile!=="claude-code")throw new h(`--profile must be strict or claude-code (got \`${t.profile}\`)`);let a=[],o=t.profile??"claude-code",i,d,c;try{let{config:n}=ce(s,t.config);!t.profile&&n.profile&&(o=n.profile),i=n.skills?.globs,d=n.skills?.include,c=n.skills?.exclude}catch(n){if(!(n instanceof h)||n.diagnostics.length===0)throw n;a.push(...n.diagnostics)}t.glob?.length&&(i=t.glob);let m=V(s,{profile:o,globs:i,include:d,exclude:c,assertionTypes:U(q)});a.push(...m.diagnostics,...Y(m.skills));let g=a.filter(n=>n.severity==="error").length,l=a.length-g;if(t.json)r.stdout(`${JSON.stringify({profile:o,skills:m.skills.map(n=>({name:n.name,path:n.path,suite:n.suite?.root??null,cases:n.suite?.cases.length??0,triggerQueries:(n.suite?.trigger?.shouldFire.length??0)+(n.suite?.trigger?.shouldNotFire.length??0)})),diagnostics:a,errors:g,warnings:l},null,2)}
-`);else{for(let u of a)r.stdout(`${v(u)}
-`);let n=m.skills.filter(u=>u.suite).length;r.stdout(`${m.skills.length} skill(s), ${n} suite(s) checked under the ${o} profile: ${g} error(s), ${l} warning(s)
-`)}return g>0?p.usage:p.pass}var me={run:de,validate:pe,init:oe,merge:ie,gate:Z};var ue={stdout:e=>process.stdout.write(e),stderr:e=>process.stderr.write(e)};var ge=`skillgate ${C} \u2014 gate pull requests that edit AI-agent skills
+Exit 0 when there is no error (warnings allowed), 2 when there is any.`;async function Oe(e,o){let{values:t}=y(e,{options:{repo:{type:"string"},config:{type:"string"},profile:{type:"string"},glob:{type:"string",multiple:!0},json:{type:"boolean"},help:{type:"boolean",short:"h"}}});if(t.help)return o.stdout(`${X}
+`),m.pass;let r=t.repo??".";if(t.profile!==void 0&&t.profile!=="strict"&&t.profile!=="claude-code")throw new g(`--profile must be strict or claude-code (got \`${t.profile}\`)`);let s=[],i=t.profile??"claude-code",l=!1,n,c,h;try{let{config:d}=Ie(r,t.config);!t.profile&&d.profile&&(i=d.profile),n=d.skills?.globs,l=d.judge!==void 0,c=d.skills?.include,h=d.skills?.exclude}catch(d){if(!(d instanceof S)||d.diagnostics.length===0)throw d;s.push(...d.diagnostics)}t.glob?.length&&(n=t.glob);let u=L(r,{profile:i,globs:n,include:c,exclude:h,assertionTypes:j(N)});s.push(...u.diagnostics,...Z(u.skills),...ne(u.outsideGlobs,void 0),...l?[]:ie(u.skills,"warning"));let a=s.filter(d=>d.severity==="error").length,p=s.filter(d=>d.severity==="warning").length,$=s.length-a-p;if(t.json){let d=u.skills.map(f=>({name:f.name,...f.namespace?{namespace:f.namespace}:{},layout:f.layout,path:f.path,suite:f.suite?.root??null,suiteFormats:f.suite?.formats??[],cases:f.suite?.cases.length??0,triggerQueries:(f.suite?.trigger?.shouldFire.length??0)+(f.suite?.trigger?.shouldNotFire.length??0)}));o.stdout(`${JSON.stringify({profile:i,listing:u.files.source,skills:d,outsideGlobs:u.outsideGlobs,diagnostics:s,errors:a,warnings:p,notices:$},null,2)}
+`)}else{for(let f of s)o.stdout(`${O(f)}
+`);let d=u.skills.filter(f=>f.suite).length;o.stdout(`${u.skills.length} skill(s), ${d} suite(s) checked under the ${i} profile: ${a} error(s), ${p} warning(s)${$?`, ${$} notice(s)`:""}
+`)}return u.skills.length===0?(t.json||o.stdout(u.outsideGlobs.length>0?`no skill within the configured globs; ${u.outsideGlobs.length} SKILL.md file(s) lie outside them
+`:`no skill found in ${r}: no SKILL.md file anywhere (git-ignored, vendored and node_modules folders are not read)
+`),m.usage):a>0?m.usage:m.pass}var Y={run:{run:ve,usage:q},plan:{run:we,usage:K},validate:{run:Oe,usage:X},init:{run:$e,usage:M},merge:{run:ye,usage:J},gate:{run:me,usage:G}};var Se={stdout:e=>process.stdout.write(b(e)),stderr:e=>process.stderr.write(b(e))};var Ee=`skillgate ${D} \u2014 gate pull requests that edit AI-agent skills
 
 Usage: skillgate <command> [options]
 
 Commands:
   run        run the batteries and gates, compare with the base, print the verdict
+  plan       say what \`run\` would run and spend (trials, cache hits, agent calls, USD), running nothing
   validate   check SKILL.md files, eval suites and .skillgate.yml
   gate       run one deterministic gate on a module
   merge      combine shard reports into one
   init       scaffold an eval suite for a skill
 
 Run \`skillgate <command> --help\` for a command's options.
-Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;async function fe(e,r=ue){let[t,...s]=e;if(!t||t==="help"||t==="--help"||t==="-h")return r.stdout(`${ge}
-`),t?p.pass:p.usage;if(t==="--version"||t==="-v")return r.stdout(`${C}
-`),p.pass;let a=me[t];if(!a)return r.stderr(`skillgate: unknown command \`${t}\`
+Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;async function xe(e,o=Se){let[t,...r]=e;if(!t||t==="help"||t==="--help"||t==="-h")return o.stdout(`${Ee}
+`),t?m.pass:m.usage;if(t==="--version"||t==="-v")return o.stdout(`${D}
+`),m.pass;let s=Y[t];if(!s){let i=Object.keys(Y);return o.stderr(`skillgate: unknown command \`${t}\`${t.startsWith("-")?"":v(t,i)}
 
-${ge}
-`),p.usage;try{return await a(s,r)}catch(o){return _e(o,r)}}function _e(e,r){if(e instanceof h){r.stderr(`skillgate: ${e.message}
-`);for(let s of e.diagnostics)r.stderr(`${v(s)}
-`);return p.usage}let t=e.code;return typeof t=="string"&&t.startsWith("ERR_PARSE_ARGS")?(r.stderr(`skillgate: ${e.message}
-`),p.usage):(r.stderr(`skillgate: error: ${e?.message??String(e)}
-`),process.env.SKILLGATE_DEBUG&&r.stderr(`${e?.stack??""}
-`),p.error)}process.stdout.on("error",e=>{throw e.code==="EPIPE"&&process.exit(process.exitCode??0),e});process.exitCode=await fe(process.argv.slice(2));
+${Ee}
+`),m.usage}try{return await s.run(r,o)}catch(i){return et(i,o,{name:t,usage:s.usage})}}function et(e,o,t){let r=`skillgate ${t.name}:`;if(e instanceof g)return o.stderr(`${r} ${e.message}
+
+${t.usage}
+`),m.usage;if(e instanceof S){o.stderr(`${r} ${e.message}
+`);for(let s of e.diagnostics)o.stderr(`${O(s)}
+`);return m.usage}return o.stderr(`${r} error: ${e?.message??String(e)}
+`),process.env.SKILLGATE_DEBUG&&o.stderr(`${e?.stack??""}
+`),m.error}process.stdout.on("error",e=>{throw e.code==="EPIPE"&&process.exit(process.exitCode??0),e});process.exitCode=await xe(process.argv.slice(2));

@@ -167,6 +167,8 @@ export const PID_REPORT_MS = 200;
  * runner exited or was killed), every agent still running is killed and the spawner exits.
  */
 function serve() {
+  // No inspector on SIGUSR1 in a process of skillgate's uid (Node 20 has no --disable-sigusr1).
+  process.on("SIGUSR1", () => {});
   const send = process.send?.bind(process);
   if (!send) throw new Error("the agent spawner needs an IPC channel (start it with child_process.fork)");
   /** @type {Map<number, AbortController>} */

@@ -1,7 +1,10 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { gateCommand } from "../src/cli/commands/gate.js";
+import { main } from "../src/cli/main.js";
 import { GATE_IDS } from "./ids.js";
 import { didYouMean, GATE_OPTION_SCHEMAS, validateGateOptions } from "./options.js";
+
+const fixture = (f: string) => join(import.meta.dirname, f);
 
 function io() {
   const out = { stdout: "", stderr: "" };
@@ -71,16 +74,27 @@ describe("gate options, validated against each gate's schema", () => {
   });
 
   it("`skillgate gate --options` refuses an unknown key or a bad value with exit 2, before anything runs", async () => {
+    // Modules that exist and load: had the gate run, the options problem would be a failed check (exit 1).
     const x = io();
-    const code = await gateCommand(["boundary", "does-not-exist.js", "--options", '{"domian":[]}'], x.io);
+    const code = await main(
+      ["gate", "boundary", fixture("boundary/fixtures/good-score.ts"), "--options", '{"domian":[]}'],
+      x.io,
+    );
     expect(code).toBe(2);
     expect(x.out.stderr).toContain(
       "skillgate gate: --options for gate boundary: /domian: unknown option 'domian'",
     );
     expect(x.out.stderr).toContain("did you mean 'domain'?");
-    // The module does not exist: had anything run, this would be exit 1 with a load failure.
+    expect(x.out.stderr).toContain("Usage: skillgate gate");
+    expect(x.out.stdout).toBe("");
     const y = io();
-    expect(await gateCommand(["leakage", "does-not-exist.js", "--options", '{"mode":"time"}'], y.io)).toBe(2);
+    expect(
+      await main(
+        ["gate", "leakage", fixture("leakage/fixtures/good-group-hash.ts"), "--options", '{"mode":"time"}'],
+        y.io,
+      ),
+    ).toBe(2);
     expect(y.out.stderr).toContain('/mode: must be one of "group", "temporal"');
+    expect(y.out.stdout).toBe("");
   });
 });

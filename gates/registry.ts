@@ -30,6 +30,8 @@ export interface RunGateOptions {
   memoryMb?: number;
   /** Working directory of the child (default: the module's folder). */
   cwd?: string;
+  /** The folder the module may import from (default: its own folder). */
+  root?: string;
 }
 
 /** A 31-bit seed, the range fast-check replays. */
@@ -147,7 +149,7 @@ export async function runGateSeeds(
   const outcome: SandboxOutcome<GateResult[]> = await runSandboxSession(
     { kind: "gate", gate, module: modulePath, export: opts.export, options },
     { timeoutMs, memoryMb: opts.memoryMb ?? DEFAULT_GATE_MEMORY_MB },
-    { cwd: opts.cwd, priority: GATE_RUN_COST_MS[gate] * seeds.length },
+    { cwd: opts.cwd, root: opts.root, priority: GATE_RUN_COST_MS[gate] * seeds.length },
     async (child) => {
       const info = await child.loaded;
       const { probeSession } = await import("./judging.js");

@@ -14,6 +14,8 @@ const require = createRequire(import.meta.url);
 /** Entry points: dist name → source. */
 export const ENTRIES = {
   index: "src/main.ts",
+  // the action's `post:` step: completes a check run the main step left open (cancelled, timed out)
+  post: "src/post.ts",
   cli: "src/cli.ts",
 };
 /** Data files the bundles load at run time, copied next to them. */
@@ -30,7 +32,9 @@ const nativeBinary = (() => {
 export const ASSETS = {
   // The agent spawner runs as a process of its own from this copy (src/agents/spawner.mjs; plain JavaScript).
   "spawner.mjs": join(root, "src/agents/spawner.mjs"),
-  // The sandbox compiles untrusted modules in the parent; on linux-x64 the native esbuild does it (its JS API
+  // Untrusted modules are bundled in a sandboxed child running this script (plain JavaScript).
+  "compile-child.mjs": join(root, "src/sandbox/compile-child.mjs"),
+  // The compile child loads esbuild from these copies; on linux-x64 the native esbuild does it (its JS API
   // unbundled at esbuild-native/lib/main.js, the binary at esbuild-native/bin/esbuild); elsewhere esbuild-wasm.
   "esbuild-native/package.json": join(esbuildNative, "package.json"),
   "esbuild-native/lib/main.js": join(esbuildNative, "lib/main.js"),

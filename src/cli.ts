@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: no inspector on SIGUSR1 (see no-inspector.ts).
+import "./util/no-inspector.js";
 import { main } from "./cli/main.js";
 
 // `skillgate run | head` closes stdout early: stop quietly instead of crashing on EPIPE.

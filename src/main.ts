@@ -1,22 +1,28 @@
 // The GitHub Action entry (dist/index.js, run by the runner on node24): a thin shell over runAction.
 // The pipeline and the cache service are imported when first needed: the bundle splits them into chunks, so the
 // action starts (and says what it is about to do) without compiling code it reaches only later.
+// First: no inspector on SIGUSR1 (see no-inspector.ts).
+import "./util/no-inspector.js";
 import * as core from "@actions/core";
 import { coreActionIO } from "./github/io.js";
-import { runAction } from "./github/run-action.js";
+import { type EvaluationContext, runAction } from "./github/run-action.js";
 import type { Settings } from "./model/index.js";
 import { EXIT, exitCodeFor } from "./report/exit-codes.js";
 
-/** The trial cache travels between runs through the Actions cache service (a warning when unavailable). */
-async function runWithActionsCache(settings: Settings) {
+/**
+ * The trial cache travels between runs through the Actions cache service (a warning when unavailable): runs of a
+ * branch save, a pull request's run reads the base's entries only.
+ */
+async function runWithActionsCache(settings: Settings, run: EvaluationContext) {
   const { runPipeline } = await import("./pipeline.js");
   if (!settings.cache.enabled) return runPipeline(settings);
   const { restoreTrialCache, saveTrialCache } = await import("./run/cache-actions.js");
-  const state = await restoreTrialCache(settings.cache.dir, settings.logger);
+  const { cacheAccess } = run;
+  const state = await restoreTrialCache(settings.cache.dir, settings.logger, {}, undefined, cacheAccess);
   try {
     return await runPipeline(settings);
   } finally {
-    await saveTrialCache(settings.cache.dir, state, settings.logger);
+    await saveTrialCache(settings.cache.dir, state, settings.logger, {}, undefined, cacheAccess);
   }
 }
 
@@ -27,6 +33,7 @@ try {
     resolveSettings: async (raw, logger) =>
       (await import("./settings/resolve.js")).resolveSettings(raw, logger),
     runPipeline: runWithActionsCache,
+    forecastPipeline: async (settings) => (await import("./pipeline.js")).forecastPipeline(settings),
     exitCodeFor,
   });
   process.exitCode = result.exitCode;

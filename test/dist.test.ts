@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -44,6 +44,8 @@ describe("dist/", () => {
 
   it("runs with no node_modules anywhere near it (as the Actions runtime has none)", () => {
     const dir = mkdtempSync(join(tmpdir(), "sg-dist-alone-"));
+    // The gate's module lies at the top of it: the sandbox uid that compiles it must be able to read it.
+    chmodSync(dir, 0o755);
     cpSync(join(root, "dist"), join(dir, "dist"), { recursive: true });
     cpSync(join(root, "examples"), join(dir, "examples"), { recursive: true });
     cpSync(join(root, "package.json"), join(dir, "package.json"));

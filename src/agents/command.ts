@@ -9,6 +9,7 @@ import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, Usage } from "../model/index.js";
 import { ZERO_USAGE } from "../model/index.js";
+import { sandboxOptions } from "./confine.js";
 import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult, errorResult, tail } from "./result.js";
@@ -127,6 +128,7 @@ export function createCommandAgent(config: AgentConfig, ctx: { repoDir: string }
         timeoutMs: run.timeoutMs,
         signal: run.signal,
         maxStdoutBytes: COMMAND_MAX_STDOUT_BYTES,
+        confine: { workspace: run.workspace, repoDir: ctx.repoDir, ...sandboxOptions(config.options) },
       });
       if (p.spawnError) return errorResult("crash", `cannot start agent command ${file}: ${p.spawnError}`);
       if (p.timedOut)

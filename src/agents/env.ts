@@ -17,6 +17,8 @@ export const BASE_ENV_NAMES = [
 export const NEVER_PASSED = [
   "GITHUB_TOKEN",
   "GH_TOKEN",
+  "GH_ENTERPRISE_TOKEN",
+  "GITHUB_ENTERPRISE_TOKEN",
   "ACTIONS_RUNTIME_TOKEN",
   "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
   "ACTIONS_ID_TOKEN_REQUEST_URL",
@@ -25,6 +27,13 @@ export const NEVER_PASSED = [
   "INPUT_GITHUB-TOKEN",
   "INPUT_TOKEN",
 ];
+/** Whole families never passed: the runner's internals (`ACTIONS_*`) and the action's inputs (`INPUT_*`). */
+const NEVER_PASSED_PREFIXES = ["ACTIONS_", "INPUT_"];
+
+export function isNeverPassed(name: string): boolean {
+  const upper = name.toUpperCase();
+  return NEVER_PASSED.includes(upper) || NEVER_PASSED_PREFIXES.some((p) => upper.startsWith(p));
+}
 
 /** `NAME` matches exactly, `PREFIX*` matches every name starting with PREFIX. */
 export function matchesEnvPattern(name: string, pattern: string): boolean {
@@ -34,7 +43,7 @@ export function matchesEnvPattern(name: string, pattern: string): boolean {
 export interface AgentEnvOptions {
   /** Names or `PREFIX*` patterns the adapter passes through. */
   allow: readonly string[];
-  /** Extra names from config (`env:` / `agent.env`). */
+  /** Extra names from config (`env:` / `agent.env`): exact names, never patterns. */
   extra?: readonly string[];
   home: string;
   /** Where values come from; `process.env` by default. */
@@ -53,15 +62,18 @@ export function buildAgentEnv(opts: AgentEnvOptions): Record<string, string> {
  */
 export function agentEnvFor(opts: Omit<AgentEnvOptions, "home">): (home: string) => Record<string, string> {
   const source = opts.source ?? process.env;
-  const patterns = [...BASE_ENV_NAMES, ...opts.allow, ...(opts.extra ?? [])];
+  // The adapter's own allow-list may use `PREFIX*`; names from config (which a PR could have written, were it not
+  // read from the base) are exact.
+  const patterns = [...BASE_ENV_NAMES, ...opts.allow];
+  const exact = new Set(opts.extra ?? []);
   const passed: Record<string, string> = {};
   for (const [name, value] of Object.entries(source)) {
-    if (value === undefined || NEVER_PASSED.includes(name.toUpperCase())) continue;
-    if (patterns.some((p) => matchesEnvPattern(name, p))) passed[name] = value;
+    if (value === undefined || isNeverPassed(name)) continue;
+    if (exact.has(name) || patterns.some((p) => matchesEnvPattern(name, p))) passed[name] = value;
   }
   const set: Record<string, string> = {};
   for (const [name, value] of Object.entries(opts.set ?? {})) {
-    if (!NEVER_PASSED.includes(name.toUpperCase())) set[name] = value;
+    if (!isNeverPassed(name)) set[name] = value;
   }
   return (home) => ({
     ...passed,

@@ -11,6 +11,8 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findUpwards } from "../util/find-upwards.js";
+import { disableSigusr1Flags } from "../util/no-inspector.js";
+import { type AgentConfinement, type ConfinedAgent, confineAgent } from "./confine.js";
 import { killGroup, MAX_TIMEOUT_MS, runProcess, SERVE_FLAG } from "./spawner.mjs";
 
 export interface AgentProcessOptions {
@@ -23,6 +25,8 @@ export interface AgentProcessOptions {
   maxStdoutBytes: number;
   /** Bytes of stderr kept (the tail is what explains a crash). */
   maxStderrBytes?: number;
+  /** Run it inside the machine's isolation, its workspace the only writable place (see confine.ts). */
+  confine?: AgentConfinement;
 }
 
 export interface AgentProcessResult {
@@ -47,7 +51,13 @@ export interface SpawnerUsage {
 
 /** Runner → spawner, over the IPC channel. */
 export type SpawnerRequest =
-  | { op: "run"; id: number; file: string; args: string[]; opts: Omit<AgentProcessOptions, "signal"> }
+  | {
+      op: "run";
+      id: number;
+      file: string;
+      args: string[];
+      opts: Omit<AgentProcessOptions, "signal" | "confine">;
+    }
   | { op: "kill"; id: number }
   | { op: "usage"; id: number };
 
@@ -87,7 +97,8 @@ class AgentSpawner {
     this.child = fork(script, [SERVE_FLAG], {
       // Its own environment holds no secrets: each agent's environment comes with its request.
       env: { PATH: process.env.PATH ?? "" },
-      execArgv: [],
+      // It runs with skillgate's uid: no inspector on SIGUSR1 (its own listener covers Node 20).
+      execArgv: disableSigusr1Flags(),
       serialization: "json",
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     });
@@ -107,7 +118,7 @@ class AgentSpawner {
     return this.child.pid;
   }
 
-  run(file: string, args: string[], opts: AgentProcessOptions): Promise<AgentProcessResult> {
+  run(file: string, args: string[], opts: Omit<AgentProcessOptions, "confine">): Promise<AgentProcessResult> {
     // JSON would turn an infinite timeout into null (a timer that fires at once).
     const { signal, ...sendable } = { ...opts, timeoutMs: Math.min(opts.timeoutMs, MAX_TIMEOUT_MS) };
     return new Promise((resolve) => {
@@ -237,13 +248,37 @@ function agentSpawner(): AgentSpawner | undefined {
   return spawner;
 }
 
-export function runAgentProcess(
+export async function runAgentProcess(
   file: string,
   args: string[],
   opts: AgentProcessOptions,
 ): Promise<AgentProcessResult> {
-  const s = agentSpawner();
-  return s ? s.run(file, args, opts) : runProcess(file, args, opts);
+  const { confine, ...plain } = opts;
+  const start = (f: string, a: string[], o: Omit<AgentProcessOptions, "confine">) => {
+    const s = agentSpawner();
+    return s ? s.run(f, a, o) : runProcess(f, a, o);
+  };
+  if (!confine) return start(file, args, plain);
+  let confined: ConfinedAgent;
+  try {
+    confined = await confineAgent(file, args, { cwd: opts.cwd, env: opts.env }, confine);
+  } catch (e) {
+    return {
+      stdout: "",
+      stderr: "",
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      aborted: false,
+      stdoutTruncated: false,
+      spawnError: `cannot confine the agent: ${(e as Error).message}`,
+    };
+  }
+  try {
+    return await start(confined.file, confined.args, { ...plain, cwd: confined.cwd, env: confined.env });
+  } finally {
+    confined.done();
+  }
 }
 
 /** The running spawner's pid, or undefined when agents start from this process. */

@@ -16,6 +16,7 @@ import type {
   TrialRequest,
 } from "../model/index.js";
 import { InputError } from "../model/index.js";
+import { outputRedactor } from "../util/redact.js";
 import { registerAgent } from "./registry.js";
 import { errorResult } from "./result.js";
 
@@ -162,7 +163,8 @@ export async function writeRecordings(
     const sorted = [...merged.values()].sort(
       (a, b) => a.caseId.localeCompare(b.caseId) || a.mode.localeCompare(b.mode) || a.trial - b.trial,
     );
-    await writeFile(path, `${sorted.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const redactor = outputRedactor();
+    await writeFile(path, `${sorted.map((r) => JSON.stringify(redactor.redactDeep(r))).join("\n")}\n`);
   }
 }
 

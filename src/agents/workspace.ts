@@ -9,18 +9,22 @@
 
 import { spawn } from "node:child_process";
 import {
+  closeSync,
+  constants,
   type Dirent,
+  fstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, normalize, sep } from "node:path";
 import type { InstalledSkill, TrialRequest, Workspace } from "../model/index.js";
+import { forgetRunFolder, registerRunFolder } from "../sandbox/isolation/run-folder.js";
 import { BATCH_PREFIX } from "./workspace-parent.js";
 
 /** Caps on what is read back from a workspace: enough for source files, bounded for runaway agents. */
@@ -157,6 +161,9 @@ export class TrialWorkspaces {
     try {
       mkdirSync(dir);
       mkdirSync(home);
+      // Made here for this trial: the only folders a confined agent's uid may be given (run-folder.ts).
+      registerRunFolder(dir);
+      registerRunFolder(home);
       // The agent's own temp folder (TMPDIR): a shared /tmp may hold folders another user made (Claude Code
       // refuses /tmp/claude-<uid> owned by anyone else), and nothing a trial leaves there outlives its workspace.
       mkdirSync(`${home}/tmp`, { mode: 0o700 });
@@ -196,6 +203,8 @@ export class TrialWorkspaces {
 
   /** The trial is over: its workspace goes with its batch, once every workspace of the batch is done. */
   dispose(ws: PreparedWorkspace): void {
+    forgetRunFolder(ws.dir);
+    forgetRunFolder(ws.home);
     const batch = (ws as BatchedWorkspace).batch;
     batch.disposed++;
     if (batch.closed && batch.disposed >= batch.created) this.remove(batch);
@@ -236,6 +245,26 @@ export class TrialWorkspaces {
   }
 }
 
+/** A regular file's bytes, its size when over the cap, or undefined when it is not (any more) a regular file. */
+function readRegular(path: string): Buffer | number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    if (st.size > MAX_WRITTEN_FILE_BYTES) return st.size;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function looksBinary(b: Buffer): boolean {
   return b.subarray(0, 8192).includes(0);
 }
@@ -270,12 +299,14 @@ export function collectWrittenFiles(ws: PreparedWorkspace): {
         continue;
       }
       if (!e.isFile()) continue;
-      const size = statSync(full).size;
-      if (size > MAX_WRITTEN_FILE_BYTES) {
-        notes.push(`file ${rel} not read back: ${size} bytes > ${MAX_WRITTEN_FILE_BYTES}`);
+      // The agent wrote this folder (another uid, perhaps still a dying process): never follow a link it put
+      // here since it was listed, never block on a FIFO; read only what is still a regular file once opened.
+      const content = readRegular(full);
+      if (content === undefined) continue;
+      if (typeof content === "number") {
+        notes.push(`file ${rel} not read back: ${content} bytes > ${MAX_WRITTEN_FILE_BYTES}`);
         continue;
       }
-      const content = readFileSync(full);
       const placed = ws.initial.get(rel);
       if (placed?.equals(content)) continue;
       if (looksBinary(content)) continue;

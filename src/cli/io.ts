@@ -1,3 +1,5 @@
+import { redactOutput } from "../util/redact.js";
+
 /** Where a command writes; tests pass buffers. */
 export interface CliIO {
   stdout: (s: string) => void;
@@ -5,6 +7,7 @@ export interface CliIO {
 }
 
 export const processIO: CliIO = {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
+  // Every byte the CLI prints passes the redactor: secrets never reach a terminal or a CI log.
+  stdout: (s) => process.stdout.write(redactOutput(s)),
+  stderr: (s) => process.stderr.write(redactOutput(s)),
 };

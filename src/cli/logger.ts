@@ -1,4 +1,5 @@
 import type { Logger } from "../model/index.js";
+import { redactOutput } from "../util/redact.js";
 
 /** The CLI's logger: messages on stderr; progress redraws one line on a terminal, prints sparse lines otherwise. */
 export function cliLogger(
@@ -16,7 +17,7 @@ export function cliLogger(
   };
   const line = (s: string) => {
     clear();
-    out.write(`${s}\n`);
+    out.write(`${redactOutput(s)}\n`);
   };
   return {
     info: (m) => !opts.quiet && line(m),

@@ -2,6 +2,7 @@ import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
 import type { Logger } from "../model/settings.js";
+import { outputRedactor } from "../util/redact.js";
 import { API_RETRIES, RATE_LIMIT_RETRIES } from "./limits.js";
 
 /** Octokit with retries on 5xx (plugin-retry) and waiting out primary/secondary rate limits (plugin-throttling). */
@@ -27,9 +28,12 @@ export interface ClientOptions {
 /** A limiter that schedules immediately, in the shape plugin-throttling calls (`group.key(id).schedule`). */
 const UNSPACED = { key: () => ({ schedule: <T>(_options: unknown, fn: () => T) => Promise.resolve(fn()) }) };
 
+/** Request options that are transport, not content: never redacted (the token travels in `headers`). */
+const TRANSPORT_OPTIONS = new Set(["method", "baseUrl", "url", "headers", "request", "mediaType"]);
+
 export function createGitHubClient(o: ClientOptions): GitHubClient {
   const base = o.retryAfterBaseValue;
-  return new GitHubOctokit({
+  const client = new GitHubOctokit({
     auth: o.token,
     baseUrl: o.baseUrl.replace(/\/+$/, ""),
     userAgent: "skillgate",
@@ -68,6 +72,15 @@ export function createGitHubClient(o: ClientOptions): GitHubClient {
       },
     },
   });
+  // Whatever skillgate sends to GitHub (check runs, annotations, comments) passes the redactor first.
+  const redactor = outputRedactor();
+  client.hook.wrap("request", (request, options) => {
+    const clean: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(options))
+      clean[k] = TRANSPORT_OPTIONS.has(k) ? v : redactor.redactDeep(v);
+    return request(clean as typeof options);
+  });
+  return client;
 }
 
 /** HTTP status of an Octokit RequestError (or undefined for network errors). */

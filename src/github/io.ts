@@ -1,5 +1,6 @@
 import * as core from "@actions/core";
 import type { Logger } from "../model/settings.js";
+import { credentialsOfEnvironment, encodingsOf, outputRedactor } from "../util/redact.js";
 import type { CommandAnnotation } from "./workflow-commands.js";
 
 /** The runner-facing side effects of the action, behind one small interface (tests record them). */
@@ -15,23 +16,37 @@ export interface ActionIO {
   info(line: string): void;
   debug(line: string): void;
   group<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** State handed from the main step to the `post:` step (`GITHUB_STATE` / `STATE_<name>`). */
+  saveState(name: string, value: string): void;
+  getState(name: string): string;
 }
 
 const ANNOTATE = { error: core.error, warning: core.warning, notice: core.notice };
 
-/** The real runner, through `@actions/core` (escaping, file commands and output delimiters are its job). */
+/**
+ * The real runner, through `@actions/core` (escaping, file commands and output delimiters are its job). Every
+ * line, output, annotation and summary passes the redactor, and every form of every secret is also registered
+ * with the runner (`::add-mask::`), so its own log masking covers what skillgate did not print itself.
+ */
 export function coreActionIO(): ActionIO {
+  const redactor = outputRedactor();
+  for (const secret of credentialsOfEnvironment())
+    for (const form of encodingsOf(secret)) core.setSecret(form);
+  const r = (s: string) => redactor.redact(s);
   return {
     getInput: (name) => core.getInput(name),
-    setOutput: (name, value) => core.setOutput(name, value),
+    setOutput: (name, value) => core.setOutput(name, r(value)),
     appendSummary: async (markdown) => {
       if (!process.env.GITHUB_STEP_SUMMARY) return;
-      await core.summary.addRaw(markdown, true).write();
+      await core.summary.addRaw(r(markdown), true).write();
     },
-    annotate: (a) => ANNOTATE[a.level](a.message, { file: a.file, startLine: a.line, title: a.title }),
-    info: (line) => core.info(line),
-    debug: (line) => core.debug(line),
-    group: (name, fn) => core.group(name, fn),
+    annotate: (a) =>
+      ANNOTATE[a.level](r(a.message), { file: a.file, startLine: a.line, title: a.title && r(a.title) }),
+    info: (line) => core.info(r(line)),
+    debug: (line) => core.debug(r(line)),
+    group: (name, fn) => core.group(r(name), fn),
+    saveState: (name, value) => core.saveState(name, value),
+    getState: (name) => core.getState(name),
   };
 }
 

@@ -24,7 +24,7 @@ export interface GradeServices {
   runGate(
     gate: string,
     modulePath: string,
-    opts: { export?: string; options?: Record<string, unknown>; seed?: number },
+    opts: { export?: string; options?: Record<string, unknown>; seed?: number; root?: string },
   ): Promise<GateResult>;
   /** Suite oracles: `runSandboxedCommand`. */
   runCommand(

@@ -9,6 +9,7 @@ import type { CheckResult } from "../model/check.js";
 import type { DiscriminatorSummary } from "../model/report.js";
 import type { Assertion, Suite } from "../model/suite.js";
 import type { TrialRecord } from "../model/trial.js";
+import { outputRedactor } from "../util/redact.js";
 
 export type Configuration = "with_skill" | "without_skill";
 
@@ -283,7 +284,7 @@ export async function writeSkillCreatorExports(dir: string, input: ExportInput):
   const written: string[] = [];
   const put = async (file: string, data: unknown) => {
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, `${JSON.stringify(data, null, 2)}\n`);
+    await writeFile(file, `${JSON.stringify(outputRedactor().redactDeep(data), null, 2)}\n`);
     written.push(file);
   };
   const caseOrder = new Map(input.suite.cases.map((c, i) => [c.id, i + 1]));

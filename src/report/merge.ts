@@ -1,5 +1,5 @@
 import { InputError } from "../model/diagnostics.js";
-import type { Report, Root, Verdict } from "../model/report.js";
+import type { IsolationLevel, IsolationReport, Report, Root, Verdict } from "../model/report.js";
 
 /**
  * Combines the JSON reports of a sharded sweep (or of separate jobs) into one Report for one check run and one
@@ -166,5 +166,25 @@ export function mergeReports(loaded: LoadedReport[]): Report {
       ...errors,
     ],
     ...(first.pullRequest !== undefined ? { pullRequest: first.pullRequest } : {}),
+    ...weakestIsolation(loaded.map((l) => l.report.isolation)),
+  };
+}
+
+const ISOLATION_STRENGTH: Record<IsolationLevel, number> = { "uid+namespaces": 2, namespaces: 1, none: 0 };
+
+/** The shards' isolation is the weakest any of them ran at (a shard that did not say counts as none). */
+function weakestIsolation(all: (IsolationReport | undefined)[]): { isolation?: IsolationReport } {
+  const known = all.filter((i): i is IsolationReport => i !== undefined);
+  if (known.length === 0) return {};
+  if (known.length < all.length)
+    return {
+      isolation: {
+        level: "none",
+        reason: "a shard's report does not say how it was isolated",
+        required: known[0]!.required,
+      },
+    };
+  return {
+    isolation: known.reduce((a, b) => (ISOLATION_STRENGTH[b.level] < ISOLATION_STRENGTH[a.level] ? b : a)),
   };
 }

@@ -22,12 +22,27 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
       `  [agent ${report.agent.adapter}, ${trialsFact(report)}, seed ${report.seed}]`,
   );
   if (report.scope) out.push(`  ${report.scope.message}`);
-  if (report.base) out.push(c.dim(`  base: ${report.base.ref ?? report.base.dir ?? report.base.sha ?? "?"}`));
+  if (report.base)
+    out.push(
+      c.dim(
+        `  base: ${report.base.ref ?? report.base.dir ?? report.base.sha ?? "?"}${report.base.tip && report.base.sha ? ` (merge base ${report.base.sha.slice(0, 12)}; the base ref is now at ${report.base.tip.slice(0, 12)})` : ""}`,
+      ),
+    );
   out.push(
     c.dim(
       `  policy: ${report.policy.origin}${report.policy.override ? `; override: ${report.policy.override.by}` : ""}`,
     ),
   );
+  const iso = report.isolation;
+  if (iso && iso.level === iso.required) out.push(c.dim(`  isolation: ${iso.level}`));
+  else if (iso)
+    out.push(
+      c.yellow(
+        c.bold(
+          `  WARNING isolation: ${iso.level}, weaker than ${iso.required}${iso.weakerAccepted === "config" ? " (accepted by the config's isolation.allowWeaker)" : ""}: ${iso.reason}`,
+        ),
+      ),
+    );
   for (const r of report.policy.roots) out.push(...renderRoot(r, r.blocking ? c.red : c.dim, c));
   for (const e of report.errors) out.push(c.yellow(`  error: ${e}`));
   for (const s of report.skills) out.push("", ...renderSkill(s, c, opts));

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentResult } from "../model/index.js";
+import { outputRedactor } from "../util/redact.js";
 
 /** Bump when the stored shape changes: old entries are then ignored, never misread. */
 export const CACHE_FORMAT_VERSION = 2;
@@ -63,7 +64,9 @@ export class TrialCache {
     if (result.error) return;
     const path = this.path(key);
     await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
-    const { cached: _cached, ...stored } = result;
+    const { cached: _cached, ...unredacted } = result;
+    // The cache may travel (Actions cache): what it stores is output too.
+    const stored = outputRedactor().redactDeep(unredacted);
     const entry: CacheEntry = {
       v: CACHE_FORMAT_VERSION,
       key,

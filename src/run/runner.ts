@@ -19,6 +19,7 @@ import type {
   TrialRecord,
   TrialRequest,
 } from "../model/index.js";
+import { outputRedactor } from "../util/redact.js";
 import { mapLimited } from "../util/slots.js";
 import { BudgetTracker } from "./budget.js";
 import { TrialCache } from "./cache.js";
@@ -121,6 +122,8 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   const progress = () =>
     opts.logger.progress({ done, total: requests.length, errors, costUsd: budget.usd, cacheHits });
 
+  const redactor = outputRedactor();
+
   async function attempt(req: TrialRequest): Promise<AgentResult> {
     if (!workspaces) {
       const none = { dir: opts.repoDir, home: opts.repoDir, skillPaths: {} };
@@ -221,6 +224,10 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
         };
       }
     }
+    // An agent's answer may hold skillgate's secrets (it runs code a PR author steered): redact it before it is
+    // cached or graded (grading quotes cuts of it), treating every string as possibly cut by a size cap.
+    // Contamination is judged first, on the paths as the agent used them.
+    result = redactor.redactDeep(result, { cut: true });
     if (cache && !result.error && !result.cached) await cache.put(key, identity, result);
     if (attempts > 0) result = { ...result, attempts };
     return toRecord(req, result, performance.now() - started);

@@ -1,6 +1,8 @@
 /**
  * Turns an untrusted TS/JS module (ESM or CJS, with its relative imports) into one plain JS file the sandbox
- * child can load. Runs in the parent: esbuild only parses and bundles, it never executes the module.
+ * child can load. esbuild runs in a sandboxed compile child (compile-child.mjs), never in skillgate's process:
+ * bundling reads files, and an import can name any file (`/proc/self/environ` with `{type: "text"}`,
+ * `../../.git/config`, `/dev/zero`).
  *
  * Transform chain: the native `esbuild` package when running from source (fast); from `dist/` (no
  * node_modules) the native linux-x64 binary shipped in `dist/esbuild-native/` on that platform, else the
@@ -9,6 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -22,12 +25,24 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { BuildFailure, BuildOptions, BuildResult, Message } from "esbuild";
+import type { BuildOptions, BuildResult, Message } from "esbuild";
 import { findUpwards as findUpwardsFrom } from "../util/find-upwards.js";
 import { sha256OfFile } from "../util/read-file.js";
 import { childBuildOptions, childFile, gateFolders } from "./child-build.mjs";
+import { scrubbedEnv } from "./env.js";
+import { isolation } from "./isolation/detect.js";
+import type { ConfineLimits } from "./isolation/types.js";
+import { spawnLimited } from "./process.js";
+
+/** OS limits of the compile child: Node and esbuild's threads, no file written but the answer. */
+const COMPILE_CONFINE_LIMITS: ConfineLimits = Object.freeze({
+  processes: 256,
+  fileSizeBytes: 1024 * 1024,
+  tmpBytes: 16 * 1024 * 1024,
+  openFiles: 1024,
+});
 
 type EsbuildApi = { build(options: BuildOptions): Promise<BuildResult> };
 
@@ -116,7 +131,7 @@ export type CompileOutcome =
 function formatMessages(messages: Message[], workDir: string): string {
   return messages
     .map((m) => {
-      if (!m.location) return m.text;
+      if (!m?.location || typeof m.location.file !== "string") return String(m?.text);
       const file = relative(process.cwd(), resolve(workDir, m.location.file)) || m.location.file;
       return `${file}:${m.location.line}:${m.location.column + 1}: ${m.text}`;
     })
@@ -137,47 +152,152 @@ function digest(file: string): string | undefined {
   }
 }
 
-/** Compiles `modulePath` (absolute) into a fresh file under the scratch folder. */
-async function buildModule(modulePath: string): Promise<Built> {
-  let api: EsbuildApi;
+/** Time and memory a compile may take (esbuild is fast: a second is a large module on a busy machine). */
+export const COMPILE_LIMITS = Object.freeze({ timeoutMs: 30_000, memoryMb: 1024 });
+/** Bundled code kept from the compile child; a module beyond it does not compile. */
+export const MAX_COMPILED_BYTES = 32 * 1024 * 1024;
+
+/** Where an esbuild API lives on disk: its `lib/main.js`, its binary (native only) and the folders to bind. */
+export interface EsbuildFiles {
+  main: string;
+  binary?: string;
+  folders: string[];
+}
+
+function esbuildFiles(): EsbuildFiles {
+  const packageOf = (main: string) => dirname(dirname(main));
+  const candidates: (() => EsbuildFiles)[] = [];
+  if (isBundled && `${process.platform}-${process.arch}` === NATIVE_ESBUILD_PLATFORM) {
+    const dir = join(hereDir, "esbuild-native");
+    candidates.push(() => ({
+      main: join(dir, "lib", "main.js"),
+      binary: join(dir, "bin", "esbuild"),
+      folders: [dir],
+    }));
+  }
+  if (isBundled) {
+    const dir = join(hereDir, "esbuild-wasm");
+    candidates.push(() => ({ main: join(dir, "lib", "main.js"), folders: [dir] }));
+  }
+  for (const req of requirers())
+    candidates.push(() => {
+      const main = req.resolve("esbuild");
+      const binary = createRequire(main).resolve(`@esbuild/${process.platform}-${process.arch}/bin/esbuild`);
+      return { main, binary, folders: [packageOf(main), dirname(dirname(binary))] };
+    });
+  for (const req of requirers())
+    candidates.push(() => {
+      const main = req.resolve("esbuild-wasm");
+      return { main, folders: [packageOf(main)] };
+    });
+  const errors: string[] = [];
+  for (const find of candidates) {
+    try {
+      const files = find();
+      if (existsSync(files.main) && (!files.binary || existsSync(files.binary))) return files;
+      errors.push(`${files.main} is missing`);
+    } catch (err) {
+      errors.push((err as Error).message.split("\n")[0] ?? "");
+    }
+  }
+  throw new Error(`no JavaScript transformer available (esbuild, esbuild-wasm): ${errors.join("; ")}`);
+}
+
+/** The compile child's script: beside the bundle in dist/, beside this file from source. */
+function compileChildScript(): string {
+  const here = join(hereDir, COMPILE_CHILD);
+  return existsSync(here) ? here : (findUpwards(join("src", "sandbox", COMPILE_CHILD)) ?? here);
+}
+
+export const COMPILE_CHILD = "compile-child.mjs";
+
+interface ChildAnswer {
+  ok: boolean;
+  format?: "cjs" | "esm";
+  code?: string;
+  inputs?: string[];
+  errors?: Message[];
+}
+
+function within(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/**
+ * Compiles `modulePath` (absolute) in the compile child, confined to `root`, into a fresh file under the scratch
+ * folder. The child runs inside the sandbox (bubblewrap where the machine has it) with a time and memory limit and
+ * the scrubbed environment; its answer is data: the bundled code and the files it read.
+ */
+async function buildModule(modulePath: string, root: string): Promise<Built> {
+  let files: EsbuildFiles;
   try {
-    api = await esbuild();
+    files = esbuildFiles();
   } catch (err) {
     return { outcome: { ok: false, message: (err as Error).message } };
   }
-  const outDir = mkdtempSync(join(scratchDir(), "module-"));
-  const workDir = dirname(modulePath);
-  // CJS first (loads synchronously with require); top-level await needs ESM output.
-  for (const format of ["cjs", "esm"] as const) {
-    try {
-      const result = await api.build({
-        entryPoints: [modulePath],
-        bundle: true,
-        platform: "node",
-        target: "node20",
-        format,
-        write: false,
-        metafile: true,
-        logLevel: "silent",
-        absWorkingDir: workDir,
-      });
-      const text = result.outputFiles?.[0]?.text ?? "";
-      const file = join(outDir, format === "cjs" ? "module.cjs" : "module.mjs");
-      writeFileSync(file, text);
-      const inputs = new Map<string, string>();
-      for (const input of Object.keys(result.metafile?.inputs ?? {})) {
-        const abs = resolve(workDir, input);
-        inputs.set(abs, digest(abs) ?? "");
-      }
-      return { outcome: { ok: true, file, format }, inputs };
-    } catch (err) {
-      const errors = (err as BuildFailure).errors;
-      const message = Array.isArray(errors) ? formatMessages(errors, workDir) : (err as Error).message;
-      if (format === "cjs" && /top-level await/i.test(message)) continue;
-      return { outcome: { ok: false, message: `module does not compile: ${message}` } };
-    }
+  const script = compileChildScript();
+  // The sandbox uid reads the module's folder through its own mode bits: say so rather than fail obscurely.
+  if ((await isolation()).level === "uid+namespaces") {
+    const mode = statSync(root).mode;
+    if ((mode & 0o005) !== 0o005)
+      return {
+        outcome: {
+          ok: false,
+          message: `module does not compile: its folder ${root} is closed to the sandbox's uid (mode ${(mode & 0o777).toString(8)}); it must be readable by others (chmod o+rx)`,
+        },
+      };
   }
-  return { outcome: { ok: false, message: "module does not compile" } };
+  let answer = "";
+  let tooLarge = false;
+  const out = await spawnLimited({
+    command: process.execPath,
+    args: ["--max-old-space-size=256", script],
+    cwd: root,
+    env: scrubbedEnv(files.binary ? { ESBUILD_BINARY_PATH: files.binary } : {}),
+    stdin: JSON.stringify({ entry: modulePath, root, esbuild: files.main }),
+    timeoutMs: COMPILE_LIMITS.timeoutMs,
+    rssLimitMb: COMPILE_LIMITS.memoryMb,
+    resultChannel: true,
+    onResultChunk: (chunk) => {
+      if (answer.length + chunk.length > MAX_COMPILED_BYTES) tooLarge = true;
+      else answer += chunk;
+    },
+    confine: {
+      readOnly: [process.execPath, script, ...files.folders, root],
+      limits: COMPILE_CONFINE_LIMITS,
+    },
+  });
+  const fail = (message: string): Built => ({
+    outcome: { ok: false, message: `module does not compile: ${message}` },
+  });
+  if (tooLarge) return fail(`the bundle is larger than ${MAX_COMPILED_BYTES} bytes`);
+  if (out.killedFor === "timeout")
+    return fail(`the compile took longer than ${COMPILE_LIMITS.timeoutMs} ms (killed)`);
+  if (out.killedFor === "memory")
+    return fail(`the compile used more than ${COMPILE_LIMITS.memoryMb} MiB (killed)`);
+  let reply: ChildAnswer;
+  try {
+    reply = JSON.parse(answer) as ChildAnswer;
+  } catch {
+    const why =
+      out.spawnError ??
+      (out.stderr.trim().split("\n").slice(-3).join(" ") || `exit ${out.exitCode ?? out.signal}`);
+    return fail(`the compiler gave no answer (${why})`);
+  }
+  if (!reply.ok || typeof reply.code !== "string" || (reply.format !== "cjs" && reply.format !== "esm"))
+    return fail(formatMessages(reply.errors ?? [{ text: "no output" } as Message], root));
+  const outDir = mkdtempSync(join(scratchDir(), "module-"));
+  // Made for this module: readable by a sandbox uid once bound into its sandbox (mkdtemp makes it 0700).
+  chmodSync(outDir, 0o755);
+  const file = join(outDir, reply.format === "cjs" ? "module.cjs" : "module.mjs");
+  writeFileSync(file, reply.code, { mode: 0o644 });
+  const inputs = new Map<string, string>();
+  // Only files inside the module's folder are inputs (the answer is the sandbox's word, not to be trusted).
+  for (const input of reply.inputs ?? [])
+    if (typeof input === "string" && within(resolve(root, input), root))
+      inputs.set(resolve(root, input), digest(resolve(root, input)) ?? "");
+  return { outcome: { ok: true, file, format: reply.format }, inputs };
 }
 
 /** Compiled modules of this process by path: several gates (and predicates) on one module compile it once. */
@@ -190,21 +310,26 @@ function stillCurrent(built: Built): boolean {
 }
 
 /**
- * The module (absolute path) compiled into one JS file under the scratch folder. A compile of this process
- * is reused while every file it read (the module, its relative imports, packages) has the same content;
- * concurrent calls for one module share one compile. Failed compiles are not kept.
+ * The module (absolute path) compiled into one JS file under the scratch folder, its imports confined to `root`
+ * (default: the module's own folder). A compile of this process is reused while every file it read (the module,
+ * its relative imports, packages inside `root`) has the same content; concurrent calls for one module share one
+ * compile. Failed compiles are not kept.
  */
-export async function compileModule(modulePath: string): Promise<CompileOutcome> {
-  const pending = compiledModules.get(modulePath);
+export async function compileModule(
+  modulePath: string,
+  root: string = dirname(modulePath),
+): Promise<CompileOutcome> {
+  const key = `${root}\0${modulePath}`;
+  const pending = compiledModules.get(key);
   if (pending) {
     const built = await pending;
     if (stillCurrent(built)) return built.outcome;
-    if (compiledModules.get(modulePath) === pending) compiledModules.delete(modulePath);
+    if (compiledModules.get(key) === pending) compiledModules.delete(key);
   }
-  const fresh = compiledModules.get(modulePath) ?? buildModule(modulePath);
-  compiledModules.set(modulePath, fresh);
+  const fresh = compiledModules.get(key) ?? buildModule(modulePath, root);
+  compiledModules.set(key, fresh);
   const built = await fresh;
-  if (!built.outcome.ok && compiledModules.get(modulePath) === fresh) compiledModules.delete(modulePath);
+  if (!built.outcome.ok && compiledModules.get(key) === fresh) compiledModules.delete(key);
   return built.outcome;
 }
 

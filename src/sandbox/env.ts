@@ -1,4 +1,5 @@
 /** Environment hygiene for untrusted code: pass a few harmless basics, never a credential, and redact any leak. */
+import { outputRedactor, Redactor, secretsOfEnvironment } from "../util/redact.js";
 
 /** Variables untrusted code may see (copied from the parent when set). Everything else is dropped. */
 export const PASSED_ENV_NAMES: readonly string[] = [
@@ -27,9 +28,6 @@ const CREDENTIAL_NAME = /TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE
 /** Vendor and CI context (endpoints, accounts, runner internals): never passed to untrusted code. */
 const CONTEXT_NAME = /^(?:GITHUB|ANTHROPIC|OPENAI|AWS|AZURE|GOOGLE|GCP|NPM|CLAUDE|CODEX|ACTIONS|RUNNER)_/;
 
-/** Values shorter than this are not redacted (they would mangle ordinary text). */
-const MIN_REDACTED_LENGTH = 8;
-
 export function isSecretName(name: string): boolean {
   return CREDENTIAL_NAME.test(name) || CONTEXT_NAME.test(name);
 }
@@ -48,20 +46,15 @@ export function scrubbedEnv(extra?: Record<string, string>): Record<string, stri
   return env;
 }
 
-/** Secret values present in the parent's environment (by variable name), longest first. */
+/** Secret values of the parent's environment: every variable not on the output allow-list (`src/util/redact.ts`). */
 export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
-  const values = new Set<string>();
-  for (const [name, value] of Object.entries(env)) {
-    // File paths (CA bundles, key files) are not the secret itself.
-    if (value && value.length >= MIN_REDACTED_LENGTH && CREDENTIAL_NAME.test(name) && !value.startsWith("/"))
-      values.add(value);
-  }
-  return [...values].sort((a, b) => b.length - a.length);
+  return secretsOfEnvironment(env);
 }
 
-/** Replaces every occurrence of a parent secret with `[REDACTED]` (last line of defence: a child could read /proc). */
-export function redactSecrets(text: string, secrets: readonly string[] = secretValues()): string {
-  let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join("[REDACTED]");
-  return out;
+/**
+ * Replaces every parent secret, raw or encoded, with `[REDACTED]` (last line of defence: a child could read
+ * /proc or a file holding one).
+ */
+export function redactSecrets(text: string, secrets?: readonly string[]): string {
+  return (secrets ? new Redactor(secrets) : outputRedactor()).redact(text);
 }

@@ -9,10 +9,13 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { CHILD_PRELOAD } from "../../gates/catalog.js";
 import { GATE_IDS, isGateId } from "../../gates/ids.js";
+import { Redactor } from "../util/redact.js";
 import { ResultChannel } from "./channel.js";
 import { preloadFile } from "./child-build.mjs";
 import { CODE_EXTENSIONS, childAssets, childScript, compileModule } from "./compile.js";
 import { redactSecrets, scrubbedEnv, secretValues } from "./env.js";
+import { isolation } from "./isolation/detect.js";
+import type { ConfineLimits } from "./isolation/types.js";
 import { spawnLimited } from "./process.js";
 import { type ChildEnvelope, MAC_KEY_BYTES, type ProbeAnswer } from "./protocol.js";
 import { inputJson } from "./tagged.js";
@@ -25,6 +28,18 @@ export type * from "./types.js";
 export const RSS_OVERHEAD_MB = 160;
 /** Resident-memory cap of a sandboxed shell command (whole process group) when the caller sets none. */
 export const DEFAULT_COMMAND_MEMORY_MB = 1024;
+
+/**
+ * OS limits of a gate child, predicate or oracle inside bubblewrap. Processes count threads too: a Node child
+ * runs about a dozen, and an oracle may start a few programs; a fork bomb stops at the cap.
+ */
+export const CHILD_CONFINE_LIMITS: ConfineLimits = Object.freeze({
+  processes: 256,
+  fileSizeBytes: 16 * 1024 * 1024,
+  /** The private /tmp, the only writable place unless the caller binds one: RAM, so kept small. */
+  tmpBytes: 64 * 1024 * 1024,
+  openFiles: 1024,
+});
 
 /**
  * Node's permission model, where this Node has it: the child may read only its own script and assets, the
@@ -58,10 +73,7 @@ function childPreloads(task: SandboxTask, child: string): string[] {
 
 function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0 || value === undefined) return value;
-  const json = JSON.stringify(value);
-  if (json === undefined) return value;
-  const clean = redactSecrets(json, secrets);
-  return clean === json ? value : (JSON.parse(clean) as T);
+  return new Redactor(secrets).redactDeep(value);
 }
 
 function fail<T>(
@@ -95,7 +107,12 @@ export class ChildGone extends Error {}
 export async function runSandboxSession<T>(
   task: SandboxTask,
   limits: SandboxLimits,
-  opts: { cwd?: string; priority?: number },
+  opts: {
+    cwd?: string;
+    priority?: number;
+    /** The folder the module may import from (default: its own folder); nothing outside it is bundled. */
+    root?: string;
+  },
   use: (child: LiveChild) => Promise<T>,
 ): Promise<SandboxOutcome<T>> {
   const secrets = secretValues();
@@ -110,7 +127,7 @@ export async function runSandboxSession<T>(
   childReady.catch(() => {}); // awaited below, after the compile
   let compiled: ChildEnvelope["compiled"];
   if (CODE_EXTENSIONS.test(modulePath)) {
-    const out = await compileModule(modulePath);
+    const out = await compileModule(modulePath, opts.root ? resolve(opts.root) : dirname(modulePath));
     if (!out.ok) return fail("load", redactSecrets(out.message, secrets), "", "load");
     compiled = { file: out.file, format: out.format };
   }
@@ -182,6 +199,8 @@ export async function runSandboxSession<T>(
   ];
   if (opts.cwd) readable.push(opts.cwd);
   let work: Promise<{ ok: true; value: T } | { ok: false; error: unknown }> | undefined;
+  // Confined, only the module's own folder exists as a working folder (it holds the module alone).
+  const cwd = (await isolation()).level === "none" ? (opts.cwd ?? dirname(modulePath)) : dirname(modulePath);
   const out = await spawnLimited({
     command: process.execPath,
     args: [
@@ -193,7 +212,7 @@ export async function runSandboxSession<T>(
       ...childPreloads(task, child),
       child,
     ],
-    cwd: opts.cwd ?? dirname(modulePath),
+    cwd,
     env: scrubbedEnv(),
     onStdin: (s) => {
       stdin = s;
@@ -216,6 +235,18 @@ export async function runSandboxSession<T>(
       if (channel.tampered) endConversation("the result channel was tampered with");
     },
     priority: opts.priority,
+    // Inside bubblewrap: Node, the child's own files (entry, preloads), the compiled module and a copy of the
+    // module's source (its folder stays out of sight: relative imports are bundled), read-only; no network.
+    confine: {
+      readOnly: [
+        process.execPath,
+        dirname(child),
+        envelope.assets.sqlWasm,
+        ...(compiled ? [compiled.file] : []),
+      ],
+      copies: { [modulePath]: modulePath },
+      limits: CHILD_CONFINE_LIMITS,
+    },
   });
   channel.close();
   endConversation("the child ended");
@@ -258,7 +289,7 @@ export async function runSandboxSession<T>(
 export function runSandboxed<T>(
   task: Extract<SandboxTask, { kind: "predicate" }>,
   limits: SandboxLimits,
-  opts: { cwd?: string; priority?: number } = {},
+  opts: { cwd?: string; priority?: number; root?: string } = {},
 ): Promise<SandboxOutcome<T>> {
   return runSandboxSession(task, limits, opts, async (child) => (await child.result) as T);
 }
@@ -269,7 +300,18 @@ export function runSandboxed<T>(
  */
 export async function runSandboxedCommand(
   command: string,
-  opts: { cwd: string; timeoutMs: number; memoryMb?: number; stdin?: string; env?: Record<string, string> },
+  opts: {
+    cwd: string;
+    timeoutMs: number;
+    memoryMb?: number;
+    stdin?: string;
+    env?: Record<string, string>;
+    /**
+     * Folders the command may write (bound read-write as they are: their ownership and modes are never changed,
+     * so the sandbox uid writes only where their modes let anyone write). Default: none but its private /tmp.
+     */
+    writable?: readonly string[];
+  },
 ): Promise<CommandOutcome> {
   const secrets = secretValues();
   const memoryMb = opts.memoryMb ?? DEFAULT_COMMAND_MEMORY_MB;
@@ -283,6 +325,12 @@ export async function runSandboxedCommand(
     stdin: opts.stdin,
     timeoutMs: opts.timeoutMs,
     rssLimitMb: memoryMb,
+    // Its working folder read-only, and the folder of the Node running skillgate (an oracle may be a Node script).
+    confine: {
+      readOnly: [opts.cwd, dirname(process.execPath)],
+      writable: opts.writable,
+      limits: CHILD_CONFINE_LIMITS,
+    },
   });
   const base = {
     exitCode: out.exitCode,

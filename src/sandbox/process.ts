@@ -1,11 +1,24 @@
 /**
  * Spawning untrusted work with hard limits: its own process group (so SIGKILL reaches the whole tree), a
- * wall-clock timeout, a resident-memory cap over the group, capped output buffers and an explicit env.
+ * wall-clock timeout, a resident-memory cap over the group, capped output buffers and an explicit env. With
+ * `confine`, and where the machine can (see `isolation/`), the work runs inside bubblewrap: the group becomes
+ * the sandbox's pid namespace, which the memory watch follows and teardown empties.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { Slots } from "../util/slots.js";
+import { confinedCommand } from "./isolation/bwrap.js";
+import { isolation } from "./isolation/detect.js";
+import { drawSandboxUid, makeRunFolder, type RunFolder } from "./isolation/run-folder.js";
+import {
+  endNamespace,
+  type NamespaceInfo,
+  parseNamespaceInfo,
+  pidNamespaceOf,
+} from "./isolation/teardown.js";
+import type { ConfineLimits, Isolation, IsolationLevel } from "./isolation/types.js";
 
 /** Output kept per stream; the rest is dropped (a child printing in a loop must not exhaust the parent). */
 export const MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -30,7 +43,29 @@ export interface LimitedSpawnOptions {
   onResultChunk?: (chunk: Buffer) => void;
   /** Order among runs waiting for a slot: higher first (the expected CPU cost, so long runs start first). */
   priority?: number;
+  /** Run inside the machine's isolation (bubblewrap) with exactly these paths and limits. */
+  confine?: ConfineRequest;
 }
+
+/** What a confined run may see and use. Paths are bound at the same path inside. */
+export interface ConfineRequest {
+  readOnly: readonly string[];
+  /** The only writable host paths (folders skillgate made for the run; see isolation/run-folder.ts). */
+  writable?: readonly string[];
+  limits: ConfineLimits;
+  /** Host names that resolve to 127.0.0.1 inside (the model endpoints an egress forwarder serves). */
+  hosts?: readonly string[];
+  /**
+   * Files copied into the run's folder and bound read-only at the given path (sandbox path → host file): the
+   * copy is skillgate's, mode 0644, so the host file's owner and mode cannot keep the sandbox uid out.
+   */
+  copies?: Readonly<Record<string, string>>;
+  /** Called with the run's uid before it starts, to give it the folders made for it (`grantToSandbox`). */
+  prepare?: (uid: number) => void;
+}
+
+/** fd on which bubblewrap reports the namespaces it made (fd 3 is the sandbox child's result channel). */
+const INFO_FD = 4;
 
 export interface LimitedOutcome {
   exitCode: number | null;
@@ -43,6 +78,8 @@ export interface LimitedOutcome {
   peakRssMb: number;
   /** The process could not be started at all. */
   spawnError?: string;
+  /** The isolation the run got (`none` when it was not confined). */
+  isolation: IsolationLevel;
 }
 
 const liveGroups = new Set<number>();
@@ -97,49 +134,75 @@ export function groupRssMb(pgid: number): number {
   return toMb(pages);
 }
 
+/** What a watch covers: a process group, or (confined runs) a pid namespace, `pid:[inode]`. */
+export type WatchKey = { pgid: number } | { pidNamespace: string };
+
+interface Seen {
+  pgid: number;
+  /** Read only while some watch covers a namespace. */
+  ns?: string;
+}
+
 /**
- * One memory poller for every watched process group. Each tick lists /proc once and reads the stat of the
- * processes in a watched group and of pids it has not seen before; a pid seen in another group is not read
- * again (our groups are sessions of their own — `detached` — so no outside process can join them, and a
- * group's processes are forked from its members, inheriting the group before their pid can be listed).
- * With several sandboxes running at once, one /proc scan per group per tick would cost the parent more CPU
- * than the sandboxes get.
+ * One memory poller for every watched process group or pid namespace. Each tick lists /proc once and reads the
+ * stat of the processes in a watched group or namespace and of pids it has not seen before; a pid seen outside
+ * every watch is not read again (our groups are sessions of their own — `detached` — so no outside process can
+ * join them, a process never changes pid namespace, and a group's processes are forked from its members,
+ * inheriting the group before their pid can be listed). With several sandboxes running at once, one /proc scan
+ * per group per tick would cost the parent more CPU than the sandboxes get.
  */
 class MemoryWatch {
-  private readonly groups = new Map<number, (rssMb: number) => void>();
-  /** Group of every pid seen so far (dropped when the pid disappears). */
-  private readonly groupOf = new Map<string, number>();
+  private readonly watches = new Map<string, (rssMb: number) => void>();
+  private namespaces = 0;
+  private readonly seen = new Map<string, Seen>();
   private timer: NodeJS.Timeout | undefined;
 
-  watch(pgid: number, onSample: (rssMb: number) => void): () => void {
-    this.groups.set(pgid, onSample);
-    // The leader may have been seen between fork and setsid, still in our own group: read it afresh.
-    this.groupOf.delete(String(pgid));
+  watch(key: WatchKey, onSample: (rssMb: number) => void): () => void {
+    const id = "pgid" in key ? `g${key.pgid}` : `n${key.pidNamespace}`;
+    this.watches.set(id, onSample);
+    if ("pgid" in key) {
+      // The leader may have been seen between fork and setsid, still in our own group: read it afresh.
+      this.seen.delete(String(key.pgid));
+    } else {
+      // Its processes may have been seen before the namespace was known: read every pid afresh once.
+      this.namespaces++;
+      this.seen.clear();
+    }
     this.timer ??= setInterval(() => this.tick(), MEMORY_POLL_MS);
     return () => {
-      this.groups.delete(pgid);
-      if (this.groups.size === 0 && this.timer) {
+      if (!this.watches.delete(id)) return;
+      if (!("pgid" in key)) this.namespaces--;
+      if (this.watches.size === 0 && this.timer) {
         clearInterval(this.timer);
         this.timer = undefined;
-        this.groupOf.clear();
+        this.seen.clear();
       }
     };
   }
 
+  private watched(s: Seen): string | undefined {
+    if (this.watches.has(`g${s.pgid}`)) return `g${s.pgid}`;
+    if (s.ns !== undefined && this.watches.has(`n${s.ns}`)) return `n${s.ns}`;
+    return undefined;
+  }
+
   private tick(): void {
-    const pages = new Map<number, number>();
+    const pages = new Map<string, number>();
     const listed = listPids();
     const present = new Set(listed);
     for (const pid of listed) {
-      const known = this.groupOf.get(pid);
-      if (known !== undefined && !this.groups.has(known)) continue;
+      const known = this.seen.get(pid);
+      if (known !== undefined && this.watched(known) === undefined) continue;
       const st = readStat(pid);
       if (!st) continue;
-      this.groupOf.set(pid, st.pgid);
-      if (this.groups.has(st.pgid)) pages.set(st.pgid, (pages.get(st.pgid) ?? 0) + st.pages);
+      const s: Seen = { pgid: st.pgid, ns: known?.ns };
+      if (this.namespaces > 0 && s.ns === undefined) s.ns = pidNamespaceOf(pid);
+      this.seen.set(pid, s);
+      const id = this.watched(s);
+      if (id !== undefined) pages.set(id, (pages.get(id) ?? 0) + st.pages);
     }
-    for (const pid of this.groupOf.keys()) if (!present.has(pid)) this.groupOf.delete(pid);
-    for (const [pgid, onSample] of [...this.groups]) onSample(toMb(pages.get(pgid) ?? 0));
+    for (const pid of this.seen.keys()) if (!present.has(pid)) this.seen.delete(pid);
+    for (const [id, onSample] of [...this.watches]) onSample(toMb(pages.get(id) ?? 0));
   }
 }
 
@@ -180,18 +243,96 @@ const sandboxSlots = new Slots(SANDBOX_CONCURRENCY);
  * (longest-processing-time scheduling).
  */
 export function spawnLimited(opts: LimitedSpawnOptions): Promise<LimitedOutcome> {
-  return sandboxSlots.run(() => spawnNow(opts), opts.priority);
+  return sandboxSlots.run(
+    async () => spawnNow(opts, opts.confine ? await isolation() : undefined),
+    opts.priority,
+  );
 }
 
-function spawnNow(opts: LimitedSpawnOptions): Promise<LimitedOutcome> {
+type Launch = {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  runFolder?: RunFolder;
+};
+
+/** `path` when it lies in one of the run's writable folders, else the sandbox's private /tmp. */
+function ownFolder(path: string | undefined, confine: ConfineRequest): string {
+  const mine = path && (confine.writable ?? []).some((w) => path === w || path.startsWith(`${w}/`));
+  return mine ? (path as string) : "/tmp";
+}
+
+/** The command to spawn: `opts` as given, or wrapped in bubblewrap with the run's own folder. */
+function launchPlan(opts: LimitedSpawnOptions, iso: Isolation | undefined): Launch {
+  const confine = opts.confine;
+  if (!confine || !iso || iso.level === "none")
+    return { command: opts.command, args: opts.args, env: opts.env, cwd: opts.cwd };
+  const uid = iso.level === "uid+namespaces" ? drawSandboxUid() : (process.getuid?.() ?? 0);
+  const runFolder = makeRunFolder({ uid, hosts: confine.hosts });
+  try {
+    const files = { ...runFolder.files };
+    let n = 0;
+    for (const [to, from] of Object.entries(confine.copies ?? {})) {
+      const copy = join(runFolder.dir, `copy-${n++}`);
+      copyFileSync(from, copy);
+      chmodSync(copy, 0o644);
+      files[to] = copy;
+    }
+    confine.prepare?.(uid);
+    const cmd = confinedCommand(
+      {
+        command: opts.command,
+        args: opts.args,
+        cwd: opts.cwd,
+        // The parent's home and temp folders do not exist inside: the sandbox's own /tmp serves, unless the
+        // caller put them in a folder of the run.
+        env: {
+          ...opts.env,
+          HOME: ownFolder(opts.env.HOME, confine),
+          TMPDIR: ownFolder(opts.env.TMPDIR, confine),
+        },
+        readOnly: confine.readOnly,
+        writable: confine.writable ?? [],
+        files,
+        limits: confine.limits,
+        uid,
+        infoFd: INFO_FD,
+      },
+      iso,
+    );
+    // bubblewrap itself starts in a folder that always exists; the run's cwd is set inside (--chdir).
+    return { ...cmd, cwd: "/", runFolder };
+  } catch (err) {
+    runFolder.remove();
+    throw err;
+  }
+}
+
+async function spawnNow(opts: LimitedSpawnOptions, iso: Isolation | undefined): Promise<LimitedOutcome> {
   installExitHook();
-  return new Promise((resolve) => {
-    const stdio: ("pipe" | "ignore")[] = opts.resultChannel
-      ? ["pipe", "pipe", "pipe", "pipe"]
-      : ["pipe", "pipe", "pipe"];
+  let plan: Launch;
+  try {
+    plan = launchPlan(opts, iso);
+  } catch (err) {
+    return {
+      exitCode: null,
+      signal: null,
+      stdout: "",
+      stderr: "",
+      peakRssMb: 0,
+      spawnError: `cannot confine the run: ${(err as Error).message}`,
+      isolation: "none",
+    };
+  }
+  const confined = plan.runFolder !== undefined;
+  const level: IsolationLevel = confined && iso ? iso.level : "none";
+  const outcome = await new Promise<LimitedOutcome & { namespace?: NamespaceInfo }>((resolve) => {
+    const stdio: ("pipe" | "ignore")[] = ["pipe", "pipe", "pipe", opts.resultChannel ? "pipe" : "ignore"];
+    if (confined) stdio.push("pipe");
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(opts.command, opts.args, { cwd: opts.cwd, env: opts.env, stdio, detached: true });
+      child = spawn(plan.command, plan.args, { cwd: plan.cwd, env: plan.env, stdio, detached: true });
     } catch (err) {
       resolve({
         exitCode: null,
@@ -200,6 +341,7 @@ function spawnNow(opts: LimitedSpawnOptions): Promise<LimitedOutcome> {
         stderr: "",
         peakRssMb: 0,
         spawnError: (err as Error).message,
+        isolation: level,
       });
       return;
     }
@@ -208,8 +350,21 @@ function spawnNow(opts: LimitedSpawnOptions): Promise<LimitedOutcome> {
     let killedFor: LimitedOutcome["killedFor"];
     let peakRssMb = 0;
     let spawnError: string | undefined;
+    let namespace: NamespaceInfo | undefined;
+    const stopWatches: (() => void)[] = [];
     const pid = child.pid;
     if (pid !== undefined) liveGroups.add(pid);
+    const kill = () => {
+      if (pid !== undefined) killGroup(pid);
+      if (namespace) void endNamespace(namespace);
+    };
+    const onRss = (rss: number) => {
+      peakRssMb = Math.max(peakRssMb, rss);
+      if (rss > (opts.rssLimitMb as number)) {
+        killedFor ??= "memory";
+        kill();
+      }
+    };
 
     child.stdout?.on("data", (c: Buffer) => stdout.push(c));
     child.stderr?.on("data", (c: Buffer) => stderr.push(c));
@@ -218,35 +373,38 @@ function spawnNow(opts: LimitedSpawnOptions): Promise<LimitedOutcome> {
       resultStream.on("data", (c: Buffer) => opts.onResultChunk?.(c));
       resultStream.on("error", () => {});
     }
+    const infoStream = confined ? child.stdio[INFO_FD] : undefined;
+    if (infoStream && "on" in infoStream) {
+      let text = "";
+      infoStream.on("data", (c: Buffer) => {
+        if (namespace || text.length > 4096) return;
+        text += c.toString("utf8");
+        namespace = parseNamespaceInfo(text);
+        // The group holds only bubblewrap; the untrusted processes live in the namespace.
+        if (namespace && opts.rssLimitMb !== undefined)
+          stopWatches.push(memoryWatch.watch({ pidNamespace: namespace.pidNamespace }, onRss));
+      });
+      infoStream.on("error", () => {});
+    }
     child.stdin?.on("error", () => {}); // the child may exit before reading its input
     if (opts.onStdin && child.stdin) opts.onStdin(child.stdin);
     else child.stdin?.end(opts.stdin ?? "");
 
     const timer = setTimeout(() => {
       killedFor ??= "timeout";
-      if (pid !== undefined) killGroup(pid);
+      kill();
     }, opts.timeoutMs);
-    const stopWatch =
-      opts.rssLimitMb !== undefined && pid !== undefined
-        ? memoryWatch.watch(pid, (rss) => {
-            peakRssMb = Math.max(peakRssMb, rss);
-            if (rss > (opts.rssLimitMb as number)) {
-              killedFor ??= "memory";
-              killGroup(pid);
-            }
-          })
-        : undefined;
+    if (opts.rssLimitMb !== undefined && pid !== undefined && !confined)
+      stopWatches.push(memoryWatch.watch({ pgid: pid }, onRss));
 
     child.on("error", (err) => {
       spawnError = err.message;
     });
     // When the leader ends, background grandchildren holding our pipes would delay "close": end them too.
-    child.on("exit", () => {
-      if (pid !== undefined) killGroup(pid);
-    });
+    child.on("exit", kill);
     child.on("close", (exitCode, signal) => {
       clearTimeout(timer);
-      stopWatch?.();
+      for (const stop of stopWatches) stop();
       if (pid !== undefined) {
         // Grandchildren may outlive the leader: end the whole group.
         killGroup(pid);
@@ -260,7 +418,14 @@ function spawnNow(opts: LimitedSpawnOptions): Promise<LimitedOutcome> {
         killedFor,
         peakRssMb: Math.round(peakRssMb),
         spawnError,
+        isolation: level,
+        namespace,
       });
     });
   });
+  const { namespace, ...result } = outcome;
+  // Nothing of the run may outlive it, and its folder goes only once nothing can write there any more.
+  const ended = namespace ? await endNamespace(namespace) : true;
+  if (ended) plan.runFolder?.remove();
+  return result;
 }

@@ -35,6 +35,7 @@ export type WeakeningKind =
   | "trigger-prompt-removed"
   | "trigger-prompt-moved"
   | "trigger-weight-lowered"
+  | "required-values-removed"
   // Tightenings (reported, never blocking):
   | "case-added"
   | "assertion-added"
@@ -46,7 +47,8 @@ export type WeakeningKind =
   | "dependency-removed"
   | "threshold-raised"
   | "trials-raised"
-  | "trigger-prompt-added";
+  | "trigger-prompt-added"
+  | "required-values-added";
 
 export interface WeakeningFinding {
   kind: WeakeningKind;
@@ -66,14 +68,57 @@ export interface WeakeningFinding {
 /** Reads a repository-relative file of one side (undefined when absent): for predicate, oracle and fixture content. */
 export type TreeReader = (rel: string) => string | undefined;
 
-/** Type changes that only tighten (the head type accepts a subset of what the base type accepted). */
-const TIGHTENING: ReadonlySet<string> = new Set([
-  "contains>equals",
-  "icontains>contains",
-  "icontains>equals",
-  "regex>equals",
-  "one-of>equals",
-]);
+/** Every needle must occur (`contains X` with `values` means all of them): adding one narrows what passes. */
+const ALL_OF: ReadonlySet<string> = new Set(["contains", "icontains", "file-contains"]);
+
+/** The needles of an all-of assertion (`values`, else `[value]`) as strings, or undefined. */
+function needlesOf(a: Assertion): string[] | undefined {
+  if (!ALL_OF.has(a.type)) return undefined;
+  const v = a.params.values ?? a.params.value;
+  if (v === undefined) return undefined;
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+/**
+ * Does `narrow` (read positively, without its `not-`) accept only outputs `wide` accepts? Provable cases only:
+ * equals, contains, icontains and one-of over the same extraction (`regex`, and anything else, never ranks:
+ * a type change there counts as a loosening). `equals` trims and compares numbers numerically, so only a string
+ * `equals` ranks against the text types.
+ */
+function acceptsSubset(narrow: Assertion, wide: Assertion): boolean {
+  const fold = wide.type === "icontains" || narrow.type === "icontains";
+  const norm = (s: string) => (fold ? s.toLowerCase() : s);
+  // every needle of `wide` occurs in some text `narrow` requires
+  const covers = (texts: string[], needles: string[]) =>
+    needles.every((n) => texts.some((t) => norm(t).includes(norm(n))));
+  const wideNeedles = needlesOf(wide);
+  if (wideNeedles) {
+    if (narrow.type === "icontains" && wide.type !== "icontains") return false; // case-blind cannot be narrower
+    const narrowNeedles = needlesOf(narrow);
+    if (narrowNeedles && (narrow.type === "file-contains") === (wide.type === "file-contains"))
+      return covers(narrowNeedles, wideNeedles);
+    if (narrow.type === "equals" && typeof narrow.params.value === "string" && wide.type !== "file-contains")
+      return covers([narrow.params.value], wideNeedles);
+    return false;
+  }
+  if (wide.type === "one-of") {
+    const accepted = valuesOf(wide) ?? [];
+    if (narrow.type === "one-of") return (valuesOf(narrow) ?? []).every((v) => accepted.includes(v));
+    if (narrow.type === "equals") return accepted.includes(JSON.stringify(narrow.params.value));
+    return false;
+  }
+  if (wide.type === "equals" && narrow.type === "equals")
+    return sameJson(wide.params.value, narrow.params.value);
+  return false;
+}
+
+/**
+ * Head's assertion accepts only what the base's accepted (a tightening or no change) — read through `not-`: a
+ * negated check passes on what the positive one refuses, so the inclusion runs the other way.
+ */
+function headWithinBase(ba: Assertion, ha: Assertion): boolean {
+  return ha.negate ? acceptsSubset(ba, ha) : acceptsSubset(ha, ba);
+}
 
 type Bounds = { min?: number; max?: number };
 
@@ -417,9 +462,14 @@ function compareAssertion(
   const tight = (kind: WeakeningKind, message: string, sub = "") =>
     add(kind, `${detail}${sub}`, ha.loc, `${message}.`, ba.loc, "tightened");
   if (ba.rawType !== ha.rawType) {
-    if (ba.negate === ha.negate && TIGHTENING.has(`${ba.type}>${ha.type}`))
-      tight("assertion-type-changed", `${name} changed type from ${ba.rawType} to ${ha.rawType}`);
-    else loose("assertion-type-changed", `${name} changed type from ${ba.rawType} to ${ha.rawType}`);
+    const changed = `${name} changed type from ${ba.rawType} (${short(JSON.stringify(ba.params.values ?? ba.params.value) ?? "", 40)}) to ${ha.rawType} (${short(JSON.stringify(ha.params.values ?? ha.params.value) ?? "", 40)})`;
+    if (
+      ba.negate === ha.negate &&
+      (ba.extract ?? "text") === (ha.extract ?? "text") &&
+      headWithinBase(ba, ha)
+    )
+      tight("assertion-type-changed", changed);
+    else loose("assertion-type-changed", `${changed}: it may accept what the base refused`);
     return; // Parameters of different types are not comparable.
   }
   if (ha.condition !== ba.condition) {
@@ -447,7 +497,24 @@ function compareAssertion(
 
   const bv = valuesOf(ba);
   const hv = valuesOf(ha);
-  if (bv && hv) {
+  const bn = needlesOf(ba);
+  const hn = needlesOf(ha);
+  const multi = (a: Assertion) => Array.isArray(a.params.values);
+  if (bn && hn && (multi(ba) || multi(ha))) {
+    // All-of needles: the head must require at least what the base required (read through `not-`).
+    if (!headWithinBase(ba, ha))
+      loose(
+        "required-values-removed",
+        `${name} ${ha.negate ? "now forbids only" : "now requires only"} ${short(JSON.stringify(hn), 80)} instead of ${short(JSON.stringify(bn), 80)}: it may accept what the base refused`,
+        "/values",
+      );
+    else if (!headWithinBase(ha, ba))
+      tight(
+        "required-values-added",
+        `${name} ${ha.negate ? "forbids" : "requires"} ${short(JSON.stringify(hn), 80)} instead of ${short(JSON.stringify(bn), 80)}`,
+        "/values",
+      );
+  } else if (bv && hv) {
     const removed = bv.filter((v) => !hv.includes(v));
     const added = hv.filter((v) => !bv.includes(v));
     if (ha.negate) {
@@ -504,7 +571,7 @@ function compareAssertion(
   // Everything else that decides the check (regex flags, gate id, module, export and options, tool matchers,
   // counts …) must be equal: a change there cannot be ranked, so it counts as a loosening.
   const ranked = new Set(["discriminator", "value"]);
-  if (bv && hv) ranked.add("values");
+  if ((bv && hv) || (bn && hn)) ranked.add("values");
   if (ha.type === "number-range") for (const k of ["range", "min", "max"]) ranked.add(k);
   const rest = (a: Assertion) => Object.fromEntries(Object.entries(a.params).filter(([k]) => !ranked.has(k)));
   const br = rest(ba);

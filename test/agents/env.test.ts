@@ -35,6 +35,28 @@ describe("buildAgentEnv", () => {
     expect(env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
   });
 
+  test("names from config are exact: a '*' forwards nothing, and the runner's tokens and inputs never pass", () => {
+    const runner = {
+      ...source,
+      ACTIONS_RUNTIME_TOKEN: "rt",
+      ACTIONS_ID_TOKEN_REQUEST_URL: "https://x",
+      ACTIONS_CACHE_SERVICE_V2: "true",
+      "INPUT_GITHUB-TOKEN": "ghs_y",
+      INPUT_ANYTHING: "v",
+      GH_ENTERPRISE_TOKEN: "ghe",
+    };
+    const env = buildAgentEnv({
+      allow: [],
+      extra: ["*", "AWS_*", ...Object.keys(runner)],
+      home: "/h",
+      source: runner,
+    });
+    expect(Object.keys(env).filter((k) => /TOKEN|^ACTIONS_|^INPUT_/.test(k))).toEqual([]);
+    const star = buildAgentEnv({ allow: [], extra: ["*", "AWS_*"], home: "/h", source: runner });
+    expect(star.AWS_SECRET_ACCESS_KEY).toBeUndefined();
+    expect(star.MY_VAR).toBeUndefined();
+  });
+
   test("agentEnvFor: the same scrubbed environment per HOME, each trial its own object", () => {
     const opts = { allow: ["ANTHROPIC_*"], extra: ["MY_VAR", "GITHUB_TOKEN"], source };
     const forHome = agentEnvFor(opts);

@@ -167,6 +167,28 @@ describe("a PR cannot talk skillgate out of its verdict", () => {
     expect(loosened!.message).toMatch(new RegExp(`${CASE_FILE}:\\d+ at base`));
   }, 240_000);
 
+  it("dropping a required needle or trading not-contains for not-equals is a blocking loosening, not a tightening", async () => {
+    const needles = (type: string, value: string) =>
+      `id: split-1000-3\nprompt: Split 1000 cents among 3 people and list the parts.\nassertions:\n  - id: D:keeps-the-cent\n    type: ${type}\n    ${value}\n`;
+    const base = repo({ caseYaml: needles("contains", 'values: ["334", "1000"]') });
+    const dropped = await pr(repo({ body: BAD, caseYaml: needles("contains", 'values: ["1000"]') }), base);
+    expect(dropped.code).toBe(1);
+    expect(roots(dropped.report).find((x) => x.id.includes("required-values-removed"))).toMatchObject({
+      file: CASE_FILE,
+      line: 4,
+      blocking: true,
+    });
+    const negBase = repo({ caseYaml: needles("not-contains", 'value: "333\\n333\\n333"') });
+    const retyped = await pr(
+      repo({ body: BAD, caseYaml: needles("not-equals", 'value: "333\\n333\\n333"') }),
+      negBase,
+    );
+    expect(retyped.code).toBe(1);
+    expect(roots(retyped.report).find((x) => x.id.includes("assertion-type-changed"))).toMatchObject({
+      blocking: true,
+    });
+  }, 240_000);
+
   it("relaxing the policy in the PR's own .skillgate.yml changes nothing and is a blocking policy-weakened root", async () => {
     const agent = `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntriggerRuns: 3\ncache:\n  enabled: false\n`;
     const base = repo({ config: `${agent}trials: 3\nthresholds:\n  discriminatorPassRate: 0.9\n` });
@@ -214,10 +236,13 @@ describe("a PR cannot talk skillgate out of its verdict", () => {
     const broken = caseYaml("334(", "");
     // The PR edits the skill (so it is evaluated); the discriminator is broken the same way at base and head.
     const r = await pr(repo({ body: BAD, caseYaml: broken }), repo({ caseYaml: broken }));
-    expect(r.code).toBe(3);
-    expect(r.report?.verdict).toBe("error");
-    const decided = roots(r.report).find((x) => x.id === "split-1000-3/D:keeps-the-cent");
-    expect(decided).toMatchObject({ status: "error", file: CASE_FILE, line: 7, blocking: true });
+    // Caught before any trial (#16 item 3, validate's part): a blocking validation root at the regex, no agent call.
+    expect(r.code).toBe(1);
+    expect(r.report?.verdict).toBe("fail");
+    const invalid = roots(r.report).find((x) => x.id.startsWith("validation/suite/invalid-regex/"));
+    // located at the regex itself (the assertion starts on line 7, its `value` is line 9)
+    expect(invalid).toMatchObject({ kind: "validation", file: CASE_FILE, line: 9, blocking: true });
+    expect(r.report?.cost.agentCalls).toBe(0);
   }, 240_000);
 
   it("answers planted in the checkout (recordings, a cache folder) are never read", async () => {

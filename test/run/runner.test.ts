@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -12,9 +21,29 @@ let state: string;
 let cacheDir: string;
 const savedToken = process.env.GITHUB_TOKEN;
 
+/** Host pids of the processes in pid namespace `ns` (`pid:[inode]`). */
+function processesIn(ns: string): number[] {
+  return readdirSync("/proc")
+    .filter((e) => /^\d+$/.test(e))
+    .filter((pid) => {
+      try {
+        const zombie = /^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+        return !zombie && readlinkSync(`/proc/${pid}/ns/pid`) === ns;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 function opts(p: Partial<RunOptions> = {}): RunOptions {
   return {
-    agent: { adapter: "command", command: `node ${FAKE_AGENT}` },
+    // The fake agent keeps its state in a folder of the test: granted by the (trusted) config, as a maintainer would.
+    agent: {
+      adapter: "command",
+      command: `node ${FAKE_AGENT}`,
+      options: { sandbox: { writable: [state], readOnly: [repo] } },
+    },
     repoDir: repo,
     concurrency: 2,
     timeoutMs: 10_000,
@@ -22,7 +51,7 @@ function opts(p: Partial<RunOptions> = {}): RunOptions {
     cache: { enabled: false, dir: cacheDir },
     budget: {},
     logger: recordingLogger(),
-    extraEnv: ["FAKE_AGENT_*"],
+    extraEnv: ["SKILLGATE_TEST_AGENT_STATE", "SKILLGATE_TEST_AGENT_REPO"],
     retryBaseMs: 10,
     ...p,
   };
@@ -41,6 +70,8 @@ function pidAlive(pid: number): boolean {
 beforeAll(() => {
   repo = mkdtempSync(join(tmpdir(), "runner-repo-"));
   state = mkdtempSync(join(tmpdir(), "runner-state-"));
+  // Each confined trial has a uid of its own: the state folder is writable by any (sticky, like /tmp).
+  chmodSync(state, 0o1777);
   cacheDir = mkdtempSync(join(tmpdir(), "runner-cache-"));
   const skillDir = join(repo, ".claude/skills/split-cents");
   mkdirSync(join(skillDir, "evals"), { recursive: true });
@@ -53,8 +84,8 @@ beforeAll(() => {
   writeFileSync(join(skillDir, "evals/answers.json"), '{"secret": true}\n');
   mkdirSync(join(repo, "fixtures"), { recursive: true });
   writeFileSync(join(repo, "fixtures/package.json"), '{"name":"fixture"}\n');
-  process.env.FAKE_AGENT_STATE = state;
-  process.env.FAKE_AGENT_REPO = repo;
+  process.env.SKILLGATE_TEST_AGENT_STATE = state;
+  process.env.SKILLGATE_TEST_AGENT_REPO = repo;
   process.env.GITHUB_TOKEN = "ghs_secret_must_not_leak";
   process.env.ANTHROPIC_API_KEY_FOR_TEST_ONLY = "not-for-command";
 });
@@ -176,7 +207,15 @@ describe("command adapter through the runner", () => {
     expect(out.records[0]!.error).toMatchObject({ kind: "timeout", transient: true });
     const pid = Number(readFileSync(join(state, "grandchild-41.pid"), "utf8"));
     expect(pid).toBeGreaterThan(0);
-    expect(pidAlive(pid)).toBe(false);
+    const ns = readFileSync(join(state, "grandchild-41.ns"), "utf8");
+    if (ns === readlinkSync("/proc/self/ns/pid")) expect(pidAlive(pid)).toBe(false);
+    // Confined: that pid is the agent's own namespace's; no process of that namespace may be left (its init,
+    // killed with bubblewrap, takes every other with it; a zombie init has already done so).
+    else {
+      const deadline = Date.now() + 3000;
+      while (processesIn(ns).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(processesIn(ns)).toEqual([]);
+    }
   });
 
   test("a transient fault is retried with backoff and the retry's answer is kept", async () => {
@@ -256,10 +295,11 @@ describe("runner", () => {
 
   test("concurrency limit holds while trials run in parallel; progress reports every trial", async () => {
     writeFileSync(join(state, "overlap.log"), "");
+    chmodSync(join(state, "overlap.log"), 0o666);
     const logger = recordingLogger();
     const reqs = [0, 1, 2, 3, 4, 5].map((trial) => makeRequest({ prompt: "SLOW", trial }));
     const out = await runTrials(reqs, opts({ concurrency: 2, logger }));
-    expect(out.records.every((r) => r.output === "slow done")).toBe(true);
+    expect(out.records.map((r) => r.error?.message ?? r.output)).toEqual(Array(6).fill("slow done"));
     let inFlight = 0;
     let max = 0;
     for (const line of readFileSync(join(state, "overlap.log"), "utf8").split("\n").filter(Boolean)) {

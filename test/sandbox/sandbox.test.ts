@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,6 +38,8 @@ describe("scrubbedEnv", () => {
 describe("compileModule", () => {
   it("compiles a module once for every gate on it, again when a file it bundles changes, never keeps a failure", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sg-compile-"));
+    // The compile runs as a sandbox uid: the module's folder must be readable by others.
+    chmodSync(dir, 0o755);
     const main = join(dir, "main.ts");
     writeFileSync(main, "import { k } from './helper';\nexport const f = (x: number): number => x * k;\n");
     writeFileSync(join(dir, "helper.ts"), "export const k: number = 2;\n");
@@ -200,16 +202,16 @@ describe("runSandboxedCommand", () => {
 describe("sandbox concurrency", () => {
   it("runs at most one child per core and queues the rest; every queued child still runs, timed from its start", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sg-slots-"));
+    // The children write their log here: a folder this test made, writable by any sandbox uid.
+    chmodSync(dir, 0o777);
     const n = SANDBOX_CONCURRENCY + 3;
     // Each child logs its start and end (monotonic ns from /proc/uptime is coarse; date +%s%N is fine here).
     const outs = await Promise.all(
       Array.from({ length: n }, (_, i) =>
         runSandboxedCommand(
-          `echo "${i} start $(date +%s%N)" >> log; sleep 0.3; echo "${i} end $(date +%s%N)" >> log`,
-          {
-            cwd: dir,
-            timeoutMs: 5_000,
-          },
+          // Each run has a uid of its own: the log must stay writable for the next.
+          `umask 0; echo "${i} start $(date +%s%N)" >> log; sleep 0.3; echo "${i} end $(date +%s%N)" >> log`,
+          { cwd: dir, timeoutMs: 5_000, writable: [dir] },
         ),
       ),
     );

@@ -7,10 +7,10 @@
 //   GARBAGE   prints bytes that are not a protocol object
 //   HUGE      prints 10 MB
 //   CRASH     exits 3 with a message on stderr
-//   HANG      starts a grandchild (pid written to $FAKE_AGENT_STATE/grandchild-<trial>.pid), then sleeps forever
-//   FLAKY     hangs on the first attempt of a trial ($FAKE_AGENT_STATE marks it), answers on the next
-//   READSKILL reads the skill: from the workspace, else from $FAKE_AGENT_REPO, and reports the call
-//   SLOW      logs start/end to $FAKE_AGENT_STATE/overlap.log; waits until a second SLOW agent runs (≤ 3 s)
+//   HANG      starts a grandchild (pid written to $SKILLGATE_TEST_AGENT_STATE/grandchild-<trial>.pid), then sleeps forever
+//   FLAKY     hangs on the first attempt of a trial ($SKILLGATE_TEST_AGENT_STATE marks it), answers on the next
+//   READSKILL reads the skill: from the workspace, else from $SKILLGATE_TEST_AGENT_REPO, and reports the call
+//   SLOW      logs start/end to $SKILLGATE_TEST_AGENT_STATE/overlap.log; waits until a second SLOW agent runs (≤ 3 s)
 import { spawn } from "node:child_process";
 import {
   appendFileSync,
@@ -18,13 +18,14 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 
 const prompt = readFileSync(0, "utf8");
-const state = process.env.FAKE_AGENT_STATE;
+const state = process.env.SKILLGATE_TEST_AGENT_STATE;
 const trial = process.env.SKILLGATE_TRIAL;
 const has = (w) => prompt.includes(w);
 
@@ -39,12 +40,17 @@ if (
   if (has("FLAKY")) writeFileSync(join(state, `flaky-${process.env.SKILLGATE_CASE}-${trial}`), "1");
   const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
   if (state) writeFileSync(join(state, `grandchild-${trial}.pid`), String(child.pid));
+  // Confined, that pid is one of its own pid namespace: say which namespace, so the test can look for survivors.
+  if (state) writeFileSync(join(state, `grandchild-${trial}.ns`), readlinkSync("/proc/self/ns/pid"));
   setInterval(() => {}, 1000);
 } else if (has("SLOW")) {
+  // Confined trials run as different uids: what one makes here, the next must be able to write.
+  process.umask(0);
   // Waits (up to 3 s) until another SLOW agent runs at the same time, so parallelism is observed, not hoped for.
   const running = join(state, "running");
   mkdirSync(running, { recursive: true });
-  const mine = join(running, `${process.pid}`);
+  // Each confined agent is pid 2 of its own namespace: the trial number tells them apart.
+  const mine = join(running, `${trial}-${process.pid}`);
   appendFileSync(join(state, "overlap.log"), "start\n");
   writeFileSync(mine, "");
   const deadline = Date.now() + 3000;
@@ -86,7 +92,7 @@ if (
   const local = join(".agents/skills", name, "SKILL.md");
   const path = existsSync(local)
     ? local
-    : join(process.env.FAKE_AGENT_REPO ?? ".", ".claude/skills", name, "SKILL.md");
+    : join(process.env.SKILLGATE_TEST_AGENT_REPO ?? ".", ".claude/skills", name, "SKILL.md");
   let content = "";
   try {
     content = readFileSync(path, "utf8");

@@ -37,6 +37,15 @@ const baseAssertion = (id: string, line: number): fc.Arbitrary<Assertion> =>
       .tuple(num, fc.integer({ min: 1, max: 20 }))
       .map(([lo, w]) => assertion(id, "number-range", { range: [lo, lo + w] }, line)),
     word.map((v) => assertion(id, "regex", { value: `^${v}` }, line)),
+    // all-of needles: every value must occur
+    fc
+      .uniqueArray(word, { minLength: 1, maxLength: 3 })
+      .map((vs) => assertion(id, "contains", { values: vs }, line)),
+    fc
+      .uniqueArray(word, { minLength: 1, maxLength: 3 })
+      .map((vs) => assertion(id, "not-contains", { values: vs }, line)),
+    word.map((v) => assertion(id, "equals", { value: v }, line)),
+    word.map((v) => assertion(id, "not-equals", { value: v }, line)),
     fc
       .constantFrom("count", "weights")
       .map((mode) =>
@@ -69,7 +78,65 @@ function editsFor(a: Assertion): Edit[] {
       },
     );
   }
-  if (Array.isArray(p.values)) {
+  const retype = (type: string, params: Record<string, unknown>) => {
+    const b = assertion(a.id, type, params, a.loc.line);
+    return { ...a, type: b.type, rawType: b.rawType, negate: b.negate, params: b.params };
+  };
+  const not = a.negate ? "not-" : "";
+  if (a.type === "contains") {
+    const needles = (Array.isArray(p.values) ? p.values : [p.values ?? p.value]).map(String);
+    // equals a text holding every needle accepts a subset; read through not-, a superset
+    edits.push(
+      {
+        name: "to-equals-covering",
+        direction: a.negate ? "loosened" : "tightened",
+        apply: () => retype(`${not}equals`, { value: needles.join(" ") }),
+      },
+      {
+        name: "to-equals-unrelated",
+        direction: "loosened",
+        apply: () => retype(`${not}equals`, { value: "QQQ" }),
+      },
+    );
+    if (Array.isArray(p.values)) {
+      const vs = p.values as string[];
+      edits.push({
+        name: "add-needle",
+        direction: a.negate ? "loosened" : "tightened",
+        apply: () => withParams({ values: [...vs, "qqq"] }),
+      });
+      if (vs.length > 1)
+        edits.push({
+          name: "drop-needle",
+          direction: a.negate ? "tightened" : "loosened",
+          apply: () => withParams({ values: vs.slice(1) }),
+        });
+    }
+  }
+  if (a.type === "equals")
+    edits.push({
+      name: "to-contains",
+      direction: a.negate ? "tightened" : "loosened",
+      apply: () => retype(`${not}contains`, { value: String(p.value) }),
+    });
+  if (a.type === "regex")
+    edits.push({ name: "to-equals", direction: "loosened", apply: () => retype("equals", { value: "x" }) });
+  if (a.type === "one-of") {
+    const vs = p.values as number[];
+    edits.push(
+      {
+        name: "to-equals-member",
+        direction: a.negate ? "loosened" : "tightened",
+        apply: () => retype(`${not}equals`, { value: vs[0] }),
+      },
+      {
+        name: "to-equals-other",
+        direction: "loosened",
+        apply: () => retype(`${not}equals`, { value: 999 }),
+      },
+    );
+  }
+  if (a.type === "one-of") {
     const vs = p.values as number[];
     const grown = { name: "add-value", apply: () => withParams({ values: [...vs, 999] }) };
     edits.push({ ...grown, direction: a.negate ? "tightened" : "loosened" });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { GateResult, GradeServices } from "../ports.js";
@@ -61,7 +61,8 @@ export const gate: AssertionType = {
       let pending = memo.get(key);
       if (!pending) {
         pending = runInTempDir(ctx.trial.files, (dir) =>
-          ctx.services.runGate(gateId, path.join(dir, module), opts),
+          // The module may import the trial's other files, never anything outside them.
+          ctx.services.runGate(gateId, path.join(dir, module), { ...opts, root: dir }),
         );
         if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
         memo.set(key, pending);
@@ -90,12 +91,14 @@ export const gate: AssertionType = {
 async function runInTempDir<T>(files: Record<string, string>, fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "skillgate-gate-"));
   try {
+    // Made here for this run: the sandbox uid reads it (and only it) when bound, so it may not stay 0700.
+    await chmod(dir, 0o755);
     for (const [rel, content] of Object.entries(files)) {
       const target = path.resolve(dir, rel);
       // A written path escaping the folder is ignored: the agent's file names are untrusted.
       if (!target.startsWith(dir + path.sep)) continue;
       await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, content);
+      await writeFile(target, content, { mode: 0o644 });
     }
     return await fn(dir);
   } finally {

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{f as a,g as b}from"./chunk-CBPOYNOV.js";import"./chunk-POHVBL2G.js";import"./chunk-KLCHFWYS.js";import"./chunk-B4YWQM6Y.js";import"./chunk-7IRCYMAJ.js";import"./chunk-G3RRVMSI.js";import"./chunk-QUZGGMSX.js";import"./chunk-MMRSHGP6.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{a as runPipeline,b as trialsFor};

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{f as a,g as b,h as c,i as d,j as e,k as f,l as g,m as h,n as i,o as j,p as k}from"./chunk-EWUETSNV.js";import"./chunk-MMRSHGP6.js";import"./chunk-2NTZGRJK.js";import"./chunk-NPDMPLWO.js";export{g as CHILD_HARDENING_FLAGS,h as ChildGone,e as DEFAULT_COMMAND_MEMORY_MB,d as RSS_OVERHEAD_MB,a as isSecretName,f as permissionFlags,c as redactSecrets,i as runSandboxSession,j as runSandboxed,k as runSandboxedCommand,b as scrubbedEnv};

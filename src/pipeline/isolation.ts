@@ -1,0 +1,68 @@
+/**
+ * Whether a run may go on at the isolation this machine reaches: a pure decision over the detected level and the
+ * settings. The Action requires the strongest level (`uid+namespaces`) unless the trusted config accepts less
+ * (`isolation.allowWeaker: true`); a refused run ends in `error` before any untrusted code runs. A local run goes
+ * on at any level, with a loud warning when it is weaker.
+ */
+import type { IsolationLevel, IsolationReport, Settings } from "../model/index.js";
+
+export const REQUIRED_ISOLATION: IsolationLevel = "uid+namespaces";
+
+/** What the runner needs to reach the strongest level (README "Isolation"). */
+const HOW_TO_ISOLATE =
+  "install bubblewrap (apt-get install bubblewrap) and run skillgate as root (sudo), or accept weaker isolation in the base branch's .skillgate.yml (isolation: {allowWeaker: true})";
+
+/** A run the Action may not start: untrusted code would run less isolated than required. */
+export class IsolationRefused extends Error {
+  constructor(readonly isolation: IsolationReport) {
+    super(
+      `isolation: this runner reaches only "${isolation.level}" (${isolation.reason}), and the base's configuration does not accept less than "${isolation.required}": ${HOW_TO_ISOLATE}`,
+    );
+  }
+}
+
+/**
+ * Adapters whose agent process skillgate does not confine yet: they need the model API through an allow-listing
+ * egress path (issue #17; see README "Isolation"). A run using one is reported at `none`, whatever else is
+ * confined, so the Action refuses it unless the base's config accepts weaker isolation.
+ */
+export const UNCONFINED_AGENTS: ReadonlySet<string> = new Set(["claude-code", "codex"]);
+
+/** The level of the run as a whole: the machine's, or `none` when an agent or judge runs unconfined. */
+export function runIsolation(
+  detected: { level: IsolationLevel; reason: string },
+  settings: Pick<Settings, "agent" | "judge">,
+): { level: IsolationLevel; reason: string } {
+  const unconfined = [settings.agent?.adapter, settings.judge?.adapter].filter(
+    (a): a is string => a !== undefined && UNCONFINED_AGENTS.has(a),
+  );
+  if (unconfined.length === 0 || detected.level === "none") return detected;
+  return {
+    level: "none",
+    reason: `${[...new Set(unconfined)].join(" and ")} agents are not confined yet: they run as skillgate's uid, with the network (gate modules, predicates, oracles and compiles are confined at ${detected.level}: ${detected.reason})`,
+  };
+}
+
+export type IsolationDecision =
+  | { go: true; report: IsolationReport; warning?: string }
+  | { go: false; refused: IsolationRefused };
+
+export function decideIsolation(
+  detected: { level: IsolationLevel; reason: string },
+  settings: Pick<Settings, "isolation">,
+): IsolationDecision {
+  const report: IsolationReport = {
+    level: detected.level,
+    reason: detected.reason,
+    required: REQUIRED_ISOLATION,
+  };
+  if (detected.level === REQUIRED_ISOLATION) return { go: true, report };
+  const policy = settings.isolation ?? { required: false, allowWeaker: false };
+  if (policy.required && !policy.allowWeaker) return { go: false, refused: new IsolationRefused(report) };
+  const weakerAccepted = policy.allowWeaker ? "config" : "local run";
+  return {
+    go: true,
+    report: { ...report, weakerAccepted },
+    warning: `WEAKER ISOLATION: untrusted code (gate modules, predicates, oracles, agents) runs at "${detected.level}", not "${REQUIRED_ISOLATION}": ${detected.reason}. To isolate fully: ${HOW_TO_ISOLATE.split(", or")[0]}.`,
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * The bubblewrap command line of one confined run: a pure function of the run's `Confinement` and the machine's
+ * `Isolation`. What the sandbox gets, in mount order (later mounts cover earlier ones):
+ * new /proc (its own pid namespace) and a minimal /dev; the system folders read-only; a few /etc entries; the
+ * files made for the run; a private, size-capped /tmp; then the run's read-only and writable paths, parents
+ * first. Nothing else of the host exists inside: not the repository checkout, not skillgate's scratch folders.
+ */
+import { dirname, isAbsolute, normalize } from "node:path";
+import type { ConfinedCommand, Confinement, Isolation } from "./types.js";
+
+/** Mode of the folders bubblewrap makes for mount points (it would make them 0700, closed to the sandbox uid). */
+const MOUNT_POINT_MODE = "0755";
+/** Host name inside the sandbox (its own UTS namespace). */
+export const SANDBOX_HOSTNAME = "skillgate-sandbox";
+
+/** Paths the sandbox makes itself: binding a host path over them would undo the isolation. */
+const RESERVED = ["/proc", "/dev", "/sys"];
+
+function inside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder === "/" ? "/" : `${folder}/`);
+}
+
+function checkPath(path: string, what: string): string {
+  if (!isAbsolute(path)) throw new Error(`sandbox ${what} must be an absolute path: ${path}`);
+  const clean = normalize(path).replace(/\/+$/, "") || "/";
+  if (clean === "/") throw new Error(`sandbox ${what} cannot be the root folder`);
+  // /dev/shm is where trial workspaces may live (a tmpfs); the rest of /dev, /proc and /sys are the sandbox's own.
+  if (RESERVED.some((r) => inside(clean, r)) && !inside(clean, "/dev/shm"))
+    throw new Error(`sandbox ${what} ${clean} lies in a folder the sandbox makes itself`);
+  return clean;
+}
+
+/** The command that runs `c` confined at the machine's level (`uid+namespaces` or `namespaces`). */
+export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand {
+  if (iso.level === "none" || !iso.tools || !iso.layout)
+    throw new Error("confinedCommand needs bubblewrap (isolation level none)");
+  const { tools, layout } = iso;
+  const args: string[] = [
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-net",
+    "--unshare-cgroup-try",
+    "--die-with-parent",
+    "--new-session",
+    "--hostname",
+    SANDBOX_HOSTNAME,
+  ];
+  if (iso.level === "namespaces") {
+    // Unprivileged: a user namespace is the only way in; it may not make further ones, and keeps no capability.
+    args.push("--unshare-user", "--disable-userns", "--cap-drop", "ALL");
+  } else {
+    // Started by root without a user namespace: the first process keeps only what it needs to drop to the
+    // sandbox uid (setpriv clears every capability, the bounding set included, before the command runs).
+    args.push("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP");
+  }
+  args.push("--proc", "/proc", "--dev", "/dev");
+
+  // Folders known to exist inside, so mount points below them need no --dir; bound trees, to skip what they hold.
+  const made = new Set<string>(["/", "/proc", "/dev", "/tmp"]);
+  const bound: string[] = [];
+  const ensureParents = (path: string): void => {
+    const chain: string[] = [];
+    for (let p = dirname(path); !made.has(p) && !bound.some((b) => inside(p, b)); p = dirname(p))
+      chain.push(p);
+    for (const p of chain.reverse()) {
+      args.push("--perms", MOUNT_POINT_MODE, "--dir", p);
+      made.add(p);
+    }
+  };
+
+  for (const entry of layout.system) {
+    if (entry.link !== undefined) args.push("--symlink", entry.link, entry.path);
+    else {
+      args.push("--ro-bind", entry.path, entry.path);
+      bound.push(entry.path);
+    }
+    made.add(entry.path);
+  }
+  const generated = Object.entries(c.files).map(([to, from]) => [checkPath(to, "file"), from] as const);
+  for (const e of layout.etc) {
+    if (generated.some(([to]) => to === e)) continue;
+    ensureParents(e);
+    args.push("--ro-bind-try", e, e);
+  }
+  args.push("--perms", "1777", "--size", String(c.limits.tmpBytes), "--tmpfs", "/tmp");
+
+  // Parents before children, so a writable folder inside a read-only one is mounted over it, not under it.
+  const binds = [
+    ...c.readOnly.map((p) => ({ path: checkPath(p, "read-only path"), writable: false })),
+    ...c.writable.map((p) => ({ path: checkPath(p, "writable path"), writable: true })),
+  ].sort(
+    (a, b) => a.path.split("/").length - b.path.split("/").length || Number(a.writable) - Number(b.writable),
+  );
+  const seen = new Set<string>();
+  for (const b of binds) {
+    const key = `${b.writable}:${b.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    // Already visible read-only under a system folder or another read-only bind: nothing to add.
+    if (!b.writable && bound.some((p) => inside(b.path, p))) continue;
+    ensureParents(b.path);
+    args.push(b.writable ? "--bind" : "--ro-bind", b.path, b.path);
+    if (!b.writable) bound.push(b.path);
+    made.add(b.path);
+  }
+  // Files made for the run last: over whatever a folder bind put at their path (and below /tmp, after it).
+  for (const [to, from] of generated) {
+    ensureParents(to);
+    args.push("--ro-bind", from, to);
+  }
+  args.push("--chdir", c.cwd);
+  if (c.infoFd !== undefined) args.push("--info-fd", String(c.infoFd));
+  args.push("--");
+
+  const l = c.limits;
+  const limited = [
+    tools.prlimit,
+    `--nproc=${l.processes}`,
+    `--fsize=${l.fileSizeBytes}`,
+    `--nofile=${l.openFiles}`,
+    "--core=0",
+    "--",
+    c.command,
+    ...c.args,
+  ];
+  if (iso.level === "uid+namespaces") {
+    const id = String(c.uid);
+    args.push(
+      tools.setpriv,
+      "--reuid",
+      id,
+      "--regid",
+      id,
+      "--clear-groups",
+      "--inh-caps=-all",
+      "--bounding-set=-all",
+      "--",
+    );
+  }
+  args.push(...limited);
+  return { command: tools.bwrap, args, env: { ...c.env } };
+}

@@ -1,0 +1,147 @@
+/**
+ * Which isolation level this machine reaches, found once per process by running a probe through the real
+ * confinement (a level is what works, not what the tools' presence suggests).
+ *
+ * `SKILLGATE_ISOLATION` (the operator's environment, never the pull request's) may only lower the level: `none`
+ * or `namespaces`. Tests use it to exercise the weaker paths on a machine that reaches the strongest.
+ */
+import { execFile } from "node:child_process";
+import { accessSync, constants, existsSync, lstatSync, readlinkSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { confinedCommand } from "./bwrap.js";
+import { ISOLATION_LEVELS, type Isolation, type IsolationLevel, type IsolationTools } from "./types.js";
+
+export const ISOLATION_SWITCH = "SKILLGATE_ISOLATION";
+/** Time the probe may take (a bubblewrap start is a few milliseconds; a busy machine may take longer). */
+const PROBE_TIMEOUT_MS = 15_000;
+/** The probe's sandbox uid: any uid that is not ours. */
+const PROBE_UID = 1_999_999_999;
+
+/** Top-level system folders a program needs (merged-/usr systems have links for all but /usr). */
+const SYSTEM_ENTRIES = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
+/** /etc entries programs read: the dynamic linker, TLS roots, time zone, alternatives, name service order. */
+const ETC_ENTRIES = [
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/alternatives",
+  "/etc/ssl",
+  "/etc/ca-certificates",
+  "/etc/pki",
+  "/etc/localtime",
+  "/etc/timezone",
+  "/etc/nsswitch.conf",
+  "/etc/host.conf",
+  "/etc/gai.conf",
+  "/etc/mime.types",
+];
+
+/** Trusted locations first: the system's own, then PATH. */
+function findTool(name: string): string | undefined {
+  const dirs = ["/usr/bin", "/bin", "/usr/sbin", "/sbin", ...(process.env.PATH ?? "").split(delimiter)];
+  for (const dir of dirs) {
+    if (!dir.startsWith("/")) continue;
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export function hostLayout(): Isolation["layout"] {
+  const system: { path: string; link?: string }[] = [];
+  for (const path of SYSTEM_ENTRIES) {
+    try {
+      const st = lstatSync(path);
+      if (st.isSymbolicLink()) system.push({ path, link: readlinkSync(path) });
+      else if (st.isDirectory()) system.push({ path });
+    } catch {
+      // absent on this system
+    }
+  }
+  return { system, etc: ETC_ENTRIES.filter((e) => existsSync(e)) };
+}
+
+function runProbe(iso: Isolation): Promise<string | undefined> {
+  const cmd = confinedCommand(
+    {
+      command: "/bin/sh",
+      args: ["-c", "exit 0"],
+      cwd: "/tmp",
+      env: { PATH: "/usr/bin:/bin" },
+      readOnly: [],
+      writable: [],
+      files: {},
+      limits: { processes: 16, fileSizeBytes: 1024, tmpBytes: 1024 * 1024, openFiles: 64 },
+      uid: PROBE_UID,
+      infoFd: 2,
+    },
+    iso,
+  );
+  return new Promise((resolve) => {
+    execFile(cmd.command, cmd.args, { env: cmd.env, timeout: PROBE_TIMEOUT_MS }, (err, _out, stderr) => {
+      // --info-fd 2 puts bubblewrap's JSON on stderr: only a failure's text matters.
+      resolve(err ? (stderr.replace(/\{[\s\S]*\}/, "").trim() || err.message).split("\n")[0] : undefined);
+    });
+  });
+}
+
+const DESCRIBE: Record<IsolationLevel, string> = {
+  "uid+namespaces":
+    "bubblewrap as root: a sandbox uid of its own, own pid/ipc/uts/net/mount namespaces, only the needed paths bound",
+  namespaces:
+    "bubblewrap in an unprivileged user namespace: own pid/ipc/uts/net/mount namespaces, but skillgate's own uid",
+  none: "plain child processes: timeout, memory cap and a scrubbed environment, no OS boundary",
+};
+
+/** Finds the strongest level that works here (no caching: see `isolation()`). */
+export async function detectIsolation(
+  requested: string | undefined = process.env[ISOLATION_SWITCH],
+): Promise<Isolation> {
+  const cap = ISOLATION_LEVELS.includes(requested as IsolationLevel)
+    ? (requested as IsolationLevel)
+    : undefined;
+  const capped = (why: string) => `${why}; ${ISOLATION_SWITCH}=${cap} asks for no more`;
+  const none = (why: string): Isolation => ({ level: "none", reason: `${DESCRIBE.none} (${why})` });
+  if (cap === "none") return none(capped("isolation switched off"));
+  if (process.platform !== "linux") return none("bubblewrap needs Linux");
+  const bwrap = findTool("bwrap");
+  const setpriv = findTool("setpriv");
+  const prlimit = findTool("prlimit");
+  if (!bwrap) return none("bubblewrap (bwrap) is not installed: apt-get install bubblewrap");
+  if (!prlimit || !setpriv) return none("util-linux's prlimit and setpriv are needed beside bubblewrap");
+  const tools: IsolationTools = { bwrap, setpriv, prlimit };
+  const layout = hostLayout();
+  const failures: string[] = [];
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot) failures.push("uid+namespaces needs root (run skillgate with sudo)");
+  else if (cap !== "namespaces") {
+    const iso: Isolation = { level: "uid+namespaces", reason: DESCRIBE["uid+namespaces"], tools, layout };
+    const failed = await runProbe(iso);
+    if (!failed) return iso;
+    failures.push(`uid+namespaces failed: ${failed}`);
+  }
+  const weaker: Isolation = { level: "namespaces", reason: DESCRIBE.namespaces, tools, layout };
+  const failed = await runProbe(weaker);
+  if (!failed)
+    return {
+      ...weaker,
+      reason: `${DESCRIBE.namespaces} (${cap ? capped(failures.join("; ")) : failures.join("; ")})`,
+    };
+  failures.push(
+    `unprivileged user namespaces failed: ${failed} (Ubuntu 24.04's AppArmor blocks them: run as root, or allow them)`,
+  );
+  return none(failures.join("; "));
+}
+
+let detected: Promise<Isolation> | undefined;
+
+/** The isolation of this process, detected on first use. */
+export function isolation(): Promise<Isolation> {
+  detected ??= detectIsolation();
+  return detected;
+}

@@ -1,0 +1,92 @@
+/**
+ * The folder skillgate makes for one confined run, and the only ownership change skillgate ever makes.
+ *
+ * Safety rule (a previous attempt broke a machine by changing ownership of a caller's folder): ownership is given
+ * to a sandbox uid only for folders this process made itself for that run and registered here (`madeForRun`) —
+ * never a caller-given cwd or writable path — and the walk never follows a symbolic link (lstat + lchown, and a
+ * link's target is never visited). Anything not registered is refused with an error.
+ */
+import { randomInt } from "node:crypto";
+import { chownSync, lchownSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+/**
+ * Sandbox uids (and gids) are drawn from [BASE, BASE + RANGE): far above the uids of people and services, below
+ * 2^31 (bubblewrap's uid maps reject larger ones). Each run draws its own, so a run's process limit counts only
+ * its own processes and two runs never share a uid.
+ */
+export const SANDBOX_UID_BASE = 1_600_000_000;
+export const SANDBOX_UID_RANGE = 2 ** 24;
+
+export function drawSandboxUid(): number {
+  return SANDBOX_UID_BASE + randomInt(SANDBOX_UID_RANGE);
+}
+
+/** Folders this process made for a run (absolute paths): the only ones `grantToSandbox` may change. */
+const madeForRun = new Set<string>();
+
+/** Registers a folder this process has just made (mkdtemp/mkdir) for one run, so it may be given to its uid. */
+export function registerRunFolder(dir: string): void {
+  madeForRun.add(resolve(dir));
+}
+
+/** Forgets a run's folder (after the run, before it is removed). */
+export function forgetRunFolder(dir: string): void {
+  madeForRun.delete(resolve(dir));
+}
+
+/**
+ * Gives `dir` and what skillgate placed in it to `uid` (files and folders; symbolic links themselves, never their
+ * targets). Throws unless `dir` was registered by `registerRunFolder`. Call before the sandbox starts: nothing
+ * untrusted has written there yet.
+ */
+export function grantToSandbox(dir: string, uid: number): void {
+  const abs = resolve(dir);
+  if (!madeForRun.has(abs))
+    throw new Error(`refusing to change ownership of ${abs}: skillgate did not make it for this run`);
+  if (uid === 0 || uid === process.getuid?.()) throw new Error(`refusing to give ${abs} to uid ${uid}`);
+  const walk = (path: string): void => {
+    const st = lstatSync(path);
+    lchownSync(path, uid, uid);
+    if (st.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+  };
+  walk(abs);
+}
+
+export interface RunFolder {
+  dir: string;
+  /** Files made for the sandbox: sandbox path → host file. */
+  files: Record<string, string>;
+  /** Removes the folder (after the run's namespaces are gone). */
+  remove(): void;
+}
+
+/**
+ * A fresh folder (mode 0700, owner skillgate) holding the run's /etc/passwd, /etc/group and /etc/hosts: the
+ * sandbox uid has a name (programs ask for it), and host names resolve only to loopback.
+ */
+export function makeRunFolder(opts: { uid: number; hosts?: readonly string[] }): RunFolder {
+  const dir = mkdtempSync(join(tmpdir(), "skillgate-run-"));
+  const write = (name: string, text: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, text, { mode: 0o644 });
+    return file;
+  };
+  const files = {
+    "/etc/passwd": write("passwd", `sandbox:x:${opts.uid}:${opts.uid}:skillgate sandbox:/tmp:/bin/sh\n`),
+    "/etc/group": write("group", `sandbox:x:${opts.uid}:\n`),
+    "/etc/hosts": write(
+      "hosts",
+      ["127.0.0.1 localhost", "::1 localhost", ...(opts.hosts ?? []).map((h) => `127.0.0.1 ${h}`), ""].join(
+        "\n",
+      ),
+    ),
+  };
+  return { dir, files, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** chown of a single file skillgate wrote for the sandbox (e.g. a socket); never a walk. */
+export function giveFile(file: string, uid: number): void {
+  chownSync(file, uid, uid);
+}

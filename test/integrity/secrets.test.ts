@@ -1,0 +1,119 @@
+/**
+ * Issue #17 item 4, end to end through a freshly bundled `dist/cli.js`: skillgate's environment holds a GitHub
+ * token and a database URL in an innocently named variable; a `command` agent prints both, raw and encoded
+ * (base64 at an odd offset, base64url, hex, URL-encoding), in its answer, in a file it writes and in its error
+ * output. No form of either secret may reach stdout, stderr, the JSON report, JUnit, SARIF, the skill-creator
+ * exports, the replay recordings or the trial cache — and the report must show `[REDACTED]` where they were
+ * (so the test cannot pass by the leak not happening).
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodingsOf } from "../../src/util/redact.js";
+import { writeRepo } from "../support/repo-files.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const TOKEN = "ghs_Zq8rT2vLm9XwK4pN7bYc3dFh6jGs1aEe0uRi";
+const DB = "postgres://billing:s3cr3t-Pa55w0rd@10.0.0.7:5432/ledger";
+
+const scratch: string[] = [];
+const temp = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+
+const AGENT = `import { mkdirSync, writeFileSync } from "node:fs";
+const token = ${JSON.stringify(TOKEN)}, db = ${JSON.stringify(DB)};
+const b64 = (s) => Buffer.from(s).toString("base64");
+const leaks = [
+  "raw " + token,
+  "b64 " + b64("x" + token + "y"),
+  "b64url " + Buffer.from("Bearer " + db).toString("base64url"),
+  "hex " + Buffer.from(db).toString("hex"),
+  "url " + encodeURIComponent(db),
+];
+mkdirSync("src", { recursive: true });
+writeFileSync("src/leak.txt", leaks.join("\\n"));
+process.stderr.write("debug: " + leaks.join(" | ") + "\\n");
+if (process.env.SKILLGATE_TRIAL === "1" && process.env.SKILLGATE_MODE === "skill") {
+  process.stderr.write("fatal: cannot reach " + db + "\\n");
+  process.exit(2);
+}
+process.stdout.write(JSON.stringify({ output: "Parts: 333 333 333\\n" + leaks.join("\\n"), skillsActivated: [] }));
+`;
+
+let dist: string;
+let agentFile: string;
+beforeAll(async () => {
+  dist = join(temp("sg-sec-dist-"), "dist");
+  await execa(process.execPath, [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
+  agentFile = join(temp("sg-sec-agent-"), "agent.mjs");
+  writeFileSync(agentFile, AGENT);
+}, 180_000);
+
+/** Every file under `dir`, as text. */
+function allText(dir: string): string {
+  let out = "";
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    out += statSync(p).isDirectory() ? allText(p) : `${readFileSync(p, "utf8")}\n`;
+  }
+  return out;
+}
+
+describe("secrets never leave", () => {
+  it("an agent that prints the runner's secrets raw and encoded leaves no form of them in any output", async () => {
+    const repo = writeRepo(
+      {
+        ".claude/skills/split-cents/SKILL.md":
+          "---\nname: split-cents\ndescription: Split money totals in cents among people without losing a cent.\n---\n# Split\n",
+        ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 2\ntriggerRuns: 1\n`,
+        ".agent/evals/split-cents/meta.json": '{"trials": 2, "thresholds": {}}',
+        ".agent/evals/split-cents/prompts/c.yaml":
+          "id: c\nprompt: Split 1000 cents among 3.\nassertions:\n  - id: D:keeps-the-cent\n    type: contains\n    value: '334'\n  - id: file\n    type: file-contains\n    file: src/leak.txt\n    value: '334'\n",
+      },
+      "sg-sec-repo-",
+    );
+    scratch.push(repo);
+    const out = temp("sg-sec-out-");
+    const cache = temp("sg-sec-cache-");
+    const r = await execa(
+      process.execPath,
+      [
+        join(dist, "cli.js"),
+        "run",
+        "--repo",
+        repo,
+        "--json",
+        join(out, "report.json"),
+        "--junit",
+        join(out, "junit.xml"),
+        "--sarif",
+        join(out, "report.sarif"),
+        "--record",
+        join(out, "recordings"),
+        "--verbose",
+      ],
+      {
+        reject: false,
+        env: { XDG_CACHE_HOME: cache, GITHUB_TOKEN: TOKEN, BILLING_DB: DB },
+        timeout: 120_000,
+      },
+    );
+    expect([1, 3]).toContain(r.exitCode);
+    const report = readFileSync(join(out, "report.json"), "utf8");
+    // the leak happened and was redacted where it was
+    expect(report).toContain("[REDACTED]");
+    const everything = [String(r.stdout), String(r.stderr), allText(out), allText(cache)].join("\n");
+    expect(readdirSync(out).sort()).toEqual(
+      ["junit.xml", "recordings", "report.json", "report.sarif", "skill-creator"].sort(),
+    );
+    for (const form of [...encodingsOf(TOKEN), ...encodingsOf(DB)]) expect(everything).not.toContain(form);
+  }, 180_000);
+});

@@ -1,0 +1,94 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  encodingsOf,
+  isRedactedName,
+  REDACTED,
+  Redactor,
+  secretsOfEnvironment,
+} from "../../src/util/redact.js";
+
+const TOKEN = "ghs_16C7e42F292c6912E7710c838347Ae178B4a";
+const DB = "postgres://app:hunter2hunter2@db.internal:5432/prod";
+
+describe("which values are secrets", () => {
+  it("redacts by value every variable not on the allow-list, whatever its name", () => {
+    const env = {
+      GITHUB_TOKEN: TOKEN,
+      "INPUT_GITHUB-TOKEN": TOKEN,
+      DATABASE_URL: DB,
+      SLACK_HOOK: "https://hooks.slack.example/services/T000/B000/XXXXXXXXXXXXXXXX",
+      CERT_PATH: "/etc/ssl/private/service-key.pem",
+      GITHUB_REPOSITORY: "octo-org/skills-repo",
+      GITHUB_SHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+      "INPUT_CHECK-NAME": "skillgate-check",
+      RUNNER_TEMP: "/home/runner/work/_temp",
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: "/home/runner",
+      SHORT: "true",
+    };
+    expect(secretsOfEnvironment(env).sort()).toEqual([TOKEN, DB, env.SLACK_HOOK, env.CERT_PATH].sort());
+    expect(isRedactedName("GITHUB_TOKEN")).toBe(true);
+    expect(isRedactedName("ACTIONS_RUNTIME_TOKEN")).toBe(true);
+    expect(isRedactedName("ACTIONS_CACHE_URL")).toBe(true);
+    expect(isRedactedName("GITHUB_REF")).toBe(false);
+  });
+});
+
+describe("every form a secret can take in output", () => {
+  const r = new Redactor([TOKEN, DB]);
+  const cases: Record<string, string> = {
+    raw: `token=${TOKEN};`,
+    json: JSON.stringify({ url: DB }),
+    url: `?next=${encodeURIComponent(DB)}&x=1`,
+    form: `q=${encodeURIComponent(`a ${DB}`).replace(/%20/g, "+")}`,
+    hex: Buffer.from(TOKEN).toString("hex"),
+    HEX: Buffer.from(TOKEN).toString("hex").toUpperCase(),
+    base64: Buffer.from(TOKEN).toString("base64"),
+    "base64 after 1 byte": Buffer.from(`x${TOKEN}`).toString("base64"),
+    "base64 after 2 bytes": Buffer.from(`xy${TOKEN}`).toString("base64"),
+    "base64url inside a larger blob": Buffer.from(`Authorization: Bearer ${TOKEN}\n`).toString("base64url"),
+  };
+  for (const [name, text] of Object.entries(cases))
+    it(`${name}: no run of the secret's encoding survives`, () => {
+      const out = r.redact(text);
+      expect(out).toContain(REDACTED);
+      for (const form of encodingsOf(TOKEN).concat(encodingsOf(DB))) expect(out).not.toContain(form);
+    });
+
+  it("what remains of a base64-encoded secret among any bytes holds no two of its 3-byte groups", () => {
+    const cores = [0, 1, 2].map((k) => Buffer.from(TOKEN).subarray(k).toString("base64"));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 }), (a, b) => {
+        const out = r.redact(Buffer.from(`${a}${TOKEN}${b}`).toString("base64"));
+        expect(out).toContain(REDACTED);
+        for (const core of cores)
+          for (let i = 0; i + 8 <= core.length; i += 4) expect(out).not.toContain(core.slice(i, i + 8));
+      }),
+      { seed: 7, numRuns: 300 },
+    );
+  });
+
+  it("leaves text without secrets unchanged, and redacts keys as well as values in a deep copy", () => {
+    const report = { verdict: "fail", skills: [{ name: "split-cents", output: "334 333 333" }] };
+    expect(r.redactDeep(report)).toBe(report);
+    const leaked = { errors: [`agent said ${TOKEN}`], env: { [DB]: 1 } };
+    const clean = r.redactDeep(leaked);
+    expect(JSON.stringify(clean)).not.toContain(TOKEN);
+    expect(JSON.stringify(clean)).not.toContain(DB);
+    expect(leaked.errors[0]).toContain(TOKEN); // the original is not mutated
+  });
+
+  it("a secret with regex metacharacters is matched literally", () => {
+    const odd = "p@ss(w)rd.*+?[x]{2}|^$\\";
+    const out = new Redactor([odd]).redact(`before ${odd} after p@ssXwXrd`);
+    expect(out).toBe(`before ${REDACTED} after p@ssXwXrd`);
+  });
+
+  it("text cut by a size cap loses the beginning of a secret it ends with, never more", () => {
+    expect(r.redactCut(`out: ${TOKEN.slice(0, 20)}`)).toBe(`out: ${REDACTED}`);
+    expect(r.redactCut(`out: ${TOKEN.slice(0, 7)}`)).toBe(`out: ${TOKEN.slice(0, 7)}`);
+    expect(r.redactCut(`a ${TOKEN} b ${DB.slice(0, 30)}`)).toBe(`a ${REDACTED} b ${REDACTED}`);
+    expect(r.redactCut("nothing to see here")).toBe("nothing to see here");
+  });
+});
