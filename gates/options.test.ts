@@ -1,9 +1,11 @@
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import { GATE_IDS } from "./ids.js";
 import { didYouMean, GATE_OPTION_SCHEMAS, validateGateOptions } from "./options.js";
 
+const root = resolve(import.meta.dirname, "..");
 const fixture = (f: string) => join(import.meta.dirname, f);
 
 function io() {
@@ -97,4 +99,24 @@ describe("gate options, validated against each gate's schema", () => {
     expect(y.out.stderr).toContain('/mode: must be one of "group", "temporal"');
     expect(y.out.stdout).toBe("");
   });
+
+  it("the bundled CLI (node dist/cli.js gate) exits 2 on invalid options and runs the gate on valid ones", () => {
+    const module = "gates/conservation/fixtures/good-largest-remainder.ts";
+    const run = (options: string) =>
+      spawnSync(process.execPath, ["dist/cli.js", "gate", "conservation", module, "--options", options], {
+        cwd: root,
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "" },
+      });
+    const bad = run('{"mdoe":"count","runs":0}');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("skillgate gate: --options for gate conservation:");
+    expect(bad.stderr).toContain("/mdoe: unknown option 'mdoe' for gate conservation (did you mean 'mode'?)");
+    expect(bad.stderr).toContain("/runs: must be >= 1");
+    expect(bad.stdout).toBe("");
+    const good = run('{"mode":"count","runs":50}');
+    expect(good.stderr).toBe("");
+    expect(good.stdout).toContain("PASS conservation");
+    expect(good.status).toBe(0);
+  }, 60_000);
 });
