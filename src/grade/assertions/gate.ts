@@ -2,9 +2,13 @@ import { createHash } from "node:crypto";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { GATE_IDS, isGateId } from "../../../gates/ids.js";
+import { validateGateOptions } from "../../../gates/options.js";
+import type { Assertion } from "../../model/suite.js";
 import type { GateResult, GradeServices } from "../ports.js";
+import { placeholderNames } from "../vars.js";
 import { errorOutcome, missingValue, outcome } from "./common.js";
-import type { AssertionType } from "./registry.js";
+import { type AssertionProblem, type AssertionType, registerAssertionCheck } from "./registry.js";
 
 const MAX_FAILED_CHECKS_SHOWN = 3;
 /** Gates are deterministic for a seed: trials that wrote the same files share one sandboxed run. */
@@ -16,6 +20,41 @@ function memoKey(parts: unknown[], files: Record<string, string>): string {
   const h = createHash("sha256").update(JSON.stringify(parts));
   for (const rel of Object.keys(files).sort()) h.update(`\0${rel}\0`).update(files[rel]!);
   return h.digest("hex");
+}
+
+/** A JSON Pointer as a path of keys and array indexes. */
+function pointerPath(pointer: string): (string | number)[] {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  let v = value;
+  for (const k of path)
+    v = v && typeof v === "object" ? (v as Record<string | number, unknown>)[k] : undefined;
+  return v;
+}
+
+/**
+ * Static check of a `gate` assertion (see `registerAssertionCheck`): its `options` against its gate's JSON Schema
+ * (`gates/options.ts`), each problem located at the option it concerns. A value holding `$placeholders` is
+ * checked once they resolve, when the assertion is graded; an unknown gate is reported by `static-checks.ts`.
+ */
+export function gateOptionProblems(a: Assertion): AssertionProblem[] {
+  const id = a.params.gate;
+  if (typeof id !== "string" || !isGateId(id)) return [];
+  const options = a.params.options;
+  return validateGateOptions(id, options)
+    .map((p) => ({ ...p, at: pointerPath(p.path) }))
+    .filter((p) => placeholderNames(valueAt(options, p.at)).length === 0)
+    .map((p) => ({
+      path: ["options", ...p.at],
+      code: "suite/invalid-gate-options",
+      message: `invalid options for gate ${id}: ${p.path || "(options)"}: ${p.message}`,
+    }));
 }
 
 /**
@@ -40,6 +79,15 @@ export const gate: AssertionType = {
     const module = String(a.params.module).replace(/^\.\//, "");
     const exportName = typeof a.params.export === "string" ? a.params.export : undefined;
     const expected = `gate ${gateId} to pass on ${module}${exportName ? `#${exportName}` : ""}`;
+    // The suite's own mistakes (placeholders resolved) are errors, never the module's failure or a pass.
+    if (!isGateId(gateId))
+      return errorOutcome(`unknown gate \`${gateId}\`; known gates: ${GATE_IDS.join(", ")}`, { expected });
+    const problems = validateGateOptions(gateId, a.params.options);
+    if (problems.length)
+      return errorOutcome(
+        `invalid options for gate ${gateId}: ${problems.map((p) => `${p.path || "(options)"}: ${p.message}`).join("; ")}`,
+        { expected },
+      );
     if (!(module in ctx.trial.files)) {
       return missingValue(`the agent wrote no ${module}`, expected);
     }
@@ -105,3 +153,5 @@ async function runInTempDir<T>(files: Record<string, string>, fn: (dir: string) 
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+registerAssertionCheck("gate", gateOptionProblems);
