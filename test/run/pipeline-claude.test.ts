@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Report } from "../../src/model/index.js";
 import { runPipeline } from "../../src/pipeline.js";
+import { isolation } from "../../src/sandbox/isolation/detect.js";
 import { resolveSettings } from "../../src/settings/resolve.js";
 import {
   apiError,
@@ -95,6 +96,8 @@ describe("runPipeline with the real Claude Code CLI", () => {
     const report = await pipeline(makeRepo());
     expect(report.agent.adapter).toBe("claude-code");
     expect(report.agent.identity).toMatch(/^claude-code\/2\.1\./);
+    // Claude Code runs confined like every agent: the run is at the machine's level, not `none`.
+    expect(report.isolation?.level).toBe((await isolation()).level);
     expect(report.errors).toEqual([]);
     expect(report.verdict).not.toBe("error");
     expect(report.cost.agentCalls).toBeGreaterThanOrEqual(4);
