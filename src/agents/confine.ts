@@ -139,6 +139,17 @@ export function programPaths(
   return [...out];
 }
 
+/**
+ * The environment with skillgate's Node folder at the end of PATH when it is not on it: that folder is bound into
+ * the sandbox, so a `#!/usr/bin/env node` program (Codex's launcher) finds a Node there even when the one on the
+ * host's PATH lives in a folder the sandbox does not have.
+ */
+export function withNodeOnPath(env: Record<string, string>, nodeDir: string): Record<string, string> {
+  const path = env.PATH ?? "";
+  if (path.split(delimiter).includes(nodeDir)) return env;
+  return { ...env, PATH: path ? `${path}${delimiter}${nodeDir}` : nodeDir };
+}
+
 export interface ConfinedAgent {
   file: string;
   args: string[];
@@ -191,7 +202,7 @@ export async function confineAgent(
         command,
         args: commandArgs,
         cwd: opts.cwd,
-        env: opts.env,
+        env: withNodeOnPath(opts.env, dirname(node)),
         readOnly: [
           ...programPaths([file, ...args], c.repoDir, opts.env),
           dirname(node),
