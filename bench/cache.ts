@@ -68,7 +68,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const hits = out.records.filter((r) => r.cached && !r.error).length;
   if (hits !== CACHED_TRIALS) throw new Error(`cache replay: only ${hits}/${CACHED_TRIALS} hits`);
   ctx.log(
-    `cacheReplay: ${CACHED_TRIALS} cached trials in ${ms.toFixed(0)} ms (goal < 1000 ms), ${out.cost.agentCalls} agent calls (goal 0)`,
+    `cacheReplay: ${CACHED_TRIALS} cached trials in ${ms.toFixed(0)} ms (regression guard < 3000 ms), ${out.cost.agentCalls} agent calls (goal 0)`,
   );
   return {
     "cacheReplay.trials": CACHED_TRIALS,

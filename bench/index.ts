@@ -13,6 +13,7 @@ type Loader = () => Promise<BenchSection>;
 const SECTIONS: Record<string, Loader> = {
   orchestration: async () => (await import("./orchestration.js")).bench,
   cache: async () => (await import("./cache.js")).bench,
+  cost: async () => (await import("./cost.js")).bench,
   gates: async () => (await import("./gates.js")).bench,
   grade: async () => (await import("./grade.js")).bench,
   verdict: async () => (await import("./verdict.js")).bench,

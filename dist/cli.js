@@ -1,54 +1,94 @@
 #!/usr/bin/env node
 import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a as K,b as q,c as V,d as W,e as Y,f as Q}from"./chunk-DIXSUJW6.js";import"./chunk-7DPULHG4.js";import{a as S,b as T,c as D,d as P,f as _,g as O,h as p,i as R}from"./chunk-7FYHWHTM.js";import{d as E}from"./chunk-W6UDWYTV.js";import{a as M,b as G,c as J,g as U}from"./chunk-O5JTLWID.js";import"./chunk-HQLRI24N.js";import{a as I,b as f}from"./chunk-7IRCYMAJ.js";import"./chunk-G3RRVMSI.js";import"./chunk-QUZGGMSX.js";import{d as H}from"./chunk-4YACVZ3F.js";import{a as X,b as B}from"./chunk-4EIYINA6.js";import"./chunk-S5VD56SW.js";import{f as y}from"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";import{parseArgs as he}from"node:util";var z=`usage: skillgate gate <gate-id> <module> [--export NAME] [--options JSON] [--seed N] [--json] [--timeout MS] [--memory MB]
-gates: ${X.join(", ")}`;function b(e,r){return e.stderr(`skillgate gate: ${r.split(`
-`)[0]}
-${z}
-`),2}function j(e,r,t){if(e===void 0)return;let s=Number(e);return!/^\d+$/.test(e)||!Number.isSafeInteger(s)||s>t?`--${r} must be an integer from 0 to ${t} (got '${e}')`:s}async function Z(e,r){let t;try{t=$e(e)}catch(g){return b(r,g.message)}let{values:s,positionals:a}=t;if(s.help)return r.stdout(`${z}
-`),0;let[o,d,...i]=a;if(!o||!d)return b(r,"expected a gate id and a module path");if(i.length)return b(r,`unexpected argument '${i[0]}'`);if(!B(o))return b(r,`unknown gate '${o}'`);let c;if(s.options!==void 0){try{c=JSON.parse(s.options)}catch(g){return b(r,`--options is not valid JSON: ${g.message}`)}if(c===null||typeof c!="object"||Array.isArray(c))return b(r,"--options must be a JSON object")}let u=j(s.seed,"seed",2**31-1),m=j(s.timeout,"timeout",36e5),l=j(s.memory,"memory",65536);for(let g of[u,m,l])if(typeof g=="string")return b(r,g);let n=await H(o,d,{export:s.export,options:c,seed:u,timeoutMs:m,memoryMb:l});if(s.json)r.stdout(`${JSON.stringify(n,null,2)}
-`);else{r.stdout(`${n.passed?"PASS":"FAIL"} ${n.gate} ${d} (seed ${n.seed})
-`);for(let g of n.checks)r.stdout(`  ${g.passed?"\u2713":"\u2717"} ${g.id}: ${g.message}
-`);n.passed||r.stdout(`replay: skillgate gate ${o} ${d} --seed ${n.seed}${s.export?` --export ${s.export}`:""}${s.options?` --options '${s.options}'`:""}
-`)}return n.passed?0:1}function $e(e){return he({args:e,allowPositionals:!0,strict:!0,options:{export:{type:"string"},options:{type:"string"},seed:{type:"string"},json:{type:"boolean"},timeout:{type:"string"},memory:{type:"string"},help:{type:"boolean",short:"h"}}})}import{existsSync as x,mkdirSync as ye,readFileSync as be,statSync as ke,writeFileSync as we}from"node:fs";import{basename as ve,dirname as re,join as h,relative as L,resolve as se}from"node:path";import{parseArgs as Ie}from"node:util";var ee=`Usage: skillgate init SKILL [--repo DIR] [--force]
+import{d as le}from"./chunk-LFGXXYGW.js";import"./chunk-BGQILJXK.js";import{a as j,b as se,c as L,d as ie,e as ne,f as N,g as de,h as ce}from"./chunk-ADXPHBGW.js";import{d as P,e as ae}from"./chunk-T53FGTTN.js";import{a as E,b as B,c as H,d as x,e as m,f as C}from"./chunk-EJDXDWB6.js";import{d as D}from"./chunk-W6UDWYTV.js";import{a as Q,c as z}from"./chunk-SO6UQH2Q.js";import{a as te,b as oe,c as re,g as R}from"./chunk-SCCV46ZA.js";import{b as Z,h as ee}from"./chunk-546VOHMB.js";import"./chunk-VNSQVZP5.js";import{a as O,b as S,c as f}from"./chunk-CVMT22CO.js";import"./chunk-G3RRVMSI.js";import"./chunk-QUZGGMSX.js";import"./chunk-7DPULHG4.js";import{f as b}from"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";import{existsSync as Le,statSync as Ne}from"node:fs";import{resolve as Ae}from"node:path";import{parseArgs as Re}from"node:util";function Ce(e,o){let t=Array.from({length:o.length+1},(r,s)=>s);for(let r=1;r<=e.length;r++){let s=t[0];t[0]=r;for(let i=1;i<=o.length;i++){let l=t[i];t[i]=Math.min(t[i]+1,t[i-1]+1,s+(e[r-1]===o[i-1]?0:1)),s=l}}return t[o.length]}function v(e,o){let t,r=Number.POSITIVE_INFINITY;for(let s of o){let i=s.startsWith(e)||e.startsWith(s)?1:Ce(e,s);i<r&&(t=s,r=i)}return t!==void 0&&r<=Math.max(2,Math.floor(e.length/3))?` (did you mean ${t}?)`:""}function je(e,o){let t=Object.entries(o).flatMap(([s,i])=>[`--${s}`,...i.short?[`-${i.short}`]:[]]),r=/'([^']+)'/.exec(e.message)?.[1]??"";switch(e.code){case"ERR_PARSE_ARGS_UNKNOWN_OPTION":return`unknown option ${r}${v(r,t)}`;case"ERR_PARSE_ARGS_INVALID_OPTION_VALUE":{let s=/(--?[\w-]+)/.exec(e.message)?.[1]??r;return o[s.replace(/^-+/,"")]?.type==="boolean"?`option ${s} takes no value`:`option ${s} needs a value`}case"ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":return`unexpected argument ${r}`;default:return e.message}}function y(e,o){try{return Re({...o,args:e,strict:!0})}catch(t){let r=t;throw typeof r.code=="string"&&r.code.startsWith("ERR_PARSE_ARGS")?new f(je(r,o.options)):t}}var pe=42,G=`Usage: skillgate gate <gate-id> <module> [options]
 
-Scaffolds an eval suite in SKILL's folder (SKILL: a skill name, its folder, or its SKILL.md):
-  evals/meta.json, evals/prompts/example.yaml (one case with a discriminator), evals/trigger-eval.json.
-Replace every TODO, then run \`skillgate validate\`.`,te=[".claude/skills",".agents/skills",".github/skills",".agent/skills","skills"];async function oe(e,r){let{values:t,positionals:s}=Ie({args:e,options:{repo:{type:"string"},force:{type:"boolean"},help:{type:"boolean",short:"h"}},allowPositionals:!0,strict:!0});if(t.help)return r.stdout(`${ee}
-`),p.pass;if(s.length!==1)throw new f(`init takes one skill
-${ee}`);let a=se(t.repo??"."),o=Se(a,s[0]),d=h(o,"SKILL.md"),i=L(a,d).split("\\").join("/"),c=q(i,be(d,"utf8"),"claude-code"),u=c.name??ve(o),m=c.version??"1",l=h(o,"evals"),n={"meta.json":`${JSON.stringify({skillVersion:m,suiteVersion:m,trials:3,thresholds:{discriminatorPassRate:.8,discriminatorLift:.3,triggerPrecision:.8,triggerRecall:.8}},null,2)}
-`,"prompts/example.yaml":`# One case of the ${u} suite. Add more files like this one in prompts/.
-# A discriminator (id starting D:) traps the single most tempting wrong answer an agent gives without the skill:
-# test for the absence of that answer, not for one exact right answer.
+Runs one deterministic gate on the module an agent wrote, in the sandbox; prints each check.
+
+  --export NAME     the function to test (default: the name the gate expects, e.g. allocate for conservation)
+  --options JSON    the gate's options, a JSON object
+  --seed N          seed of the property-based probes (default ${pe}); printed with a replay line
+  --timeout MS      time limit of the sandboxed run
+  --memory MB       memory limit of the sandboxed run
+  --json            print the result as JSON
+
+Gates: ${P.join(", ")}
+Exit codes: 0 pass, 1 fail, 2 usage error.`;function _(e,o,t){if(e===void 0)return;let r=Number(e);if(!/^\d+$/.test(e)||!Number.isSafeInteger(r)||r>t)throw new f(`--${o} must be an integer from 0 to ${t} (got '${e}')`);return r}async function ue(e,o){let{values:t,positionals:r}=y(e,{allowPositionals:!0,options:{export:{type:"string"},options:{type:"string"},seed:{type:"string"},json:{type:"boolean"},timeout:{type:"string"},memory:{type:"string"},help:{type:"boolean",short:"h"}}});if(t.help)return o.stdout(`${G}
+`),0;let[s,i,...l]=r;if(!s||!i)throw new f("expected a gate id and a module path");if(l.length)throw new f(`unexpected argument '${l[0]}'`);if(!ae(s))throw new f(`unknown gate '${s}'${v(s,P)}`);let n=Ae(i);if(!Le(n)||!Ne(n).isFile())throw new f(`module ${i}: no such file (${n})`);let c;if(t.options!==void 0){try{c=JSON.parse(t.options)}catch($){throw new f(`--options is not valid JSON: ${$.message}`)}if(c===null||typeof c!="object"||Array.isArray(c))throw new f("--options must be a JSON object")}let h=_(t.seed,"seed",2**31-1)??pe,p=_(t.timeout,"timeout",36e5),a=_(t.memory,"memory",65536),d=await le(s,i,{export:t.export,options:c,seed:h,timeoutMs:p,memoryMb:a});if(t.json)o.stdout(`${JSON.stringify(d,null,2)}
+`);else{o.stdout(`${d.passed?"PASS":"FAIL"} ${d.gate} ${i} (seed ${d.seed})
+`);for(let $ of d.checks)o.stdout(`  ${$.passed?"\u2713":"\u2717"} ${$.id}: ${$.message}
+`);d.passed||o.stdout(`replay: skillgate gate ${s} ${i} --seed ${d.seed}${t.export?` --export ${t.export}`:""}${t.options?` --options '${t.options}'`:""}
+`)}return d.passed?0:1}import{existsSync as A,mkdirSync as Te,readFileSync as Fe,statSync as De,writeFileSync as Pe}from"node:fs";import{basename as _e,dirname as ge,join as w,relative as U,resolve as fe}from"node:path";var M=`Usage: skillgate init SKILL [options]
+
+Scaffolds an eval suite in SKILL's folder (SKILL: a skill name, its folder, or its SKILL.md): evals/meta.json,
+evals/prompts/example.yaml (one case with a discriminator) and evals/trigger-eval.json. What only you can
+write is left as TODO-\u2026 keys that \`skillgate validate\` rejects, at their lines, until you replace them.
+
+  --repo DIR    repository root (default .)
+  --force       overwrite an existing scaffold
+
+Exit codes: 0 done, 2 usage error.`,Ge=[".claude/skills",".agents/skills",".github/skills",".agent/skills","skills"];async function he(e,o){let{values:t,positionals:r}=y(e,{options:{repo:{type:"string"},force:{type:"boolean"},help:{type:"boolean",short:"h"}},allowPositionals:!0});if(t.help)return o.stdout(`${M}
+`),m.pass;if(r.length!==1)throw new f(r.length?`expected one skill, got ${r.length}`:"expected a skill");let s=fe(t.repo??"."),i=Ue(s,r[0]),l=w(i,"SKILL.md"),n=U(s,l).split("\\").join("/"),c=se(n,Fe(l,"utf8"),"claude-code"),h=c.name??_e(i),p=c.version??"1",a=w(i,"evals"),d={"meta.json":`${JSON.stringify({skillVersion:p,suiteVersion:"1",trials:3,thresholds:{discriminatorPassRate:.8,discriminatorLift:.3,triggerPrecision:.8,triggerRecall:.8}},null,2)}
+`,"prompts/example.yaml":`# One case of the ${h} suite; add more files like this one in prompts/.
+# A discriminator (id starting D:) forbids the single most tempting wrong answer an agent gives without the
+# skill: test for the absence of that answer, not for one exact right answer.
+# Replace each TODO- key with the key it names (\`skillgate validate\` rejects the file until you do):
+#   TODO-prompt -> prompt: a realistic task where an agent without ${h} confidently answers wrong
+#   TODO-value  -> value:  that wrong answer (the discriminator fails when the output contains it)
 id: example
-prompt: "TODO: a realistic task where an agent without the ${u} skill gives a confident wrong answer"
+TODO-prompt: "a realistic task where an agent without the ${h} skill confidently answers wrong"
 assertions:
-  - id: D:avoids-tempting-wrong-answer
+  - id: D:avoids-the-tempting-wrong-answer
     type: not-contains
-    value: "TODO: the wrong answer a naive agent gives"
+    TODO-value: "the wrong answer an agent gives without the skill"
   - id: activated
     type: skill-used
-`,"trigger-eval.json":`${JSON.stringify({shouldFire:Array.from({length:10},($,w)=>({prompt:`TODO: prompt ${w+1} that should activate ${u}`})),shouldNotFire:Array.from({length:10},($,w)=>({prompt:`TODO: near-miss prompt ${w+1} that must not activate ${u}`}))},null,2)}
-`},g=Object.keys(n).filter($=>x(h(l,$)));if(g.length&&!t.force)throw new f(`${L(a,l)} already has ${g.join(", ")}; pass --force to overwrite`);for(let[$,w]of Object.entries(n))ye(re(h(l,$)),{recursive:!0}),we(h(l,$),w),r.stdout(`created ${L(a,h(l,$)).split("\\").join("/")}
-`);return r.stdout(`Replace the TODOs, then run: skillgate validate --repo ${t.repo??"."}
-`),p.pass}function Se(e,r){let t=se(e,r);if(x(t)){let s=ke(t).isDirectory()?t:re(t);if(x(h(s,"SKILL.md")))return s}for(let s of te){let a=h(e,s,r);if(x(h(a,"SKILL.md")))return a}throw new f(`no skill \`${r}\`: looked for ${r}/SKILL.md and ${te.map(s=>`${s}/${r}/SKILL.md`).join(", ")}`)}import{writeFile as C}from"node:fs/promises";import{parseArgs as Oe}from"node:util";var N=`usage: skillgate merge REPORT|DIR... [--json FILE] [--junit FILE] [--sarif FILE] [--markdown FILE]
-Combines shard reports into one. Without --json the merged report is printed on stdout.`,Re=512*1024;async function ie(e,r){let t;try{t=xe(e)}catch(s){return r.stderr(`skillgate merge: ${s.message}
-${N}
-`),p.usage}if(t.values.help)return r.stdout(`${N}
-`),0;if(t.positionals.length===0)return r.stderr(`skillgate merge: no report given
-${N}
-`),p.usage;try{let s=T(await D(t.positionals)),a=`${JSON.stringify(s,null,2)}
-`,{values:o}=t;o.json?await C(o.json,a):r.stdout(a),o.junit&&await C(o.junit,S(s)),o.sarif&&await C(o.sarif,O(s)),o.markdown&&await C(o.markdown,_(s,{maxChars:Re,fullReportHint:o.json??"the JSON report",charts:!0}));for(let d of s.errors)r.stderr(`skillgate merge: ${d}
-`);return r.stderr(`skillgate merge: ${s.verdict} (${s.skills.length} skills, ${s.newRoots.length} new roots)
-`),R(s.verdict)}catch(s){return s instanceof f?(r.stderr(`${s.message}
-`),p.usage):(r.stderr(`skillgate merge: ${s.stack??s}
-`),p.error)}}function xe(e){return Oe({args:e,allowPositionals:!0,options:{json:{type:"string"},junit:{type:"string"},sarif:{type:"string"},markdown:{type:"string"},help:{type:"boolean",short:"h"}}})}import{mkdir as Le,writeFile as Ne}from"node:fs/promises";import{dirname as Ae}from"node:path";import{parseArgs as Fe}from"node:util";var Ce=15,ne={pass:"PASS",fail:"FAIL",error:"ERROR"};function ae(e,r){let t=je(r.color),s=[],a=e.verdict==="pass"?t.green:e.verdict==="fail"?t.red:t.yellow;s.push(`${a(t.bold(`skillgate: ${ne[e.verdict]}`))}  ${e.skills.length} skill(s), ${e.blockingRoots.length} blocking root(s) (${e.newRoots.length} new)  [agent ${e.agent.adapter}, ${P(e)}, seed ${e.seed}]`),e.scope&&s.push(`  ${e.scope.message}`),e.base&&s.push(t.dim(`  base: ${e.base.ref??e.base.dir??e.base.sha??"?"}`)),s.push(t.dim(`  policy: ${e.policy.origin}${e.policy.override?`; override: ${e.policy.override.by}`:""}`));let o=e.isolation;o&&o.level===o.required?s.push(t.dim(`  isolation: ${o.level}`)):o&&s.push(t.yellow(t.bold(`  WARNING isolation: ${o.level}, weaker than ${o.required}${o.weakerAccepted==="config"?" (accepted by the config's isolation.allowWeaker)":""}: ${o.reason}`)));for(let i of e.policy.roots)s.push(...F(i,i.blocking?t.red:t.dim,t));for(let i of e.errors)s.push(t.yellow(`  error: ${i}`));for(let i of e.skills)s.push("",...Ee(i,t,r));let d=e.diagnostics.filter(i=>i.severity==="error");if(d.length){s.push("",t.bold("Validation errors"));for(let i of d)s.push(`  ${i.file}:${i.line}:${i.column}: ${i.message}`)}return s.push("",t.dim(`failed checks ${e.stats.failedChecks} \u2192 roots ${e.stats.roots} (per trial: ${e.stats.meanFailedChecksPerTrial.toFixed(2)} failed checks \u2192 ${e.stats.meanRootsPerTrial.toFixed(2)} roots); agent calls ${e.cost.agentCalls}, cache hits ${e.cost.cacheHits}, cost $${e.cost.usd.toFixed(4)}; ${(e.durationMs/1e3).toFixed(1)} s`)),`${s.join(`
+`,"trigger-eval.json":`${JSON.stringify({"TODO-shouldFire":[{prompt:`a request that should make the agent load ${h}`},{prompt:"another one, worded the way your users ask"}],"TODO-shouldNotFire":[{prompt:`a near miss: close to ${h}'s topic, but another skill's or none`},{prompt:"another near miss"}]},null,2)}
+`},$=Object.keys(d).filter(g=>A(w(a,g)));if($.length&&!t.force)throw new f(`${U(s,a)} already has ${$.join(", ")}; pass --force to overwrite`);for(let[g,xe]of Object.entries(d))Te(ge(w(a,g)),{recursive:!0}),Pe(w(a,g),xe),o.stdout(`created ${U(s,w(a,g)).split("\\").join("/")}
+`);let u=t.repo===void 0?"":` --repo ${me(t.repo)}`;return o.stdout(["","Next steps:","  1. Replace the TODO- keys in prompts/example.yaml and trigger-eval.json; validate shows where each one is:",`       skillgate validate${u}`,"  2. Run the suite against your agent (here Claude Code: `claude` on PATH and ANTHROPIC_API_KEY set):",`       skillgate run${u} --skills ${me(h)} --agent claude-code`,""].join(`
+`)),m.pass}function me(e){return/^[\w@%+=:,./-]+$/.test(e)?e:`'${e.replace(/'/g,"'\\''")}'`}function Ue(e,o){let t=fe(e,o);if(A(t)){let s=De(t).isDirectory()?t:ge(t);if(A(w(s,"SKILL.md")))return s}for(let s of Ge){let i=w(e,s,o);if(A(w(i,"SKILL.md")))return i}let r=L(e,{profile:"claude-code",assertionTypes:j(N)}).skills.filter(s=>s.name===o||s.name.endsWith(`:${o}`));if(r.length===1)return w(e,r[0].dir);throw new f(r.length>1?`\`${o}\` names ${r.length} skills (${r.map(s=>s.name).join(", ")}): give the full name or the folder`:`no skill \`${o}\`: no SKILL.md at ${o}/ and no skill of that name in the repository`)}import{writeFile as T}from"node:fs/promises";var J=`Usage: skillgate merge REPORT|DIR... [options]
+
+Combines shard reports into one (a missing or failed shard makes the verdict error).
+Without --json the merged report is printed on stdout.
+
+  --json FILE       write the merged JSON report
+  --junit FILE      write JUnit XML
+  --sarif FILE      write SARIF 2.1.0
+  --markdown FILE   write the Markdown summary
+
+Exit codes: 0 pass, 1 fail, 2 usage error, 3 error.`,Me=512*1024;async function $e(e,o){let{values:t,positionals:r}=y(e,{allowPositionals:!0,options:{json:{type:"string"},junit:{type:"string"},sarif:{type:"string"},markdown:{type:"string"},help:{type:"boolean",short:"h"}}});if(t.help)return o.stdout(`${J}
+`),m.pass;if(r.length===0)throw new f("no report given");let s=B(await H(r)),i=`${JSON.stringify(s,null,2)}
+`;t.json?await T(t.json,i):o.stdout(i),t.junit&&await T(t.junit,E(s)),t.sarif&&await T(t.sarif,x(s)),t.markdown&&await T(t.markdown,z(s,{maxChars:Me,fullReportHint:t.json??"the JSON report",charts:!0}));for(let l of s.errors)o.stderr(`skillgate merge: ${l}
+`);return o.stderr(`skillgate merge: ${s.verdict} (${s.skills.length} skills, ${s.newRoots.length} new roots)
+`),C(s.verdict)}import{mkdir as Je,writeFile as Ke}from"node:fs/promises";import{dirname as We,resolve as Ve}from"node:path";import{parseArgs as qe}from"node:util";function F(e={}){let o=e.stream??process.stderr,t=!!o.isTTY,r=!1,s=0,i=()=>{t&&r&&(o.write("\r\x1B[K"),r=!1)},l=n=>{i(),o.write(`${b(n)}
+`)};return{info:n=>!e.quiet&&l(n),warn:n=>l(`warning: ${n}`),error:n=>l(`error: ${n}`),debug:n=>e.verbose&&l(n),group:async(n,c)=>c(),progress(n){if(e.quiet)return;let c=`trials ${n.done}/${n.total}  errors ${n.errors}  cache hits ${n.cacheHits}  cost $${n.costUsd.toFixed(4)}`;t?(o.write(`\r\x1B[K${c}`),r=n.done<n.total,r||o.write(`
+`)):(n.done===n.total||Date.now()-s>5e3)&&(s=Date.now(),o.write(`${c}
+`))}}}var K=`Usage: skillgate plan [options]
+
+Says what \`skillgate run\` with the same options would run and spend, without running any trial: per skill and
+battery the trials of the first batch, the cache hits expected, the agent calls and their estimated cost (from the
+usage recorded by earlier runs of the same agent), the confirmation allowance and the budget.
+
+  --repo DIR          repository (head) to evaluate (default .)
+  --base REF          compare with this git ref
+  --base-dir DIR      compare with the base checked out in DIR
+  --skills GLOB       only skills whose name or path matches
+  --agent NAME        agent adapter
+  --trials N          trials per case and mode (overrides meta.json)
+  --shard I/N         only shard I of N
+  --no-cache          expect no cache hits
+  --config FILE       configuration file (default .skillgate.yml)
+  --json FILE         write the forecast as JSON
+
+Exit codes: 0 within budget, 3 the first trials alone would exceed the budget (run would stop before spending),
+2 usage or configuration error.`;async function ye(e,o){let{values:t}=qe({args:e,options:{repo:{type:"string"},base:{type:"string"},"base-dir":{type:"string"},skills:{type:"string"},agent:{type:"string"},trials:{type:"string"},shard:{type:"string"},"no-cache":{type:"boolean"},config:{type:"string"},json:{type:"string"},help:{type:"boolean",short:"h"}},strict:!0});if(t.help)return o.stdout(`${K}
+`),m.pass;let r=await R({repo:t.repo,base:t.base,baseDir:t["base-dir"],skills:t.skills,agent:t.agent,trials:t.trials,shard:t.shard,noCache:t["no-cache"],config:t.config},F({quiet:!0})),{forecast:s,scope:i}=await ce(r);if(o.stdout(`${[i.message,...ee(s)].join(`
 `)}
-`}function Ee(e,r,t){let s=[],a=e.verdict==="pass"?r.green:e.verdict==="fail"?r.red:r.yellow;s.push(`${a(ne[e.verdict].padEnd(5))} ${r.bold(e.name)} ${r.dim(`(${e.change}, ${e.path})`)}`);let o=e.discriminator;if(o){let l=e.base?.discriminator;s.push(`      discriminator pass rate  skill ${k(o.skill.discriminatorPassRate)}  baseline ${k(o.baseline.discriminatorPassRate)}  lift ${A(o.discriminatorLift)}`+(l?r.dim(`  (base: skill ${k(l.skill.discriminatorPassRate)}, lift ${A(l.discriminatorLift)})`):"")),s.push(`      overall pass rate        skill ${k(o.skill.passRate)}  baseline ${k(o.baseline.passRate)}  lift ${A(o.lift)}`),o.styleGuideNotGuardrail&&s.push(r.yellow("      style guide, not a guardrail: overall lift without discriminator lift"))}let d=e.trigger;if(d){let l=e.base?.trigger;s.push(`      trigger${d.proxy?` (${d.router} proxy)`:""}  precision ${k(d.precision)}  recall ${k(d.recall)}  F1 ${d.f1.toFixed(2)}`+(l?r.dim(`  (base: precision ${v(l.precision.rate)}, recall ${v(l.recall.rate)})`):""));for(let n of d.warnings)s.push(r.yellow(`      ${n}`))}let i=new Map;for(let l of e.gates.filter(n=>!n.passed)){let n=`gate ${l.gate} failed on ${l.module} (${l.caseId}/${l.assertionId})`;i.set(n,(i.get(n)??0)+1)}for(let[l,n]of[...i].slice(0,5))s.push(`      ${l}${n>1?` in ${n} trials`:""}`);let c=e.roots.filter(l=>l.blocking),u=e.roots.filter(l=>!l.blocking),m=t.verbose?Number.POSITIVE_INFINITY:Ce;for(let l of c.slice(0,m))s.push(...F(l,r.red,r));if(c.length>m&&s.push(r.red(`      \u2026 ${c.length-m} more blocking root(s) (--verbose or the JSON report lists all)`)),t.verbose||e.verdict!=="pass"){for(let l of u.slice(0,m))s.push(...F(l,r.dim,r));u.length>m&&s.push(r.dim(`      \u2026 ${u.length-m} more root(s)`))}for(let l of e.reasons.slice(0,6))s.push(r.dim(`      \xB7 ${l}`));return s}function F(e,r,t){let s=e.head&&e.base?` head ${e.head.failed}/${e.head.trials} failed, base ${e.base.failed}/${e.base.trials}${e.pValue!==void 0?`, p=${e.pValue.toPrecision(2)}`:""}`:e.head?` head ${e.head.failed}/${e.head.trials} failed`:"",a=[r(`      ${e.status.toUpperCase()} ${e.kind} ${e.id}`)+t.dim(`  ${e.file}:${e.line}${s}`),`        ${e.message.split(`
+`),t.json){let l=Ve(t.json);await Je(We(l),{recursive:!0}),await Ke(l,`${JSON.stringify({scope:i,forecast:s},null,2)}
+`)}return s.overBudget?m.error:m.pass}import{mkdir as He,writeFile as Qe}from"node:fs/promises";import{dirname as ze}from"node:path";var Xe=15,we={pass:"PASS",fail:"FAIL",error:"ERROR"};function be(e,o){let t=Be(o.color),r=[],s=e.verdict==="pass"?t.green:e.verdict==="fail"?t.red:t.yellow;r.push(`${s(t.bold(`skillgate: ${we[e.verdict]}`))}  ${e.skills.length} skill(s), ${e.blockingRoots.length} blocking root(s) (${e.newRoots.length} new)  [agent ${e.agent.adapter}, ${Q(e)}, seed ${e.seed}]`),e.scope&&r.push(`  ${e.scope.message}`),e.base&&r.push(t.dim(`  base: ${e.base.ref??e.base.dir??e.base.sha??"?"}${e.base.tip&&e.base.sha?` (merge base ${e.base.sha.slice(0,12)}; the base ref is now at ${e.base.tip.slice(0,12)})`:""}`)),r.push(t.dim(`  policy: ${e.policy.origin}${e.policy.override?`; override: ${e.policy.override.by}`:""}`));let i=e.isolation;i&&i.level===i.required?r.push(t.dim(`  isolation: ${i.level}`)):i&&r.push(t.yellow(t.bold(`  WARNING isolation: ${i.level}, weaker than ${i.required}${i.weakerAccepted==="config"?" (accepted by the config's isolation.allowWeaker)":""}: ${i.reason}`)));for(let n of e.policy.roots)r.push(...V(n,n.blocking?t.red:t.dim,t));for(let n of e.errors)r.push(t.yellow(`  error: ${n}`));for(let n of e.skills)r.push("",...Ye(n,t,o));let l=e.diagnostics.filter(n=>n.severity==="error");if(l.length){r.push("",t.bold("Validation errors"));for(let n of l)r.push(`  ${n.file}:${n.line}:${n.column}: ${n.message}`)}return r.push("",t.dim(`failed checks ${e.stats.failedChecks} \u2192 roots ${e.stats.roots} (per trial: ${e.stats.meanFailedChecksPerTrial.toFixed(2)} failed checks \u2192 ${e.stats.meanRootsPerTrial.toFixed(2)} roots); agent calls ${e.cost.agentCalls}, cache hits ${e.cost.cacheHits}, cost $${e.cost.usd.toFixed(4)}; ${(e.durationMs/1e3).toFixed(1)} s`)),`${r.join(`
+`)}
+`}function Ye(e,o,t){let r=[],s=e.verdict==="pass"?o.green:e.verdict==="fail"?o.red:o.yellow;r.push(`${s(we[e.verdict].padEnd(5))} ${o.bold(e.name)} ${o.dim(`(${e.change}, ${e.path})`)}`);let i=e.discriminator;if(i){let a=e.base?.discriminator;r.push(`      discriminator pass rate  skill ${k(i.skill.discriminatorPassRate)}  baseline ${k(i.baseline.discriminatorPassRate)}  lift ${W(i.discriminatorLift)}`+(a?o.dim(`  (base: skill ${k(a.skill.discriminatorPassRate)}, lift ${W(a.discriminatorLift)})`):"")),r.push(`      overall pass rate        skill ${k(i.skill.passRate)}  baseline ${k(i.baseline.passRate)}  lift ${W(i.lift)}`),i.styleGuideNotGuardrail&&r.push(o.yellow("      style guide, not a guardrail: overall lift without discriminator lift"))}let l=e.trigger;if(l){let a=e.base?.trigger;r.push(`      trigger${l.proxy?` (${l.router} proxy)`:""}  precision ${k(l.precision)}  recall ${k(l.recall)}  F1 ${l.f1.toFixed(2)}`+(a?o.dim(`  (base: precision ${I(a.precision.rate)}, recall ${I(a.recall.rate)})`):""));for(let d of l.warnings)r.push(o.yellow(`      ${d}`))}let n=new Map;for(let a of e.gates.filter(d=>!d.passed)){let d=`gate ${a.gate} failed on ${a.module} (${a.caseId}/${a.assertionId})`;n.set(d,(n.get(d)??0)+1)}for(let[a,d]of[...n].slice(0,5))r.push(`      ${a}${d>1?` in ${d} trials`:""}`);let c=e.roots.filter(a=>a.blocking),h=e.roots.filter(a=>!a.blocking),p=t.verbose?Number.POSITIVE_INFINITY:Xe;for(let a of c.slice(0,p))r.push(...V(a,o.red,o));if(c.length>p&&r.push(o.red(`      \u2026 ${c.length-p} more blocking root(s) (--verbose or the JSON report lists all)`)),t.verbose||e.verdict!=="pass"){for(let a of h.slice(0,p))r.push(...V(a,o.dim,o));h.length>p&&r.push(o.dim(`      \u2026 ${h.length-p} more root(s)`))}for(let a of e.reasons.slice(0,6))r.push(o.dim(`      \xB7 ${a}`));return r}function V(e,o,t){let r=e.head&&e.base?` head ${e.head.failed}/${e.head.trials} failed, base ${e.base.failed}/${e.base.trials}${e.pValue!==void 0?`, p=${e.pValue.toPrecision(2)}`:""}`:e.head?` head ${e.head.failed}/${e.head.trials} failed`:"",s=[o(`      ${e.status.toUpperCase()} ${e.kind} ${e.id}`)+t.dim(`  ${e.file}:${e.line}${r}`),`        ${e.message.split(`
 `).join(`
-        `)}`];return e.cascaded.length&&a.push(t.dim(`        cascaded: ${e.cascaded.slice(0,6).join(", ")}${e.cascaded.length>6?", \u2026":""}`)),a}function k(e){return`${v(e.rate)} [${v(e.low)}\u2013${v(e.high)}] (${e.passed}/${e.total})`}function v(e){return`${Math.round(e*100)}%`}function A(e){return`${e>=0?"+":""}${(e*100).toFixed(0)} pts`}function je(e){let r=t=>s=>e?`\x1B[${t}m${s}\x1B[0m`:s;return{red:r(31),green:r(32),yellow:r(33),dim:r(2),bold:r(1)}}function le(e={}){let r=e.stream??process.stderr,t=!!r.isTTY,s=!1,a=0,o=()=>{t&&s&&(r.write("\r\x1B[K"),s=!1)},d=i=>{o(),r.write(`${y(i)}
-`)};return{info:i=>!e.quiet&&d(i),warn:i=>d(`warning: ${i}`),error:i=>d(`error: ${i}`),debug:i=>e.verbose&&d(i),group:async(i,c)=>c(),progress(i){if(e.quiet)return;let c=`trials ${i.done}/${i.total}  errors ${i.errors}  cache hits ${i.cacheHits}  cost $${i.costUsd.toFixed(4)}`;t?(r.write(`\r\x1B[K${c}`),s=i.done<i.total,s||r.write(`
-`)):(i.done===i.total||Date.now()-a>5e3)&&(a=Date.now(),r.write(`${c}
-`))}}}var Te=`Usage: skillgate run [options]
+        `)}`];return e.cascaded.length&&s.push(t.dim(`        cascaded: ${e.cascaded.slice(0,6).join(", ")}${e.cascaded.length>6?", \u2026":""}`)),s}function k(e){return`${I(e.rate)} [${I(e.low)}\u2013${I(e.high)}] (${e.passed}/${e.total})`}function I(e){return`${Math.round(e*100)}%`}function W(e){return`${e>=0?"+":""}${(e*100).toFixed(0)} pts`}function Be(e){let o=t=>r=>e?`\x1B[${t}m${r}\x1B[0m`:r;return{red:o(31),green:o(32),yellow:o(33),dim:o(2),bold:o(1)}}var q=`Usage: skillgate run [options]
 
 Runs the batteries of the skills a change touches (or every skill), compares with the base, prints the verdict.
 
@@ -62,42 +102,47 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --seed N            seed of every randomised step (default 42); reported, replayable
   --no-cache          do not read or write the trial cache
   --config FILE       configuration file (default .skillgate.yml)
-  --json FILE         write the JSON report
+  --json FILE         write the JSON report (and skill-creator exports to FILE's name + .skill-creator/)
   --junit FILE        write JUnit XML
   --sarif FILE        write SARIF (new roots as results with locations)
   --record DIR        write replay recordings of every trial run to DIR
   --allow-weakening   accept a weakened suite or policy: you, the operator, approve it (reported)
-  --quiet, --verbose
+  --quiet, --verbose, --no-color
 
-Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;async function de(e,r){let{values:t}=Fe({args:e,options:{repo:{type:"string"},base:{type:"string"},"base-dir":{type:"string"},"base-report":{type:"string"},skills:{type:"string"},agent:{type:"string"},trials:{type:"string"},shard:{type:"string"},seed:{type:"string"},"no-cache":{type:"boolean"},config:{type:"string"},json:{type:"string"},junit:{type:"string"},sarif:{type:"string"},record:{type:"string"},"allow-weakening":{type:"boolean"},quiet:{type:"boolean",short:"q"},verbose:{type:"boolean"},"no-color":{type:"boolean"},help:{type:"boolean",short:"h"}},strict:!0});if(t.help)return r.stdout(`${Te}
-`),0;let s=le({quiet:t.quiet,verbose:t.verbose}),a=await U({repo:t.repo,base:t.base,baseDir:t["base-dir"],baseReport:t["base-report"],skills:t.skills,agent:t.agent,trials:t.trials,shard:t.shard,seed:t.seed,noCache:t["no-cache"],config:t.config,json:t.json,junit:t.junit,sarif:t.sarif,record:t.record,...t["allow-weakening"]?{allowWeakening:{by:"--allow-weakening, given by the operator"}}:{}},s),o=await Q(a),d=async(c,u)=>{c&&(await Le(Ae(c),{recursive:!0}),await Ne(c,y(u)))};await d(a.outputs.json,`${JSON.stringify(o,null,2)}
-`),await d(a.outputs.junit,S(o)),await d(a.outputs.sarif,O(o));let i=!t["no-color"]&&!process.env.NO_COLOR&&!!process.stdout.isTTY;return r.stdout(ae(o,{color:i,verbose:t.verbose})),R(o.verdict)}import{parseArgs as De}from"node:util";function ce(e,r){let t=r?J(e,r):void 0,s=r&&!t?G(r):M({kind:"dir",dir:e},t,"the checkout");return{config:s.config,...s.file?{file:s.file}:{}}}var Pe=`Usage: skillgate validate [--repo DIR] [--config FILE] [--profile strict|claude-code] [--glob PATTERN]... [--json]
+Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;async function ke(e,o){let{values:t}=y(e,{options:{repo:{type:"string"},base:{type:"string"},"base-dir":{type:"string"},skills:{type:"string"},agent:{type:"string"},trials:{type:"string"},shard:{type:"string"},seed:{type:"string"},"no-cache":{type:"boolean"},config:{type:"string"},json:{type:"string"},junit:{type:"string"},sarif:{type:"string"},record:{type:"string"},"allow-weakening":{type:"boolean"},quiet:{type:"boolean",short:"q"},verbose:{type:"boolean"},"no-color":{type:"boolean"},help:{type:"boolean",short:"h"}}});if(t.help)return o.stdout(`${q}
+`),0;let r=F({quiet:t.quiet,verbose:t.verbose}),s=await R({repo:t.repo,base:t.base,baseDir:t["base-dir"],skills:t.skills,agent:t.agent,trials:t.trials,shard:t.shard,seed:t.seed,noCache:t["no-cache"],config:t.config,json:t.json,junit:t.junit,sarif:t.sarif,record:t.record,...t["allow-weakening"]?{allowWeakening:{by:"--allow-weakening, given by the operator"}}:{}},r),i=await de(s),l=async(c,h)=>{c&&(await He(ze(c),{recursive:!0}),await Qe(c,b(h)))};await l(s.outputs.json,`${JSON.stringify(i,null,2)}
+`),await l(s.outputs.junit,E(i)),await l(s.outputs.sarif,x(i));let n=!t["no-color"]&&!process.env.NO_COLOR&&!!process.stdout.isTTY;return o.stdout(be(i,{color:n,verbose:t.verbose})),C(i.verdict)}function ve(e,o){let t=o?re(e,o):void 0,r=o&&!t?oe(o):te({kind:"dir",dir:e},t,"the checkout");return{config:r.config,...r.file?{file:r.file}:{}}}var X=`Usage: skillgate validate [--repo DIR] [--config FILE] [--profile strict|claude-code] [--glob PATTERN]... [--json]
 
 Checks every SKILL.md, eval suite and .skillgate.yml; prints each problem as file:line:column.
-Exit 0 when there is no error (warnings allowed), 2 when there is any.`;async function pe(e,r){let{values:t}=De({args:e,options:{repo:{type:"string"},config:{type:"string"},profile:{type:"string"},glob:{type:"string",multiple:!0},json:{type:"boolean"},help:{type:"boolean",short:"h"}},strict:!0});if(t.help)return r.stdout(`${Pe}
-`),p.pass;let s=t.repo??".";if(t.profile!==void 0&&t.profile!=="strict"&&t.profile!=="claude-code")throw new f(`--profile must be strict or claude-code (got \`${t.profile}\`)`);let a=[],o=t.profile??"claude-code",d,i,c;try{let{config:n}=ce(s,t.config);!t.profile&&n.profile&&(o=n.profile),d=n.skills?.globs,i=n.skills?.include,c=n.skills?.exclude}catch(n){if(!(n instanceof f)||n.diagnostics.length===0)throw n;a.push(...n.diagnostics)}t.glob?.length&&(d=t.glob);let u=V(s,{profile:o,globs:d,include:i,exclude:c,assertionTypes:K(W)});a.push(...u.diagnostics,...Y(u.skills));let m=a.filter(n=>n.severity==="error").length,l=a.length-m;if(t.json)r.stdout(`${JSON.stringify({profile:o,skills:u.skills.map(n=>({name:n.name,path:n.path,suite:n.suite?.root??null,cases:n.suite?.cases.length??0,triggerQueries:(n.suite?.trigger?.shouldFire.length??0)+(n.suite?.trigger?.shouldNotFire.length??0)})),diagnostics:a,errors:m,warnings:l},null,2)}
-`);else{for(let g of a)r.stdout(`${I(g)}
-`);let n=u.skills.filter(g=>g.suite).length;r.stdout(`${u.skills.length} skill(s), ${n} suite(s) checked under the ${o} profile: ${m} error(s), ${l} warning(s)
-`)}return m>0?p.usage:p.pass}var ue={run:de,validate:pe,init:oe,merge:ie,gate:Z};var me={stdout:e=>process.stdout.write(y(e)),stderr:e=>process.stderr.write(y(e))};var ge=`skillgate ${E} \u2014 gate pull requests that edit AI-agent skills
+Exit 0 when there is no error (warnings allowed), 2 when there is any.`;async function Ie(e,o){let{values:t}=y(e,{options:{repo:{type:"string"},config:{type:"string"},profile:{type:"string"},glob:{type:"string",multiple:!0},json:{type:"boolean"},help:{type:"boolean",short:"h"}}});if(t.help)return o.stdout(`${X}
+`),m.pass;let r=t.repo??".";if(t.profile!==void 0&&t.profile!=="strict"&&t.profile!=="claude-code")throw new f(`--profile must be strict or claude-code (got \`${t.profile}\`)`);let s=[],i=t.profile??"claude-code",l=!1,n,c,h;try{let{config:u}=ve(r,t.config);!t.profile&&u.profile&&(i=u.profile),n=u.skills?.globs,l=u.judge!==void 0,c=u.skills?.include,h=u.skills?.exclude}catch(u){if(!(u instanceof S)||u.diagnostics.length===0)throw u;s.push(...u.diagnostics)}t.glob?.length&&(n=t.glob);let p=L(r,{profile:i,globs:n,include:c,exclude:h,assertionTypes:j(N)});s.push(...p.diagnostics,...Z(p.skills),...ne(p.outsideGlobs,void 0),...l?[]:ie(p.skills,"warning"));let a=s.filter(u=>u.severity==="error").length,d=s.filter(u=>u.severity==="warning").length,$=s.length-a-d;if(t.json){let u=p.skills.map(g=>({name:g.name,...g.namespace?{namespace:g.namespace}:{},layout:g.layout,path:g.path,suite:g.suite?.root??null,suiteFormats:g.suite?.formats??[],cases:g.suite?.cases.length??0,triggerQueries:(g.suite?.trigger?.shouldFire.length??0)+(g.suite?.trigger?.shouldNotFire.length??0)}));o.stdout(`${JSON.stringify({profile:i,listing:p.files.source,skills:u,outsideGlobs:p.outsideGlobs,diagnostics:s,errors:a,warnings:d,notices:$},null,2)}
+`)}else{for(let g of s)o.stdout(`${O(g)}
+`);let u=p.skills.filter(g=>g.suite).length;o.stdout(`${p.skills.length} skill(s), ${u} suite(s) checked under the ${i} profile: ${a} error(s), ${d} warning(s)${$?`, ${$} notice(s)`:""}
+`)}return p.skills.length===0?(t.json||o.stdout(p.outsideGlobs.length>0?`no skill within the configured globs; ${p.outsideGlobs.length} SKILL.md file(s) lie outside them
+`:`no skill found in ${r}: no SKILL.md file anywhere (git-ignored, vendored and node_modules folders are not read)
+`),m.usage):a>0?m.usage:m.pass}var Y={run:{run:ke,usage:q},plan:{run:ye,usage:K},validate:{run:Ie,usage:X},init:{run:he,usage:M},merge:{run:$e,usage:J},gate:{run:ue,usage:G}};var Oe={stdout:e=>process.stdout.write(b(e)),stderr:e=>process.stderr.write(b(e))};var Se=`skillgate ${D} \u2014 gate pull requests that edit AI-agent skills
 
 Usage: skillgate <command> [options]
 
 Commands:
   run        run the batteries and gates, compare with the base, print the verdict
+  plan       say what \`run\` would run and spend (trials, cache hits, agent calls, USD), running nothing
   validate   check SKILL.md files, eval suites and .skillgate.yml
   gate       run one deterministic gate on a module
   merge      combine shard reports into one
   init       scaffold an eval suite for a skill
 
 Run \`skillgate <command> --help\` for a command's options.
-Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;async function fe(e,r=me){let[t,...s]=e;if(!t||t==="help"||t==="--help"||t==="-h")return r.stdout(`${ge}
-`),t?p.pass:p.usage;if(t==="--version"||t==="-v")return r.stdout(`${E}
-`),p.pass;let a=ue[t];if(!a)return r.stderr(`skillgate: unknown command \`${t}\`
+Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;async function Ee(e,o=Oe){let[t,...r]=e;if(!t||t==="help"||t==="--help"||t==="-h")return o.stdout(`${Se}
+`),t?m.pass:m.usage;if(t==="--version"||t==="-v")return o.stdout(`${D}
+`),m.pass;let s=Y[t];if(!s){let i=Object.keys(Y);return o.stderr(`skillgate: unknown command \`${t}\`${t.startsWith("-")?"":v(t,i)}
 
-${ge}
-`),p.usage;try{return await a(s,r)}catch(o){return _e(o,r)}}function _e(e,r){if(e instanceof f){r.stderr(`skillgate: ${e.message}
-`);for(let s of e.diagnostics)r.stderr(`${I(s)}
-`);return p.usage}let t=e.code;return typeof t=="string"&&t.startsWith("ERR_PARSE_ARGS")?(r.stderr(`skillgate: ${e.message}
-`),p.usage):(r.stderr(`skillgate: error: ${e?.message??String(e)}
-`),process.env.SKILLGATE_DEBUG&&r.stderr(`${e?.stack??""}
-`),p.error)}process.stdout.on("error",e=>{throw e.code==="EPIPE"&&process.exit(process.exitCode??0),e});process.exitCode=await fe(process.argv.slice(2));
+${Se}
+`),m.usage}try{return await s.run(r,o)}catch(i){return Ze(i,o,{name:t,usage:s.usage})}}function Ze(e,o,t){let r=`skillgate ${t.name}:`;if(e instanceof f)return o.stderr(`${r} ${e.message}
+
+${t.usage}
+`),m.usage;if(e instanceof S){o.stderr(`${r} ${e.message}
+`);for(let s of e.diagnostics)o.stderr(`${O(s)}
+`);return m.usage}return o.stderr(`${r} error: ${e?.message??String(e)}
+`),process.env.SKILLGATE_DEBUG&&o.stderr(`${e?.stack??""}
+`),m.error}process.stdout.on("error",e=>{throw e.code==="EPIPE"&&process.exit(process.exitCode??0),e});process.exitCode=await Ee(process.argv.slice(2));

@@ -1,5 +1,5 @@
 // Re-records the demo's trials by running examples/demo-agent (a real process speaking the `command` protocol)
-// through the real pipeline, head against base, and writing replay recordings next to the demo.
+// through the real pipeline, head against base and a sweep of the base, and writing replay recordings next to the demo.
 // Usage: npm run bundle && node scripts/record-demo.mjs
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -18,23 +18,25 @@ writeFileSync(
   `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${join(root, "examples/demo-agent/agent.mjs")}`)}\ntrials: 3\ntriggerRuns: 3\nconcurrency: 4\n`,
 );
 rmSync(recordings, { recursive: true, force: true });
-const r = spawnSync(
-  process.execPath,
-  [
-    join(root, "dist/cli.js"),
-    "run",
-    "--repo",
-    demo,
-    "--base-dir",
-    join(root, "examples/demo-repo-base"),
-    "--config",
-    config,
-    "--record",
-    recordings,
-    "--no-cache",
-    "--quiet",
-  ],
-  { stdio: "inherit" },
-);
+const record = (args) =>
+  spawnSync(
+    process.execPath,
+    [
+      join(root, "dist/cli.js"),
+      "run",
+      ...args,
+      "--config",
+      config,
+      "--record",
+      recordings,
+      "--no-cache",
+      "--quiet",
+    ],
+    { stdio: "inherit" },
+  ).status;
+// The PR the demo shows (head against base), then a sweep of the base (every battery of every skill), so that
+// `npm run demo` and the README's sweep `node dist/cli.js run --repo examples/demo-repo-base` both replay.
+const pr = record(["--repo", demo, "--base-dir", join(root, "examples/demo-repo-base")]);
+const sweep = record(["--repo", join(root, "examples/demo-repo-base")]);
 rmSync(tmp, { recursive: true, force: true });
-console.error(`recorded into ${recordings} (run exit ${r.status})`);
+console.error(`recorded into ${recordings} (the PR: exit ${pr}; the sweep of the base: exit ${sweep})`);

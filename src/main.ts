@@ -5,20 +5,24 @@
 import "./util/no-inspector.js";
 import * as core from "@actions/core";
 import { coreActionIO } from "./github/io.js";
-import { runAction } from "./github/run-action.js";
+import { type EvaluationContext, runAction } from "./github/run-action.js";
 import type { Settings } from "./model/index.js";
 import { EXIT, exitCodeFor } from "./report/exit-codes.js";
 
-/** The trial cache travels between runs through the Actions cache service (a warning when unavailable). */
-async function runWithActionsCache(settings: Settings) {
+/**
+ * The trial cache travels between runs through the Actions cache service (a warning when unavailable): runs of a
+ * branch save, a pull request's run reads the base's entries only.
+ */
+async function runWithActionsCache(settings: Settings, run: EvaluationContext) {
   const { runPipeline } = await import("./pipeline.js");
   if (!settings.cache.enabled) return runPipeline(settings);
   const { restoreTrialCache, saveTrialCache } = await import("./run/cache-actions.js");
-  const state = await restoreTrialCache(settings.cache.dir, settings.logger);
+  const { cacheAccess } = run;
+  const state = await restoreTrialCache(settings.cache.dir, settings.logger, {}, undefined, cacheAccess);
   try {
     return await runPipeline(settings);
   } finally {
-    await saveTrialCache(settings.cache.dir, state, settings.logger);
+    await saveTrialCache(settings.cache.dir, state, settings.logger, {}, undefined, cacheAccess);
   }
 }
 
@@ -29,6 +33,7 @@ try {
     resolveSettings: async (raw, logger) =>
       (await import("./settings/resolve.js")).resolveSettings(raw, logger),
     runPipeline: runWithActionsCache,
+    forecastPipeline: async (settings) => (await import("./pipeline.js")).forecastPipeline(settings),
     exitCodeFor,
   });
   process.exitCode = result.exitCode;

@@ -7,8 +7,11 @@ import picomatch from "picomatch";
 import { attributeRoots } from "./attribute/roots.js";
 import { assertionLookup } from "./detect/assertion-types.js";
 import { type BaseCheckout, checkoutBase, headSha } from "./detect/base.js";
-import { classifyChanges, competitors, type SkillChangeInfo } from "./detect/changes.js";
+import { classifyChanges, type SkillChangeInfo } from "./detect/changes.js";
 import { type Discovery, discoverRepository, type ReuseUnchanged } from "./detect/discover.js";
+import { judgeWithoutJudge } from "./detect/needs-judge.js";
+import { outsideGlobsDiagnostics } from "./detect/outside-globs.js";
+import { skillOwnsFile } from "./detect/touched.js";
 import "./grade/assertions/index.js";
 import * as assertionRegistry from "./grade/assertions/registry.js";
 import { summariseDiscriminator } from "./grade/discriminator.js";
@@ -18,6 +21,7 @@ import { resolveVars } from "./grade/oracle.js";
 import {
   type CheckResult,
   type Diagnostic,
+  type Forecast,
   InputError,
   type Report,
   type Settings,
@@ -28,6 +32,7 @@ import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
 import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
 import { decideIsolation } from "./pipeline/isolation.js";
 import { TrialLedger } from "./pipeline/ledger.js";
+import { batteryOf, renderForecast } from "./plan/forecast.js";
 import { assignShard } from "./plan/shard.js";
 import { writeSkillCreatorExports } from "./report/exports.js";
 import { isolation } from "./sandbox/isolation/detect.js";
@@ -37,10 +42,21 @@ import { VERSION } from "./version.js";
 
 /** The whole run for `settings`; the report it returns has passed the redactor (secrets never leave). */
 export async function runPipeline(settings: Settings): Promise<Report> {
-  return outputRedactor().redactDeep(await evaluate(settings));
+  return (await pipeline(settings, { forecastOnly: false })).report!;
 }
 
-async function evaluate(settings: Settings): Promise<Report> {
+/** Everything up to the forecast, and no trial: `skillgate plan` and the action's on-demand mode. */
+export async function forecastPipeline(settings: Settings): Promise<{ forecast: Forecast; scope: Scope }> {
+  const out = await pipeline(settings, { forecastOnly: true });
+  return { forecast: out.forecast, scope: out.scope };
+}
+
+type Scope = NonNullable<Report["scope"]>;
+
+async function pipeline(
+  settings: Settings,
+  opts: { forecastOnly: boolean },
+): Promise<{ report?: Report; forecast: Forecast; scope: Scope }> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const log = settings.logger;
@@ -62,13 +78,14 @@ async function evaluate(settings: Settings): Promise<Report> {
 
   // detect (near-duplicate descriptions make routers guess: warn at both descriptions)
   const head = discover(settings.repoDir);
-  head.diagnostics.push(...nearDuplicateWarnings(head.skills));
+  head.diagnostics.push(
+    ...nearDuplicateWarnings(head.skills),
+    ...outsideGlobsDiagnostics(head.outsideGlobs, settings.changedFiles),
+    ...(settings.judge ? [] : judgeWithoutJudge(head.skills, "error")),
+  );
   let checkout: BaseCheckout | undefined;
   try {
-    checkout =
-      settings.base && settings.base.kind !== "report"
-        ? checkoutBase(settings.repoDir, settings.base)
-        : undefined;
+    checkout = settings.base ? checkoutBase(settings.repoDir, settings.base) : undefined;
     // With the PR's changed files, the base side reads only the skills the PR touches.
     const base = checkout
       ? discover(
@@ -88,7 +105,9 @@ async function evaluate(settings: Settings): Promise<Report> {
     // Nothing found is a misconfiguration (a wrong folder, wrong globs), never a clean pass.
     if (head.skills.length === 0 && (base?.skills.length ?? 0) === 0)
       throw new InputError(
-        `no skill found in ${settings.repoDir}${checkout ? " or its base" : ""} (looked for SKILL.md under ${(settings.config.skills?.globs ?? ["the default skill folders"]).join(", ")}); point --repo / working-directory at the repository, or set skills.globs in the base's .skillgate.yml`,
+        head.outsideGlobs.length > 0
+          ? `no skill found in ${settings.repoDir}${checkout ? " or its base" : ""} within the configured skills globs (${(settings.config.skills?.globs ?? []).join(", ") || "include/exclude"}); ${head.outsideGlobs.length} SKILL.md file(s) lie outside them (${head.outsideGlobs.slice(0, 3).join(", ")}${head.outsideGlobs.length > 3 ? ", …" : ""})`
+          : `no skill found in ${settings.repoDir}${checkout ? " or its base" : ""}: no SKILL.md file anywhere (git-ignored, vendored and node_modules folders are not read); point --repo / working-directory at the repository`,
       );
     const toEvaluate = changes.filter((c) => c.batteries.discriminator || c.batteries.trigger).length;
     const scope = {
@@ -119,6 +138,12 @@ async function evaluate(settings: Settings): Promise<Report> {
 
     // plan: jobs per skill and arm; a skill whose own files do not validate is not run (fail-closed)
     const headErrors = head.diagnostics.filter((d) => d.severity === "error");
+    // Errors in files no skill owns (a SKILL.md dropped as a duplicate, a stray suite file) are never evaluated:
+    // they block unless the change leaves the file alone.
+    const changed = settings.changedFiles && checkout ? new Set(settings.changedFiles) : undefined;
+    const repositoryErrors = headErrors.filter(
+      (d) => !head.skills.some((s) => skillOwnsFile(s, d.file)) && (!changed || changed.has(d.file)),
+    );
     const judge: Judge | undefined = settings.judge ? createJudge(settings.judge) : undefined;
     const jobs: {
       info: SkillChangeInfo;
@@ -128,7 +153,7 @@ async function evaluate(settings: Settings): Promise<Report> {
       validation: Diagnostic[];
     }[] = [];
     for (const info of changes) {
-      const validation = info.head ? headErrors.filter((d) => ownsFile(info.head!, d.file)) : [];
+      const validation = info.head ? headErrors.filter((d) => skillOwnsFile(info.head!, d.file)) : [];
       const entry = { info, errors: [] as string[], validation } as (typeof jobs)[number];
       jobs.push(entry);
       const runnable =
@@ -144,9 +169,18 @@ async function evaluate(settings: Settings): Promise<Report> {
       // Expected values are policy: the base's oracle and vars decide every value the base defines, for both
       // arms; the PR's own define only values the base has none for (a new case's placeholders).
       const vars = { ...headVars.vars, ...(baseVars?.vars ?? {}) };
-      entry.head = makeJob(headArm, info.head, info.batteries, vars);
+      // In a PR only the likeliest competitor prompts run (a sweep runs every one: they are other skills' own).
+      const competitorCap = baseArm ? settings.competitorPrompts : undefined;
+      entry.head = makeJob(headArm, info.head, info.batteries, vars, undefined, competitorCap);
       if (baseArm && info.base?.suite)
-        entry.base = makeJob(baseArm, info.base, info.batteries, baseVars?.vars ?? {}, entry.head);
+        entry.base = makeJob(
+          baseArm,
+          info.base,
+          info.batteries,
+          baseVars?.vars ?? {},
+          entry.head,
+          competitorCap,
+        );
     }
 
     // run + grade: the first batch of every job, both arms with the trials the trusted policy sets
@@ -171,7 +205,26 @@ async function evaluate(settings: Settings): Promise<Report> {
           checks: [] as CheckResult[],
         })),
     );
-    await ledger.run(runs.flatMap((r) => r.requests));
+    // forecast: what the first batch will spend, said before it spends; over the budget nothing runs (fail-closed)
+    const forecast = await ledger.forecast(
+      runs.flatMap((r) =>
+        r.requests.map((request) => ({
+          skill: r.job.skill.name,
+          battery: batteryOf(request.mode),
+          arm: r.job.arm.name,
+          request,
+        })),
+      ),
+      settings.verdict.maxConfirmationTrials,
+    );
+    for (const line of renderForecast(forecast)) log.info(line);
+    if (opts.forecastOnly) return { forecast, scope };
+    if (forecast.overBudget)
+      ledger.refuse(
+        runs.flatMap((r) => r.requests),
+        forecast.overBudget,
+      );
+    else await ledger.run(runs.flatMap((r) => r.requests));
     const gradeOpts = { judge, gateSeed: settings.seed };
     for (const r of runs) r.checks = await gradeJob(r.job, r.requests, ledger.records, gradeOpts);
 
@@ -213,7 +266,8 @@ async function evaluate(settings: Settings): Promise<Report> {
         const headRun = runOf(j.head)!;
         const jobChecks = headRun.checks;
         const reqs = headRun.requests.filter((r) => r.mode !== "trigger");
-        await writeSkillCreatorExports(join(settings.outputs.exports, j.info.name), {
+        // A plugin's skill (`plugin:skill`) gets a folder per plugin.
+        await writeSkillCreatorExports(join(settings.outputs.exports, ...j.info.name.split(":")), {
           skill: { name: j.info.name, path: j.head.skill.path },
           suite: j.head.skill.suite,
           records: reqs.map((r) => ({
@@ -245,40 +299,43 @@ async function evaluate(settings: Settings): Promise<Report> {
       baseSuite: j.info.base?.suite,
       ...(j.head ? { trials: { perCase: trialsOf(j.head), triggerRuns: settings.triggerRuns } } : {}),
     }));
-    return buildReport({
-      settings,
-      startedAt,
-      durationMs: Date.now() - started,
-      identity: ledger.identity,
-      head: { sha: headSha(settings.repoDir) },
-      base: checkout
-        ? {
-            ref: checkout.ref,
-            sha: checkout.sha,
-            dir: settings.base?.kind === "dir" ? checkout.dir : undefined,
-          }
-        : undefined,
-      outcomes,
-      diagnostics: head.diagnostics,
-      cost: ledger.cost,
-      runErrors: ledger.runErrors,
-      attribution: attributeRoots(armChecks("head")),
-      records: [...ledger.records.values()],
-      trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
-      scope,
-      isolation: confinement.report,
-    });
+    await ledger.recordUsage();
+    // Secrets never leave: every string of the report (trial outputs, messages, paths) passes the redactor.
+    const report = outputRedactor().redactDeep(
+      buildReport({
+        settings,
+        startedAt,
+        durationMs: Date.now() - started,
+        identity: ledger.identity,
+        head: { sha: headSha(settings.repoDir) },
+        base: checkout
+          ? {
+              ref: checkout.ref,
+              sha: checkout.sha,
+              tip:
+                settings.base?.kind === "ref" && settings.base.tip !== checkout.sha
+                  ? settings.base.tip
+                  : undefined,
+              dir: settings.base?.kind === "dir" ? checkout.dir : undefined,
+            }
+          : undefined,
+        outcomes,
+        diagnostics: head.diagnostics,
+        repositoryErrors,
+        cost: ledger.cost,
+        runErrors: ledger.runErrors,
+        attribution: attributeRoots(armChecks("head")),
+        records: [...ledger.records.values()],
+        trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
+        scope,
+        isolation: confinement.report,
+      }),
+    );
+    report.forecast = forecast;
+    return { report, forecast, scope };
   } finally {
     checkout?.dispose();
   }
-}
-
-function ownsFile(skill: Skill, file: string): boolean {
-  return (
-    file.startsWith(`${skill.dir}/`) ||
-    !!skill.suite?.sourceFiles.includes(file) ||
-    (!!skill.suite && file.startsWith(`${skill.suite.root}/`))
-  );
 }
 
 /**
@@ -296,26 +353,16 @@ export function trialsFor(settings: Settings, info: SkillChangeInfo): number {
   return Math.max(settings.trials, info.head?.suite?.meta.trials ?? 0);
 }
 
-/** Sweeps, filters and shards; adds the competitors of an edited description to the trigger batteries. */
+/**
+ * Sweeps, filters and shards. Other skills a changed description may compete with are not re-run whole: their
+ * should-fire prompts likeliest to be stolen run as the changed skill's cross-skill negatives (`makeJob`).
+ */
 function selectChanges(
   changes: SkillChangeInfo[],
-  headSkills: Skill[],
+  _headSkills: Skill[],
   settings: Settings,
 ): SkillChangeInfo[] {
   let out = changes.filter((c) => c.change !== "unchanged");
-  const names = new Set(out.map((c) => c.name));
-  for (const c of changes.filter((x) => x.descriptionChanged && x.head))
-    for (const other of competitors(c.head!, headSkills)) {
-      if (names.has(other.name)) continue;
-      const existing = changes.find((x) => x.name === other.name);
-      if (!existing) continue;
-      names.add(other.name);
-      out.push({
-        ...existing,
-        batteries: { discriminator: false, trigger: true },
-        reason: `trigger battery: its router may compete with ${c.name}'s new description`,
-      });
-    }
   if (settings.skillsFilter) {
     const match = picomatch(settings.skillsFilter, { dot: true });
     const matches = (c: SkillChangeInfo) => {

@@ -24,6 +24,7 @@ import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult, errorResult, tail } from "./result.js";
 import { resolveCommand } from "./shell-words.js";
+import { qualifySkillNames } from "./skill-names.js";
 
 const execFileP = promisify(execFile);
 
@@ -212,6 +213,7 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
       const { result, completed } = parseCodexEvents(p.stdout);
       if (p.egressRefused)
         result.notes = [...(result.notes ?? []), `egress refused: ${p.egressRefused.join(", ")}`];
+      result.skillsActivated = qualifySkillNames(result.skillsActivated, request.install);
       const u = result.usage;
       result.usage = priceUsage(config, u.inputTokens, u.outputTokens);
       if (p.timedOut)

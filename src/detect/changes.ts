@@ -96,9 +96,10 @@ export function classifyChanges(
     const suiteChanged = b.suite !== s.suite && suiteHash(base.dir, b) !== suiteHash(head.dir, s);
     const triggerSetChanged = JSON.stringify(triggerPrompts(b)) !== JSON.stringify(triggerPrompts(s));
     const anyChange = renamedFrom || descriptionChanged || bodyChanged || suiteChanged;
+    // The PR touches a skill when it touches either side's files (a suite file it deleted is only base's).
     const change: SkillChange = renamedFrom
       ? "rename"
-      : !anyChange || !touches(s)
+      : !anyChange || !(touches(s) || touches(b))
         ? "unchanged"
         : bodyChanged
           ? "body"
@@ -175,24 +176,4 @@ export function suiteHash(repoDir: string, s: Skill): string {
     h.update("\n");
   }
   return h.digest("hex");
-}
-
-/**
- * Skills a changed description may now compete with: the other skills sharing the most description words
- * with it (Jaccard over word sets). Their trigger batteries run too, so a hijacked router shows.
- */
-export function competitors(skill: Skill, all: Skill[], max = 3, minSimilarity = 0.05): Skill[] {
-  const words = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
-  const mine = words(`${skill.name} ${skill.description}`);
-  return all
-    .filter((o) => o.name !== skill.name && o.suite?.trigger)
-    .map((o) => {
-      const theirs = words(`${o.name} ${o.description}`);
-      const inter = [...mine].filter((w) => theirs.has(w)).length;
-      return { o, sim: inter / (mine.size + theirs.size - inter || 1) };
-    })
-    .filter((x) => x.sim >= minSimilarity)
-    .sort((a, b) => b.sim - a.sim || a.o.name.localeCompare(b.o.name))
-    .slice(0, max)
-    .map((x) => x.o);
 }

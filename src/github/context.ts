@@ -50,7 +50,18 @@ export function readContext(env: Record<string, string | undefined>): ActionCont
   };
 }
 
-export function runUrl(ctx: ActionContext): string | undefined {
+/** The running workflow file, repository-relative, from `GITHUB_WORKFLOW_REF` (`owner/repo/<path>@<ref>`). */
+export function workflowFile(env: Record<string, string | undefined>): string | undefined {
+  const ref = env.GITHUB_WORKFLOW_REF;
+  if (!ref) return undefined;
+  const at = ref.lastIndexOf("@");
+  const path = (at >= 0 ? ref.slice(0, at) : ref).split("/").slice(2).join("/");
+  return path || undefined;
+}
+
+export function runUrl(
+  ctx: Pick<ActionContext, "serverUrl" | "owner" | "repo" | "runId">,
+): string | undefined {
   return ctx.runId ? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}` : undefined;
 }
 
@@ -63,6 +74,25 @@ export type RunPlan =
       pullNumber: number;
       changedFilesCount?: number;
       labels: string[];
+      /** An on-demand request that started this run (a `/skillgate` comment by a collaborator). */
+      requestedBy?: string;
+    }
+  | {
+      /** A PR comment: evaluated only when it is `/skillgate` by a collaborator with write access. */
+      kind: "comment";
+      pullNumber: number;
+      commenter: string;
+      body: string;
+    }
+  | { kind: "ignored"; reason: string }
+  | {
+      /** A merge queue's merge group: its head against its base (the queue's previous entry or the branch). */
+      kind: "merge-group";
+      headSha: string;
+      baseSha: string;
+      headRef: string;
+      /** The pull request the group was made for (`…/pr-<n>-<sha>` in its head ref): whose labels count. */
+      pullNumber?: number;
     }
   | { kind: "push"; headSha: string }
   | { kind: "sweep"; headSha: string }
@@ -113,6 +143,32 @@ export function planRun(ctx: ActionContext, o: { mode: Mode; allowPullRequestTar
           : [],
       };
     }
+    case "issue_comment": {
+      if (!p.issue?.pull_request || typeof p.issue.number !== "number")
+        return { kind: "ignored", reason: "a comment on an issue, not on a pull request" };
+      if (p.action !== "created")
+        return { kind: "ignored", reason: `a comment ${p.action ?? "event"}, not a new one` };
+      return {
+        kind: "comment",
+        pullNumber: p.issue.number,
+        commenter: String(p.comment?.user?.login ?? ""),
+        body: String(p.comment?.body ?? ""),
+      };
+    }
+    case "merge_group": {
+      const mg = p.merge_group;
+      if (!mg?.head_sha || !mg?.base_sha)
+        throw new InputError("the merge_group event payload has no merge_group.head_sha / base_sha");
+      const headRef = String(mg.head_ref ?? "");
+      const pr = /\/pr-(\d+)-[0-9a-f]+$/.exec(headRef)?.[1];
+      return {
+        kind: "merge-group",
+        headSha: mg.head_sha,
+        baseSha: mg.base_sha,
+        headRef,
+        ...(pr ? { pullNumber: Number(pr) } : {}),
+      };
+    }
     case "push":
       return { kind: "push", headSha: p.after || ctx.sha };
     case "workflow_dispatch":
@@ -120,7 +176,7 @@ export function planRun(ctx: ActionContext, o: { mode: Mode; allowPullRequestTar
       return { kind: "sweep", headSha: ctx.sha };
     default:
       throw new InputError(
-        `skillgate does not handle the ${ctx.eventName} event in mode ${o.mode}: use pull_request, push, workflow_dispatch, schedule, or mode: report (workflow_run)`,
+        `skillgate does not handle the ${ctx.eventName} event in mode ${o.mode}: use pull_request, merge_group, issue_comment (/skillgate), push, workflow_dispatch, schedule, or mode: report (workflow_run)`,
       );
   }
 }

@@ -14,7 +14,6 @@ export interface ActionInputs {
   skills?: string;
   shard?: string;
   base?: string;
-  baseReport?: string;
   seed?: string;
   checkName: string;
   comment: boolean;
@@ -65,7 +64,6 @@ export function readInputs(io: ActionIO): ActionInputs {
     skills: opt(io.getInput("skills")),
     shard: opt(io.getInput("shard")),
     base: opt(io.getInput("base")),
-    baseReport: opt(io.getInput("base-report")),
     seed: opt(io.getInput("seed")),
     checkName,
     comment: booleanInput(io, "comment", false),

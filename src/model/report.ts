@@ -256,6 +256,32 @@ export interface SkillReport {
   cost: SkillCost;
 }
 
+/** The first batch of one skill's battery, before it runs (both arms; a key shared by the arms counts once). */
+export interface ForecastLine {
+  skill: string;
+  battery: "discriminator" | "trigger";
+  trials: number;
+  /** Trials the cache already answers. */
+  cacheHits: number;
+  /** Live agent calls: trials neither cached nor replayed. */
+  agentCalls: number;
+  /** Estimated from recorded usage; absent when none is recorded. */
+  usd?: number;
+}
+
+/** What a run will spend, said before it spends (`skillgate plan`, the first lines of a run, the check summary). */
+export interface Forecast {
+  identity: string;
+  lines: ForecastLine[];
+  total: { trials: number; cacheHits: number; agentCalls: number; usd?: number };
+  /** Where the USD figures come from. */
+  costBasis: string;
+  confirmation: { maxTrialsPerArmPerSuspect: number };
+  budget: { maxAgentCalls?: number; maxUsd?: number; maxTokens?: number; source: string };
+  /** Set when the first batch alone would exceed the budget: the run then stops before spending (fail-closed). */
+  overBudget?: string;
+}
+
 export interface Report {
   schemaVersion: 2;
   tool: { name: "skillgate"; version: string };
@@ -265,7 +291,8 @@ export interface Report {
   durationMs: number;
   repo: string;
   head: { ref?: string; sha?: string };
-  base?: { ref?: string; sha?: string; dir?: string };
+  /** `sha`: the commit compared with (the merge base); `tip`: where the base ref pointed, when it differs. */
+  base?: { ref?: string; sha?: string; tip?: string; dir?: string };
   agent: { adapter: string; identity: string };
   /** Trials per case and arm where a suite sets none (each skill's own are in `skills[].trials`). */
   trials: number;
@@ -284,6 +311,13 @@ export interface Report {
   diagnostics: Diagnostic[];
   stats: { failedChecks: number; roots: number; meanFailedChecksPerTrial: number; meanRootsPerTrial: number };
   cost: { usd: number; agentCalls: number; cacheHits: number; inputTokens: number; outputTokens: number };
+  /** What the run expected to spend before it started. */
+  forecast?: Forecast;
+  /**
+   * Set when the base config makes evaluation on-demand and this PR did not ask for it: nothing ran, the check
+   * concludes with what would run and cost (`neutral`, or `success` only for a PR that touches no skill).
+   */
+  onDemand?: { conclusion: "neutral" | "success" | "action_required"; message: string };
   /** Why the run ended in `error`, if it did. */
   errors: string[];
   /** Cross-skill trigger confusion (when trigger batteries ran with the catalogue installed). */

@@ -42,13 +42,22 @@ export interface SkillgateConfig {
   isolation?: { allowWeaker?: boolean };
   env?: string[];
   cache?: { enabled?: boolean; dir?: string };
+  /**
+   * On-demand evaluation of pull requests: only with the `label` on the PR, or after a `/skillgate` comment by a
+   * collaborator with write access. Unrequested, the check concludes `neutral` with the forecast, or with
+   * `pass-if-no-skill`: success only for a PR that touches no skill (action required otherwise).
+   */
+  onDemand?: { label?: string; unrequested?: "neutral" | "pass-if-no-skill" };
+  /** Other skills' should-fire prompts run against a changed description: the likeliest `maxPrompts` to be stolen. */
+  competitors?: { maxPrompts?: number };
 }
 
 export type BaseSource =
-  /** `sha`: the commit `ref` resolved to, once (what the policy is read from and the base arm runs). */
-  | { kind: "ref"; ref: string; sha?: string }
-  | { kind: "dir"; dir: string }
-  | { kind: "report"; file: string };
+  /**
+   * `sha`: the merge base of head and the commit `ref` names (`tip`), resolved once: what the PR's diff is taken
+   * against, what the base arm runs and what the policy is read from.
+   */
+  { kind: "ref"; ref: string; sha?: string; tip?: string } | { kind: "dir"; dir: string };
 
 /** Parsed once from CLI flags or action inputs plus `.skillgate.yml`; every stage reads only this. */
 export interface Settings {
@@ -67,6 +76,8 @@ export interface Settings {
   /** `--trials` / the `trials` input: trials per case and arm for every suite, meta.json or not. */
   trialsOverride?: number;
   triggerRuns: number;
+  /** In a PR, other skills' prompts run against a changed description (config `competitors.maxPrompts`). */
+  competitorPrompts: number;
   concurrency: number;
   timeoutMs: number;
   shard?: { index: number; total: number };
@@ -81,7 +92,7 @@ export interface Settings {
   seed: number;
   /** Changed files when known (from the PR API or git); undefined means "evaluate every skill". */
   changedFiles?: string[];
-  /** `exports`: folder for skill-creator-compatible benchmark.json / grading.json (next to the JSON report). */
+  /** `exports`: folder for skill-creator-compatible benchmark.json / grading.json (`<report>.skill-creator/`). */
   outputs: { json?: string; junit?: string; sarif?: string; exports?: string };
   /** Write replay recordings of every trial run into this directory (absolute). */
   record?: string;

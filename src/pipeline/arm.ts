@@ -8,6 +8,7 @@ import {
   triggerQueries,
 } from "../grade/trigger.js";
 import type { CheckResult, Skill, TrialMode, TrialRecord, TrialRequest } from "../model/index.js";
+import { selectCompetitorPrompts } from "../plan/competitors.js";
 import { type BatteryPlan, planTrials } from "../plan/plan.js";
 import { mapLimited } from "../util/slots.js";
 
@@ -35,13 +36,25 @@ export function makeJob(
   vars: Record<string, unknown>,
   /** The head job of the same skill: base queries take the ids of the head queries with the same prompt. */
   headJob?: SkillJob,
+  /**
+   * At most this many other skills' prompts (cross-skill negatives), the likeliest to be stolen first
+   * (`selectCompetitorPrompts`); undefined runs them all. A base job runs the ones its head job chose.
+   */
+  maxCompetitorPrompts?: number,
 ): SkillJob {
   const queries = new Map<string, IndexedTriggerQuery>();
   if (batteries.trigger && skill.suite?.trigger) {
     const catalogue = arm.skills.map((s) => ({ name: s.name, trigger: s.suite?.trigger }));
     const headIds = new Map<string, string>();
     for (const [id, q] of headJob?.queries ?? []) headIds.set(queryIdentity(q), id);
-    for (const q of [...triggerQueries(skill.suite.trigger), ...crossSkillQueries(skill.name, catalogue)]) {
+    const cross = crossSkillQueries(skill.name, catalogue);
+    const competitors =
+      maxCompetitorPrompts === undefined
+        ? cross
+        : headJob
+          ? cross.filter((q) => headIds.has(queryIdentity(q)))
+          : selectCompetitorPrompts(skill.name, arm.skills, cross, maxCompetitorPrompts);
+    for (const q of [...triggerQueries(skill.suite.trigger), ...competitors]) {
       // Ids are positional; a prompt inserted or removed in the PR must not make head and base compare
       // different prompts. A base prompt the head no longer has gets an id of its own.
       const id = headJob ? (headIds.get(queryIdentity(q)) ?? `${triggerCheckId(q)}@base`) : triggerCheckId(q);

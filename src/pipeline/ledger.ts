@@ -2,9 +2,16 @@
  * The run stage's books: every unique trial asked for, its record, and what the run cost. The pipeline hands it
  * requests (the first batch, then confirmation batches); each trial key runs once per pipeline run.
  */
+import "../agents/index.js";
+import { createAgent } from "../agents/registry.js";
 import { writeRecordings } from "../agents/replay.js";
-import type { Settings, TrialRecord, TrialRequest } from "../model/index.js";
+import { errorResult } from "../agents/result.js";
+import type { Forecast, Settings, TrialRecord, TrialRequest } from "../model/index.js";
+import { buildForecast, DEFAULT_BUDGET, type PlannedRequest } from "../plan/forecast.js";
+import { TrialCache } from "../run/cache.js";
+import { cacheKey } from "../run/keys.js";
 import { type RunCost, runTrials } from "../run/runner.js";
+import { readRecordedUsage, recordUsage } from "../run/usage-ledger.js";
 import { uniqueByKey } from "./arm.js";
 
 export class TrialLedger {
@@ -15,6 +22,8 @@ export class TrialLedger {
   /** Run-level errors (the budget stopped the run …). */
   readonly runErrors: string[] = [];
   identity: string;
+  /** Whether the adapter's trials are live agent calls (set by `forecast`; a replay is not). */
+  private live = false;
 
   constructor(
     private readonly settings: Settings,
@@ -50,6 +59,67 @@ export class TrialLedger {
     if (outcome.budgetExhausted && !this.runErrors.includes(outcome.budgetExhausted))
       this.runErrors.push(outcome.budgetExhausted);
     return outcome.budgetExhausted ? { budgetExhausted: outcome.budgetExhausted } : {};
+  }
+
+  /** Records every request as not run (kind `budget`): the forecast said the budget cannot cover them. */
+  refuse(requests: TrialRequest[], reason: string): void {
+    for (const r of uniqueByKey(requests)) {
+      if (this.records.has(r.key)) continue;
+      const result = errorResult("budget", `not run: ${reason}`);
+      this.records.set(r.key, {
+        ...result,
+        key: r.key,
+        skill: r.skill,
+        caseId: r.caseId,
+        mode: r.mode,
+        trial: r.trial,
+        durationMs: 0,
+      });
+    }
+    if (!this.runErrors.includes(`not run: ${reason}`)) this.runErrors.push(`not run: ${reason}`);
+  }
+
+  /**
+   * The forecast of `planned` (no agent runs): the adapter's identity, which keys the cache answers for it, and
+   * the usage it recorded in earlier runs.
+   */
+  async forecast(planned: PlannedRequest[], maxConfirmationTrials: number): Promise<Forecast> {
+    const { settings } = this;
+    const adapter = createAgent(settings.agent, { repoDir: this.opts.agentDir });
+    const identity = await adapter.identity();
+    this.identity = identity;
+    const live = adapter.cacheable !== false;
+    this.live = live;
+    const cached = new Set<string>();
+    if (live && settings.cache.enabled) {
+      const cache = new TrialCache(settings.cache.dir);
+      for (const r of uniqueByKey(planned.map((p) => p.request)))
+        if (await cache.get(cacheKey(r.key, identity), identity)) cached.add(r.key);
+    }
+    const usage = settings.cache.enabled ? await readRecordedUsage(settings.cache.dir, identity) : {};
+    const configured = settings.config.budget;
+    return buildForecast({
+      planned,
+      cached,
+      live,
+      identity,
+      usage,
+      budget: settings.budget,
+      budgetSource: configured
+        ? `${settings.policy.file ?? "the configuration"}`
+        : `the default: ${DEFAULT_BUDGET.maxAgentCalls} calls, $${DEFAULT_BUDGET.maxUsd}`,
+      maxConfirmationTrials,
+    });
+  }
+
+  /** Adds this run's live trials to the usage the next forecasts price calls with. */
+  async recordUsage(): Promise<void> {
+    if (!this.settings.cache.enabled || !this.live) return;
+    try {
+      await recordUsage(this.settings.cache.dir, this.identity, [...this.records.values()]);
+    } catch (e) {
+      this.settings.logger.warn(`could not record usage for forecasts: ${(e as Error).message}`);
+    }
   }
 
   private remainingBudget() {

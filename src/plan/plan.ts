@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InstalledSkill, Skill, TrialMode, TrialRequest } from "../model/index.js";
-import { sha256Hex as sha256, trialKey } from "../run/keys.js";
+import { canonicalJson, sha256Hex as sha256, trialKey } from "../run/keys.js";
 import { BASELINE_CONSTRAINTS } from "./constraints.js";
 
 /** Which batteries run for a skill. A description-only edit needs no discriminator battery. */
@@ -41,13 +41,18 @@ export function installedSkill(repoDir: string, s: Skill): InstalledSkill {
   };
 }
 
-/** sha256 over the catalogue the router sees (name, description and content of every skill). */
-export function catalogueHash(catalogue: Skill[]): string {
+/**
+ * sha256 over what a router sees of the catalogue: every skill's name and frontmatter (its description, and the
+ * keys a harness lists or filters by, such as `when_to_use` or `disable-model-invocation`). Bodies and other files
+ * are read only after the routing decision, which is all a trigger trial observes (adapters stop there), so an
+ * edit that leaves every frontmatter alone re-runs no trigger trial.
+ */
+export function catalogueHash(catalogue: readonly Pick<Skill, "name" | "frontmatter">[]): string {
   return sha256(
-    JSON.stringify(
+    canonicalJson(
       [...catalogue]
-        .sort((a, b) => a.name.localeCompare(b.name))
-        .map((s) => [s.name, s.description, s.folder.contentHash]),
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .map((s) => [s.name, s.frontmatter]),
     ),
   );
 }

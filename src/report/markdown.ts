@@ -1,4 +1,4 @@
-import type { RateWithInterval, Report, Root, SkillReport, Verdict } from "../model/report.js";
+import type { Forecast, RateWithInterval, Report, Root, SkillReport, Verdict } from "../model/report.js";
 
 /**
  * Markdown for the job summary, the check run summary and the sticky PR comment. Pure: Report → string.
@@ -170,6 +170,7 @@ export function trialsFact(report: Report): string {
 
 /** Headline used as the check run title and the summary's first line. */
 export function headline(report: Report): string {
+  if (report.onDemand) return report.onDemand.message.slice(0, 200);
   const skills = report.skills.length;
   const what = `${skills} skill${skills === 1 ? "" : "s"}`;
   if (report.verdict === "error")
@@ -191,7 +192,9 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   const doc = new BoundedDoc(Math.max(0, options.maxChars - footerRoom));
   if (options.marker) doc.add(options.marker);
   const title = escapeText(options.title ?? "skillgate", 80);
-  doc.add(`## ${VERDICT_ICON[report.verdict]} ${title}: ${escapeText(headline(report), 400)}`);
+  const icon = report.onDemand ? "⏸️" : VERDICT_ICON[report.verdict];
+  doc.add(`## ${icon} ${title}: ${escapeText(headline(report), 400)}`);
+  if (report.onDemand) doc.add(`\n${escapeText(report.onDemand.message, 1000)}`);
   doc.add("");
   const facts = [
     `head \`${escapeText(report.head.sha?.slice(0, 12) ?? report.head.ref ?? "working tree", 40)}\``,
@@ -214,6 +217,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
       `\n> [!WARNING]\n> Untrusted code ran at isolation \`${iso.level}\`, weaker than \`${iso.required}\`${iso.weakerAccepted === "config" ? " (accepted by the base's `isolation.allowWeaker`)" : ""}: ${escapeText(iso.reason, 500)}`,
     );
   for (const e of report.errors) doc.add(`\n> [!CAUTION]\n> ${escapeText(e, 1000)}`);
+  if (report.forecast) forecastTable(doc, report.forecast);
 
   doc.add("\n### Skills\n");
   doc.add(
@@ -316,4 +320,23 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
     text += `\n\n> [!NOTE]\n> This summary was cut to fit GitHub's size limit (${options.maxChars.toLocaleString("en-US")} characters). The full report: ${options.fullReportHint}\n`;
   }
   return text.length > options.maxChars ? text.slice(0, options.maxChars) : text;
+}
+
+/** The forecast said before the run: per skill and battery, trials, expected cache hits, calls and USD. */
+export function forecastTable(doc: { add(block: string): unknown }, f: Forecast): void {
+  const usd = (x: number | undefined) => (x === undefined ? "?" : `$${x.toFixed(2)}`);
+  doc.add(
+    `\n### Forecast\n\n${escapeText(f.costBasis, 300)}; confirmation adds up to ${f.confirmation.maxTrialsPerArmPerSuspect} trials per arm for each suspect. Budget (${escapeText(f.budget.source, 200)}): ${f.budget.maxAgentCalls ?? "unlimited"} agent calls, ${f.budget.maxUsd === undefined ? "unlimited USD" : `$${f.budget.maxUsd}`}.\n`,
+  );
+  doc.add(
+    "| skill | battery | trials | cache hits | agent calls | est. USD |\n|---|---|---:|---:|---:|---:|",
+  );
+  for (const l of f.lines)
+    doc.add(
+      `| ${escapeText(l.skill, 80)} | ${l.battery} | ${l.trials} | ${l.cacheHits} | ${l.agentCalls} | ${usd(l.usd)} |`,
+    );
+  doc.add(
+    `| **total** | | ${f.total.trials} | ${f.total.cacheHits} | ${f.total.agentCalls} | ${usd(f.total.usd)} |`,
+  );
+  if (f.overBudget) doc.add(`\n> [!CAUTION]\n> over budget: ${escapeText(f.overBudget, 600)}`);
 }

@@ -9,7 +9,7 @@ export interface TrialKeyInput {
   mode: TrialMode;
   /** Skill mode only: what the agent sees of the skill under test. Ignored for baseline and trigger trials. */
   skillContentHash?: string;
-  /** Trigger mode only: hash of the installed catalogue. Ignored otherwise. */
+  /** Trigger mode only: hash of what the router sees of the catalogue (`catalogueHash`). Ignored otherwise. */
   catalogueHash?: string;
   prompt: string;
   files: { to: string; sha256: string }[];

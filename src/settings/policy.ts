@@ -138,7 +138,7 @@ const PROXY_ADAPTERS = new Set(["replay", "lexical"]);
 export function comparePolicies(
   base: LoadedConfig,
   head: LoadedConfig,
-  defaults: { trials: number; triggerRuns: number },
+  defaults: { trials: number; triggerRuns: number; competitorPrompts: number },
 ): PolicyChange[] {
   const out: PolicyChange[] = [];
   const b = base.config;
@@ -166,6 +166,13 @@ export function comparePolicies(
   for (const k of THRESHOLD_KEYS) atLeast(`thresholds.${k}`, b.thresholds?.[k], h.thresholds?.[k]);
   atLeast("trials", b.trials, h.trials, defaults.trials);
   atLeast("triggerRuns", b.triggerRuns, h.triggerRuns, defaults.triggerRuns);
+  // Fewer competitor prompts is less coverage of the prompts a description can steal: a loosening.
+  atLeast(
+    "competitors.maxPrompts",
+    b.competitors?.maxPrompts,
+    h.competitors?.maxPrompts,
+    defaults.competitorPrompts,
+  );
   const bv = { ...DEFAULT_VERDICT_POLICY, ...b.verdict };
   const hv = { ...DEFAULT_VERDICT_POLICY, ...h.verdict };
   atLeast(
@@ -223,7 +230,7 @@ export function comparePolicies(
   }
   // Which skills are evaluated, how gates probe, who may override, how isolated: any change can weaken the
   // gate in ways a key-by-key comparison cannot rank, so it needs a maintainer's approval.
-  for (const key of ["skills", "gates", "override", "isolation"] as const) {
+  for (const key of ["skills", "gates", "override", "isolation", "onDemand"] as const) {
     if (same((b as Record<string, unknown>)[key], (h as Record<string, unknown>)[key])) continue;
     add(
       key,

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -58,12 +58,16 @@ describe("the bundled demo (replayed recordings, offline)", () => {
     expect(split.base!.discriminator!.discriminatorLift).toBeGreaterThan(0.3);
     expect(split.discriminator!.discriminatorLift).toBeLessThan(0.1);
     expect(split.trigger!.recall.rate).toBeLessThan(split.base!.trigger!.recall.rate);
-    // the skills competing with the new description had their trigger batteries run, and still pass
-    for (const name of ["tenant-sql", "accessible-palette"]) {
-      const s = report.skills.find((x) => x.name === name)!;
-      expect(s.trigger).toBeDefined();
-      expect(s.verdict).toBe("pass");
+    // The other skills are not re-run whole: their should-fire prompts run in both arms as split-cents' cross-skill
+    // negatives (all of them: the demo's catalogue has fewer than competitors.maxPrompts), and none is stolen.
+    expect(report.skills.map((s) => s.name)).toEqual(["split-cents"]);
+    for (const arm of [split.evidence!.head, split.evidence!.base!]) {
+      const owners = new Set(
+        arm.filter((c) => c.checkId.startsWith("trigger/cross/")).map((c) => c.checkId.split("/")[2]),
+      );
+      expect([...owners].sort()).toEqual(["accessible-palette", "tenant-sql"]);
     }
+    expect(report.newRoots.filter((x) => x.id.startsWith("trigger/cross/"))).toEqual([]);
     expect(r.stdout).toContain("skillgate: FAIL");
     // An honest report's statistical verdict follows from the per-trial evidence it carries (what report mode
     // recomputes before posting a stored report), and a forged status does not.
@@ -89,6 +93,13 @@ describe("the bundled demo (replayed recordings, offline)", () => {
       };
     };
     expect(strip(a)).toEqual(strip(b));
+    // Each report keeps its own skill-creator exports: the second run did not overwrite the first's.
+    expect(readdirSync(dir).sort()).toEqual(["a.json", "a.skill-creator", "b.json", "b.skill-creator"]);
+    for (const r of ["a", "b"])
+      expect(
+        JSON.parse(readFileSync(join(dir, `${r}.skill-creator/split-cents/benchmark.json`), "utf8")).runs
+          .length,
+      ).toBeGreaterThan(0);
   });
 
   it("passes when head equals base: nothing changed, nothing to run", async () => {

@@ -78,3 +78,52 @@ describe("Actions trial cache", () => {
     expect(calls).toEqual([]);
   });
 });
+
+describe("main's results are the base: a pull request's run only reads", () => {
+  const main = (d: string) => {
+    mkdirSync(join(d, "ab"), { recursive: true });
+    writeFileSync(join(d, "ab", "abc.json"), "{}");
+    return "skillgate-trials-v2-default-900-1";
+  };
+
+  test("a read-only run restores the base's entries and never saves", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "actions-cache-"));
+    const logger = recordingLogger();
+    const { service, calls } = fakeService({ restore: main });
+    const access = { kind: "read-only" as const, verify: async () => undefined };
+    const state = await restoreTrialCache(dir, logger, {}, service, access);
+    expect(state.restoredKey).toBe("skillgate-trials-v2-default-900-1");
+    await new TrialCache(dir).put("cd".padEnd(64, "0"), "id", { ...emptyResult(), output: "x" });
+    expect(await saveTrialCache(dir, state, logger, {}, service, access)).toBeUndefined();
+    expect(calls.map((c) => c.op)).toEqual(["restore"]);
+  });
+
+  test("a PR ref holding a skillgate cache (or one that cannot be listed) restores nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "actions-cache-"));
+    const logger = recordingLogger();
+    const { service, calls } = fakeService({ restore: main });
+    const state = await restoreTrialCache(dir, logger, {}, service, {
+      kind: "read-only",
+      verify: async () => "1 cache(s) under refs/pull/7/merge carry skillgate's key",
+    });
+    expect(state).toEqual({ entriesAfterRestore: 0 });
+    expect(calls).toEqual([]);
+    expect(logger.lines.some((l) => /not restored: 1 cache\(s\) under refs\/pull\/7\/merge/.test(l))).toBe(
+      true,
+    );
+  });
+
+  test("a cache planted while the restore ran is discarded with what was restored", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "actions-cache-"));
+    const dir = join(parent, "trials");
+    const logger = recordingLogger();
+    const { service } = fakeService({ restore: main });
+    let checks = 0;
+    const state = await restoreTrialCache(dir, logger, {}, service, {
+      kind: "read-only",
+      verify: async () => (checks++ === 0 ? undefined : "planted meanwhile"),
+    });
+    expect(state).toEqual({ entriesAfterRestore: 0 });
+    expect(await new TrialCache(dir).get("abc")).toBeUndefined();
+  });
+});

@@ -62,3 +62,33 @@ describe("trialKey", () => {
     );
   });
 });
+
+describe("catalogueHash: what a router sees", () => {
+  const skill = (name: string, description: string, body: string, contentHash: string) => ({
+    name,
+    description,
+    frontmatter: { name, description },
+    body,
+    folder: { files: ["SKILL.md"], contentHash },
+  });
+  test("a body or file edit keeps every trigger key; a description or other frontmatter edit changes them", async () => {
+    const { catalogueHash } = await import("../../src/plan/plan.js");
+    const a = skill("split-cents", "Split money", "Round each share.", "h1");
+    const b = skill("tenant-sql", "Tenant SQL", "Filter by tenant.", "h2");
+    const h = catalogueHash([a, b]);
+    expect(catalogueHash([b, a])).toBe(h);
+    expect(
+      catalogueHash([
+        { ...a, body: "Largest remainder.", folder: { files: ["SKILL.md", "x.md"], contentHash: "h9" } },
+        b,
+      ]),
+    ).toBe(h);
+    expect(
+      catalogueHash([{ ...a, frontmatter: { ...a.frontmatter, description: "Split cents" } }, b]),
+    ).not.toBe(h);
+    expect(
+      catalogueHash([{ ...a, frontmatter: { ...a.frontmatter, "disable-model-invocation": true } }, b]),
+    ).not.toBe(h);
+    expect(catalogueHash([a])).not.toBe(h);
+  });
+});

@@ -123,6 +123,10 @@ export interface GitHubApiOptions {
   comments?: Record<number, string[]>;
   /** Fork / Dependabot token: writes to check runs and comments answer 403. */
   readOnly?: boolean;
+  /** Actions caches of the repository (`actions.getActionsCacheList` filters by ref and key prefix). */
+  caches?: { key: string; ref: string }[];
+  /** Permission level of collaborators by login (`repos.getCollaboratorPermissionLevel`); others answer 404. */
+  permissions?: Record<string, "admin" | "maintain" | "write" | "triage" | "read" | "none">;
   /** Answer the next `count` requests of an operation with `status` (5xx, 429 …). */
   faults?: { operationId: string; status: number; count: number; headers?: Record<string, string> }[];
 }
@@ -402,6 +406,53 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
             default: false,
           })),
         ];
+      case "actions/get-actions-cache-list": {
+        const ref = url.searchParams.get("ref");
+        const key = url.searchParams.get("key");
+        const found = (options.caches ?? []).filter(
+          (c) => (!ref || c.ref === ref) && (!key || c.key.startsWith(key)),
+        );
+        return [
+          200,
+          {
+            total_count: found.length,
+            actions_caches: paginate(res, url, found).map((c, i) => ({
+              id: 700 + i,
+              ref: c.ref,
+              key: c.key,
+              version: "0".repeat(64),
+              last_accessed_at: NOW,
+              created_at: NOW,
+              size_in_bytes: 1024,
+            })),
+          },
+        ];
+      }
+      case "repos/get-collaborator-permission-level": {
+        const level = options.permissions?.[params.username ?? ""];
+        if (!level) return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
+        const u = user(params.username ?? "", 9000);
+        const push = ["admin", "maintain", "write"].includes(level);
+        return [
+          200,
+          {
+            permission: level === "maintain" ? "write" : level === "triage" ? "read" : level,
+            role_name: level,
+            user: {
+              ...u,
+              type: "User",
+              permissions: {
+                pull: level !== "none",
+                triage: push || level === "triage",
+                push,
+                maintain: level === "admin" || level === "maintain",
+                admin: level === "admin",
+              },
+              role_name: level,
+            },
+          },
+        ];
+      }
       default:
         return [501, { message: `loopback API: ${op.operationId} not implemented` }];
     }

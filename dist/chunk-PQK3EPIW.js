@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{f as a,g as b}from"./chunk-DIXSUJW6.js";import"./chunk-7DPULHG4.js";import"./chunk-W6UDWYTV.js";import"./chunk-HQLRI24N.js";import"./chunk-7IRCYMAJ.js";import"./chunk-G3RRVMSI.js";import"./chunk-QUZGGMSX.js";import"./chunk-S5VD56SW.js";import"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";export{a as runPipeline,b as trialsFor};

@@ -1,0 +1,76 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { forecastPipeline } from "../../pipeline.js";
+import { renderForecast } from "../../plan/forecast.js";
+import { EXIT } from "../../report/exit-codes.js";
+import { resolveSettings } from "../../settings/resolve.js";
+import type { CliIO } from "../io.js";
+import { cliLogger } from "../logger.js";
+
+export const PLAN_USAGE = `Usage: skillgate plan [options]
+
+Says what \`skillgate run\` with the same options would run and spend, without running any trial: per skill and
+battery the trials of the first batch, the cache hits expected, the agent calls and their estimated cost (from the
+usage recorded by earlier runs of the same agent), the confirmation allowance and the budget.
+
+  --repo DIR          repository (head) to evaluate (default .)
+  --base REF          compare with this git ref
+  --base-dir DIR      compare with the base checked out in DIR
+  --skills GLOB       only skills whose name or path matches
+  --agent NAME        agent adapter
+  --trials N          trials per case and mode (overrides meta.json)
+  --shard I/N         only shard I of N
+  --no-cache          expect no cache hits
+  --config FILE       configuration file (default .skillgate.yml)
+  --json FILE         write the forecast as JSON
+
+Exit codes: 0 within budget, 3 the first trials alone would exceed the budget (run would stop before spending),
+2 usage or configuration error.`;
+
+export async function planCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      repo: { type: "string" },
+      base: { type: "string" },
+      "base-dir": { type: "string" },
+      skills: { type: "string" },
+      agent: { type: "string" },
+      trials: { type: "string" },
+      shard: { type: "string" },
+      "no-cache": { type: "boolean" },
+      config: { type: "string" },
+      json: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout(`${PLAN_USAGE}\n`);
+    return EXIT.pass;
+  }
+  const settings = await resolveSettings(
+    {
+      repo: values.repo,
+      base: values.base,
+      baseDir: values["base-dir"],
+      skills: values.skills,
+      agent: values.agent,
+      trials: values.trials,
+      shard: values.shard,
+      noCache: values["no-cache"],
+      config: values.config,
+    },
+    // The forecast is the output: progress and the pipeline's own lines stay quiet.
+    cliLogger({ quiet: true }),
+  );
+  const { forecast, scope } = await forecastPipeline(settings);
+  io.stdout(`${[scope.message, ...renderForecast(forecast)].join("\n")}\n`);
+  if (values.json) {
+    const file = resolve(values.json);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, `${JSON.stringify({ scope, forecast }, null, 2)}\n`);
+  }
+  return forecast.overBudget ? EXIT.error : EXIT.pass;
+}
