@@ -11,7 +11,7 @@
  *   the endpoint (the proxy never sees a key or a request). The agent keeps the endpoint's own URL (its certificate
  *   names it) and is given `HTTPS_PROXY=http://127.0.0.1:<route port>`. This is how Claude Code's own sandbox lets
  *   tools out; both Claude Code and Codex honour `HTTPS_PROXY`. Host names are resolved here, by skillgate, only
- *   for allowed names: the sandbox has no resolver and needs none.
+ *   for allowed names: the sandbox's resolver reaches nothing (run-folder.ts) and needs nothing.
  * Anything else is refused: other methods, other hosts or ports, a malformed or oversized request line.
  */
 import { chmodSync } from "node:fs";

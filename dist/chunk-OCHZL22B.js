@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{g as a,h as b,i as c}from"./chunk-ADXPHBGW.js";import"./chunk-T53FGTTN.js";import"./chunk-W6UDWYTV.js";import"./chunk-546VOHMB.js";import"./chunk-VNSQVZP5.js";import"./chunk-CVMT22CO.js";import"./chunk-G3RRVMSI.js";import"./chunk-QUZGGMSX.js";import"./chunk-7DPULHG4.js";import"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";export{b as forecastPipeline,a as runPipeline,c as trialsFor};
