@@ -35,6 +35,7 @@ function wallMs(node: string, args: string[], cwd: string, env: Record<string, s
   });
 }
 
+const signed = (n: number) => (n < 0 ? `${n}` : `+${n}`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A repository with one skill, one case and a `command` agent that answers "ok" at once. */
@@ -187,17 +188,17 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     await codex.close();
   }
   ctx.log(
-    `isolation.gateRun     ${g.isolatedMs} ms isolated vs ${g.noneMs} ms none (+${g.overheadMs} ms, ×${g.ratio}; whole \`skillgate gate\` process, median of ${ROUNDS})`,
+    `isolation.gateRun     ${g.isolatedMs} ms isolated vs ${g.noneMs} ms none (${signed(g.overheadMs)} ms, ×${g.ratio}; whole \`skillgate gate\` process, median of ${ROUNDS})`,
   );
   ctx.log(
-    `isolation.agentTrial  ${a.isolatedMs} ms isolated vs ${a.noneMs} ms none per trial (+${a.overheadMs} ms, ×${a.ratio}; \`skillgate run\` of ${2 * AGENT_TRIALS} command-agent trials / ${2 * AGENT_TRIALS}, median of ${ROUNDS})`,
+    `isolation.agentTrial  ${a.isolatedMs} ms isolated vs ${a.noneMs} ms none per trial (${signed(a.overheadMs)} ms, ×${a.ratio}; \`skillgate run\` of ${2 * AGENT_TRIALS} command-agent trials / ${2 * AGENT_TRIALS}, median of ${ROUNDS})`,
   );
   for (const [name, f] of [
     ["claudeTrial", c],
     ["codexTrial ", x],
   ] as const)
     ctx.log(
-      `isolation.${name}  ${f.isolatedMs} ms isolated vs ${f.noneMs} ms none per trial (+${f.overheadMs} ms, ×${f.ratio}; \`skillgate run\` of ${2 * CLI_TRIALS} real-CLI trials / ${2 * CLI_TRIALS}, median of ${CLI_ROUNDS}; wall time on a shared machine: compare within this run only)`,
+      `isolation.${name}  ${f.isolatedMs} ms isolated vs ${f.noneMs} ms none per trial (${signed(f.overheadMs)} ms, ×${f.ratio}; \`skillgate run\` of ${2 * CLI_TRIALS} real-CLI trials / ${2 * CLI_TRIALS}, median of ${CLI_ROUNDS}; wall time on a shared machine: compare within this run only)`,
     );
   return {
     isolation: {
