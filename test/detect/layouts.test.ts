@@ -6,7 +6,7 @@
  * checked-nothing is ever a silent pass.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -75,6 +75,15 @@ interface ValidateJson {
   }[];
   errors: number;
   outsideGlobs: string[];
+}
+
+/**
+ * `run` with the default agent (replay) on a repository with no recordings yet: the folder exists, so what `run`
+ * says is about the suites (a missing recordings folder is a usage error, exit 2, before any suite is read).
+ */
+function runHere(dir: string, ...args: string[]) {
+  mkdirSync(join(dir, ".skillgate/recordings"), { recursive: true });
+  return runCli(["run", "--repo", dir, ...args]);
 }
 
 async function validate(dir: string, ...args: string[]): Promise<ValidateJson & { code: number }> {
@@ -186,9 +195,23 @@ describe("init finds a skill in any layout", () => {
     expect(shared.stderr).toContain("`configure` names 2 skills (alpha:configure, beta:configure)");
     const r = await runCli(["init", "beta:configure", "--repo", dir]);
     expect(r.stdout).toContain("created plugins/beta/skills/configure/evals/meta.json");
+    // The scaffold is the plugin skill's (beta's folder) and is refused until its TODO- keys are replaced.
+    const scaffold = await validate(dir);
+    const errorFiles = scaffold.diagnostics.filter((d) => d.severity === "error").map((d) => d.file);
+    expect(new Set(errorFiles)).toEqual(
+      new Set([
+        "plugins/beta/skills/configure/evals/prompts/example.yaml",
+        "plugins/beta/skills/configure/evals/trigger-eval.json",
+      ]),
+    );
+    for (const f of ["prompts/example.yaml", "trigger-eval.json"]) {
+      const file = join(dir, "plugins/beta/skills/configure/evals", f);
+      writeFileSync(file, readFileSync(file, "utf8").replace(/^(\s*"?)TODO-/gm, "$1"));
+    }
     const v = await validate(dir);
     expect(v.errors).toBe(0);
-    expect(v.skills.find((s) => s.name === "beta:configure")).toMatchObject({ cases: 1, triggerQueries: 22 });
+    // Its case, and its 4 trigger queries with the 2 of its suite under .agent/evals/beta/configure.
+    expect(v.skills.find((s) => s.name === "beta:configure")).toMatchObject({ cases: 1, triggerQueries: 6 });
   });
 });
 
@@ -349,7 +372,7 @@ describe("nothing checked is never a pass (what a hostile PR would try)", () => 
     expect(t.diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([
       "unknown key `asertions`; did you mean `assertions`?",
     ]);
-    const r = await runCli(["run", "--repo", dir, "--quiet", "--no-cache"]);
+    const r = await runHere(dir, "--quiet", "--no-cache");
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(".agent/evals/split/prompts/c1.yaml:3:1");
   });
@@ -381,7 +404,7 @@ describe("nothing checked is never a pass (what a hostile PR would try)", () => 
       file: "skills/twin/SKILL.md",
       severity: "error",
     });
-    const r = await runCli(["run", "--repo", dir, "--quiet", "--no-cache"]);
+    const r = await runHere(dir, "--quiet", "--no-cache");
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("skills/twin/SKILL.md");
   });
@@ -452,7 +475,7 @@ describe("nothing checked is never a pass (what a hostile PR would try)", () => 
     expect(
       v.diagnostics.filter((d) => d.code === "suite/judge-not-configured").map((d) => d.severity),
     ).toEqual(["warning"]);
-    const r = await runCli(["run", "--repo", dir, "--skills", "csv-clean", "--quiet", "--no-cache"]);
+    const r = await runHere(dir, "--skills", "csv-clean", "--quiet", "--no-cache");
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("evals/evals.json:8:24");
   });

@@ -227,7 +227,10 @@ afterAll(async () => {
   await responses?.close();
 });
 
-const CLAUDE_CONFIG = "trials: 3\ntriggerRuns: 3\nconcurrency: 4\ntimeoutSeconds: 120\n";
+// claude-code and codex agents are not confined yet (gate children, predicates, oracles and compiles are): the
+// base accepts that, as the README says a repository using them must.
+const CLAUDE_CONFIG =
+  "trials: 3\ntriggerRuns: 3\nconcurrency: 4\ntimeoutSeconds: 120\nisolation:\n  allowWeaker: true\n";
 const secrets = { ANTHROPIC_API_KEY: "sk-ant-scripted", OPENAI_API_KEY: "sk-scripted" };
 
 async function readReport(path: string): Promise<Report> {

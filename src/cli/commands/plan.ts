@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { forecastPipeline } from "../../pipeline.js";
 import { renderForecast } from "../../plan/forecast.js";
 import { EXIT } from "../../report/exit-codes.js";
 import { resolveSettings } from "../../settings/resolve.js";
 import type { CliIO } from "../io.js";
 import { cliLogger } from "../logger.js";
+import { parseCommandLine } from "../usage.js";
 
 export const PLAN_USAGE = `Usage: skillgate plan [options]
 
@@ -29,8 +29,7 @@ Exit codes: 0 within budget, 3 the first trials alone would exceed the budget (r
 2 usage or configuration error.`;
 
 export async function planCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
+  const { values } = parseCommandLine(argv, {
     options: {
       repo: { type: "string" },
       base: { type: "string" },
@@ -44,7 +43,6 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
       json: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
-    strict: true,
   });
   if (values.help) {
     io.stdout(`${PLAN_USAGE}\n`);
