@@ -32,6 +32,8 @@ const nativeBinary = (() => {
 export const ASSETS = {
   // The agent spawner runs as a process of its own from this copy (src/agents/spawner.mjs; plain JavaScript).
   "spawner.mjs": join(root, "src/agents/spawner.mjs"),
+  // The first program in a confined agent's sandbox: relays its model API connections to the egress proxy.
+  "egress-relay.mjs": join(root, "src/sandbox/isolation/egress-relay.mjs"),
   // Untrusted modules are bundled in a sandboxed child running this script (plain JavaScript).
   "compile-child.mjs": join(root, "src/sandbox/compile-child.mjs"),
   // The compile child loads esbuild from these copies; on linux-x64 the native esbuild does it (its JS API

@@ -30,7 +30,7 @@ import {
 import { type Arm, gradeJob, makeJob, planJob, type SkillJob } from "./pipeline/arm.js";
 import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
 import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
-import { decideIsolation, runIsolation } from "./pipeline/isolation.js";
+import { decideIsolation } from "./pipeline/isolation.js";
 import { TrialLedger } from "./pipeline/ledger.js";
 import { batteryOf, renderForecast } from "./plan/forecast.js";
 import { assignShard } from "./plan/shard.js";
@@ -60,8 +60,9 @@ async function pipeline(
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const log = settings.logger;
-  // Before anything untrusted runs: how it would be confined, and whether that is enough for this run.
-  const confinement = decideIsolation(runIsolation(await isolation(), settings), settings);
+  // Before anything untrusted runs: how it would be confined (every agent adapter that runs a process, the gate
+  // children, predicates, oracles and compiles alike), and whether that is enough for this run.
+  const confinement = decideIsolation(await isolation(), settings);
   if (!confinement.go) throw confinement.refused;
   if (confinement.warning) log.warn(confinement.warning);
   const lookup = assertionLookup(assertionRegistry);

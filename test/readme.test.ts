@@ -42,6 +42,8 @@ const NOT_RUN_HERE: Record<string, string> = {
     "the benchmark takes about 7 minutes on 2 cores; its figures are in the README",
   "npm run bench -- --only cost --json F":
     "the bench's cost section alone (about 10 minutes on 2 cores); its figures are in the README",
+  "npm run bench -- --only isolation":
+    "the bench's isolation section alone (about 5 minutes on 2 cores, real agent CLIs included); its figures are in the README",
 };
 
 /** Commands in `sh` blocks and in inline code, as printed (comments dropped, `a && b` is two). */

@@ -2,12 +2,16 @@
  * `claude-code` adapter: the real `claude -p --output-format stream-json --verbose` in the trial workspace, skills
  * under `.claude/skills/<name>/`, a temporary HOME, only `ANTHROPIC_*` / `CLAUDE_CODE_*` (+ configured names).
  * Writes are allowed with `--permission-mode acceptEdits` plus an allowed-tools list, which also works as root
- * (where `bypassPermissions` is refused).
+ * (where `bypassPermissions` is refused). Confined like every agent (confine.ts): its only way out is the egress
+ * proxy to its model endpoint (`ANTHROPIC_BASE_URL`, else the Anthropic API) and the trusted config's
+ * `sandbox.egress`; an http endpoint is given to it as the relay's loopback address inside its sandbox, an https one
+ * through `HTTPS_PROXY` (TLS end to end).
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, TrialRequest } from "../model/index.js";
 import { InputError } from "../model/index.js";
+import { agentEgress, sandboxOptions } from "./confine.js";
 import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult, errorForStatus, errorResult, tail } from "./result.js";
@@ -20,6 +24,8 @@ const execFileP = promisify(execFile);
 export const CLAUDE_MAX_STDOUT_BYTES = 64 * 1024 * 1024;
 /** Tools a trial may use without a prompt. Bash is in: skills often run their scripts. */
 export const DEFAULT_ALLOWED_TOOLS = ["Skill", "Read", "Write", "Edit", "Glob", "Grep", "Bash"];
+/** Where Claude Code sends model requests when ANTHROPIC_BASE_URL is not set. */
+export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 /** Quiet, offline-friendly Claude Code: no telemetry, updates, error reports or non-essential calls. */
 export const CLAUDE_QUIET_ENV: Record<string, string> = {
   DISABLE_TELEMETRY: "1",
@@ -142,6 +148,7 @@ export function buildClaudeArgs(config: AgentConfig, request: TrialRequest): str
 export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
   const { file, args: baseArgs } = resolveCommand(config.command ?? "claude", ctx.repoDir);
   let identity: Promise<string> | undefined;
+  const box = sandboxOptions(config.options);
   return {
     name: "claude-code",
     skillsDir: ".claude/skills",
@@ -156,14 +163,37 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
       return identity;
     },
     async run(request, run) {
+      const baseUrl = run.env.ANTHROPIC_BASE_URL || ANTHROPIC_DEFAULT_BASE_URL;
+      let egress: Awaited<ReturnType<typeof agentEgress>>;
+      try {
+        egress = await agentEgress([baseUrl, ...box.egress]);
+      } catch (e) {
+        return errorResult("crash", `claude's model endpoint: ${(e as Error).message}`);
+      }
+      const env: Record<string, string> = {
+        ...run.env,
+        ...CLAUDE_QUIET_ENV,
+        // Its own temp folder: Claude Code refuses a /tmp/claude-<uid> that another user made.
+        CLAUDE_CODE_TMPDIR: `${run.workspace.home}/tmp`,
+      };
+      if (egress) {
+        Object.assign(env, egress.env);
+        env.ANTHROPIC_BASE_URL = egress.sandboxUrl(baseUrl);
+      }
       const p = await runAgentProcess(file, [...baseArgs, ...buildClaudeArgs(config, request)], {
         cwd: run.workspace.dir,
-        // Its own temp folder: Claude Code refuses a /tmp/claude-<uid> that another user made.
-        env: { ...run.env, ...CLAUDE_QUIET_ENV, CLAUDE_CODE_TMPDIR: `${run.workspace.home}/tmp` },
+        env,
         stdin: request.prompt,
         timeoutMs: run.timeoutMs,
         signal: run.signal,
         maxStdoutBytes: CLAUDE_MAX_STDOUT_BYTES,
+        confine: {
+          workspace: run.workspace,
+          repoDir: ctx.repoDir,
+          readOnly: box.readOnly,
+          writable: box.writable,
+          ...(egress ? { egress } : {}),
+        },
       });
       if (p.spawnError) return errorResult("crash", `cannot start claude (${file}): ${p.spawnError}`);
       const { result, complete } = parseClaudeStream(p.stdout);
@@ -171,6 +201,10 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
       if (result.skillsRegistered)
         result.skillsRegistered = qualifySkillNames(result.skillsRegistered, request.install);
       const notes = result.notes ?? [];
+      if (p.egressRefused) {
+        notes.push(`egress refused: ${p.egressRefused.join(", ")}`);
+        result.notes = notes;
+      }
       if (p.timedOut)
         return errorResult("timeout", `claude did not finish within ${run.timeoutMs} ms`, true, result);
       if (p.aborted) return errorResult("crash", "claude aborted", false, result);

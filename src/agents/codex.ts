@@ -3,6 +3,12 @@
  * `CODEX_HOME` inside the temporary HOME with a written `config.toml` (Codex ignores OPENAI_BASE_URL: the model
  * URL goes into a provider there). Codex has no Skill tool: a skill fires when a command reads its SKILL.md.
  * Its own retries are off (`request_max_retries = 0`): the runner retries transient faults, within the budget.
+ *
+ * Confined like every agent (confine.ts), with `-s danger-full-access`: skillgate's sandbox replaces Codex's own
+ * (which would need a user namespace inside ours, and mounts a new /dev). Its only way out is the egress proxy to
+ * the provider's `base_url` (an http one is written into config.toml as the relay's loopback address inside the
+ * sandbox, an https one reached through `HTTPS_PROXY`). Unconfined (isolation `none`), Codex's own sandbox is its
+ * only one: `options.sandbox`, default `workspace-write`.
  */
 import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -12,6 +18,7 @@ import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, TrialError } fro
 import { InputError } from "../model/index.js";
 import { activatedSkill } from "./claude-code.js";
 import { constraintBlock } from "./command.js";
+import { agentEgress, agentsConfined, sandboxOptions } from "./confine.js";
 import { priceUsage } from "./http-common.js";
 import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
@@ -29,15 +36,21 @@ type Json = any;
 
 const tomlString = (s: string) => JSON.stringify(s);
 
-/** `config.toml` pointing Codex at the configured Responses API endpoint with the key from `env_key`. */
-export function codexConfigToml(config: AgentConfig): string {
+/**
+ * `config.toml` pointing Codex at the configured Responses API endpoint (or `baseUrl`, where the sandbox relays
+ * it) with the key from `env_key`.
+ */
+export function codexConfigToml(
+  config: AgentConfig,
+  baseUrl = config.baseUrl ?? CODEX_DEFAULT_BASE_URL,
+): string {
   const lines = [`model_provider = "skillgate"`];
   if (config.model) lines.push(`model = ${tomlString(config.model)}`);
   lines.push(
     "",
     "[model_providers.skillgate]",
     `name = "skillgate"`,
-    `base_url = ${tomlString((config.baseUrl ?? CODEX_DEFAULT_BASE_URL).replace(/\/+$/, ""))}`,
+    `base_url = ${tomlString(baseUrl.replace(/\/+$/, ""))}`,
     `wire_api = "responses"`,
     `env_key = ${tomlString(config.apiKeyEnv ?? "OPENAI_API_KEY")}`,
     "request_max_retries = 0",
@@ -130,17 +143,34 @@ export function parseCodexEvents(stdout: string): { result: AgentResult; complet
 
 export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
   const { file, args: baseArgs } = resolveCommand(config.command ?? "codex", ctx.repoDir);
-  const sandbox = typeof config.options?.sandbox === "string" ? config.options.sandbox : "workspace-write";
+  const configured = typeof config.options?.sandbox === "string" ? config.options.sandbox : "workspace-write";
+  const box = sandboxOptions(config.options);
+  const baseUrl = config.baseUrl ?? CODEX_DEFAULT_BASE_URL;
+  /** Codex's own sandbox mode: off inside skillgate's (known once `identity()` has resolved). */
+  let sandbox: string | undefined;
+  const sandboxMode = async () => {
+    sandbox ??= (await agentsConfined()) ? "danger-full-access" : configured;
+    return sandbox;
+  };
   let identity: Promise<string> | undefined;
   return {
     name: "codex",
     skillsDir: ".agents/skills",
-    // Codex's bubblewrap sandbox mounts a new /dev, hiding a workspace (and its arg0 helper) kept in /dev/shm.
-    avoidShm: sandbox === "danger-full-access" ? undefined : `codex's ${sandbox} sandbox mounts its own /dev`,
+    /**
+     * Codex's bubblewrap sandbox mounts a new /dev, hiding a workspace (and its arg0 helper) kept in /dev/shm. The
+     * runner reads this after `identity()`, which settles the mode; before, the answer is the cautious one.
+     */
+    get avoidShm() {
+      const mode = sandbox ?? configured;
+      return mode === "danger-full-access" ? undefined : `codex's ${mode} sandbox mounts its own /dev`;
+    },
     envAllow: ["OPENAI_*"],
     identity() {
-      identity ??= execFileP(file, [...baseArgs, "--version"], { timeout: 30_000 }).then(
-        ({ stdout }) =>
+      identity ??= Promise.all([
+        execFileP(file, [...baseArgs, "--version"], { timeout: 30_000 }),
+        sandboxMode(),
+      ]).then(
+        ([{ stdout }]) =>
           `codex/${stdout.trim().split(/\s+/).at(-1)}/${config.model ?? "default"}/${config.baseUrl ?? "openai"}`,
         (e: Error) => {
           throw new InputError(`codex: cannot run \`${file} --version\`: ${e.message.split("\n")[0]}`);
@@ -149,22 +179,40 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
       return identity;
     },
     async run(request, run) {
+      let egress: Awaited<ReturnType<typeof agentEgress>>;
+      try {
+        egress = await agentEgress([baseUrl, ...box.egress]);
+      } catch (e) {
+        return errorResult("crash", `codex's model endpoint: ${(e as Error).message}`);
+      }
       const codexHome = join(run.workspace.home, ".codex");
       await mkdir(codexHome, { recursive: true });
-      await writeFile(join(codexHome, "config.toml"), codexConfigToml(config));
-      const args = [...baseArgs, "exec", "--json", "--skip-git-repo-check", "-s", sandbox];
+      await writeFile(
+        join(codexHome, "config.toml"),
+        codexConfigToml(config, egress ? egress.sandboxUrl(baseUrl) : baseUrl),
+      );
+      const args = [...baseArgs, "exec", "--json", "--skip-git-repo-check", "-s", await sandboxMode()];
       if (config.model) args.push("-m", config.model);
       args.push("-");
       const p = await runAgentProcess(file, args, {
         cwd: run.workspace.dir,
-        env: { ...run.env, CODEX_HOME: codexHome },
+        env: { ...run.env, CODEX_HOME: codexHome, ...(egress?.env ?? {}) },
         stdin: constraintBlock(request.constraints) + request.prompt,
         timeoutMs: run.timeoutMs,
         signal: run.signal,
         maxStdoutBytes: CODEX_MAX_STDOUT_BYTES,
+        confine: {
+          workspace: run.workspace,
+          repoDir: ctx.repoDir,
+          readOnly: box.readOnly,
+          writable: box.writable,
+          ...(egress ? { egress } : {}),
+        },
       });
       if (p.spawnError) return errorResult("crash", `cannot start codex (${file}): ${p.spawnError}`);
       const { result, completed } = parseCodexEvents(p.stdout);
+      if (p.egressRefused)
+        result.notes = [...(result.notes ?? []), `egress refused: ${p.egressRefused.join(", ")}`];
       result.skillsActivated = qualifySkillNames(result.skillsActivated, request.install);
       const u = result.usage;
       result.usage = priceUsage(config, u.inputTokens, u.outputTokens);

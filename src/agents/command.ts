@@ -104,6 +104,7 @@ export function createCommandAgent(config: AgentConfig, ctx: { repoDir: string }
   if (!config.command) throw new Error('agent adapter "command" needs `command` (shell words)');
   const { file, args } = resolveCommand(config.command, ctx.repoDir);
   let identity: Promise<string> | undefined;
+  const box = sandboxOptions(config.options);
   return {
     name: "command",
     skillsDir: ".agents/skills",
@@ -128,7 +129,13 @@ export function createCommandAgent(config: AgentConfig, ctx: { repoDir: string }
         timeoutMs: run.timeoutMs,
         signal: run.signal,
         maxStdoutBytes: COMMAND_MAX_STDOUT_BYTES,
-        confine: { workspace: run.workspace, repoDir: ctx.repoDir, ...sandboxOptions(config.options) },
+        // No network: a command agent's `sandbox.egress` is not read (it could not be told a relayed URL).
+        confine: {
+          workspace: run.workspace,
+          repoDir: ctx.repoDir,
+          readOnly: box.readOnly,
+          writable: box.writable,
+        },
       });
       if (p.spawnError) return errorResult("crash", `cannot start agent command ${file}: ${p.spawnError}`);
       if (p.timedOut)

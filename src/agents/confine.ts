@@ -4,16 +4,30 @@
  * trial's workspace and its HOME are the only writable paths (made by skillgate for this trial, and only they are
  * given to the sandbox uid); the program and Node are bound read-only; the repository checkout is not there.
  *
- * Extra paths come only from the trusted config (`agent.options.sandbox: {readOnly, writable}`); they are bound
- * as they are, their ownership and modes never changed.
+ * Agents that need a model API (claude-code, codex) get it through the egress path (src/sandbox/isolation/egress.ts):
+ * the first program in their sandbox is `egress-relay.mjs`, which listens on loopback ports of the sandbox's own
+ * network namespace and relays to unix sockets bound into it; skillgate's proxy at the other end joins them only to
+ * the allowed endpoints. Nothing else leaves the sandbox.
+ *
+ * Extra paths and endpoints come only from the trusted config (`agent.options.sandbox: {readOnly, writable,
+ * egress}`); paths are bound as they are, their ownership and modes never changed.
  */
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Workspace } from "../model/index.js";
 import { confinedCommand } from "../sandbox/isolation/bwrap.js";
 import { isolation } from "../sandbox/isolation/detect.js";
+import {
+  type EgressPlan,
+  type EgressProxy,
+  planEgress,
+  SANDBOX_EGRESS_DIR,
+  startEgressProxy,
+} from "../sandbox/isolation/egress.js";
 import { drawSandboxUid, grantToSandbox, makeRunFolder } from "../sandbox/isolation/run-folder.js";
 import type { ConfineLimits, IsolationLevel } from "../sandbox/isolation/types.js";
+import { findUpwards } from "../util/find-upwards.js";
 
 /** OS limits of one agent trial: a coding agent runs tools, builds and tests; a fork bomb still stops. */
 export const AGENT_CONFINE_LIMITS: ConfineLimits = Object.freeze({
@@ -30,17 +44,57 @@ export interface AgentConfinement {
   /** From the trusted config only. */
   readOnly?: readonly string[];
   writable?: readonly string[];
+  /** The endpoints the agent may reach (see `agentEgress`); none: no network at all. */
+  egress?: EgressPlan;
 }
 
-/** Reads `agent.options.sandbox` of the trusted config: lists of absolute paths, anything else ignored. */
+/**
+ * Reads `agent.options.sandbox` of the trusted config: `readOnly` and `writable` lists of absolute paths, `egress`
+ * a list of http(s) URLs of further endpoints the agent may reach; anything else ignored.
+ */
 export function sandboxOptions(options: Record<string, unknown> | undefined): {
   readOnly: string[];
   writable: string[];
+  egress: string[];
 } {
-  const s = (options?.sandbox ?? {}) as Record<string, unknown>;
-  const paths = (v: unknown) =>
-    Array.isArray(v) ? v.filter((p): p is string => typeof p === "string" && p.startsWith("/")) : [];
-  return { readOnly: paths(s.readOnly), writable: paths(s.writable) };
+  // `sandbox` is also Codex's own option (a string): not ours.
+  const raw = options?.sandbox;
+  const s = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+  const strings = (v: unknown) =>
+    Array.isArray(v) ? v.filter((p): p is string => typeof p === "string") : [];
+  return {
+    readOnly: strings(s.readOnly).filter((p) => p.startsWith("/")),
+    writable: strings(s.writable).filter((p) => p.startsWith("/")),
+    egress: strings(s.egress).filter((u) => /^https?:\/\//i.test(u)),
+  };
+}
+
+/**
+ * The egress of an agent that needs `urls` (its model endpoint first), or undefined when agents run unconfined on
+ * this machine (level `none`: then the agent is given the real URLs, and has the host's network).
+ */
+export async function agentEgress(urls: readonly string[]): Promise<EgressPlan | undefined> {
+  return (await isolation()).level === "none" ? undefined : planEgress(urls);
+}
+
+/** Whether agents run confined here (a level other than `none`). */
+export async function agentsConfined(): Promise<boolean> {
+  return (await isolation()).level !== "none";
+}
+
+const RELAY_NAME = "egress-relay.mjs";
+let relaySource: string | undefined;
+
+/** The relay's text: beside the bundle in dist/, else from the source tree. */
+function egressRelaySource(): string {
+  if (relaySource !== undefined) return relaySource;
+  const here = dirname(fileURLToPath(import.meta.url));
+  const file = existsSync(join(here, RELAY_NAME))
+    ? join(here, RELAY_NAME)
+    : findUpwards(join("src", "sandbox", "isolation", RELAY_NAME), [here, process.cwd()]);
+  if (!file) throw new Error(`${RELAY_NAME} not found beside ${here}`);
+  relaySource = readFileSync(file, "utf8");
+  return relaySource;
 }
 
 function within(path: string, folder: string): boolean {
@@ -85,13 +139,26 @@ export function programPaths(
   return [...out];
 }
 
+/**
+ * The environment with skillgate's Node folder at the end of PATH when it is not on it: that folder is bound into
+ * the sandbox, so a `#!/usr/bin/env node` program (Codex's launcher) finds a Node there even when the one on the
+ * host's PATH lives in a folder the sandbox does not have.
+ */
+export function withNodeOnPath(env: Record<string, string>, nodeDir: string): Record<string, string> {
+  const path = env.PATH ?? "";
+  if (path.split(delimiter).includes(nodeDir)) return env;
+  return { ...env, PATH: path ? `${path}${delimiter}${nodeDir}` : nodeDir };
+}
+
 export interface ConfinedAgent {
   file: string;
   args: string[];
   env: Record<string, string>;
   cwd: string;
   level: IsolationLevel;
-  /** After the run: removes the run's own folder. */
+  /** The egress proxy of the run, when it has endpoints. */
+  egress?: EgressProxy;
+  /** After the run: stops the egress proxy and removes the run's own folder. */
   done(): void;
 }
 
@@ -106,25 +173,43 @@ export async function confineAgent(
   if (iso.level === "none") return { file, args, ...opts, level: "none", done: () => {} };
   const uid = iso.level === "uid+namespaces" ? drawSandboxUid() : (process.getuid?.() ?? 0);
   const runFolder = makeRunFolder({ uid });
+  let proxy: EgressProxy | undefined;
+  const done = () => {
+    proxy?.close();
+    runFolder.remove();
+  };
   try {
     if (iso.level === "uid+namespaces") {
       grantToSandbox(c.workspace.dir, uid);
       grantToSandbox(c.workspace.home, uid);
     }
     const node = realpathSync(process.execPath);
+    let command = file;
+    let commandArgs = args;
+    const files = { ...runFolder.files };
+    if (c.egress && c.egress.routes.length > 0) {
+      proxy = await startEgressProxy(c.egress, runFolder.dir);
+      // The relay runs first in the sandbox, then starts the agent: its own copy, readable by the sandbox uid.
+      const relay = join(runFolder.dir, RELAY_NAME);
+      writeFileSync(relay, egressRelaySource(), { mode: 0o644 });
+      files[`${SANDBOX_EGRESS_DIR}/${RELAY_NAME}`] = relay;
+      for (const s of proxy.sockets) files[s.sandboxPath] = s.hostPath;
+      command = node;
+      commandArgs = [`${SANDBOX_EGRESS_DIR}/${RELAY_NAME}`, ...proxy.relayArgs, "--", file, ...args];
+    }
     const cmd = confinedCommand(
       {
-        command: file,
-        args,
+        command,
+        args: commandArgs,
         cwd: opts.cwd,
-        env: opts.env,
+        env: withNodeOnPath(opts.env, dirname(node)),
         readOnly: [
           ...programPaths([file, ...args], c.repoDir, opts.env),
           dirname(node),
           ...(c.readOnly ?? []),
         ],
         writable: [c.workspace.dir, c.workspace.home, ...(c.writable ?? [])],
-        files: runFolder.files,
+        files,
         limits: AGENT_CONFINE_LIMITS,
         uid,
       },
@@ -136,10 +221,11 @@ export async function confineAgent(
       env: cmd.env,
       cwd: "/",
       level: iso.level,
-      done: runFolder.remove,
+      ...(proxy ? { egress: proxy } : {}),
+      done,
     };
   } catch (err) {
-    runFolder.remove();
+    done();
     throw err;
   }
 }

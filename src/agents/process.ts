@@ -39,6 +39,8 @@ export interface AgentProcessResult {
   stdoutTruncated: boolean;
   /** The executable could not be started (ENOENT, EACCES …), or the spawner running it died. */
   spawnError?: string;
+  /** Destinations the egress proxy refused the confined agent (host:port, or the bad request). */
+  egressRefused?: string[];
 }
 
 /** CPU and memory of the spawner process (for the bench: the runner's cost includes it). */
@@ -275,7 +277,13 @@ export async function runAgentProcess(
     };
   }
   try {
-    return await start(confined.file, confined.args, { ...plain, cwd: confined.cwd, env: confined.env });
+    const result = await start(confined.file, confined.args, {
+      ...plain,
+      cwd: confined.cwd,
+      env: confined.env,
+    });
+    const refused = confined.egress?.refused ?? [];
+    return refused.length > 0 ? { ...result, egressRefused: [...refused] } : result;
   } finally {
     confined.done();
   }

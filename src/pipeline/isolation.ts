@@ -21,28 +21,6 @@ export class IsolationRefused extends Error {
   }
 }
 
-/**
- * Adapters whose agent process skillgate does not confine yet: they need the model API through an allow-listing
- * egress path (issue #17; see README "Isolation"). A run using one is reported at `none`, whatever else is
- * confined, so the Action refuses it unless the base's config accepts weaker isolation.
- */
-export const UNCONFINED_AGENTS: ReadonlySet<string> = new Set(["claude-code", "codex"]);
-
-/** The level of the run as a whole: the machine's, or `none` when an agent or judge runs unconfined. */
-export function runIsolation(
-  detected: { level: IsolationLevel; reason: string },
-  settings: Pick<Settings, "agent" | "judge">,
-): { level: IsolationLevel; reason: string } {
-  const unconfined = [settings.agent?.adapter, settings.judge?.adapter].filter(
-    (a): a is string => a !== undefined && UNCONFINED_AGENTS.has(a),
-  );
-  if (unconfined.length === 0 || detected.level === "none") return detected;
-  return {
-    level: "none",
-    reason: `${[...new Set(unconfined)].join(" and ")} agents are not confined yet: they run as skillgate's uid, with the network (gate modules, predicates, oracles and compiles are confined at ${detected.level}: ${detected.reason})`,
-  };
-}
-
 export type IsolationDecision =
   | { go: true; report: IsolationReport; warning?: string }
   | { go: false; refused: IsolationRefused };

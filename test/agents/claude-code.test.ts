@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseClaudeStream } from "../../src/agents/claude-code.js";
 import type { TrialRecord } from "../../src/model/index.js";
 import { type RunOptions, runTrials } from "../../src/run/runner.js";
+import { isolation } from "../../src/sandbox/isolation/detect.js";
 import {
   apiError,
   hang,
@@ -25,6 +26,7 @@ const CLAUDE = resolve("node_modules/.bin/claude");
 const CONSTRAINT = "Answer from your own knowledge only; do not look for skills or instructions on disk.";
 let server: ScriptedServer;
 let repo: string;
+let confined: boolean;
 const saved = { ...process.env };
 
 const listed = (r: ScriptedRequest, name: string) => r.raw.includes(`- ${name}:`);
@@ -79,6 +81,7 @@ function opts(p: Partial<RunOptions> = {}): RunOptions {
 }
 
 beforeAll(async () => {
+  confined = (await isolation()).level !== "none";
   server = await startScriptedAnthropic(model);
   repo = mkdtempSync(join(tmpdir(), "cc-repo-"));
   const mk = (name: string, content: string) => {
@@ -169,8 +172,11 @@ describe("claude-code adapter with the real CLI", () => {
     expect(r.output).toBe("listed=false constraint=true parts=333,333,333");
     expect(r.skillsActivated).toEqual([]);
     const shell = r.toolCalls[0]!.output ?? "";
-    // passed to the agent, and redacted from what it reported back (a base URL may carry credentials)
-    expect(shell).toMatch(/^ANTHROPIC_BASE_URL=\[REDACTED\]$/m);
+    // Confined, the agent is given the egress relay inside its sandbox; unconfined, the URL itself, redacted from
+    // what it reported back (a base URL may carry credentials).
+    expect(shell).toMatch(
+      confined ? /^ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:41000$/m : /^ANTHROPIC_BASE_URL=\[REDACTED\]$/m,
+    );
     expect(shell).toMatch(/HOME=.*skillgate-trial-/);
     // its temp folders are the trial's own, never a shared /tmp another user may have pre-created
     const home = /^HOME=(.*)$/m.exec(shell)![1]!;

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseCodexEvents } from "../../src/agents/codex.js";
 import type { TrialRecord } from "../../src/model/index.js";
 import { type RunOptions, runTrials } from "../../src/run/runner.js";
+import { isolation } from "../../src/sandbox/isolation/detect.js";
+import { EGRESS_PORT_BASE } from "../../src/sandbox/isolation/egress.js";
 import {
   type ResponsesRequest,
   respCall,
@@ -22,6 +24,7 @@ import { makeRequest, recordingLogger, skill } from "../support/trials.js";
 const CODEX = resolve("node_modules/.bin/codex");
 let server: ScriptedResponsesServer;
 let repo: string;
+let confined: boolean;
 const saved = { ...process.env };
 
 const listed = (r: ResponsesRequest, name: string) => r.raw.includes(`- ${name}:`);
@@ -38,7 +41,10 @@ function model(r: ResponsesRequest) {
     return respText("334, 333, 333");
   }
   if (r.raw.includes("SCENARIO-BASELINE")) {
-    if (r.turn === 0) return respCall("exec_command", { cmd: "env | sort; find . -name SKILL.md" });
+    if (r.turn === 0)
+      return respCall("exec_command", {
+        cmd: 'env | sort; find . -name SKILL.md; cat "$CODEX_HOME/config.toml"',
+      });
     return respText(
       `listed=${listed(r, "split-cents")} constrained=${r.raw.includes("Do not look for skills.")}`,
     );
@@ -69,6 +75,7 @@ function opts(p: Partial<RunOptions> = {}): RunOptions {
 }
 
 beforeAll(async () => {
+  confined = (await isolation()).level !== "none";
   server = await startScriptedResponses(model);
   repo = mkdtempSync(join(tmpdir(), "codex-repo-"));
   for (const [name, desc] of [
@@ -137,6 +144,15 @@ describe("codex adapter with the real CLI", () => {
     expect(shell).toContain(`\nTMPDIR=${/^HOME=(.*)$/m.exec(shell)![1]}/tmp\n`);
     expect(shell).not.toMatch(/split-cents|SKILL\.md/);
     expect(shell).not.toMatch(/GITHUB_TOKEN|ghs_must_not_leak/);
+    // Inside skillgate's sandbox Codex runs its commands without its own (danger-full-access: it would nest); its
+    // model URL is the relay's inside the sandbox. Unconfined, its own sandbox (workspace-write) is all there is.
+    if (confined) {
+      expect(shell).not.toMatch(/^CODEX_SANDBOX/m);
+      expect(shell).toContain(`base_url = "http://127.0.0.1:${EGRESS_PORT_BASE}/v1"`);
+    } else {
+      expect(shell).toMatch(/^CODEX_SANDBOX_NETWORK_DISABLED=1$/m);
+      expect(shell).toContain(`base_url = "${server.url}/v1"`);
+    }
   });
 
   test("trigger and non-trigger", () => {

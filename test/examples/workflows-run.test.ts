@@ -227,10 +227,9 @@ afterAll(async () => {
   await responses?.close();
 });
 
-// claude-code and codex agents are not confined yet (gate children, predicates, oracles and compiles are): the
-// base accepts that, as the README says a repository using them must.
-const CLAUDE_CONFIG =
-  "trials: 3\ntriggerRuns: 3\nconcurrency: 4\ntimeoutSeconds: 120\nisolation:\n  allowWeaker: true\n";
+// No isolation key: the tests run as root with bubblewrap, so the agents run confined at the level the Action
+// requires by default.
+const CLAUDE_CONFIG = "trials: 3\ntriggerRuns: 3\nconcurrency: 4\ntimeoutSeconds: 120\n";
 const secrets = { ANTHROPIC_API_KEY: "sk-ant-scripted", OPENAI_API_KEY: "sk-scripted" };
 
 async function readReport(path: string): Promise<Report> {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IsolationReport, Logger } from "../../src/model/index.js";
-import { decideIsolation, IsolationRefused, runIsolation } from "../../src/pipeline/isolation.js";
+import { decideIsolation, IsolationRefused } from "../../src/pipeline/isolation.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import { mergeReports } from "../../src/report/merge.js";
 import { renderTerminal } from "../../src/report/terminal.js";
@@ -50,17 +50,6 @@ describe("decideIsolation", () => {
     });
     const ok = decideIsolation(full, { isolation: { required: true, allowWeaker: false } });
     expect(ok).toEqual({ go: true, report: { ...full, required: "uid+namespaces" } });
-  });
-});
-
-describe("runIsolation", () => {
-  it("a run whose agent or judge is not confined yet is at none, saying which and why", () => {
-    expect(runIsolation(full, { agent: { adapter: "command" } })).toEqual(full);
-    const claude = runIsolation(full, { agent: { adapter: "claude-code" }, judge: { adapter: "codex" } });
-    expect(claude.level).toBe("none");
-    expect(claude.reason).toMatch(
-      /^claude-code and codex agents are not confined yet.*confined at uid\+namespaces/,
-    );
   });
 });
 

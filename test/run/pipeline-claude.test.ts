@@ -7,8 +7,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Report } from "../../src/model/index.js";
+import type { Report, Settings } from "../../src/model/index.js";
+import { IsolationRefused, REQUIRED_ISOLATION } from "../../src/pipeline/isolation.js";
 import { runPipeline } from "../../src/pipeline.js";
+import { isolation } from "../../src/sandbox/isolation/detect.js";
 import { resolveSettings } from "../../src/settings/resolve.js";
 import {
   apiError,
@@ -58,8 +60,9 @@ function makeRepo(): string {
   return repo;
 }
 
-async function pipeline(repo: string): Promise<Report> {
+async function pipeline(repo: string, policy?: Settings["isolation"]): Promise<Report> {
   const settings = await resolveSettings({ repo, noCache: true }, recordingLogger());
+  if (policy) settings.isolation = policy;
   return runPipeline(settings);
 }
 
@@ -78,7 +81,7 @@ describe("runPipeline with the real Claude Code CLI", () => {
   let server: ScriptedServer;
   afterAll(() => server?.close());
 
-  test("a working model: the batteries run, the skill fires, the verdict is not error", async () => {
+  test("a working model, under the Action's isolation policy: the batteries run, the skill fires, the verdict is not error", async () => {
     server = await startScriptedAnthropic((r) => {
       if (!r.hasTools) return text("ok");
       const prompt =
@@ -92,9 +95,19 @@ describe("runPipeline with the real Claude Code CLI", () => {
       return text("Paris.");
     });
     process.env.ANTHROPIC_BASE_URL = server.url;
-    const report = await pipeline(makeRepo());
+    // What the Action sets (run-action.ts): the strongest level required, nothing weaker accepted. Claude Code is
+    // confined, so a machine that reaches that level runs it; one that does not is refused before any trial.
+    const policy = { required: true, allowWeaker: false };
+    if ((await isolation()).level !== REQUIRED_ISOLATION) {
+      await expect(pipeline(makeRepo(), policy)).rejects.toBeInstanceOf(IsolationRefused);
+      expect(server.requests).toEqual([]);
+      return;
+    }
+    const report = await pipeline(makeRepo(), policy);
     expect(report.agent.adapter).toBe("claude-code");
     expect(report.agent.identity).toMatch(/^claude-code\/2\.1\./);
+    // Claude Code runs confined like every agent: the run is at the machine's level, not `none`.
+    expect(report.isolation?.level).toBe((await isolation()).level);
     expect(report.errors).toEqual([]);
     expect(report.verdict).not.toBe("error");
     expect(report.cost.agentCalls).toBeGreaterThanOrEqual(4);

@@ -154,7 +154,7 @@ describe("a confined command", () => {
     async () => {
       const repo = join(import.meta.dirname, "..", "..");
       const out = await runSandboxedCommand(
-        `id -u; ls /proc | grep -c '^[0-9]'; cat /proc/net/dev | tail -n +3 | cut -d: -f1; test -e ${repo}/package.json && echo CHECKOUT-VISIBLE; hostname`,
+        `id -u; ls /proc | grep -c '^[0-9]'; cat /proc/net/dev | tail -n +3 | cut -d: -f1; test -e ${repo}/package.json && echo CHECKOUT-VISIBLE; hostname; tr '\\n' ' ' < /etc/resolv.conf`,
         { cwd: import.meta.dirname, timeoutMs: 10_000 },
       );
       expect(out).toMatchObject({ ok: true });
@@ -165,7 +165,8 @@ describe("a confined command", () => {
       expect(Number(uid)).toBeGreaterThanOrEqual(SANDBOX_UID_BASE);
       // bubblewrap's init, the shell and its pipeline: a handful, never the host's hundreds
       expect(Number(pids)).toBeLessThan(10);
-      expect(rest).toEqual(["lo", "skillgate-sandbox"]);
+      // The resolver asks only the namespace's own loopback, and does not wait for the answer that cannot come.
+      expect(rest).toEqual(["lo", "skillgate-sandbox", "nameserver 127.0.0.1 options timeout:0 attempts:1"]);
     },
   );
 });

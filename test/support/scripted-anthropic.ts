@@ -6,6 +6,7 @@
  *   env.ANTHROPIC_BASE_URL = server.url;
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 
 export interface ScriptedRequest {
@@ -205,10 +206,14 @@ function writeReply(
   res.end();
 }
 
-export async function startScriptedAnthropic(script: AnthropicScript): Promise<ScriptedServer> {
+/** `tls`: serve HTTPS with this key and certificate (test/support/tls.ts) instead of plain HTTP. */
+export async function startScriptedAnthropic(
+  script: AnthropicScript,
+  opts: { tls?: { key: Buffer; cert: Buffer } } = {},
+): Promise<ScriptedServer> {
   const requests: ScriptedRequest[] = [];
   const hanging = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -241,11 +246,12 @@ export async function startScriptedAnthropic(script: AnthropicScript): Promise<S
       }
       writeReply(res, scripted, reply);
     });
-  });
+  };
+  const server = opts.tls ? createTlsServer(opts.tls, handler) : createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${opts.tls ? "https" : "http"}://127.0.0.1:${port}`,
     requests,
     close: async () => {
       for (const res of hanging) res.destroy();

@@ -3,6 +3,7 @@
  * Replies are text messages or function calls (Codex's shell tool), one scripted reply per request.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 
 export interface ResponsesRequest {
@@ -47,10 +48,14 @@ function sse(res: ServerResponse, data: { type: string } & Record<string, unknow
   res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-export async function startScriptedResponses(script: ResponsesScript): Promise<ScriptedResponsesServer> {
+/** `tls`: serve HTTPS with this key and certificate (test/support/tls.ts) instead of plain HTTP. */
+export async function startScriptedResponses(
+  script: ResponsesScript,
+  opts: { tls?: { key: Buffer; cert: Buffer } } = {},
+): Promise<ScriptedResponsesServer> {
   const requests: ResponsesRequest[] = [];
   const hanging = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -148,11 +153,12 @@ export async function startScriptedResponses(script: ResponsesScript): Promise<S
       });
       res.end();
     });
-  });
+  };
+  const server = opts.tls ? createTlsServer(opts.tls, handler) : createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${opts.tls ? "https" : "http"}://127.0.0.1:${port}`,
     requests,
     close: async () => {
       for (const res of hanging) res.destroy();

@@ -63,8 +63,17 @@ export interface RunFolder {
 }
 
 /**
- * A fresh folder (mode 0700, owner skillgate) holding the run's /etc/passwd, /etc/group and /etc/hosts: the
- * sandbox uid has a name (programs ask for it), and host names resolve only to loopback.
+ * The sandbox's resolver: the loopback nameserver a resolver assumes without this file (there is none in the
+ * sandbox's network namespace) and no wait for it. Without the file, musl (Codex's static binary) waits 2 × 5 s for
+ * an answer that cannot come on every lookup it tries (api.github.com, ab.chatgpt.com: about 5 s at the end of
+ * each trial); glibc gets ECONNREFUSED at once either way. Nothing more is reachable than without it.
+ */
+export const RESOLV_CONF = "nameserver 127.0.0.1\noptions timeout:0 attempts:1\n";
+
+/**
+ * A fresh folder (mode 0700, owner skillgate) holding the run's /etc/passwd, /etc/group, /etc/hosts and
+ * /etc/resolv.conf: the sandbox uid has a name (programs ask for it), host names resolve only to loopback, and a
+ * DNS query fails at once.
  */
 export function makeRunFolder(opts: { uid: number; hosts?: readonly string[] }): RunFolder {
   const dir = mkdtempSync(join(tmpdir(), "skillgate-run-"));
@@ -82,6 +91,7 @@ export function makeRunFolder(opts: { uid: number; hosts?: readonly string[] }):
         "\n",
       ),
     ),
+    "/etc/resolv.conf": write("resolv.conf", RESOLV_CONF),
   };
   return { dir, files, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -3,7 +3,7 @@
  * environment. It reads every environ it sees, the checkout, writes outside its workspace, signals everything,
  * leaves a setsid survivor, forks 300 times under its process limit and connects to a loopback port of the host that is not a model API.
  */
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -12,6 +12,7 @@ import { AGENT_CONFINE_LIMITS } from "../../../src/agents/confine.js";
 import { runTrials } from "../../../src/run/runner.js";
 import { isolation } from "../../../src/sandbox/isolation/detect.js";
 import { makeRequest, recordingLogger } from "../../support/trials.js";
+import { processesIn } from "./namespace.js";
 
 const SECRET = "ghs_redteam_agent_0a1b2c3d4e5f60718293a4b5c6d7e8f9";
 const repo = resolve(import.meta.dirname, "..", "..", "..");
@@ -20,21 +21,6 @@ const AGENT = join(import.meta.dirname, "fixtures", "hostile-agent.mjs");
 let server: Server;
 let connections = 0;
 const saved = { ...process.env };
-
-/** Live (not zombie) processes of pid namespace `ns`. */
-function processesIn(ns: string): string[] {
-  return readdirSync("/proc").filter((pid) => {
-    if (!/^\d+$/.test(pid)) return false;
-    try {
-      return (
-        !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, "utf8")) &&
-        readlinkSync(`/proc/${pid}/ns/pid`) === ns
-      );
-    } catch {
-      return false;
-    }
-  });
-}
 
 beforeAll(async () => {
   server = createServer((s) => {
