@@ -1,0 +1,14 @@
+/**
+ * The red-team and isolation tests check containment only where a sandbox can start; on a machine without
+ * bubblewrap they return early. CI runs as root with bubblewrap installed (.ci/run), so there the full level must be
+ * reached: otherwise every containment test above would pass having checked nothing.
+ */
+import { describe, expect, it } from "vitest";
+import { isolation } from "../../src/sandbox/isolation/detect.js";
+
+describe.runIf(process.env.CI === "true")("on CI", () => {
+  it("untrusted code runs at uid+namespaces, so the containment tests are not vacuous", async () => {
+    expect(process.getuid?.()).toBe(0);
+    expect((await isolation()).level).toBe("uid+namespaces");
+  });
+});
