@@ -6,7 +6,6 @@ import { UsageError } from "../model/diagnostics.js";
 import {
   type AgentConfig,
   type BaseSource,
-  InputError,
   type Logger,
   type PolicyState,
   type Settings,
