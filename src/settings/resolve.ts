@@ -3,13 +3,7 @@ import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { findMergeBase } from "../detect/base.js";
 import { UsageError } from "../model/diagnostics.js";
-import {
-  type AgentConfig,
-  type BaseSource,
-  type Logger,
-  type PolicyState,
-  type Settings,
-} from "../model/index.js";
+import type { AgentConfig, BaseSource, Logger, PolicyState, Settings } from "../model/index.js";
 import { DEFAULT_COMPETITOR_PROMPTS } from "../plan/competitors.js";
 import { DEFAULT_BUDGET } from "../plan/forecast.js";
 import { parseShard } from "../plan/shard.js";
