@@ -13,6 +13,7 @@ import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { Report } from "../../src/model/index.js";
+import { countEntries } from "../../src/run/cache-actions.js";
 import { runActionStep } from "../support/actions-runner.js";
 import { type GitHubApi, type PullFile, startGitHubApi } from "../support/github-api.js";
 import { type ScriptedServer, startScriptedAnthropic, text, toolUse } from "../support/scripted-anthropic.js";
@@ -47,17 +48,108 @@ afterEach(async () => {
 // ---------------------------------------------------------------------------------------------------------------
 // The workflow side: a step of an example, with its expressions evaluated as the runner would.
 
-/** `${{ a.b || 'x' }}`: property paths, string literals and `||`, as the examples use them. */
+/**
+ * The expression language as the examples use it: property paths, string and number literals, `true`/`false`/
+ * `null`, `==` and `!=` (strings compared case-insensitively), `!`, `&&` and `||` (yielding an operand, as in
+ * JavaScript), parentheses, and the functions `startsWith`, `contains`, `format`, `always` and `success`.
+ */
+function evaluate(expr: string, contexts: Record<string, unknown>): unknown {
+  const tokens =
+    expr.match(/'(?:[^']|'')*'|&&|\|\||[=!]=|[!().,[\]]|[A-Za-z_][\w-]*|\d+(?:\.\d+)?|\S/g) ?? [];
+  let i = 0;
+  const peek = () => tokens[i];
+  const take = (t?: string) => {
+    const got = tokens[i++];
+    if (t !== undefined && got !== t) throw new Error(`expression ${expr}: expected ${t} at ${got}`);
+    return got!;
+  };
+  const truthy = (v: unknown) => v !== undefined && v !== null && v !== false && v !== 0 && v !== "";
+  const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+  const equal = (a: unknown, b: unknown) =>
+    typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b;
+  const functions: Record<string, (...a: unknown[]) => unknown> = {
+    startswith: (a, b) => str(a).toLowerCase().startsWith(str(b).toLowerCase()),
+    contains: (a, b) => str(a).toLowerCase().includes(str(b).toLowerCase()),
+    format: (f, ...a) => str(f).replace(/\{(\d+)\}/g, (_m, n: string) => str(a[Number(n)])),
+    always: () => true,
+    success: () => true,
+  };
+  const or = (): unknown => {
+    let v = and();
+    while (peek() === "||") {
+      take();
+      const r = and();
+      v = truthy(v) ? v : r;
+    }
+    return v;
+  };
+  const and = (): unknown => {
+    let v = comparison();
+    while (peek() === "&&") {
+      take();
+      const r = comparison();
+      v = truthy(v) ? r : v;
+    }
+    return v;
+  };
+  const comparison = (): unknown => {
+    const l = unary();
+    if (peek() !== "==" && peek() !== "!=") return l;
+    const op = take();
+    const r = unary();
+    return op === "==" ? equal(l, r) : !equal(l, r);
+  };
+  const unary = (): unknown => {
+    if (peek() !== "!") return primary();
+    take();
+    return !truthy(unary());
+  };
+  const primary = (): unknown => {
+    const t = take();
+    if (t === "(") {
+      const v = or();
+      take(")");
+      return v;
+    }
+    if (t.startsWith("'")) return t.slice(1, -1).replace(/''/g, "'");
+    if (/^\d/.test(t)) return Number(t);
+    if (t === "true" || t === "false") return t === "true";
+    if (t === "null") return null;
+    if (!/^[A-Za-z_]/.test(t)) throw new Error(`expression ${expr}: unexpected ${t}`);
+    if (peek() === "(") {
+      take();
+      const args: unknown[] = [];
+      while (peek() !== ")") {
+        args.push(or());
+        if (peek() === ",") take();
+      }
+      take(")");
+      const fn = functions[t.toLowerCase()];
+      if (!fn) throw new Error(`expression ${expr}: unknown function ${t}`);
+      return fn(...args);
+    }
+    let v: unknown = contexts[t];
+    while (peek() === "." || peek() === "[") {
+      let key: string;
+      if (take() === ".") key = take();
+      else {
+        key = str(or());
+        take("]");
+      }
+      v = (v as Record<string, unknown> | undefined)?.[key];
+    }
+    return v;
+  };
+  const value = or();
+  if (i !== tokens.length) throw new Error(`expression ${expr}: unexpected ${tokens[i]}`);
+  return value;
+}
+
+/** A value with its `${{ … }}` expressions replaced by their values. */
 function evaluateExpressions(value: string, contexts: Record<string, unknown>): string {
   return value.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_m, expr: string) => {
-    for (const alt of expr.split("||").map((s) => s.trim())) {
-      const literal = /^'(.*)'$/.exec(alt);
-      const v = literal
-        ? literal[1]
-        : alt.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], contexts);
-      if (v !== undefined && v !== null && v !== "" && v !== false) return String(v);
-    }
-    return "";
+    const v = evaluate(expr, contexts);
+    return v === undefined || v === null ? "" : String(v);
   });
 }
 
@@ -517,4 +609,142 @@ describe("examples/workflows/skillgate-fork-safe-*.yml", () => {
     expect(api.comments.filter((c) => c.issue === payload.number)).toHaveLength(1);
     expect(second.exitCode).toBe(0);
   }, 300_000);
+});
+
+/** A job of an example as written (its `if:` and steps), before any expression is evaluated. */
+function exampleJob(file: string, job: string) {
+  const wf = parse(readFileSync(join(EXAMPLES, file), "utf8"));
+  return { on: wf.on, job: wf.jobs[job] as { if?: string; steps: Record<string, unknown>[] } };
+}
+
+/** The `ref:` the job's actions/checkout step checks out, evaluated in `contexts`. */
+function checkoutRef(file: string, job: string, contexts: Record<string, unknown>): string {
+  const checkout = exampleJob(file, job).job.steps.find((s) =>
+    String(s.uses).startsWith("actions/checkout@"),
+  );
+  const ref = (checkout?.with as Record<string, string> | undefined)?.ref;
+  expect(ref, `${file}: the checkout step's ref`).toBeDefined();
+  return evaluateExpressions(ref!, contexts);
+}
+
+/** A `paths:` filter pattern of a workflow trigger as a regular expression. */
+const pathPattern = (glob: string) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^$()|[\]\\]/g, "\\$&")
+      .replace(/\*\*/g, "\0")
+      .replace(/\*/g, "[^/]*")
+      .replace(/\0/g, ".*")}$`,
+  );
+
+describe("examples/workflows/skillgate-main.yml", () => {
+  it("push to main fills the trial cache; the README's PR workflow then takes its base arm from it", async () => {
+    const pr = pullRequest(CLAUDE_CONFIG, `${SPLIT_GOOD} Ties go to the first person.`);
+    const template = JSON.parse(readFileSync(join(EVENTS, "pull_request.synchronize.json"), "utf8"));
+    // the push that made main's head (the base of the PR below)
+    const push = {
+      ref: "refs/heads/main",
+      before: "0".repeat(40),
+      after: pr.baseSha,
+      created: true,
+      head_commit: { id: pr.baseSha },
+      repository: template.repository,
+      sender: template.sender,
+    };
+    const { owner, repo } = repository(push);
+    // on.push: the branch and a path of the pushed commit match the trigger's filters
+    const { on } = exampleJob("skillgate-main.yml", "fill-cache");
+    expect(on.push.branches).toContain("main");
+    const pushed = git(pr.dir, "show", "--name-only", "--format=", pr.baseSha).split("\n");
+    expect(pushed.filter((f) => (on.push.paths as string[]).some((p) => pathPattern(p).test(f)))).toContain(
+      SPLIT_FILE,
+    );
+    expect(Object.keys(on)).toContain("schedule");
+    api = await startGitHubApi({ owner, repo });
+    const main = temp("sg-ex-main-");
+    git(main, "clone", "-q", "--branch", "main", pr.dir, ".");
+    const fill = exampleStep("skillgate-main.yml", "fill-cache", {
+      github: { event: push, sha: pr.baseSha, ref: push.ref },
+      secrets,
+    });
+    expect(fill.with).toMatchObject({ agent: "claude-code" });
+    const callsBefore = anthropic.requests.length;
+    const first = await runActionStep({
+      dist,
+      workspace: main,
+      eventName: "push",
+      payload: push,
+      with: fill.with,
+      env: { ...fill.env, ANTHROPIC_BASE_URL: anthropic.url },
+      path: pathAfterInstall(fill),
+      apiUrl: api.url,
+      repository: `${owner}/${repo}`,
+      sha: pr.baseSha,
+      workflow: ".github/workflows/skillgate-main.yml",
+      job: "fill-cache",
+    });
+    scratch.push(first.runnerTemp);
+    if (first.exitCode !== 0) console.log(first.stdout, first.stderr);
+    expect(first.exitCode).toBe(0);
+    const swept = await readReport(join(main, "skillgate-report.json"));
+    expect(anthropic.requests.length).toBeGreaterThan(callsBefore);
+    expect([swept.agent.adapter, swept.cost.agentCalls > 0]).toEqual(["claude-code", true]);
+    expect(swept.skills.map((s) => s.name).sort()).toEqual(["round-money", "split-cents"]);
+    // No Actions cache service here: the folder the Action restores and saves is RUNNER_TEMP's, which the
+    // runner's cache service would carry from this run to the PR's.
+    const saved = join(first.runnerTemp, "skillgate-trial-cache");
+    expect(await countEntries(saved)).toBeGreaterThan(0);
+    // The PR: the README's workflow, its base (main's head) unchanged since the push.
+    const payload = pullRequestEvent(pr);
+    await api.close();
+    api = await startGitHubApi({ owner, repo, pullFiles: { [payload.number]: pr.files } });
+    const step = exampleStep("skillgate-claude-code.yml", "evaluate", {
+      github: { event: payload, sha: "9".repeat(40), ref: `refs/pull/${payload.number}/merge` },
+      secrets,
+    });
+    const prRun = (restore: boolean) =>
+      runActionStep({
+        dist,
+        workspace: pr.dir,
+        eventName: "pull_request",
+        payload,
+        with: step.with,
+        env: { ...step.env, ANTHROPIC_BASE_URL: anthropic.url },
+        path: pathAfterInstall(step),
+        apiUrl: api!.url,
+        repository: `${owner}/${repo}`,
+        sha: "9".repeat(40),
+        workflow: ".github/workflows/skillgate.yml",
+        job: "evaluate",
+        // the cache service restoring the default branch's entry into the step's RUNNER_TEMP
+        before: (env) => {
+          if (restore) cpSync(saved, join(env.RUNNER_TEMP!, "skillgate-trial-cache"), { recursive: true });
+        },
+      });
+    // cold: no cache service (or an evicted entry): both arms ask the model
+    const cold = await prRun(false);
+    scratch.push(cold.runnerTemp);
+    if (cold.exitCode !== 0) console.log(cold.stdout, cold.stderr);
+    const withoutCache = await readReport(join(pr.dir, "skillgate-report.json"));
+    // warm: main's entry restored; the base arm (split-cents as main has it) is answered from it
+    const callsBeforeWarm = anthropic.requests.length;
+    const warm = await prRun(true);
+    scratch.push(warm.runnerTemp);
+    if (warm.exitCode !== 0) console.log(warm.stdout, warm.stderr);
+    const withCache = await readReport(join(pr.dir, "skillgate-report.json"));
+    expect(withoutCache.cost.cacheHits).toBe(0);
+    expect(withCache.cost.cacheHits).toBeGreaterThan(0);
+    expect(withCache.cost.agentCalls).toBeLessThan(withoutCache.cost.agentCalls);
+    // every trial of the cold run is either a hit or a call in the warm one: the hits are the base arm's trials
+    expect(withCache.cost.cacheHits + withCache.cost.agentCalls).toBe(withoutCache.cost.agentCalls);
+    expect(anthropic.requests.length).toBeGreaterThan(callsBeforeWarm); // the head arm still runs
+    expect([withCache.verdict, withoutCache.verdict]).toEqual(["pass", "pass"]);
+    expect(warm.stdout).toMatch(/a pull request's run saves nothing/);
+    expect(api.violations).toEqual([]);
+    expect(api.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "success"],
+      ["skillgate", pr.headSha, "success"],
+    ]);
+    expect([cold.exitCode, warm.exitCode]).toEqual([0, 0]);
+  }, 600_000);
 });
