@@ -15,7 +15,12 @@ import { parse } from "yaml";
 import type { Report } from "../../src/model/index.js";
 import { countEntries } from "../../src/run/cache-actions.js";
 import { runActionStep } from "../support/actions-runner.js";
-import { type GitHubApi, type PullFile, startGitHubApi } from "../support/github-api.js";
+import {
+  type GitHubApi,
+  type GitHubApiOptions,
+  type PullFile,
+  startGitHubApi,
+} from "../support/github-api.js";
 import { type ScriptedServer, startScriptedAnthropic, text, toolUse } from "../support/scripted-anthropic.js";
 import {
   respCall,
@@ -694,6 +699,11 @@ describe("examples/workflows/skillgate-main.yml", () => {
     // runner's cache service would carry from this run to the PR's.
     const saved = join(first.runnerTemp, "skillgate-trial-cache");
     expect(await countEntries(saved)).toBeGreaterThan(0);
+    // fail-on: error: the swept commit's check says how its skills fare
+    expect(api.violations).toEqual([]);
+    expect(api.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.baseSha, "success"],
+    ]);
     // The PR: the README's workflow, its base (main's head) unchanged since the push.
     const payload = pullRequestEvent(pr);
     await api.close();
@@ -747,4 +757,172 @@ describe("examples/workflows/skillgate-main.yml", () => {
     ]);
     expect([cold.exitCode, warm.exitCode]).toEqual([0, 0]);
   }, 600_000);
+});
+
+describe("examples/workflows/skillgate-on-demand.yml", () => {
+  const FILE = "skillgate-on-demand.yml";
+  const ON_DEMAND_CONFIG = `${CLAUDE_CONFIG}onDemand:\n  label: skillgate\n`;
+  const jobIf = () => exampleJob(FILE, "evaluate").job.if!;
+  const event = (name: string) => JSON.parse(readFileSync(join(EVENTS, name), "utf8"));
+  /** A comment created on issue `number`; `onPullRequest`: the issue is a pull request. */
+  const commentEvent = (body: string, number: number, onPullRequest = true) => {
+    const p = event("issue_comment.created.json");
+    p.issue.number = number;
+    if (onPullRequest)
+      p.issue.pull_request = {
+        url: `https://api.github.com/repos/${p.repository.full_name}/pulls/${number}`,
+      };
+    p.comment.body = body;
+    return p;
+  };
+
+  it("the job's if: a pull_request and a merge_group always start it, a comment only when it is /skillgate on a PR", () => {
+    const runs = (eventName: string, payload: unknown) =>
+      evaluate(jobIf(), { github: { event_name: eventName, event: payload } });
+    expect(runs("pull_request", event("pull_request.synchronize.json"))).toBeTruthy();
+    expect(runs("merge_group", event("merge_group.checks_requested.json"))).toBeTruthy();
+    expect(runs("issue_comment", commentEvent("/skillgate", 2))).toBeTruthy();
+    expect(runs("issue_comment", commentEvent("/skillgate please, the split changed", 2))).toBeTruthy();
+    // not the command: no runner starts
+    expect(runs("issue_comment", commentEvent("You are totally right! /skillgate later", 2))).toBeFalsy();
+    expect(runs("issue_comment", commentEvent("LGTM", 2))).toBeFalsy();
+    // the command on an issue that is not a pull request
+    expect(runs("issue_comment", commentEvent("/skillgate", 2, false))).toBeFalsy();
+  });
+
+  /** The job as the runner runs it for `payload`: its `if:`, its checkout's `ref:`, the skillgate step. */
+  async function runJob(o: {
+    pr: ReturnType<typeof pullRequest>;
+    eventName: string;
+    payload: { repository: { owner: { login: string }; name: string } };
+    sha: string;
+    api: Partial<GitHubApiOptions>;
+  }) {
+    const { owner, repo } = repository(o.payload);
+    api = await startGitHubApi({ owner, repo, ...o.api });
+    const contexts = { github: { event_name: o.eventName, event: o.payload, sha: o.sha }, secrets };
+    expect(evaluate(jobIf(), contexts), "the job's if:").toBeTruthy();
+    // actions/checkout with the evaluated ref, fetch-depth 0
+    const ref = checkoutRef(FILE, "evaluate", contexts);
+    const workspace = temp("sg-ex-on-demand-");
+    git(workspace, "clone", "-q", o.pr.dir, ".");
+    if (ref.startsWith("refs/")) git(workspace, "fetch", "-q", "origin", `${ref}:${ref}`);
+    git(workspace, "checkout", "-q", "--detach", ref);
+    const step = exampleStep(FILE, "evaluate", contexts);
+    expect(step.with).toEqual({ agent: "claude-code", "check-name": "skillgate" });
+    const modelRequests = anthropic.requests.length;
+    const run = await runActionStep({
+      dist,
+      workspace,
+      eventName: o.eventName,
+      payload: o.payload,
+      with: step.with,
+      env: { ...step.env, ANTHROPIC_BASE_URL: anthropic.url },
+      path: pathAfterInstall(step),
+      apiUrl: api.url,
+      repository: `${owner}/${repo}`,
+      sha: o.sha,
+      workflow: `.github/workflows/${FILE}`,
+      job: "evaluate",
+    });
+    scratch.push(run.runnerTemp);
+    if (run.exitCode !== 0) console.log(run.stdout, run.stderr);
+    return {
+      run,
+      ref,
+      checkedOut: git(workspace, "rev-parse", "HEAD"),
+      modelRequests: anthropic.requests.length - modelRequests,
+      report: await readReport(join(workspace, "skillgate-report.json")),
+    };
+  }
+
+  it("pull_request without the label: no agent runs, the required check is neutral with what would run and cost", async () => {
+    const pr = pullRequest(ON_DEMAND_CONFIG, `${SPLIT_GOOD} Ties go to the first person.`);
+    const payload = pullRequestEvent(pr);
+    const job = await runJob({
+      pr,
+      eventName: "pull_request",
+      payload,
+      sha: "9".repeat(40),
+      api: { pullFiles: { [payload.number]: pr.files }, labels: { [payload.number]: ["bug"] } },
+    });
+    expect([job.ref, job.checkedOut]).toEqual([pr.headSha, pr.headSha]);
+    expect([job.modelRequests, job.report.cost.agentCalls]).toEqual([0, 0]);
+    expect(api!.violations).toEqual([]);
+    expect(api!.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "neutral"],
+    ]);
+    expect(api!.checkRuns[0]!.output.title).toMatch(
+      /^not evaluated: add the label "skillgate" or comment \/skillgate/,
+    );
+    expect(api!.checkRuns[0]!.output.summary).toMatch(/would run [1-9]\d* trial\(s\) of 1 skill\(s\)/);
+    expect(job.run.exitCode).toBe(0);
+  }, 300_000);
+
+  it("pull_request labeled skillgate: evaluated, the check on the PR head", async () => {
+    const pr = pullRequest(ON_DEMAND_CONFIG, `${SPLIT_GOOD} Ties go to the first person.`);
+    const payload = pullRequestEvent(pr, "labeled");
+    payload.label = { ...payload.label, name: "skillgate" };
+    payload.pull_request.labels = [payload.label];
+    const job = await runJob({
+      pr,
+      eventName: "pull_request",
+      payload,
+      sha: "9".repeat(40),
+      api: { pullFiles: { [payload.number]: pr.files }, labels: { [payload.number]: ["skillgate"] } },
+    });
+    expect(job.modelRequests).toBeGreaterThan(0);
+    expect([job.report.agent.adapter, job.report.cost.agentCalls > 0]).toEqual(["claude-code", true]);
+    expect(api!.violations).toEqual([]);
+    expect(api!.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "success"],
+    ]);
+    expect(job.run.exitCode).toBe(0);
+  }, 300_000);
+
+  it("issue_comment /skillgate by a collaborator with write access: the PR's head checked out and evaluated", async () => {
+    const pr = pullRequest(ON_DEMAND_CONFIG, SPLIT_BAD);
+    const prPayload = pullRequestEvent(pr);
+    const n = prPayload.number as number;
+    git(pr.dir, "update-ref", `refs/pull/${n}/head`, pr.headSha); // what GitHub keeps for every PR
+    const payload = commentEvent("/skillgate", n);
+    const commenter = payload.comment.user.login as string;
+    const job = await runJob({
+      pr,
+      eventName: "issue_comment",
+      payload,
+      sha: pr.baseSha, // a comment's run is on the default branch's head
+      api: {
+        pulls: { [n]: prPayload.pull_request },
+        pullFiles: { [n]: pr.files },
+        labels: { [n]: [] },
+        permissions: { [commenter]: "write" },
+      },
+    });
+    expect([job.ref, job.checkedOut]).toEqual([`refs/pull/${n}/head`, pr.headSha]);
+    expect(api!.requests.map((r) => r.operationId)).toContain("repos/get-collaborator-permission-level");
+    expect(job.modelRequests).toBeGreaterThan(0);
+    expect(job.report.cost.agentCalls).toBeGreaterThan(0);
+    expect(api!.violations).toEqual([]);
+    // the regression is found on the PR's head, as a PR run would find it
+    expect(api!.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "failure"],
+    ]);
+    expect(job.run.exitCode).toBe(1);
+  }, 300_000);
+
+  it("merge_group: evaluated whatever the labels", async () => {
+    const pr = pullRequest(ON_DEMAND_CONFIG, `${SPLIT_GOOD} Ties go to the first person.`);
+    const payload = event("merge_group.checks_requested.json");
+    payload.merge_group.base_sha = pr.baseSha;
+    payload.merge_group.head_sha = pr.headSha;
+    const job = await runJob({ pr, eventName: "merge_group", payload, sha: pr.headSha, api: {} });
+    expect(job.checkedOut).toBe(pr.headSha);
+    expect([job.modelRequests > 0, job.report.cost.agentCalls > 0]).toEqual([true, true]);
+    expect(api!.violations).toEqual([]);
+    expect(api!.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "success"],
+    ]);
+    expect(job.run.exitCode).toBe(0);
+  }, 300_000);
 });
