@@ -619,7 +619,15 @@ describe("examples/workflows/skillgate-fork-safe-*.yml", () => {
 /** A job of an example as written (its `if:` and steps), before any expression is evaluated. */
 function exampleJob(file: string, job: string) {
   const wf = parse(readFileSync(join(EXAMPLES, file), "utf8"));
-  return { on: wf.on, job: wf.jobs[job] as { if?: string; steps: Record<string, unknown>[] } };
+  return {
+    wf: wf as { concurrency?: unknown },
+    on: wf.on,
+    job: wf.jobs[job] as {
+      if?: string;
+      concurrency?: { group: string; "cancel-in-progress"?: boolean };
+      steps: Record<string, unknown>[];
+    },
+  };
 }
 
 /** The `ref:` the job's actions/checkout step checks out, evaluated in `contexts`. */
@@ -788,6 +796,18 @@ describe("examples/workflows/skillgate-on-demand.yml", () => {
     expect(runs("issue_comment", commentEvent("LGTM", 2))).toBeFalsy();
     // the command on an issue that is not a pull request
     expect(runs("issue_comment", commentEvent("/skillgate", 2, false))).toBeFalsy();
+    // The concurrency group is claimed by the job once its if: holds: a workflow-level group is claimed by every
+    // run, so a comment that is not the command would cancel the PR's evaluation in progress (cancel-in-progress).
+    const { wf, job } = exampleJob(FILE, "evaluate");
+    expect(wf.concurrency).toBeUndefined();
+    const group = (eventName: string, payload: unknown) =>
+      evaluateExpressions(job.concurrency!.group, {
+        github: { event_name: eventName, event: payload, ref: "refs/heads/x" },
+      });
+    // a /skillgate run and the PR's own runs share one group: a push to the PR cancels the evaluation of the old head
+    expect(group("issue_comment", commentEvent("/skillgate", 2))).toBe("skillgate-2");
+    expect(group("pull_request", event("pull_request.synchronize.json"))).toBe("skillgate-2");
+    expect(job.concurrency!["cancel-in-progress"]).toBe(true);
   });
 
   /** The job as the runner runs it for `payload`: its `if:`, its checkout's `ref:`, the skillgate step. */
