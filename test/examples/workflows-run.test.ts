@@ -13,8 +13,14 @@ import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { Report } from "../../src/model/index.js";
+import { countEntries } from "../../src/run/cache-actions.js";
 import { runActionStep } from "../support/actions-runner.js";
-import { type GitHubApi, type PullFile, startGitHubApi } from "../support/github-api.js";
+import {
+  type GitHubApi,
+  type GitHubApiOptions,
+  type PullFile,
+  startGitHubApi,
+} from "../support/github-api.js";
 import { type ScriptedServer, startScriptedAnthropic, text, toolUse } from "../support/scripted-anthropic.js";
 import {
   respCall,
@@ -47,17 +53,108 @@ afterEach(async () => {
 // ---------------------------------------------------------------------------------------------------------------
 // The workflow side: a step of an example, with its expressions evaluated as the runner would.
 
-/** `${{ a.b || 'x' }}`: property paths, string literals and `||`, as the examples use them. */
+/**
+ * The expression language as the examples use it: property paths, string and number literals, `true`/`false`/
+ * `null`, `==` and `!=` (strings compared case-insensitively), `!`, `&&` and `||` (yielding an operand, as in
+ * JavaScript), parentheses, and the functions `startsWith`, `contains`, `format`, `always` and `success`.
+ */
+function evaluate(expr: string, contexts: Record<string, unknown>): unknown {
+  const tokens =
+    expr.match(/'(?:[^']|'')*'|&&|\|\||[=!]=|[!().,[\]]|[A-Za-z_][\w-]*|\d+(?:\.\d+)?|\S/g) ?? [];
+  let i = 0;
+  const peek = () => tokens[i];
+  const take = (t?: string) => {
+    const got = tokens[i++];
+    if (t !== undefined && got !== t) throw new Error(`expression ${expr}: expected ${t} at ${got}`);
+    return got!;
+  };
+  const truthy = (v: unknown) => v !== undefined && v !== null && v !== false && v !== 0 && v !== "";
+  const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+  const equal = (a: unknown, b: unknown) =>
+    typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b;
+  const functions: Record<string, (...a: unknown[]) => unknown> = {
+    startswith: (a, b) => str(a).toLowerCase().startsWith(str(b).toLowerCase()),
+    contains: (a, b) => str(a).toLowerCase().includes(str(b).toLowerCase()),
+    format: (f, ...a) => str(f).replace(/\{(\d+)\}/g, (_m, n: string) => str(a[Number(n)])),
+    always: () => true,
+    success: () => true,
+  };
+  const or = (): unknown => {
+    let v = and();
+    while (peek() === "||") {
+      take();
+      const r = and();
+      v = truthy(v) ? v : r;
+    }
+    return v;
+  };
+  const and = (): unknown => {
+    let v = comparison();
+    while (peek() === "&&") {
+      take();
+      const r = comparison();
+      v = truthy(v) ? r : v;
+    }
+    return v;
+  };
+  const comparison = (): unknown => {
+    const l = unary();
+    if (peek() !== "==" && peek() !== "!=") return l;
+    const op = take();
+    const r = unary();
+    return op === "==" ? equal(l, r) : !equal(l, r);
+  };
+  const unary = (): unknown => {
+    if (peek() !== "!") return primary();
+    take();
+    return !truthy(unary());
+  };
+  const primary = (): unknown => {
+    const t = take();
+    if (t === "(") {
+      const v = or();
+      take(")");
+      return v;
+    }
+    if (t.startsWith("'")) return t.slice(1, -1).replace(/''/g, "'");
+    if (/^\d/.test(t)) return Number(t);
+    if (t === "true" || t === "false") return t === "true";
+    if (t === "null") return null;
+    if (!/^[A-Za-z_]/.test(t)) throw new Error(`expression ${expr}: unexpected ${t}`);
+    if (peek() === "(") {
+      take();
+      const args: unknown[] = [];
+      while (peek() !== ")") {
+        args.push(or());
+        if (peek() === ",") take();
+      }
+      take(")");
+      const fn = functions[t.toLowerCase()];
+      if (!fn) throw new Error(`expression ${expr}: unknown function ${t}`);
+      return fn(...args);
+    }
+    let v: unknown = contexts[t];
+    while (peek() === "." || peek() === "[") {
+      let key: string;
+      if (take() === ".") key = take();
+      else {
+        key = str(or());
+        take("]");
+      }
+      v = (v as Record<string, unknown> | undefined)?.[key];
+    }
+    return v;
+  };
+  const value = or();
+  if (i !== tokens.length) throw new Error(`expression ${expr}: unexpected ${tokens[i]}`);
+  return value;
+}
+
+/** A value with its `${{ … }}` expressions replaced by their values. */
 function evaluateExpressions(value: string, contexts: Record<string, unknown>): string {
   return value.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_m, expr: string) => {
-    for (const alt of expr.split("||").map((s) => s.trim())) {
-      const literal = /^'(.*)'$/.exec(alt);
-      const v = literal
-        ? literal[1]
-        : alt.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], contexts);
-      if (v !== undefined && v !== null && v !== "" && v !== false) return String(v);
-    }
-    return "";
+    const v = evaluate(expr, contexts);
+    return v === undefined || v === null ? "" : String(v);
   });
 }
 
@@ -516,5 +613,336 @@ describe("examples/workflows/skillgate-fork-safe-*.yml", () => {
     expect(api.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([[pr.headSha, "success"]]);
     expect(api.comments.filter((c) => c.issue === payload.number)).toHaveLength(1);
     expect(second.exitCode).toBe(0);
+  }, 300_000);
+});
+
+/** A job of an example as written (its `if:` and steps), before any expression is evaluated. */
+function exampleJob(file: string, job: string) {
+  const wf = parse(readFileSync(join(EXAMPLES, file), "utf8"));
+  return {
+    wf: wf as { concurrency?: unknown },
+    on: wf.on,
+    job: wf.jobs[job] as {
+      if?: string;
+      concurrency?: { group: string; "cancel-in-progress"?: boolean };
+      steps: Record<string, unknown>[];
+    },
+  };
+}
+
+/** The `ref:` the job's actions/checkout step checks out, evaluated in `contexts`. */
+function checkoutRef(file: string, job: string, contexts: Record<string, unknown>): string {
+  const checkout = exampleJob(file, job).job.steps.find((s) =>
+    String(s.uses).startsWith("actions/checkout@"),
+  );
+  const ref = (checkout?.with as Record<string, string> | undefined)?.ref;
+  expect(ref, `${file}: the checkout step's ref`).toBeDefined();
+  return evaluateExpressions(ref!, contexts);
+}
+
+/** A `paths:` filter pattern of a workflow trigger as a regular expression. */
+const pathPattern = (glob: string) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^$()|[\]\\]/g, "\\$&")
+      .replace(/\*\*/g, "\0")
+      .replace(/\*/g, "[^/]*")
+      .replace(/\0/g, ".*")}$`,
+  );
+
+describe("examples/workflows/skillgate-main.yml", () => {
+  it("push to main fills the trial cache; the README's PR workflow then takes its base arm from it", async () => {
+    const pr = pullRequest(CLAUDE_CONFIG, `${SPLIT_GOOD} Ties go to the first person.`);
+    const template = JSON.parse(readFileSync(join(EVENTS, "pull_request.synchronize.json"), "utf8"));
+    // the push that made main's head (the base of the PR below)
+    const push = {
+      ref: "refs/heads/main",
+      before: "0".repeat(40),
+      after: pr.baseSha,
+      created: true,
+      head_commit: { id: pr.baseSha },
+      repository: template.repository,
+      sender: template.sender,
+    };
+    const { owner, repo } = repository(push);
+    // on.push: the branch and a path of the pushed commit match the trigger's filters
+    const { on } = exampleJob("skillgate-main.yml", "fill-cache");
+    expect(on.push.branches).toContain("main");
+    const pushed = git(pr.dir, "show", "--name-only", "--format=", pr.baseSha).split("\n");
+    expect(pushed.filter((f) => (on.push.paths as string[]).some((p) => pathPattern(p).test(f)))).toContain(
+      SPLIT_FILE,
+    );
+    expect(Object.keys(on)).toContain("schedule");
+    api = await startGitHubApi({ owner, repo });
+    const main = temp("sg-ex-main-");
+    git(main, "clone", "-q", "--branch", "main", pr.dir, ".");
+    const fill = exampleStep("skillgate-main.yml", "fill-cache", {
+      github: { event: push, sha: pr.baseSha, ref: push.ref },
+      secrets,
+    });
+    expect(fill.with).toMatchObject({ agent: "claude-code" });
+    const callsBefore = anthropic.requests.length;
+    const first = await runActionStep({
+      dist,
+      workspace: main,
+      eventName: "push",
+      payload: push,
+      with: fill.with,
+      env: { ...fill.env, ANTHROPIC_BASE_URL: anthropic.url },
+      path: pathAfterInstall(fill),
+      apiUrl: api.url,
+      repository: `${owner}/${repo}`,
+      sha: pr.baseSha,
+      workflow: ".github/workflows/skillgate-main.yml",
+      job: "fill-cache",
+    });
+    scratch.push(first.runnerTemp);
+    if (first.exitCode !== 0) console.log(first.stdout, first.stderr);
+    expect(first.exitCode).toBe(0);
+    const swept = await readReport(join(main, "skillgate-report.json"));
+    expect(anthropic.requests.length).toBeGreaterThan(callsBefore);
+    expect([swept.agent.adapter, swept.cost.agentCalls > 0]).toEqual(["claude-code", true]);
+    expect(swept.skills.map((s) => s.name).sort()).toEqual(["round-money", "split-cents"]);
+    // No Actions cache service here: the folder the Action restores and saves is RUNNER_TEMP's, which the
+    // runner's cache service would carry from this run to the PR's.
+    const saved = join(first.runnerTemp, "skillgate-trial-cache");
+    expect(await countEntries(saved)).toBeGreaterThan(0);
+    // fail-on: error: the swept commit's check says how its skills fare
+    expect(api.violations).toEqual([]);
+    expect(api.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.baseSha, "success"],
+    ]);
+    // The PR: the README's workflow, its base (main's head) unchanged since the push.
+    const payload = pullRequestEvent(pr);
+    await api.close();
+    api = await startGitHubApi({ owner, repo, pullFiles: { [payload.number]: pr.files } });
+    const step = exampleStep("skillgate-claude-code.yml", "evaluate", {
+      github: { event: payload, sha: "9".repeat(40), ref: `refs/pull/${payload.number}/merge` },
+      secrets,
+    });
+    const prRun = (restore: boolean) =>
+      runActionStep({
+        dist,
+        workspace: pr.dir,
+        eventName: "pull_request",
+        payload,
+        with: step.with,
+        env: { ...step.env, ANTHROPIC_BASE_URL: anthropic.url },
+        path: pathAfterInstall(step),
+        apiUrl: api!.url,
+        repository: `${owner}/${repo}`,
+        sha: "9".repeat(40),
+        workflow: ".github/workflows/skillgate.yml",
+        job: "evaluate",
+        // the cache service restoring the default branch's entry into the step's RUNNER_TEMP
+        before: (env) => {
+          if (restore) cpSync(saved, join(env.RUNNER_TEMP!, "skillgate-trial-cache"), { recursive: true });
+        },
+      });
+    // cold: no cache service (or an evicted entry): both arms ask the model
+    const cold = await prRun(false);
+    scratch.push(cold.runnerTemp);
+    if (cold.exitCode !== 0) console.log(cold.stdout, cold.stderr);
+    const withoutCache = await readReport(join(pr.dir, "skillgate-report.json"));
+    // warm: main's entry restored; the base arm (split-cents as main has it) is answered from it
+    const callsBeforeWarm = anthropic.requests.length;
+    const warm = await prRun(true);
+    scratch.push(warm.runnerTemp);
+    if (warm.exitCode !== 0) console.log(warm.stdout, warm.stderr);
+    const withCache = await readReport(join(pr.dir, "skillgate-report.json"));
+    expect(withoutCache.cost.cacheHits).toBe(0);
+    expect(withCache.cost.cacheHits).toBeGreaterThan(0);
+    expect(withCache.cost.agentCalls).toBeLessThan(withoutCache.cost.agentCalls);
+    // every trial of the cold run is either a hit or a call in the warm one: the hits are the base arm's trials
+    expect(withCache.cost.cacheHits + withCache.cost.agentCalls).toBe(withoutCache.cost.agentCalls);
+    expect(anthropic.requests.length).toBeGreaterThan(callsBeforeWarm); // the head arm still runs
+    expect([withCache.verdict, withoutCache.verdict]).toEqual(["pass", "pass"]);
+    expect(warm.stdout).toMatch(/a pull request's run saves nothing/);
+    expect(api.violations).toEqual([]);
+    expect(api.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "success"],
+      ["skillgate", pr.headSha, "success"],
+    ]);
+    expect([cold.exitCode, warm.exitCode]).toEqual([0, 0]);
+  }, 600_000);
+});
+
+describe("examples/workflows/skillgate-on-demand.yml", () => {
+  const FILE = "skillgate-on-demand.yml";
+  const ON_DEMAND_CONFIG = `${CLAUDE_CONFIG}onDemand:\n  label: skillgate\n`;
+  const jobIf = () => exampleJob(FILE, "evaluate").job.if!;
+  const event = (name: string) => JSON.parse(readFileSync(join(EVENTS, name), "utf8"));
+  /** A comment created on issue `number`; `onPullRequest`: the issue is a pull request. */
+  const commentEvent = (body: string, number: number, onPullRequest = true) => {
+    const p = event("issue_comment.created.json");
+    p.issue.number = number;
+    if (onPullRequest)
+      p.issue.pull_request = {
+        url: `https://api.github.com/repos/${p.repository.full_name}/pulls/${number}`,
+      };
+    p.comment.body = body;
+    return p;
+  };
+
+  it("the job's if: a pull_request and a merge_group always start it, a comment only when it is /skillgate on a PR", () => {
+    const runs = (eventName: string, payload: unknown) =>
+      evaluate(jobIf(), { github: { event_name: eventName, event: payload } });
+    expect(runs("pull_request", event("pull_request.synchronize.json"))).toBeTruthy();
+    expect(runs("merge_group", event("merge_group.checks_requested.json"))).toBeTruthy();
+    expect(runs("issue_comment", commentEvent("/skillgate", 2))).toBeTruthy();
+    expect(runs("issue_comment", commentEvent("/skillgate please, the split changed", 2))).toBeTruthy();
+    // not the command: no runner starts
+    expect(runs("issue_comment", commentEvent("You are totally right! /skillgate later", 2))).toBeFalsy();
+    expect(runs("issue_comment", commentEvent("LGTM", 2))).toBeFalsy();
+    // the command on an issue that is not a pull request
+    expect(runs("issue_comment", commentEvent("/skillgate", 2, false))).toBeFalsy();
+    // The concurrency group is claimed by the job once its if: holds: a workflow-level group is claimed by every
+    // run, so a comment that is not the command would cancel the PR's evaluation in progress (cancel-in-progress).
+    const { wf, job } = exampleJob(FILE, "evaluate");
+    expect(wf.concurrency).toBeUndefined();
+    const group = (eventName: string, payload: unknown) =>
+      evaluateExpressions(job.concurrency!.group, {
+        github: { event_name: eventName, event: payload, ref: "refs/heads/x" },
+      });
+    // a /skillgate run and the PR's own runs share one group: a push to the PR cancels the evaluation of the old head
+    expect(group("issue_comment", commentEvent("/skillgate", 2))).toBe("skillgate-2");
+    expect(group("pull_request", event("pull_request.synchronize.json"))).toBe("skillgate-2");
+    expect(job.concurrency!["cancel-in-progress"]).toBe(true);
+  });
+
+  /** The job as the runner runs it for `payload`: its `if:`, its checkout's `ref:`, the skillgate step. */
+  async function runJob(o: {
+    pr: ReturnType<typeof pullRequest>;
+    eventName: string;
+    payload: { repository: { owner: { login: string }; name: string } };
+    sha: string;
+    api: Partial<GitHubApiOptions>;
+  }) {
+    const { owner, repo } = repository(o.payload);
+    api = await startGitHubApi({ owner, repo, ...o.api });
+    const contexts = { github: { event_name: o.eventName, event: o.payload, sha: o.sha }, secrets };
+    expect(evaluate(jobIf(), contexts), "the job's if:").toBeTruthy();
+    // actions/checkout with the evaluated ref, fetch-depth 0
+    const ref = checkoutRef(FILE, "evaluate", contexts);
+    const workspace = temp("sg-ex-on-demand-");
+    git(workspace, "clone", "-q", o.pr.dir, ".");
+    if (ref.startsWith("refs/")) git(workspace, "fetch", "-q", "origin", `${ref}:${ref}`);
+    git(workspace, "checkout", "-q", "--detach", ref);
+    const step = exampleStep(FILE, "evaluate", contexts);
+    expect(step.with).toEqual({ agent: "claude-code", "check-name": "skillgate" });
+    const modelRequests = anthropic.requests.length;
+    const run = await runActionStep({
+      dist,
+      workspace,
+      eventName: o.eventName,
+      payload: o.payload,
+      with: step.with,
+      env: { ...step.env, ANTHROPIC_BASE_URL: anthropic.url },
+      path: pathAfterInstall(step),
+      apiUrl: api.url,
+      repository: `${owner}/${repo}`,
+      sha: o.sha,
+      workflow: `.github/workflows/${FILE}`,
+      job: "evaluate",
+    });
+    scratch.push(run.runnerTemp);
+    if (run.exitCode !== 0) console.log(run.stdout, run.stderr);
+    return {
+      run,
+      ref,
+      checkedOut: git(workspace, "rev-parse", "HEAD"),
+      modelRequests: anthropic.requests.length - modelRequests,
+      report: await readReport(join(workspace, "skillgate-report.json")),
+    };
+  }
+
+  it("pull_request without the label: no agent runs, the required check is neutral with what would run and cost", async () => {
+    const pr = pullRequest(ON_DEMAND_CONFIG, `${SPLIT_GOOD} Ties go to the first person.`);
+    const payload = pullRequestEvent(pr);
+    const job = await runJob({
+      pr,
+      eventName: "pull_request",
+      payload,
+      sha: "9".repeat(40),
+      api: { pullFiles: { [payload.number]: pr.files }, labels: { [payload.number]: ["bug"] } },
+    });
+    expect([job.ref, job.checkedOut]).toEqual([pr.headSha, pr.headSha]);
+    expect([job.modelRequests, job.report.cost.agentCalls]).toEqual([0, 0]);
+    expect(api!.violations).toEqual([]);
+    expect(api!.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "neutral"],
+    ]);
+    expect(api!.checkRuns[0]!.output.title).toMatch(
+      /^not evaluated: add the label "skillgate" or comment \/skillgate/,
+    );
+    expect(api!.checkRuns[0]!.output.summary).toMatch(/would run [1-9]\d* trial\(s\) of 1 skill\(s\)/);
+    expect(job.run.exitCode).toBe(0);
+  }, 300_000);
+
+  it("pull_request labeled skillgate: evaluated, the check on the PR head", async () => {
+    const pr = pullRequest(ON_DEMAND_CONFIG, `${SPLIT_GOOD} Ties go to the first person.`);
+    const payload = pullRequestEvent(pr, "labeled");
+    payload.label = { ...payload.label, name: "skillgate" };
+    payload.pull_request.labels = [payload.label];
+    const job = await runJob({
+      pr,
+      eventName: "pull_request",
+      payload,
+      sha: "9".repeat(40),
+      api: { pullFiles: { [payload.number]: pr.files }, labels: { [payload.number]: ["skillgate"] } },
+    });
+    expect(job.modelRequests).toBeGreaterThan(0);
+    expect([job.report.agent.adapter, job.report.cost.agentCalls > 0]).toEqual(["claude-code", true]);
+    expect(api!.violations).toEqual([]);
+    expect(api!.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "success"],
+    ]);
+    expect(job.run.exitCode).toBe(0);
+  }, 300_000);
+
+  it("issue_comment /skillgate by a collaborator with write access: the PR's head checked out and evaluated", async () => {
+    const pr = pullRequest(ON_DEMAND_CONFIG, SPLIT_BAD);
+    const prPayload = pullRequestEvent(pr);
+    const n = prPayload.number as number;
+    git(pr.dir, "update-ref", `refs/pull/${n}/head`, pr.headSha); // what GitHub keeps for every PR
+    const payload = commentEvent("/skillgate", n);
+    const commenter = payload.comment.user.login as string;
+    const job = await runJob({
+      pr,
+      eventName: "issue_comment",
+      payload,
+      sha: pr.baseSha, // a comment's run is on the default branch's head
+      api: {
+        pulls: { [n]: prPayload.pull_request },
+        pullFiles: { [n]: pr.files },
+        labels: { [n]: [] },
+        permissions: { [commenter]: "write" },
+      },
+    });
+    expect([job.ref, job.checkedOut]).toEqual([`refs/pull/${n}/head`, pr.headSha]);
+    expect(api!.requests.map((r) => r.operationId)).toContain("repos/get-collaborator-permission-level");
+    expect(job.modelRequests).toBeGreaterThan(0);
+    expect(job.report.cost.agentCalls).toBeGreaterThan(0);
+    expect(api!.violations).toEqual([]);
+    // the regression is found on the PR's head, as a PR run would find it
+    expect(api!.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "failure"],
+    ]);
+    expect(job.run.exitCode).toBe(1);
+  }, 300_000);
+
+  it("merge_group: evaluated whatever the labels", async () => {
+    const pr = pullRequest(ON_DEMAND_CONFIG, `${SPLIT_GOOD} Ties go to the first person.`);
+    const payload = event("merge_group.checks_requested.json");
+    payload.merge_group.base_sha = pr.baseSha;
+    payload.merge_group.head_sha = pr.headSha;
+    const job = await runJob({ pr, eventName: "merge_group", payload, sha: pr.headSha, api: {} });
+    expect(job.checkedOut).toBe(pr.headSha);
+    expect([job.modelRequests > 0, job.report.cost.agentCalls > 0]).toEqual([true, true]);
+    expect(api!.violations).toEqual([]);
+    expect(api!.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "success"],
+    ]);
+    expect(job.run.exitCode).toBe(0);
   }, 300_000);
 });
