@@ -12,12 +12,24 @@ export const DEFAULT_VERDICT_POLICY: Readonly<VerdictPolicy> = Object.freeze({
   headOnly: "fail",
 });
 
-/** Each confirmation look grows a suspect's arms by this factor (5, 8, 12, 18, 27, 41, 60 …). */
-export const CONFIRMATION_GROWTH = 1.5;
+/** Each confirmation look grows a suspect's head arm by this factor (5, 7, 10, 14, 20, 28, 40, 56, 60). */
+export const CONFIRMATION_GROWTH = 1.4;
 
 /**
- * With at least this many trials per arm, a suspect whose p-value is ≥ `FUTILITY_P` is decided "not new":
- * the data give no sign that head fails more often. Below it, a lone head failure is "too few trials".
+ * Base trials per head trial in a confirmation look: a suspect's base arm grows this many times faster than its
+ * head arm (5 → 13 → 25 … while head goes 5 → 7 → 10 …). The head arm is the one in question; a well-measured base
+ * rate makes each head trial worth more (one assertion 0.9 → 0.5: ~0.20 nats of evidence per head trial against an
+ * equal base arm, ~0.36 against four base trials per head trial, ≤ 0.51 against a known base rate). Base trials
+ * of main's own runs are cache hits; the rest are agent calls like any other (`bench/verdict-e2e.ts` counts both).
  */
-export const FUTILITY_MIN_TRIALS = 10;
-export const FUTILITY_P = 0.5;
+export const BASE_TRIALS_PER_HEAD_TRIAL = 4;
+
+/**
+ * Futility (Wald's lower boundary): a suspect is decided "not new" once its head trials favour "head fails as
+ * often as base" over "head fails `FUTILITY_EFFECT` more often than base" by `1 / FUTILITY_RATIO` to 1 (the base
+ * rate estimated from the base trials, with half a failure and half a pass added). Stopping early can only lower
+ * the chance of a false "new"; it costs power only against rises smaller than the effect. At the last look, a
+ * suspect whose head trials favour the rise by as much is `inconclusive`, otherwise not new.
+ */
+export const FUTILITY_EFFECT = 0.4;
+export const FUTILITY_RATIO = 0.1;

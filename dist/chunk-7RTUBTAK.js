@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{d as a,e as b,f as c,g as d,h as e}from"./chunk-J55AYMU7.js";import"./chunk-TTAWEK4N.js";import"./chunk-UICZUO3M.js";import"./chunk-QUZGGMSX.js";import"./chunk-NPDMPLWO.js";export{a as DEFAULTS,b as DEFAULT_AGENT,e as resolvePolicy,d as resolveSettings,c as trialCacheDir};
