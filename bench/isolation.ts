@@ -11,7 +11,7 @@ import type { BenchContext } from "./types.js";
  *   (the skill and the baseline arm: 2 × AGENT_TRIALS trials per process).
  * Needs `npm run bundle` first.
  */
-const ROUNDS = 5;
+const ROUNDS = 3;
 const AGENT_TRIALS = 12;
 
 function wallMs(node: string, args: string[], cwd: string, env: Record<string, string>): Promise<number> {

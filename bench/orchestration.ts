@@ -34,7 +34,7 @@ const execFileP = promisify(execFile);
 export const CASES = 200;
 export const TRIALS = 3;
 export const CONCURRENCY = 8;
-export const ROUNDS = 5;
+export const ROUNDS = 3;
 /** Each round alternates floor and runner over this many slices of the battery (100 trials each). */
 export const CHUNKS = 6;
 export const PROMPTFOO_VERSION = "0.121.20";

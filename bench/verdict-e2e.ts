@@ -38,7 +38,7 @@ const run = promisify(execFile);
 const SKILL = "sim-skill";
 
 /** Default PRs per scenario: sized for the bench's time budget on a busy 2-core machine. */
-const DEFAULT_PRS = 12;
+const DEFAULT_PRS = 6;
 
 /**
  * The agent: one line of prompt on stdin. `case-<i> …` (skill and baseline modes) passes with the body's
@@ -222,7 +222,7 @@ async function scenario(
 export async function bench(ctx: BenchContext): Promise<Record<string, unknown>> {
   const prs = typeof ctx.flags.verdictE2ePrs === "string" ? Number(ctx.flags.verdictE2ePrs) : DEFAULT_PRS;
   const parallel =
-    typeof ctx.flags.verdictE2eParallel === "string" ? Number(ctx.flags.verdictE2eParallel) : 2;
+    typeof ctx.flags.verdictE2eParallel === "string" ? Number(ctx.flags.verdictE2eParallel) : 3;
   if (!Number.isInteger(prs) || prs < 1 || !Number.isInteger(parallel) || parallel < 1)
     throw new Error(`bench verdict e2e: verdictE2ePrs and verdictE2eParallel must be positive integers`);
   const root = join(ctx.tmp, "verdict-e2e");

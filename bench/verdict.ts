@@ -33,7 +33,7 @@ import {
  *   `meanBaseTrialsPerArm` the same for the base arm; `suspectHeadTrials` the regressed case's head trials.
  */
 
-const PRS_PER_SCENARIO = 3000;
+const PRS_PER_SCENARIO = 1500;
 const DEFAULT_SEED = 20261201;
 
 type Unit = {
