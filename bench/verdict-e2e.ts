@@ -186,13 +186,17 @@ async function scenario(
     while (next < n) {
       const k = next++;
       const dir = join(root, `${s}-${k}`);
-      results.push(await onePr(ctx, dir, s, agent));
+      const r = await onePr(ctx, dir, s, agent);
+      results.push(r);
       rmSync(dir, { recursive: true, force: true });
+      // One line per PR, so a long run's log holds every result even if it is stopped.
+      if (ctx.flags.verdictE2eLog) ctx.log(`verdict e2e pr ${JSON.stringify({ kind: s, ...r })}`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, n) }, worker));
   const count = (f: (r: PrResult) => boolean) => results.filter(f).length;
-  const mean = (f: (r: PrResult) => number) => Number((results.reduce((a, r) => a + f(r), 0) / n).toFixed(2));
+  const mean = (f: (r: PrResult) => number) =>
+    Number((results.reduce((a, r) => a + f(r), 0) / Math.max(1, n)).toFixed(2));
   return {
     prs: n,
     falseNew: rateWithHalfWidth(
@@ -230,9 +234,12 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const agent = join(root, "agent.sh");
   writeFileSync(agent, AGENT, { mode: 0o755 });
   const t0 = Date.now();
-  const aa = await scenario(ctx, root, agent, "aa", prs, parallel);
-  const assertion = await scenario(ctx, root, agent, "assertion", prs, parallel);
-  const trigger = await scenario(ctx, root, agent, "trigger", prs, parallel);
+  // `--verdict-e2e-only assertion` runs one kind (a long measurement in parts); the others then report 0 PRs.
+  const only = typeof ctx.flags.verdictE2eOnly === "string" ? ctx.flags.verdictE2eOnly : undefined;
+  const count = (s: Scenario) => (!only || only === s ? prs : 0);
+  const aa = await scenario(ctx, root, agent, "aa", count("aa"), parallel);
+  const assertion = await scenario(ctx, root, agent, "assertion", count("assertion"), parallel);
+  const trigger = await scenario(ctx, root, agent, "trigger", count("trigger"), parallel);
   const pct = (x: { rate: number; halfWidth: number }) =>
     `${(100 * x.rate).toFixed(1)} % ± ${(100 * x.halfWidth).toFixed(1)}`;
   ctx.log(
