@@ -17,12 +17,14 @@ export const NOFIRE_PROB = [0, 0, 0, 0.1] as const;
 export const START_TRIALS = 5;
 export const TRIGGER_RUNS = 3;
 
-export type Scenario = "aa" | "assertion" | "trigger";
+/** `smaller`: the same assertion 0.9 → 0.6, a rise below the futility effect (0.4): what the design gives up. */
+export type Scenario = "aa" | "assertion" | "trigger" | "smaller";
 
 /** The unit a regression PR changes, and how. */
 export const REGRESSION = {
   assertion: { index: 7, from: 0.9, to: 0.5 },
   trigger: { index: 0, from: 1, to: 0.3 },
+  smaller: { index: 7, from: 0.9, to: 0.6 },
 } as const;
 
 export const caseId = (i: number): string => `case-${i}`;
@@ -33,6 +35,7 @@ export const nofireCheckId = (i: number): string => `trigger/nofire/${i}`;
 /** The check a regression PR should name new. */
 export function regressedCheckId(s: Scenario): string | undefined {
   if (s === "assertion") return caseCheckId(REGRESSION.assertion.index);
+  if (s === "smaller") return caseCheckId(REGRESSION.smaller.index);
   if (s === "trigger") return fireCheckId(REGRESSION.trigger.index);
   return undefined;
 }
@@ -46,6 +49,7 @@ export function armProbabilities(s: Scenario | "base"): {
   const cases: number[] = [...CASE_PASS];
   const fire: number[] = [...FIRE_PROB];
   if (s === "assertion") cases[REGRESSION.assertion.index] = REGRESSION.assertion.to;
+  if (s === "smaller") cases[REGRESSION.smaller.index] = REGRESSION.smaller.to;
   if (s === "trigger") fire[REGRESSION.trigger.index] = REGRESSION.trigger.to;
   return { cases, fire, nofire: [...NOFIRE_PROB] };
 }

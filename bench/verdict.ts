@@ -28,6 +28,7 @@ import {
  * - assertion regression PRs (one assertion 0.9 → 0.5), starting at 5 and at 3 trials per case →
  *   `powerAt5Trials` / `powerAt3Trials`, the share naming that assertion new;
  * - trigger regression PRs (one should-fire query 1.0 → 0.3) → `triggerPowerAt5Trials`;
+ * - `powerSmallerRise`: the assertion 0.9 → 0.6, a rise below the futility effect (what the design gives up);
  * - `meanTrialsPerArm`: per PR, the head arm's trials summed over the ten cases divided by ten (what the
  *   discriminator battery costs per case, confirmation included), averaged over the regression PRs started at 5;
  *   `meanBaseTrialsPerArm` the same for the base arm; `suspectHeadTrials` the regressed case's head trials.
@@ -193,8 +194,9 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const r5 = await scenario("assertion", START_TRIALS, prs, random);
   const r3 = await scenario("assertion", 3, prs, random);
   const t5 = await scenario("trigger", START_TRIALS, prs, random);
+  const small = await scenario("smaller", START_TRIALS, prs, random);
   const fig = {
-    simulatedPrs: 4 * prs,
+    simulatedPrs: 5 * prs,
     aaFalseRegressionRate: aa.falseNew.rate,
     aaFalseRegressionHalfWidth: aa.falseNew.halfWidth,
     aaBlockedRate: aa.blocked.rate,
@@ -204,6 +206,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     triggerPowerAt5Trials: t5.power.rate,
     triggerPowerHalfWidth: t5.power.halfWidth,
     regressionInconclusiveRate: r5.inconclusive.rate,
+    powerSmallerRise: small.power.rate,
     meanTrialsPerArm: r5.headMean,
     meanBaseTrialsPerArm: r5.baseMean,
     aaMeanTrialsPerArm: aa.headMean,
@@ -224,6 +227,9 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   );
   ctx.log(
     `verdict (in process): power should-fire 1.0 → 0.3 ${pct(t5.power)} (goal ≥ 90 %); agent calls per PR A/A ${aa.agentCalls}, assertion ${r5.agentCalls}, trigger ${t5.agentCalls}`,
+  );
+  ctx.log(
+    `verdict (in process): a smaller rise, 0.9 → 0.6 (below the futility effect): power ${pct(small.power)}, inconclusive ${pct(small.inconclusive)}`,
   );
   return fig;
 }

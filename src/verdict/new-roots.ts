@@ -20,8 +20,8 @@ import { fisherOneSided, minAttainableP } from "./stats.js";
  * Family-wise α across the PR (Bonferroni over checks and looks, with Tarone's refinement): the family is every
  * check observed in both arms that failed (as a root) in either arm — m of them; a check failing in neither arm
  * has a zero margin and can never reach significance, so it spends no α. Suspects are re-tested at up to L
- * looks as confirmation trials arrive: a group-sequential design whose head arm grows ×1.4 per look (5, 7, 10,
- * 14, 20, 28, 40 …) up to `maxConfirmationTrials` extra head trials, while the base arm grows
+ * looks as confirmation trials arrive: a group-sequential design whose head arm grows ×1.2 per look (5, 6, 8,
+ * 10, 12, 15, 18 …) up to `maxConfirmationTrials` extra head trials, while the base arm grows
  * `BASE_TRIALS_PER_HEAD_TRIAL` times faster (a well-measured base rate makes each head trial worth more). A look
  * at which even the most extreme data cannot reach the threshold spends no α, so only the K looks whose smallest
  * attainable p-value is ≤ α/(m·K) are counted. A root is `new` when p ≤ α/(m·K) at some look: the chance that an
@@ -121,7 +121,7 @@ const tallyMap = (checks: CheckTally[]): Map<string, CheckTally> => new Map(chec
 const failedOf = (t: CheckTally | undefined): number => (t ? t.failedAsRoot - t.erroredAsRoot : 0);
 const observedOf = (t: CheckTally | undefined): number => (t ? t.observed - t.erroredAsRoot : 0);
 
-/** Cumulative extra head trials at each look after the first, e.g. n0 = 5, budget 55 → 2, 5, 9, 15, 23, 35, 51, 55. */
+/** Cumulative extra head trials at each look after the first, e.g. n0 = 5, budget 55 → 1, 3, 5, 7, 10, 13, 17 … 55. */
 export function confirmationSchedule(startTrials: number, maxExtra: number): number[] {
   const extras: number[] = [];
   let size = Math.max(1, startTrials);

@@ -12,12 +12,18 @@ export const DEFAULT_VERDICT_POLICY: Readonly<VerdictPolicy> = Object.freeze({
   headOnly: "fail",
 });
 
-/** Each confirmation look grows a suspect's head arm by this factor (5, 7, 10, 14, 20, 28, 40, 56, 60). */
-export const CONFIRMATION_GROWTH = 1.4;
+/**
+ * Each confirmation look grows a suspect's head arm by this factor, at least one trial (5, 6, 8, 10, 12, 15, 18, 22,
+ * 27, 33, 40, 48, 58, 60). Frequent small looks stop sooner either way: with Bonferroni over the looks that can
+ * reach their threshold, one assertion 0.9 → 0.5 measured 91.4 % power at 7.95 head trials per case for ×1.2,
+ * 91.8 % at 8.29 for ×1.4 and 89.8 % at 7.83 for ×1.1 (`npm run bench -- --only verdict --verdict-prs 3000`,
+ * seed 20261201, 2026-12-01); each look is one more round of agent runs, in wall time.
+ */
+export const CONFIRMATION_GROWTH = 1.2;
 
 /**
  * Base trials per head trial in a confirmation look: a suspect's base arm grows this many times faster than its
- * head arm (5 → 13 → 25 … while head goes 5 → 7 → 10 …). The head arm is the one in question; a well-measured base
+ * head arm (5 → 9 → 17 … while head goes 5 → 6 → 8 …). The head arm is the one in question; a well-measured base
  * rate makes each head trial worth more (one assertion 0.9 → 0.5: ~0.20 nats of evidence per head trial against an
  * equal base arm, ~0.36 against four base trials per head trial, ≤ 0.51 against a known base rate). Base trials
  * of main's own runs are cache hits; the rest are agent calls like any other (`bench/verdict-e2e.ts` counts both).

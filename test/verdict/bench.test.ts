@@ -26,7 +26,7 @@ describe("bench/verdict", () => {
         "suspectHeadTrials",
       ]),
     );
-    expect(a.figures.simulatedPrs).toBe(240);
+    expect(a.figures.simulatedPrs).toBe(300);
     expect(a.lines.join("\n")).toMatch(/seed 7/);
   });
 

@@ -87,7 +87,7 @@ describe("decideNewRoots", () => {
     const a = d.find((x) => x.checkId === "split/a")!;
     expect(a.status).toBe("new");
     expect(calls.every(([ids]) => ids.length === 1 && ids[0] === "split/a")).toBe(true);
-    expect(calls[0]![1]).toBe(2); // 5 → 7 head trials (and 5 → 13 base trials)
+    expect(calls[0]![1]).toBe(1); // 5 → 6 head trials (and 5 → 9 base trials)
     expect(a.confirmationTrials).toBe(calls.reduce((s, [, n]) => s + n, 0));
     expect(a.head.trials).toBe(5 + a.confirmationTrials);
     expect(a.base!.trials).toBe(5 + 4 * a.confirmationTrials);
@@ -105,13 +105,13 @@ describe("decideNewRoots", () => {
       confirmer({}, {}, calls),
     );
     // 1/5 vs 0/5 is too few to decide; each look without another head failure lowers Wald's ratio for a rise
-    // of 0.4 until, at 14 head trials against 41 base trials, the data favour no rise by more than 10:1.
-    expect(calls.map(([, n]) => n)).toEqual([2, 3, 4]);
+    // of 0.4 until, at 12 head trials against 33 base trials, the data favour no rise by more than 10:1.
+    expect(calls.map(([, n]) => n)).toEqual([1, 2, 2, 2]);
     // Base never failed: not "pre-existing" (that would claim base fails too), but not significant.
     expect(d[0]).toMatchObject({
       status: "not-significant",
-      head: { failed: 1, trials: 14 },
-      base: { failed: 0, trials: 41 },
+      head: { failed: 1, trials: 12 },
+      base: { failed: 0, trials: 33 },
     });
     expect(d[0]!.reason).toMatch(/favour no rise/);
   });
@@ -166,7 +166,7 @@ describe("decideNewRoots", () => {
       small,
       confirmer({ "split/a": 2 }, {}, calls),
     );
-    expect(calls.map(([, n]) => n)).toEqual([2, 1]);
+    expect(calls.map(([, n]) => n)).toEqual([1, 2]);
     expect(d[0]).toMatchObject({
       status: "inconclusive",
       undecidedBecause: "max-trials",
@@ -197,8 +197,8 @@ describe("decideNewRoots", () => {
 });
 
 describe("confirmation schedule", () => {
-  it("grows the head arm ×1.4 up to the budget", () => {
-    expect(confirmationSchedule(5, 55)).toEqual([2, 5, 9, 15, 23, 35, 51, 55]);
+  it("grows the head arm ×1.2 up to the budget", () => {
+    expect(confirmationSchedule(5, 55)).toEqual([1, 3, 5, 7, 10, 13, 17, 22, 28, 35, 43, 53, 55]);
     expect(confirmationSchedule(5, 0)).toEqual([]);
   });
 
