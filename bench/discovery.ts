@@ -14,9 +14,11 @@ import type { BenchContext } from "./types.js";
  * repository of 10,000 skills (every tenth with a seed-format suite) where the PR makes a few edits (a body, a
  * description, a suite, a new skill, a deletion): `discoverRepository` of head, of the base reusing head's
  * records of the skills the PR's changed files (as the PR API lists them) do not touch, and `classifyChanges`.
- * Goal < 1 s. `discovery.fullCompareMs` is the same without a changed-file list (a local `--base-dir` run):
- * both sides read in full. Median of a few runs after one warm-up (file cache warm, as on a runner that just
- * checked the repository out).
+ * Head and base are git checkouts read as the Action reads them (`GITHUB_ACTIONS=true`: the tracked files, from
+ * the index). Goal < 1 s. `discovery.fullCompareMs` is the same without a changed-file list (a local `--base-dir`
+ * run): both sides read in full. `discovery.walkHeadMs` is head's discovery of the same files in a folder that
+ * is no git checkout (one walk of every folder). Median of a few runs after one warm-up (file cache warm, as on
+ * a runner that just checked the repository out).
  */
 const SKILLS = 10_000;
 const SUITE_EVERY = 10;
@@ -66,9 +68,30 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   // The PR: a body edit, a description edit, a suite edit, a new skill, a deleted skill.
   write(head, `skills/${name(1)}/SKILL.md`, `${skillText(1)}Also check the edge cases.\n`);
   write(head, `skills/${name(2)}/SKILL.md`, skillText(2, "A new description for skill two."));
-  write(head, `.agent/evals/${name(10)}/prompts/case-1.yaml`, "id: case-1\nprompt: Do task 10 again\n");
+  write(
+    head,
+    `.agent/evals/${name(10)}/prompts/case-1.yaml`,
+    'id: case-1\nprompt: Do task 10 again\nassertions:\n  - id: says\n    type: contains\n    value: "10"\n',
+  );
   write(head, `skills/${name(SKILLS)}/SKILL.md`, skillText(SKILLS));
   rmSync(join(head, `skills/${name(3)}`), { recursive: true });
+  // Both sides are commits checked out, as in the Action: base committed, head a copy with the PR committed.
+  const git = (dir: string, ...args: string[]) =>
+    execFileSync("git", ["-C", dir, "-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args], {
+      stdio: "ignore",
+    });
+  for (const dir of [base, head]) {
+    rmSync(join(dir, ".git"), { recursive: true, force: true });
+    git(dir, "init", "-q");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "state");
+  }
+  const plain = join(ctx.tmp, "discovery-plain");
+  const headGit = join(head, ".git");
+  cpSync(head, plain, {
+    recursive: true,
+    filter: (src) => src !== headGit && !src.startsWith(`${headGit}/`),
+  });
   const generateMs = performance.now() - g0;
   // Flush the generator's 40,000 new files first, so the kernel writing them back is not timed as discovery.
   execFileSync("sync");
@@ -82,7 +105,11 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     `skills/${name(3)}/reference.md`,
   ];
 
-  const opts = { profile: "claude-code" as const, assertionTypes: assertionLookup(registry) };
+  const opts = {
+    profile: "claude-code" as const,
+    assertionTypes: assertionLookup(registry),
+    env: { GITHUB_ACTIONS: "true" },
+  };
   // Every timed run starts from a collected heap, as discovery does in the action (a fresh process): otherwise the
   // garbage of the run before (two discoveries of 10,000 skills) is collected on this run's clock.
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -120,6 +147,17 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   };
   const m = median(true);
   const full = median(false);
+  const walkTimes: number[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    gc?.();
+    const t0 = performance.now();
+    const w = discoverRepository(plain, opts);
+    if (i > 0) walkTimes.push(performance.now() - t0);
+    if (w.files.source !== "walk" || w.skills.length !== SKILLS)
+      throw new Error(`plain folder misread: ${w.files.source}, ${w.skills.length} skills`);
+  }
+  const walkMs = walkTimes.sort((a, b) => a - b)[RUNS >> 1]!;
+  if (m.h.files.source !== "git") throw new Error(`head was not read as a git checkout: ${m.h.files.source}`);
   const changed = m.changes.filter((c) => c.change !== "unchanged").map((c) => `${c.name}:${c.change}`);
   const changedFull = full.changes
     .filter((c) => c.change !== "unchanged")
@@ -134,6 +172,9 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   );
   ctx.log(
     `discovery.fullCompareMs ${Math.round(full.total)} ms   (no changed-file list: head ${Math.round(full.head)} + base ${Math.round(full.base)} + classify ${Math.round(full.classify)})`,
+  );
+  ctx.log(
+    `discovery.walkHeadMs ${Math.round(walkMs)} ms   (head's files in a folder that is no git checkout: one walk)`,
   );
   // The pipeline's detect stage also looks for near-duplicate descriptions over all of head's skills.
   const n0 = performance.now();
@@ -152,6 +193,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
       baseMs: Math.round(m.base),
       classifyMs: Math.round(m.classify),
       fullCompareMs: Math.round(full.total),
+      walkHeadMs: Math.round(walkMs),
       nearDuplicatesMs: Math.round(nearDuplicatesMs),
       generateMs: Math.round(generateMs),
       changes: changed,

@@ -14,6 +14,8 @@ const require = createRequire(import.meta.url);
 /** Entry points: dist name → source. */
 export const ENTRIES = {
   index: "src/main.ts",
+  // the action's `post:` step: completes a check run the main step left open (cancelled, timed out)
+  post: "src/post.ts",
   cli: "src/cli.ts",
 };
 /** Data files the bundles load at run time, copied next to them. */

@@ -30,6 +30,10 @@ export const OPERATIONS = [
 /** Webhook payloads the end-to-end tests start the action with: [event name, action, output file]. */
 const EVENTS = [
   ["pull_request", "synchronize", "pull_request.synchronize.json"],
+  // a maintainer adds the override label: the event that re-runs the check with it
+  ["pull_request", "labeled", "pull_request.labeled.json"],
+  // a merge queue asks for the required check on its merge group's head
+  ["merge_group", "checks_requested", "merge_group.checks_requested.json"],
   ["workflow_run", "completed", "workflow_run.completed.json"],
   ["issue_comment", "created", "issue_comment.created.json"],
   ["pull_request", "labeled", "pull_request.labeled.json"],

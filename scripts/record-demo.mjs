@@ -20,41 +20,25 @@ writeFileSync(
 // The recording run must not stop at the default budget (500 calls): confirmation trials cut short would be missing
 // from the recordings, and the replay would ask for them.
 rmSync(recordings, { recursive: true, force: true });
-const r = spawnSync(
-  process.execPath,
-  [
-    join(root, "dist/cli.js"),
-    "run",
-    "--repo",
-    demo,
-    "--base-dir",
-    join(root, "examples/demo-repo-base"),
-    "--config",
-    config,
-    "--record",
-    recordings,
-    "--no-cache",
-    "--quiet",
-  ],
-  { stdio: "inherit" },
-);
-// The sweep of the base (README: `node dist/cli.js run --repo examples/demo-repo-base`) runs every skill's
-// batteries; the PR above runs only what it changed. Recordings merge by trial key.
-const sweep = spawnSync(
-  process.execPath,
-  [
-    join(root, "dist/cli.js"),
-    "run",
-    "--repo",
-    join(root, "examples/demo-repo-base"),
-    "--config",
-    config,
-    "--record",
-    recordings,
-    "--no-cache",
-    "--quiet",
-  ],
-  { stdio: "inherit" },
-);
+const record = (args) =>
+  spawnSync(
+    process.execPath,
+    [
+      join(root, "dist/cli.js"),
+      "run",
+      ...args,
+      "--config",
+      config,
+      "--record",
+      recordings,
+      "--no-cache",
+      "--quiet",
+    ],
+    { stdio: "inherit" },
+  ).status;
+// The PR the demo shows (head against base), then a sweep of the base (every battery of every skill), so that
+// `npm run demo` and the README's sweep `node dist/cli.js run --repo examples/demo-repo-base` both replay.
+const pr = record(["--repo", demo, "--base-dir", join(root, "examples/demo-repo-base")]);
+const sweep = record(["--repo", join(root, "examples/demo-repo-base")]);
 rmSync(tmp, { recursive: true, force: true });
-console.error(`recorded into ${recordings} (PR run exit ${r.status}, base sweep exit ${sweep.status})`);
+console.error(`recorded into ${recordings} (the PR: exit ${pr}; the sweep of the base: exit ${sweep})`);

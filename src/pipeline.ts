@@ -9,6 +9,9 @@ import { assertionLookup } from "./detect/assertion-types.js";
 import { type BaseCheckout, checkoutBase, headSha } from "./detect/base.js";
 import { classifyChanges, type SkillChangeInfo } from "./detect/changes.js";
 import { type Discovery, discoverRepository, type ReuseUnchanged } from "./detect/discover.js";
+import { judgeWithoutJudge } from "./detect/needs-judge.js";
+import { outsideGlobsDiagnostics } from "./detect/outside-globs.js";
+import { skillOwnsFile } from "./detect/touched.js";
 import "./grade/assertions/index.js";
 import * as assertionRegistry from "./grade/assertions/registry.js";
 import { summariseDiscriminator } from "./grade/discriminator.js";
@@ -75,7 +78,11 @@ async function pipeline(
 
   // detect (near-duplicate descriptions make routers guess: warn at both descriptions)
   const head = discover(settings.repoDir);
-  head.diagnostics.push(...nearDuplicateWarnings(head.skills));
+  head.diagnostics.push(
+    ...nearDuplicateWarnings(head.skills),
+    ...outsideGlobsDiagnostics(head.outsideGlobs, settings.changedFiles),
+    ...(settings.judge ? [] : judgeWithoutJudge(head.skills, "error")),
+  );
   let checkout: BaseCheckout | undefined;
   try {
     checkout = settings.base ? checkoutBase(settings.repoDir, settings.base) : undefined;
@@ -98,7 +105,9 @@ async function pipeline(
     // Nothing found is a misconfiguration (a wrong folder, wrong globs), never a clean pass.
     if (head.skills.length === 0 && (base?.skills.length ?? 0) === 0)
       throw new InputError(
-        `no skill found in ${settings.repoDir}${checkout ? " or its base" : ""} (looked for SKILL.md under ${(settings.config.skills?.globs ?? ["the default skill folders"]).join(", ")}); point --repo / working-directory at the repository, or set skills.globs in the base's .skillgate.yml`,
+        head.outsideGlobs.length > 0
+          ? `no skill found in ${settings.repoDir}${checkout ? " or its base" : ""} within the configured skills globs (${(settings.config.skills?.globs ?? []).join(", ") || "include/exclude"}); ${head.outsideGlobs.length} SKILL.md file(s) lie outside them (${head.outsideGlobs.slice(0, 3).join(", ")}${head.outsideGlobs.length > 3 ? ", …" : ""})`
+          : `no skill found in ${settings.repoDir}${checkout ? " or its base" : ""}: no SKILL.md file anywhere (git-ignored, vendored and node_modules folders are not read); point --repo / working-directory at the repository`,
       );
     const toEvaluate = changes.filter((c) => c.batteries.discriminator || c.batteries.trigger).length;
     const scope = {
@@ -129,6 +138,12 @@ async function pipeline(
 
     // plan: jobs per skill and arm; a skill whose own files do not validate is not run (fail-closed)
     const headErrors = head.diagnostics.filter((d) => d.severity === "error");
+    // Errors in files no skill owns (a SKILL.md dropped as a duplicate, a stray suite file) are never evaluated:
+    // they block unless the change leaves the file alone.
+    const changed = settings.changedFiles && checkout ? new Set(settings.changedFiles) : undefined;
+    const repositoryErrors = headErrors.filter(
+      (d) => !head.skills.some((s) => skillOwnsFile(s, d.file)) && (!changed || changed.has(d.file)),
+    );
     const judge: Judge | undefined = settings.judge ? createJudge(settings.judge) : undefined;
     const jobs: {
       info: SkillChangeInfo;
@@ -138,7 +153,7 @@ async function pipeline(
       validation: Diagnostic[];
     }[] = [];
     for (const info of changes) {
-      const validation = info.head ? headErrors.filter((d) => ownsFile(info.head!, d.file)) : [];
+      const validation = info.head ? headErrors.filter((d) => skillOwnsFile(info.head!, d.file)) : [];
       const entry = { info, errors: [] as string[], validation } as (typeof jobs)[number];
       jobs.push(entry);
       const runnable =
@@ -254,7 +269,8 @@ async function pipeline(
         const headRun = runOf(j.head)!;
         const jobChecks = headRun.checks;
         const reqs = headRun.requests.filter((r) => r.mode !== "trigger");
-        await writeSkillCreatorExports(join(settings.outputs.exports, j.info.name), {
+        // A plugin's skill (`plugin:skill`) gets a folder per plugin.
+        await writeSkillCreatorExports(join(settings.outputs.exports, ...j.info.name.split(":")), {
           skill: { name: j.info.name, path: j.head.skill.path },
           suite: j.head.skill.suite,
           records: reqs.map((r) => ({
@@ -299,11 +315,16 @@ async function pipeline(
           ? {
               ref: checkout.ref,
               sha: checkout.sha,
+              tip:
+                settings.base?.kind === "ref" && settings.base.tip !== checkout.sha
+                  ? settings.base.tip
+                  : undefined,
               dir: settings.base?.kind === "dir" ? checkout.dir : undefined,
             }
           : undefined,
         outcomes,
         diagnostics: head.diagnostics,
+        repositoryErrors,
         cost: ledger.cost,
         runErrors: ledger.runErrors,
         attribution: attributeRoots(armChecks("head")),
@@ -318,14 +339,6 @@ async function pipeline(
   } finally {
     checkout?.dispose();
   }
-}
-
-function ownsFile(skill: Skill, file: string): boolean {
-  return (
-    file.startsWith(`${skill.dir}/`) ||
-    !!skill.suite?.sourceFiles.includes(file) ||
-    (!!skill.suite && file.startsWith(`${skill.suite.root}/`))
-  );
 }
 
 /**

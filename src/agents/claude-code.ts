@@ -12,6 +12,7 @@ import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult, errorForStatus, errorResult, tail } from "./result.js";
 import { resolveCommand } from "./shell-words.js";
+import { qualifySkillNames } from "./skill-names.js";
 
 const execFileP = promisify(execFile);
 
@@ -166,6 +167,9 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
       });
       if (p.spawnError) return errorResult("crash", `cannot start claude (${file}): ${p.spawnError}`);
       const { result, complete } = parseClaudeStream(p.stdout);
+      result.skillsActivated = qualifySkillNames(result.skillsActivated, request.install);
+      if (result.skillsRegistered)
+        result.skillsRegistered = qualifySkillNames(result.skillsRegistered, request.install);
       const notes = result.notes ?? [];
       if (p.timedOut)
         return errorResult("timeout", `claude did not finish within ${run.timeoutMs} ms`, true, result);

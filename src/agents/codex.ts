@@ -17,6 +17,7 @@ import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult, errorResult, tail } from "./result.js";
 import { resolveCommand } from "./shell-words.js";
+import { qualifySkillNames } from "./skill-names.js";
 
 const execFileP = promisify(execFile);
 
@@ -164,6 +165,7 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
       });
       if (p.spawnError) return errorResult("crash", `cannot start codex (${file}): ${p.spawnError}`);
       const { result, completed } = parseCodexEvents(p.stdout);
+      result.skillsActivated = qualifySkillNames(result.skillsActivated, request.install);
       const u = result.usage;
       result.usage = priceUsage(config, u.inputTokens, u.outputTokens);
       if (p.timedOut)

@@ -3,6 +3,7 @@ import { EXIT } from "../report/exit-codes.js";
 import { VERSION } from "../version.js";
 import { COMMANDS } from "./commands/index.js";
 import { type CliIO, processIO } from "./io.js";
+import { didYouMean, UsageError } from "./usage.js";
 
 export const USAGE = `skillgate ${VERSION} — gate pull requests that edit AI-agent skills
 
@@ -32,28 +33,35 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr(`skillgate: unknown command \`${name}\`\n\n${USAGE}\n`);
+    const known = Object.keys(COMMANDS);
+    io.stderr(
+      `skillgate: unknown command \`${name}\`${name.startsWith("-") ? "" : didYouMean(name, known)}\n\n${USAGE}\n`,
+    );
     return EXIT.usage;
   }
   try {
-    return await command(rest, io);
+    return await command.run(rest, io);
   } catch (e) {
-    return reportError(e, io);
+    return reportError(e, io, { name, usage: command.usage });
   }
 }
 
-export function reportError(e: unknown, io: CliIO): number {
+/**
+ * Every error of a command, in one voice: `skillgate <command>: …`. A usage error is followed by the command's
+ * usage; a configuration error by its located diagnostics (both exit 2); anything else is an error (exit 3).
+ */
+export function reportError(e: unknown, io: CliIO, command: { name: string; usage: string }): number {
+  const prefix = `skillgate ${command.name}:`;
+  if (e instanceof UsageError) {
+    io.stderr(`${prefix} ${e.message}\n\n${command.usage}\n`);
+    return EXIT.usage;
+  }
   if (e instanceof InputError) {
-    io.stderr(`skillgate: ${e.message}\n`);
+    io.stderr(`${prefix} ${e.message}\n`);
     for (const d of e.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
     return EXIT.usage;
   }
-  const code = (e as { code?: string }).code;
-  if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) {
-    io.stderr(`skillgate: ${(e as Error).message}\n`);
-    return EXIT.usage;
-  }
-  io.stderr(`skillgate: error: ${(e as Error)?.message ?? String(e)}\n`);
+  io.stderr(`${prefix} error: ${(e as Error)?.message ?? String(e)}\n`);
   if (process.env.SKILLGATE_DEBUG) io.stderr(`${(e as Error)?.stack ?? ""}\n`);
   return EXIT.error;
 }

@@ -1,8 +1,95 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseSource, InputError } from "../model/index.js";
+
+/** A shallow clone is deepened this many commits at a time, this many times, then unshallowed. */
+export const GIT_DEEPEN_STEP = 50;
+export const GIT_DEEPEN_ATTEMPTS = 6;
+
+/** `git` in `repoDir`: stdout on success, or the exit code and stderr (never throws). */
+function gitAsync(repoDir: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      "git",
+      ["-C", repoDir, ...args],
+      { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ ok: !error, stdout: String(stdout), stderr: String(stderr) }),
+    );
+  });
+}
+
+/** The base a pull request is compared with: the merge base of head and the base ref, as the PR's diff shows it. */
+export interface MergeBase {
+  /** The merge base commit: what the base arm runs and the policy is read from. */
+  sha: string;
+  /** The commit the base ref names now (the base branch's tip); equal to `sha` when head is up to date with it. */
+  tip: string;
+}
+
+/**
+ * The merge base of `head` and `base` (refs or SHAs) in `repoDir`. Commits missing from the clone are fetched
+ * from `remote`, and a shallow clone is deepened (`git fetch --deepen`) step by step, then unshallowed, until a
+ * merge base exists. Throws an InputError that says what to do when there is none.
+ */
+export async function findMergeBase(
+  repoDir: string,
+  base: string,
+  head: string,
+  options: { remote?: string; log?: (message: string) => void } = {},
+): Promise<MergeBase> {
+  const remote = options.remote ?? "origin";
+  const log = options.log ?? (() => {});
+  const commitOf = async (ref: string) => {
+    const r = await gitAsync(repoDir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    return r.ok ? r.stdout.trim() : undefined;
+  };
+  const fetchHint = `check out with \`fetch-depth: 0\` (actions/checkout), or fetch it: git fetch ${remote} ${base}`;
+  const resolved: string[] = [];
+  for (const ref of [base, head]) {
+    let sha = await commitOf(ref);
+    if (!sha && /^[0-9a-f]{40}$/i.test(ref)) {
+      log(`fetching ${ref.slice(0, 12)} from ${remote}`);
+      await gitAsync(repoDir, ["fetch", "--no-tags", `--depth=${GIT_DEEPEN_STEP}`, remote, ref]);
+      sha = await commitOf(ref);
+    }
+    if (!sha)
+      throw new InputError(
+        `${ref === base ? "base" : "head"} \`${ref}\` is not a commit in ${repoDir}: ${fetchHint}`,
+      );
+    resolved.push(sha);
+  }
+  const [tip, headSha] = resolved as [string, string];
+  for (let attempt = 0; ; attempt++) {
+    const r = await gitAsync(repoDir, ["merge-base", tip, headSha]);
+    if (r.ok) return { sha: r.stdout.trim(), tip };
+    const shallow =
+      (await gitAsync(repoDir, ["rev-parse", "--is-shallow-repository"])).stdout.trim() === "true";
+    if (!shallow)
+      throw new InputError(
+        `base \`${base}\` (${tip.slice(0, 12)}) and head ${headSha.slice(0, 12)} have no common ancestor in ${repoDir}: there is no merge base to compare with (is the base the branch this head was made from?)`,
+      );
+    const args =
+      attempt < GIT_DEEPEN_ATTEMPTS
+        ? ["fetch", "--no-tags", `--deepen=${GIT_DEEPEN_STEP}`, remote, tip, headSha]
+        : ["fetch", "--no-tags", "--unshallow", remote, tip, headSha];
+    if (attempt > GIT_DEEPEN_ATTEMPTS)
+      throw new InputError(
+        `no merge base of base ${tip.slice(0, 12)} and head ${headSha.slice(0, 12)} in the shallow clone ${repoDir}, and it cannot be deepened from \`${remote}\`: ${fetchHint}`,
+      );
+    log(
+      attempt < GIT_DEEPEN_ATTEMPTS
+        ? `no merge base in the shallow clone yet; deepening by ${GIT_DEEPEN_STEP} commits (attempt ${attempt + 1})`
+        : "no merge base after deepening; fetching the full history",
+    );
+    const fetched = await gitAsync(repoDir, args);
+    if (!fetched.ok)
+      throw new InputError(
+        `no merge base of base ${tip.slice(0, 12)} and head ${headSha.slice(0, 12)} in the shallow clone ${repoDir}, and \`git ${args.join(" ")}\` failed (${fetched.stderr.trim().split("\n").pop()}): ${fetchHint}`,
+      );
+  }
+}
 
 /** A checked-out base to evaluate, and how to let go of it. */
 export interface BaseCheckout {

@@ -96,9 +96,10 @@ export function classifyChanges(
     const suiteChanged = b.suite !== s.suite && suiteHash(base.dir, b) !== suiteHash(head.dir, s);
     const triggerSetChanged = JSON.stringify(triggerPrompts(b)) !== JSON.stringify(triggerPrompts(s));
     const anyChange = renamedFrom || descriptionChanged || bodyChanged || suiteChanged;
+    // The PR touches a skill when it touches either side's files (a suite file it deleted is only base's).
     const change: SkillChange = renamedFrom
       ? "rename"
-      : !anyChange || !touches(s)
+      : !anyChange || !(touches(s) || touches(b))
         ? "unchanged"
         : bodyChanged
           ? "body"

@@ -34,6 +34,16 @@ export class DirIndex {
     return listing ?? undefined;
   }
 
+  /**
+   * The entry `name` of folder `rel` when that folder's listing is already in memory: `null` when the listing
+   * says there is none, undefined when the folder was never listed (nothing is read to answer).
+   */
+  peek(rel: string, name: string): DirEntry | null | undefined {
+    const listing = this.listings.get(clean(rel));
+    if (listing === undefined) return undefined;
+    return listing?.get(name) ?? null;
+  }
+
   kind(rel: string): EntryKind | undefined {
     const norm = clean(rel);
     if (norm === "") return this.list("") ? "dir" : undefined;

@@ -1,27 +1,38 @@
 import { hash } from "node:crypto";
-import { join, posix } from "node:path";
+import { realpathSync } from "node:fs";
+import { isAbsolute, join, posix, relative, sep } from "node:path";
 import picomatch from "picomatch";
-import { globSync } from "tinyglobby";
 import type { Diagnostic, Skill, SkillFolderContent, Suite, ValidationProfile } from "../model/index.js";
 import { readRegularFile, sha256OfFile } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
-import { parseSkillFile } from "./skill-file.js";
+import { findPlugins, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
+import {
+  listRepositoryFiles,
+  NAMED_SUITE_FILES,
+  PLUGIN_MANIFEST,
+  type RepositoryFiles,
+  SKILL_FILE_NAMES,
+  SKIPPED_DIRS,
+  skippedSkillPath,
+} from "./repo-files.js";
+import { repositoryName } from "./repo-name.js";
+import { type ExpectedName, NAME_MAX, parseSkillFile, UNICODE_NAME_PATTERN } from "./skill-file.js";
+import { parseSourceFile } from "./source-file.js";
 import { type AssertionTypeLookup, SuiteReader } from "./suite-context.js";
+import {
+  conventionalSuiteRoots,
+  orphanSeedSuites,
+  placeSuites,
+  type SuiteRoot,
+  suiteFileSkillName,
+} from "./suite-roots.js";
 import { SEED_EVALS_DIR, touchedBy } from "./touched.js";
-
-/** Where teams keep skills (DESIGN.md § Repository conventions). */
-export const DEFAULT_SKILL_GLOBS = [
-  ".claude/skills/*/SKILL.md",
-  ".agents/skills/*/SKILL.md",
-  ".github/skills/*/SKILL.md",
-  ".agent/skills/*/SKILL.md",
-  "skills/*/SKILL.md",
-];
 
 export { SEED_EVALS_DIR };
 
 export interface DiscoverOptions {
+  /** Configured globs (`skills.globs`, `--glob`): only matching SKILL.md files are skills; the rest are counted. */
   globs?: string[];
   include?: string[];
   exclude?: string[];
@@ -29,12 +40,22 @@ export interface DiscoverOptions {
   assertionTypes: AssertionTypeLookup;
   /** Base side of a PR whose changed files are known: take untouched skills from head's discovery. */
   reuse?: ReuseUnchanged;
+  /**
+   * `GITHUB_REPOSITORY` / `GITHUB_WORKSPACE` name a root skill's repository when git does not; under
+   * `GITHUB_ACTIONS=true` a git checkout is read as the commit it holds (tracked files only). Default
+   * `process.env`.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Discovery {
   repoDir: string;
   skills: Skill[];
   diagnostics: Diagnostic[];
+  /** SKILL.md files the configured globs, include and exclude leave out (repository-relative, sorted). */
+  outsideGlobs: string[];
+  /** The files discovery read skills, suites and plugins from, and how they were listed. */
+  files: RepositoryFiles;
 }
 
 /**
@@ -47,22 +68,73 @@ export interface ReuseUnchanged {
   changedFiles: readonly string[];
 }
 
-/** Finds every skill and its eval suite; never throws on bad input (diagnostics carry every problem). */
+/**
+ * Finds every skill of the repository (every SKILL.md, see `listRepositoryFiles`) and its eval suite in every
+ * layout skillgate reads; never throws on bad input (diagnostics carry every problem).
+ */
 export function discoverRepository(repoDir: string, opts: DiscoverOptions): Discovery {
+  const env = opts.env ?? process.env;
   const diagnostics: Diagnostic[] = [];
   const dirs = new DirIndex(repoDir);
-  const reuse = opts.reuse && reusable(opts.reuse);
-  const files = findSkillFiles(repoDir, opts.globs ?? DEFAULT_SKILL_GLOBS, dirs);
-  const include = opts.include?.length ? picomatch(opts.include, { dot: true }) : undefined;
-  const exclude = opts.exclude?.length ? picomatch(opts.exclude, { dot: true }) : undefined;
+  const reuse = opts.reuse && reusable(opts.reuse, repoDir);
+  const files =
+    opts.reuse && reuse
+      ? filesAtBase(opts.reuse)
+      : listRepositoryFiles(repoDir, dirs, { untracked: env.GITHUB_ACTIONS !== "true" });
+  const plugins = findPlugins(files.pluginManifests, files.skillFiles, (m) => manifestName(repoDir, m));
+  const narrowed = narrowing(opts);
+  const candidates = new Set(files.skillFiles);
+  const candidateDirs = new Set(files.skillFiles.map((f) => f.slice(0, Math.max(0, f.lastIndexOf("/")))));
+  let repoName: { value?: string } | undefined;
+  const ctx: LoadContext = {
+    repoDir,
+    profile: opts.profile,
+    dirs,
+    diagnostics,
+    candidates,
+    realRepo: undefined,
+    plugins,
+    repoName: () => {
+      repoName ??= { value: repositoryName(repoDir, env) };
+      return repoName.value;
+    },
+  };
   const skills: Skill[] = [];
+  const outsideGlobs: string[] = [];
   const byName = new Map<string, Skill>();
   const fresh = new Set<Skill>();
-  for (const path of files) {
-    if (include && !include(path)) continue;
-    if (exclude?.(path)) continue;
+  for (const path of files.skillFiles) {
+    const dir = posix.dirname(path);
+    if ((path === "skill.md" || path.endsWith("/skill.md")) && candidates.has(posix.join(dir, "SKILL.md"))) {
+      diagnostics.push({
+        file: path,
+        line: 1,
+        column: 1,
+        severity: "warning",
+        code: "skill/two-skill-files",
+        message: "skill.md is ignored: SKILL.md in the same folder is the skill",
+      });
+      continue;
+    }
+    const outer = enclosingSkillDir(dir, candidateDirs);
+    if (outer !== undefined) {
+      // An agent installs the outer folder whole: a SKILL.md inside it is one of its files (a template, a fixture).
+      diagnostics.push({
+        file: path,
+        line: 1,
+        column: 1,
+        severity: "notice",
+        code: "skill/nested",
+        message: `inside the folder of the skill at ${outer}/: read as one of its files, not as a skill`,
+      });
+      continue;
+    }
+    if (narrowed && !narrowed(path)) {
+      outsideGlobs.push(path);
+      continue;
+    }
     const kept = reuse?.unchanged(path);
-    const skill = kept ? { ...kept } : loadSkill(repoDir, path, opts.profile, dirs, diagnostics);
+    const skill = kept ? { ...kept } : loadSkill(ctx, path);
     if (!skill) continue;
     if (!kept) fresh.add(skill);
     const clash = byName.get(skill.name);
@@ -71,7 +143,7 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
         ...(skill.loc.name ?? skill.loc.frontmatter),
         severity: "error",
         code: "skill/duplicate-name",
-        message: `skill name \`${skill.name}\` is also used by ${clash.path}; names must be unique in a repository`,
+        message: `skill name \`${skill.name}\` is also used by ${clash.path}; names must be unique ${skill.namespace ? `in plugin ${skill.namespace}` : "in a repository (outside plugins)"}`,
       });
       continue;
     }
@@ -79,64 +151,76 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     skills.push(skill);
   }
   const reader = new SuiteReader(repoDir, opts.assertionTypes, dirs);
+  const placement = placeSuites(reader, skills, files.namedSuiteFiles, (s) => fresh.has(s));
+  diagnostics.push(...placement.diagnostics);
   for (const skill of skills) {
     if (!fresh.has(skill)) continue; // a reused record keeps its suite
-    const suite = loadSuite(reader, skill, diagnostics);
+    const suite = loadSuite(reader, skill, diagnostics, placement.rootsOf(skill), placement.elsewhere(skill));
     if (suite) skill.suite = suite;
   }
-  // Suites in the seed folder with no skill: the skill was renamed or deleted, or the folder name is wrong.
-  for (const [dir, entry] of [...(dirs.list(SEED_EVALS_DIR) ?? [])].sort(([a], [b]) => (a < b ? -1 : 1)))
-    if (entry.kind === "dir" && !byName.has(dir))
-      diagnostics.push({
-        file: posix.join(SEED_EVALS_DIR, dir),
-        line: 1,
-        column: 1,
-        severity: "warning",
-        code: "suite/orphan",
-        message: `eval suite \`${dir}\` has no skill of that name`,
-      });
-  return { repoDir, skills, diagnostics: dedupe(diagnostics) };
+  diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
+  return { repoDir, skills, diagnostics: dedupe(diagnostics), outsideGlobs, files };
+}
+
+/** The common case of a valid name, tested before the Unicode rule (discovery tests 10,000 of them). */
+const ASCII_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** The matcher of configured globs, include and exclude, or undefined when nothing narrows discovery. */
+function narrowing(opts: DiscoverOptions): ((path: string) => boolean) | undefined {
+  const globs = opts.globs?.length ? picomatch(opts.globs, { dot: true }) : undefined;
+  const include = opts.include?.length ? picomatch(opts.include, { dot: true }) : undefined;
+  const exclude = opts.exclude?.length ? picomatch(opts.exclude, { dot: true }) : undefined;
+  if (!globs && !include && !exclude) return undefined;
+  return (p) => (!globs || globs(p)) && (!include || include(p)) && !exclude?.(p);
+}
+
+/** The nearest folder above `dir` that holds a SKILL.md of its own (never the repository root). */
+function enclosingSkillDir(dir: string, skillDirs: ReadonlySet<string>): string | undefined {
+  for (let i = dir.lastIndexOf("/"); i > 0; i = dir.lastIndexOf("/", i - 1)) {
+    const d = dir.slice(0, i);
+    if (skillDirs.has(d)) return d;
+  }
+  return undefined;
 }
 
 /**
- * SKILL.md paths matching the globs, sorted. A `<folder>/<star>/SKILL.md` glob is listed directly, and every
- * subfolder is a candidate: reading its SKILL.md tells whether there is one (listing each folder to ask first
- * costs five system calls per skill).
+ * The base side's files, from head's list and the PR's changed files: a file the PR does not touch is at base
+ * what it is at head, and every other one (added, deleted, renamed) is in the changed list. No walk, no git.
  */
-function findSkillFiles(repoDir: string, globs: readonly string[], dirs: DirIndex): string[] {
-  const found = new Set<string>();
-  const general: string[] = [];
-  for (const glob of globs) {
-    const m = ONE_LEVEL_GLOB.exec(glob);
-    if (!m) {
-      general.push(glob);
-      continue;
-    }
-    const [, parent = "", file = ""] = m;
-    if (parent.split("/").some((p) => IGNORED_DIRS.has(p))) continue;
-    for (const [name, entry] of dirs.list(parent) ?? []) {
-      if (entry.kind !== "dir" || IGNORED_DIRS.has(name)) continue;
-      found.add(`${parent}/${name}/${file}`);
-    }
-  }
-  if (general.length)
-    for (const path of globSync(general, {
-      cwd: repoDir,
-      dot: true,
-      onlyFiles: true,
-      ignore: [...IGNORED_DIRS].map((d) => `**/${d}/**`),
-      expandDirectories: false,
-    }))
-      found.add(path);
-  return [...found].sort();
+function filesAtBase(reuse: ReuseUnchanged): RepositoryFiles {
+  const head = reuse.from.files;
+  const changed = reuse.changedFiles;
+  const with_ = (list: string[], pick: (f: string) => boolean) => {
+    const more = changed.filter(pick);
+    return more.length === 0 ? list : [...new Set([...list, ...more])].sort();
+  };
+  return {
+    source: head.source,
+    skillFiles: with_(
+      head.skillFiles,
+      (f) => (SKILL_FILE_NAMES as readonly string[]).includes(posix.basename(f)) && !skippedSkillPath(f),
+    ),
+    namedSuiteFiles: with_(head.namedSuiteFiles, (f) => NAMED_SUITE_FILES.has(posix.basename(f))),
+    pluginManifests: with_(
+      head.pluginManifests,
+      (f) => f === PLUGIN_MANIFEST || f.endsWith(`/${PLUGIN_MANIFEST}`),
+    ),
+  };
 }
 
-/** A literal folder, one `*` level, a literal file name: the shape of every default glob. */
-const ONE_LEVEL_GLOB = /^((?:[^*?[\]{}()!\\/]+\/)*[^*?[\]{}()!\\/]+)\/\*\/([^*?[\]{}()!\\/]+)$/;
-const IGNORED_DIRS = new Set(["node_modules", ".git"]);
-
-function reusable(reuse: ReuseUnchanged) {
-  const touched = touchedBy(reuse.changedFiles);
+function reusable(reuse: ReuseUnchanged, baseDir: string) {
+  // A plugin renamed or added moves every skill of it into another namespace: read the base in full.
+  if (reuse.changedFiles.some((f) => f === PLUGIN_MANIFEST || f.endsWith(`/${PLUGIN_MANIFEST}`)))
+    return undefined;
+  // A suite file that names its skill (anywhere in the repository) touches the skill it names, on either side.
+  const named = new Set<string>();
+  for (const f of reuse.changedFiles)
+    if (NAMED_SUITE_FILES.has(posix.basename(f)))
+      for (const dir of [baseDir, reuse.from.repoDir]) {
+        const n = namedSkill(dir, f);
+        if (n) named.add(n);
+      }
+  const touched = touchedBy(reuse.changedFiles, named);
   const byPath = new Map(reuse.from.skills.map((s) => [s.path, s]));
   return {
     /** Head's record of the skill at this path, when the PR touches neither its folder nor its suite. */
@@ -147,35 +231,93 @@ function reusable(reuse: ReuseUnchanged) {
   };
 }
 
-/** The skill at `path`, or undefined when there is no SKILL.md file there (a diagnostic when it cannot be read). */
-function loadSkill(
-  repoDir: string,
-  path: string,
-  profile: ValidationProfile,
-  dirs: DirIndex,
-  diagnostics: Diagnostic[],
-): Skill | undefined {
-  const dir = posix.dirname(path);
+/** The skill a suite file names (`skill_name` of evals.json, `skill` of waza files), read on its own. */
+function namedSkill(repoDir: string, rel: string): string | undefined {
   let bytes: Buffer | undefined;
   try {
-    bytes = readRegularFile(join(repoDir, path));
+    bytes = readRegularFile(join(repoDir, rel));
+  } catch {
+    return undefined;
+  }
+  if (!bytes) return undefined;
+  return suiteFileSkillName(parseSourceFile(rel, bytes.toString("utf8")).value);
+}
+
+/** The `name` of a plugin manifest, when it has a string one. */
+function manifestName(repoDir: string, rel: string): string | undefined {
+  try {
+    const bytes = readRegularFile(join(repoDir, rel));
+    const v: unknown = bytes ? JSON.parse(bytes.toString("utf8")) : undefined;
+    const name = v && typeof v === "object" ? (v as { name?: unknown }).name : undefined;
+    return typeof name === "string" ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface LoadContext {
+  repoDir: string;
+  profile: ValidationProfile;
+  dirs: DirIndex;
+  diagnostics: Diagnostic[];
+  /** Every SKILL.md path found: a link to one of them is that skill again. */
+  candidates: ReadonlySet<string>;
+  /** The repository's real path, resolved when a link is met. */
+  realRepo: string | undefined;
+  plugins: readonly PluginRoot[];
+  /** The repository's name, asked for only when a root skill is met. */
+  repoName: () => string | undefined;
+}
+
+/** The skill at `path`, or undefined when there is no SKILL.md file there (a diagnostic when it cannot be read). */
+function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
+  const { repoDir, diagnostics } = ctx;
+  const dir = posix.dirname(path);
+  const problem = (severity: Diagnostic["severity"], code: string, message: string) =>
+    diagnostics.push({ file: path, line: 1, column: 1, severity, code, message });
+  let bytes: Buffer | "link" | undefined;
+  try {
+    bytes = readRegularFile(join(repoDir, path), { noFollow: true });
+    if (bytes === "link") {
+      // A SKILL.md that is a symbolic link: the file it points at is read, once, and never outside the repository.
+      ctx.realRepo ??= realpathSync(repoDir);
+      const real = realpathSync(join(repoDir, path));
+      const rel = relative(ctx.realRepo, real).split(sep).join("/");
+      if (rel.startsWith("../") || isAbsolute(rel)) {
+        problem("warning", "skill/link-outside", "SKILL.md links outside the repository: not read");
+        return undefined;
+      }
+      if (rel !== path && ctx.candidates.has(rel)) return undefined; // the skill at its real path
+      bytes = readRegularFile(real);
+    }
   } catch (e) {
-    diagnostics.push({
-      file: path,
-      line: 1,
-      column: 1,
-      severity: "error",
-      code: "skill/unreadable",
-      message: `cannot read SKILL.md: ${(e as Error).message}`,
-    });
+    problem("error", "skill/unreadable", `cannot read SKILL.md: ${(e as Error).message}`);
     return undefined;
   }
   if (!bytes) return undefined;
   const raw = bytes.toString("utf8");
-  const parsed = parseSkillFile(path, raw, profile);
+  const { layout, namespace } = skillLayout(dir, ctx.plugins);
+  let expected: ExpectedName | null;
+  if (layout === "root") {
+    const repo = ctx.repoName();
+    expected = repo
+      ? { name: repo, what: "the repository's name", why: "a root skill's folder is the repository" }
+      : null;
+  } else expected = { name: posix.basename(dir), what: "its folder name" };
+  const parsed = parseSkillFile(path, raw, ctx.profile, expected);
   diagnostics.push(...parsed.diagnostics);
+  const validName =
+    parsed.name &&
+    (ASCII_NAME.test(parsed.name) ||
+      ([...parsed.name].length <= NAME_MAX && UNICODE_NAME_PATTERN.test(parsed.name)))
+      ? parsed.name
+      : undefined;
+  const local =
+    validName ?? (layout === "root" ? (ctx.repoName() ?? posix.basename(repoDir)) : posix.basename(dir));
   return {
-    name: parsed.name && /^[a-z0-9-]{1,64}$/.test(parsed.name) ? parsed.name : posix.basename(dir),
+    name: qualifiedName(local, namespace),
+    ...(namespace ? { namespace } : {}),
+    layout,
     dir,
     path,
     description: parsed.description ?? "",
@@ -183,7 +325,7 @@ function loadSkill(
     frontmatter: parsed.frontmatter,
     body: parsed.body,
     raw,
-    folder: new SkillFolder(repoDir, dir, dirs, { [posix.basename(path)]: bytes }),
+    folder: new SkillFolder(repoDir, dir, ctx.dirs, { [posix.basename(path)]: bytes }),
     loc: parsed.loc,
   };
 }
@@ -232,11 +374,13 @@ export function hashSkillFolder(
   known: Record<string, Buffer> = {},
 ): { files: string[]; contentHash: string } {
   const files: string[] = [];
+  const at = (rel: string) => (dir === "." ? rel : rel ? `${dir}/${rel}` : dir);
   const walk = (rel: string) => {
-    for (const [name, e] of dirs.list(rel ? `${dir}/${rel}` : dir) ?? []) {
+    for (const [name, e] of dirs.list(at(rel)) ?? []) {
       const p = rel ? `${rel}/${name}` : name;
       if ((!rel && name === "evals") || e.link) continue;
-      if (e.kind === "dir") walk(p);
+      // A root skill's folder is the repository: its history and installed packages are not the skill.
+      if (e.kind === "dir" && !SKIPPED_DIRS.has(name)) walk(p);
       else if (e.kind === "file") files.push(p);
     }
   };
@@ -251,22 +395,32 @@ export function hashSkillFolder(
   return { files, contentHash: hash("sha256", listing, "hex") };
 }
 
-/** Loads the suite of a skill from `.agent/evals/<name>/` and/or `<skill-dir>/evals/`, all formats. */
-export function loadSuite(reader: SuiteReader, skill: Skill, diagnostics: Diagnostic[]): Suite | undefined {
+/**
+ * Loads the suite of a skill from its suite folders (`suiteRoots`), every format each folder may hold; `hidden`
+ * files (suite files that name another skill) are left to that skill.
+ */
+export function loadSuite(
+  reader: SuiteReader,
+  skill: Skill,
+  diagnostics: Diagnostic[],
+  roots: readonly SuiteRoot[] = conventionalSuiteRoots(reader, skill),
+  hidden: ReadonlySet<string> = new Set(),
+): Suite | undefined {
+  if (roots.length === 0) return undefined;
   const start = reader.sourceFiles.length;
   const firstDiagnostic = reader.diagnostics.length;
-  // The skill folder itself is not listed for this (a `stat` of its `evals/` costs one system call, a listing five).
-  const roots = [posix.join(SEED_EVALS_DIR, skill.name), posix.join(skill.dir, "evals")].filter((r, i) =>
-    i === 0 ? reader.isDir(r) : reader.probeDir(r),
-  );
-  if (roots.length === 0) return undefined;
-  const draft: SuiteDraft = { cases: [], formats: [] };
-  for (const root of roots)
-    for (const format of SUITE_FORMATS)
-      if (format.detect(reader, root)) {
-        format.load(reader, root, draft);
-        if (!draft.formats.includes(format.format)) draft.formats.push(format.format);
-      }
+  const draft: SuiteDraft = { skillDir: skill.dir, cases: [], formats: [] };
+  reader.hide(hidden);
+  try {
+    for (const root of roots)
+      for (const format of SUITE_FORMATS)
+        if ((!root.formats || root.formats.includes(format.format)) && format.detect(reader, root.dir)) {
+          format.load(reader, root.dir, draft);
+          if (!draft.formats.includes(format.format)) draft.formats.push(format.format);
+        }
+  } finally {
+    reader.hide(new Set());
+  }
   const ids = new Map<string, string>();
   for (const c of draft.cases) {
     const prev = ids.get(c.id);
@@ -275,26 +429,27 @@ export function loadSuite(reader: SuiteReader, skill: Skill, diagnostics: Diagno
     else ids.set(c.id, c.loc.file);
   }
   diagnostics.push(...reader.diagnostics.slice(firstDiagnostic));
+  const root = roots[0]!.dir;
   if (draft.formats.length === 0) {
     diagnostics.push({
-      file: roots[0]!,
+      file: root,
       line: 1,
       column: 1,
       severity: "warning",
       code: "suite/empty",
       message:
-        "eval folder holds no suite file (meta.json, prompts/, trigger-eval.json, evals.json or trigger_tests.yaml)",
+        "eval folder holds no suite file (meta.json, prompts/, trigger-eval.json, evals.json, eval.yaml or trigger_tests.yaml)",
     });
     return undefined;
   }
   return {
     skill: skill.name,
-    root: roots[0]!,
+    root,
     formats: draft.formats,
     meta: draft.meta ?? {
       thresholds: {},
       vars: {},
-      loc: { file: roots[0]!, line: 1, column: 1 },
+      loc: { file: root, line: 1, column: 1 },
       keyLoc: {},
     },
     cases: draft.cases,

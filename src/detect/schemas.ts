@@ -21,8 +21,11 @@ export const frontmatterSchema = {
     description: { type: "string" },
     license: { type: "string" },
     compatibility: { type: "string" },
-    metadata: { type: "object", additionalProperties: { type: "string" } },
-    "allowed-tools": { type: "string" },
+    // Non-string metadata values and a list of allowed tools are graded by profile in skill-file.ts.
+    metadata: { type: "object" },
+    "allowed-tools": {
+      anyOf: [{ type: "string" }, { type: "array", items: { type: "string", minLength: 1 } }],
+    },
   },
 } as const;
 
@@ -185,13 +188,16 @@ export const skillCreatorEvalsSchema = {
   $id: "skillgate/skill-creator-evals",
   type: "object",
   required: ["evals"],
+  additionalProperties: false,
   properties: {
+    $schema: { type: "string" },
     skill_name: { type: "string" },
     evals: {
       type: "array",
       items: {
         type: "object",
         required: ["prompt"],
+        additionalProperties: false,
         properties: {
           id: { type: ["string", "integer"] },
           prompt: nonEmptyString,
@@ -212,6 +218,7 @@ export const skillCreatorTriggerSchema = {
   items: {
     type: "object",
     required: ["query", "should_trigger"],
+    additionalProperties: false,
     properties: { query: nonEmptyString, should_trigger: { type: "boolean" } },
   },
 } as const;
@@ -222,6 +229,7 @@ const wazaPrompt = {
     {
       type: "object",
       required: ["prompt"],
+      additionalProperties: false,
       properties: {
         prompt: nonEmptyString,
         reason: { type: "string" },
@@ -235,12 +243,59 @@ const wazaPrompt = {
 export const wazaTriggerSchema = {
   $id: "skillgate/waza-trigger",
   type: "object",
+  additionalProperties: false,
   properties: {
+    $schema: { type: "string" },
     skill: { type: "string" },
     should_trigger_prompts: { type: "array", items: wazaPrompt },
     should_not_trigger_prompts: { type: "array", items: wazaPrompt },
   },
   anyOf: [{ required: ["should_trigger_prompts"] }, { required: ["should_not_trigger_prompts"] }],
+} as const;
+
+/**
+ * microsoft/waza `eval.yaml`: the keys of its published schema. What skillgate grades of it is in
+ * `formats/waza-eval.ts`; the rest (config, metrics) is waza's own run configuration.
+ */
+export const wazaEvalSchema = {
+  $id: "skillgate/waza-eval",
+  type: "object",
+  required: ["tasks"],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    name: { type: "string" },
+    description: { type: "string" },
+    skill: { type: "string" },
+    agent: { type: "string" },
+    version: { type: ["string", "number"] },
+    schemaVersion: { type: ["string", "number"] },
+    config: { type: "object" },
+    metrics: { type: "array" },
+    graders: { type: "array", items: { type: "object", required: ["type"] } },
+    tasks: { type: "array", items: nonEmptyString },
+  },
+} as const;
+
+/** A waza task file (`tasks/*.yaml`). */
+export const wazaTaskSchema = {
+  $id: "skillgate/waza-task",
+  type: "object",
+  required: ["inputs"],
+  additionalProperties: false,
+  properties: {
+    id: nonEmptyString,
+    name: { type: "string" },
+    description: { type: "string" },
+    tags: { type: "array" },
+    inputs: {
+      type: "object",
+      required: ["prompt"],
+      properties: { prompt: nonEmptyString },
+    },
+    expected: { type: "object" },
+    graders: { type: "array", items: { type: "object", required: ["type"] } },
+  },
 } as const;
 
 const agentConfig = {

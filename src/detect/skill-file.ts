@@ -13,6 +13,9 @@ export const COMPATIBILITY_MAX = 500;
 /** The spec recommends a body under 500 lines. */
 export const BODY_LINES_RECOMMENDED = 500;
 const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const ASCII = /^[\x00-\x7f]*$/;
+/** skills-ref's rule: lowercase letters of any script, digits, single hyphens. */
+export const UNICODE_NAME_PATTERN = /^[\p{Ll}\p{Lo}\p{Nd}]+(-[\p{Ll}\p{Lo}\p{Nd}]+)*$/u;
 
 export interface ParsedSkillFile {
   frontmatter: Record<string, unknown>;
@@ -29,11 +32,29 @@ export interface ParsedSkillFile {
   diagnostics: Diagnostic[];
 }
 
+/** What a skill's `name` must equal: its folder's name, or for a skill at the repository root the repository's. */
+export interface ExpectedName {
+  name: string;
+  /** How the message names it, e.g. "its folder name" or "the repository's name". */
+  what: string;
+  /** Why, when it is not obvious. */
+  why?: string;
+}
+
 /**
- * Parses and checks one SKILL.md. `file` is repository-relative; the folder name must equal `name`.
+ * Parses and checks one SKILL.md. `file` is repository-relative; `name` must equal `expected` (by default the
+ * folder's name; `null` for a root skill of a repository whose name is unknown: nothing to compare with).
  * Never throws: every problem is a located diagnostic.
  */
-export function parseSkillFile(file: string, text: string, profile: ValidationProfile): ParsedSkillFile {
+export function parseSkillFile(
+  file: string,
+  text: string,
+  profile: ValidationProfile,
+  expected: ExpectedName | null = {
+    name: posix.basename(posix.dirname(file)),
+    what: "its folder name",
+  },
+): ParsedSkillFile {
   const diagnostics: Diagnostic[] = [];
   const top: SourceLocation = { file, line: 1, column: 1 };
   const err = (loc: SourceLocation, code: string, message: string) =>
@@ -67,21 +88,34 @@ export function parseSkillFile(file: string, text: string, profile: ValidationPr
   const frontmatter = fm.value as Record<string, unknown>;
   diagnostics.push(...validateAgainst(frontmatterSchema, frontmatter, fm, [], "skill/frontmatter"));
 
-  const folder = posix.basename(posix.dirname(file));
   const name = typeof frontmatter.name === "string" ? frontmatter.name : undefined;
   if ("name" in frontmatter) loc.name = fm.locate(["name"]);
   if (name !== undefined) {
     const at = loc.name!;
-    if (name.length < 1 || name.length > NAME_MAX)
-      err(at, "skill/name-length", `name must be 1–${NAME_MAX} characters (is ${name.length})`);
-    else if (!NAME_PATTERN.test(name))
+    const length = ASCII.test(name) ? name.length : [...name].length;
+    if (length < 1 || length > NAME_MAX)
+      err(at, "skill/name-length", `name must be 1–${NAME_MAX} characters (is ${length})`);
+    else if (!NAME_PATTERN.test(name)) {
+      // skills-ref accepts lowercase letters of any script; the spec's examples and most clients are ASCII.
+      if (profile === "claude-code" && UNICODE_NAME_PATTERN.test(name))
+        warn(
+          at,
+          "skill/name-unicode",
+          `name \`${name}\` uses letters outside a-z: accepted by skills-ref, not portable (the strict profile rejects it)`,
+        );
+      else
+        err(
+          at,
+          "skill/name-pattern",
+          `name \`${name}\` must be lowercase letters, digits and single hyphens (no leading, trailing or double \`-\`)`,
+        );
+    }
+    if (expected && name !== expected.name && name.normalize("NFKC") !== expected.name.normalize("NFKC"))
       err(
         at,
-        "skill/name-pattern",
-        `name \`${name}\` must be lowercase letters, digits and single hyphens (no leading, trailing or double \`-\`)`,
+        "skill/name-folder",
+        `name \`${name}\` must equal ${expected.what} \`${expected.name}\`${expected.why ? ` (${expected.why})` : ""}`,
       );
-    if (name !== folder)
-      err(at, "skill/name-folder", `name \`${name}\` must equal its folder name \`${folder}\``);
   }
 
   const description = typeof frontmatter.description === "string" ? frontmatter.description : undefined;
@@ -91,8 +125,14 @@ export function parseSkillFile(file: string, text: string, profile: ValidationPr
     const length = [...description].length;
     if (description.trim().length === 0) err(at, "skill/description-empty", "description must not be empty");
     if (length > DESCRIPTION_MAX) {
-      const whenToUse = typeof frontmatter.when_to_use === "string" ? frontmatter.when_to_use : "";
-      const listed = length + [...whenToUse].length;
+      const whenToUse = typeof frontmatter.when_to_use === "string" ? frontmatter.when_to_use : undefined;
+      const listed = length + (whenToUse === undefined ? 0 : [...whenToUse].length);
+      const cut =
+        listed <= CLAUDE_CODE_LISTING_MAX
+          ? ""
+          : whenToUse === undefined
+            ? " and will be cut"
+            : `; with when_to_use it is ${listed} and will be cut`;
       if (profile === "strict")
         err(
           at,
@@ -103,7 +143,7 @@ export function parseSkillFile(file: string, text: string, profile: ValidationPr
         warn(
           at,
           "skill/description-length",
-          `description is ${length} characters, over the spec's ${DESCRIPTION_MAX} (Claude Code lists up to ${CLAUDE_CODE_LISTING_MAX}${listed > CLAUDE_CODE_LISTING_MAX ? `; with when_to_use it is ${listed} and will be cut` : ""})`,
+          `description is ${length} characters, over the spec's ${DESCRIPTION_MAX} (Claude Code lists up to ${CLAUDE_CODE_LISTING_MAX}${cut})`,
         );
     }
     if (/[<>]/.test(description))
@@ -124,11 +164,56 @@ export function parseSkillFile(file: string, text: string, profile: ValidationPr
   const metadata = frontmatter.metadata;
   let version: string | undefined;
   if (metadata && typeof metadata === "object" && !Array.isArray(metadata)) {
+    // The spec's metadata maps strings to strings. skills-ref coerces other values to strings and Claude Code
+    // loads them: a warning by default, an error under strict (the spec's word).
+    for (const [k, v] of Object.entries(metadata as Record<string, unknown>)) {
+      if (typeof v === "string") continue;
+      const at = fm.locate(["metadata", k]);
+      const shown =
+        v === null
+          ? "null"
+          : Array.isArray(v)
+            ? "a list"
+            : typeof v === "object"
+              ? "a mapping"
+              : `a ${typeof v}`;
+      if (profile === "strict")
+        err(
+          at,
+          "skill/metadata-value",
+          `\`metadata.${k}\` is ${shown}; the spec allows only strings (quote it)`,
+        );
+      else
+        warn(
+          at,
+          "skill/metadata-value",
+          `\`metadata.${k}\` is ${shown}, read as a string (as skills-ref does); quote it to be portable`,
+        );
+    }
     const v = (metadata as Record<string, unknown>).version;
     if (typeof v === "string" || typeof v === "number") {
       version = String(v);
       loc.version = fm.locate(["metadata", "version"]);
     }
+  }
+
+  // The spec's `allowed-tools` is one space-separated string; Claude Code also reads a YAML list, whose tool
+  // names may hold spaces (`Bash(git status)`).
+  const allowedTools = frontmatter["allowed-tools"];
+  if (Array.isArray(allowedTools)) {
+    const at = fm.locate(["allowed-tools"]);
+    if (profile === "strict")
+      err(
+        at,
+        "skill/allowed-tools-list",
+        "`allowed-tools` must be one space-separated string under the spec",
+      );
+    else
+      warn(
+        at,
+        "skill/allowed-tools-list",
+        "`allowed-tools` as a list is Claude Code's form; the spec's is one space-separated string",
+      );
   }
 
   for (const key of Object.keys(frontmatter)) {

@@ -1,4 +1,5 @@
-import { join, posix } from "node:path";
+import { realpathSync } from "node:fs";
+import { isAbsolute, join, posix, relative, sep } from "node:path";
 import type { Assertion, Case, CaseFile, Diagnostic, SourceLocation } from "../model/index.js";
 import { readFileBytes } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
@@ -6,11 +7,21 @@ import { assertionSchema } from "./schemas.js";
 import { type PathSegment, parseSourceFile, type SourceFile } from "./source-file.js";
 import { validateAgainst } from "./validate.js";
 
+/** A problem of one assertion found before any trial runs; `path` is inside the assertion. */
+export interface StaticProblem {
+  path: PathSegment[];
+  code: string;
+  message: string;
+  severity?: "error" | "warning";
+}
+
 /** What the suite loaders need to know about assertion types (the grade stage's registry supplies it). */
 export interface AssertionTypeLookup {
   /** JSON Schema of the type's own params, or undefined when the type is unknown. */
   schemaOf(type: string): object | undefined;
   names(): string[];
+  /** Static checks of a normalised assertion (invalid regexes, unknown gates, gate options …). */
+  check?(a: Assertion): StaticProblem[];
 }
 
 /** Keys every assertion may carry; everything else is a type-specific param. */
@@ -38,8 +49,15 @@ export class SuiteReader {
     readonly dirs: DirIndex = new DirIndex(repoDir),
   ) {}
 
+  /** Files another skill's suite owns (they name it), hidden while this skill's folders are read. */
+  private hidden: ReadonlySet<string> = new Set();
+
+  hide(files: ReadonlySet<string>): void {
+    this.hidden = files;
+  }
+
   exists(rel: string): boolean {
-    return this.dirs.exists(rel);
+    return !this.hidden.has(rel) && this.dirs.exists(rel);
   }
 
   isDir(rel: string): boolean {
@@ -57,7 +75,8 @@ export class SuiteReader {
     return [...listing.keys()]
       .filter((f) => pattern.test(f))
       .sort()
-      .map((f) => posix.join(relDir, f));
+      .map((f) => posix.join(relDir, f))
+      .filter((f) => !this.hidden.has(f));
   }
 
   /**
@@ -76,7 +95,17 @@ export class SuiteReader {
   private readOnce(rel: string): SourceFile | undefined {
     let text: string;
     try {
-      text = readFileBytes(join(this.repoDir, rel)).toString("utf8");
+      // A suite folder or file may be a symbolic link (the PR's to make): it is read only inside the repository.
+      const real = this.realPath(rel);
+      if (!within(this.realRepo(), real)) {
+        this.error(
+          { file: rel, line: 1, column: 1 },
+          "suite/link-outside",
+          "suite file links outside the repository: not read",
+        );
+        return undefined;
+      }
+      text = readFileBytes(real).toString("utf8");
     } catch (e) {
       this.error(
         { file: rel, line: 1, column: 1 },
@@ -96,8 +125,9 @@ export class SuiteReader {
     src: SourceFile,
     path: readonly PathSegment[],
     code: string,
+    alsoKnown: readonly string[] = [],
   ): boolean {
-    const ds = validateAgainst(schema, value, src, path, code);
+    const ds = validateAgainst(schema, value, src, path, code, alsoKnown);
     this.diagnostics.push(...ds);
     return ds.length === 0;
   }
@@ -136,10 +166,11 @@ export class SuiteReader {
     }
     const params: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(a)) if (!COMMON_ASSERTION_KEYS.has(k)) params[k] = v;
-    if (!this.validate(schema, params, src, path, "suite/assertion-params")) return undefined;
+    if (!this.validate(schema, params, src, path, "suite/assertion-params", [...COMMON_ASSERTION_KEYS]))
+      return undefined;
     const id = String(a.id);
     const dependsOn = a.depends_on === undefined ? [] : [a.depends_on].flat().map(String);
-    return {
+    const assertion: Assertion = {
       id,
       rawType,
       type,
@@ -152,6 +183,14 @@ export class SuiteReader {
       params,
       loc,
     };
+    for (const p of this.assertionTypes.check?.(assertion) ?? [])
+      this.diagnostics.push({
+        ...src.locate([...path, ...p.path]),
+        severity: p.severity ?? "error",
+        code: p.code,
+        message: `assertion \`${id}\`: ${p.message}`,
+      });
+    return assertion;
   }
 
   /** Case `files`: strings or `{from, to}`; `from` is relative to the suite root and must exist. */
@@ -165,11 +204,11 @@ export class SuiteReader {
           ? defaultDestination(f)
           : ((f as { to?: string }).to ?? defaultDestination(from));
       const rel = posix.normalize(posix.join(suiteRoot, from));
-      if (from.startsWith("/") || rel.startsWith("..") || !rel.startsWith(suiteRoot)) {
+      if (from.startsWith("/") || !this.inside(rel, suiteRoot)) {
         this.error(
           src.locate([...path, i]),
           "suite/file-outside",
-          `file \`${from}\` must lie inside the suite folder`,
+          `file \`${from}\` must lie inside the suite folder${suiteRoot === "." ? " (the repository)" : ` ${suiteRoot}/`}`,
         );
         return;
       }
@@ -194,8 +233,67 @@ export class SuiteReader {
     return out;
   }
 
-  /** Checks ids are unique and `depends_on` points at assertions of the same case, without cycles. */
+  /**
+   * Whether repository path `rel` lies inside folder `dir`, by path segments (`foo-data/x` is not inside `foo`)
+   * and by real path: a symbolic link in the suite folder must not copy a file from elsewhere into a trial.
+   * A path that does not exist is judged by its segments (it is reported missing).
+   */
+  inside(rel: string, dir: string): boolean {
+    const bySegments = (p: string, d: string) =>
+      d === "." || d === ""
+        ? p !== ".." && !p.startsWith("../") && !posix.isAbsolute(p)
+        : p === d || p.startsWith(`${d}/`);
+    if (!bySegments(rel, dir)) return false;
+    let real: string;
+    let realDir: string;
+    try {
+      real = realpathSync.native(join(this.repoDir, rel));
+      realDir = realpathSync.native(join(this.repoDir, dir));
+    } catch {
+      return true;
+    }
+    return within(realDir, real);
+  }
+
+  private realRepoDir?: string;
+  private readonly realPaths = new Map<string, string>();
+
+  private realRepo(): string {
+    this.realRepoDir ??= realpathSync.native(this.repoDir);
+    return this.realRepoDir;
+  }
+
+  /**
+   * The real path of repository path `rel`, from folder listings already in memory where they say an entry is no
+   * link (a suite's files sit in folders its loader listed), else from the system (memoised per path): 0–1
+   * system calls per suite instead of one `realpath` per file.
+   */
+  private realPath(rel: string): string {
+    if (rel === "" || rel === ".") return this.realRepo();
+    let real = this.realPaths.get(rel);
+    if (real !== undefined) return real;
+    const slash = rel.lastIndexOf("/");
+    const parent = slash < 0 ? "" : rel.slice(0, slash);
+    const entry = this.dirs.peek(parent, rel.slice(slash + 1));
+    real =
+      entry && !entry.link
+        ? join(this.realPath(parent), rel.slice(slash + 1))
+        : realpathSync.native(join(this.repoDir, rel));
+    this.realPaths.set(rel, real);
+    return real;
+  }
+
+  /**
+   * Checks a case has checks, its ids are unique and `depends_on` points at assertions of the same case,
+   * without cycles. A case with no check would "pass" every trial: an error, never a silent pass.
+   */
   checkCase(c: Case): void {
+    if (c.assertions.length === 0)
+      this.error(
+        c.loc,
+        "suite/case-no-checks",
+        `case \`${c.id}\` has no checks: add assertions (inline \`assertions:\`, or a file assertions/${c.id}.yaml in the seed layout)`,
+      );
     const ids = new Map<string, Assertion>();
     for (const a of c.assertions) {
       if (ids.has(a.id))
@@ -230,6 +328,12 @@ export class SuiteReader {
     };
     for (const a of c.assertions) visit(a, []);
   }
+}
+
+/** Whether absolute path `p` is `dir` or lies below it. */
+function within(dir: string, p: string): boolean {
+  const r = relative(dir, p);
+  return r === "" || (!r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r));
 }
 
 /** `fixtures/x/package.json` → `x/package.json`; `evals/files/a.csv` → `a.csv`; anything else keeps its path. */

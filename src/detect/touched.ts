@@ -4,20 +4,59 @@ import type { Skill } from "../model/index.js";
 /** The seed layout keeps suites here; `<skill-dir>/evals/` is the other place. */
 export const SEED_EVALS_DIR = ".agent/evals";
 
+/** A skill's folder under `.agent/evals/`: `<name>`, or `<plugin>/<name>` for a plugin's skill. */
+export function seedSuiteDir(s: Pick<Skill, "name" | "namespace">): string {
+  return s.namespace
+    ? posix.join(SEED_EVALS_DIR, s.namespace, s.name.slice(s.namespace.length + 1))
+    : posix.join(SEED_EVALS_DIR, s.name);
+}
+
+/** The name a skill has within its namespace (its frontmatter name). */
+export function localName(s: Pick<Skill, "name" | "namespace">): string {
+  return s.namespace ? s.name.slice(s.namespace.length + 1) : s.name;
+}
+
 /**
  * Whether a PR's changed files (PR API or git, both sides of a rename) touch a skill: its folder, either
- * suite folder (also one the PR deleted or added) or a file its suite reads. One set lookup per folder, so
- * 3,000 changed files against 10,000 skills stay cheap. Without a list everything counts as touched.
+ * suite folder (also one the PR deleted or added), a file its suite reads, or a suite file naming it
+ * (`named`, read from both sides). One set lookup per folder, so 3,000 changed files against 10,000 skills stay
+ * cheap. Without a list everything counts as touched. A root skill's folder is the repository: any change
+ * touches it.
  */
-export function touchedBy(changedFiles: readonly string[] | undefined): (s: Skill) => boolean {
+export function touchedBy(
+  changedFiles: readonly string[] | undefined,
+  named: ReadonlySet<string> = new Set(),
+): (s: Skill) => boolean {
   if (!changedFiles) return () => true;
   const changed = new Set(changedFiles);
   const dirs = new Set<string>();
   for (const f of changed)
     for (let d = posix.dirname(f); d !== "." && d !== "/"; d = posix.dirname(d)) dirs.add(d);
   return (s) =>
+    (s.dir === "." && changed.size > 0) ||
     changed.has(s.path) ||
     dirs.has(s.dir) ||
-    dirs.has(posix.join(SEED_EVALS_DIR, s.name)) ||
-    (s.suite !== undefined && (dirs.has(s.suite.root) || s.suite.sourceFiles.some((f) => changed.has(f))));
+    dirs.has(seedSuiteDir(s)) ||
+    named.has(s.name) ||
+    (s.suite !== undefined &&
+      (suiteDirs(s).some((d) => dirs.has(d)) || s.suite.sourceFiles.some((f) => changed.has(f))));
+}
+
+/** The folders a skill's suite was read from (its root and the folder of every file it read). */
+function suiteDirs(s: Skill): string[] {
+  if (!s.suite) return [];
+  return [s.suite.root, ...s.suite.sourceFiles.map((f) => posix.dirname(f))];
+}
+
+/** Whether a diagnostic's file belongs to a skill: its folder, or a file or folder of its suite. */
+export function skillOwnsFile(skill: Skill, file: string): boolean {
+  if (skill.dir === "." ? !file.startsWith("../") : file.startsWith(`${skill.dir}/`)) return true;
+  const suite = skill.suite;
+  if (!suite) return file.startsWith(`${seedSuiteDir(skill)}/`);
+  return (
+    suite.sourceFiles.includes(file) ||
+    file === suite.root ||
+    file.startsWith(`${suite.root}/`) ||
+    file.startsWith(`${seedSuiteDir(skill)}/`)
+  );
 }

@@ -1,8 +1,10 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { Diagnostic } from "../model/index.js";
 import { type PathSegment, pointerToPath, type SourceFile } from "./source-file.js";
+import { didYouMean } from "./suggest.js";
 
-// verbose: errors carry their schema node, whose `description` (when set) says what a value must be.
+// verbose: each error keeps its schema node: an unknown key's message names the keys that schema knows, and a
+// `description` (when set) says what a value must be.
 const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true });
 const compiled = new Map<object, ValidateFunction>();
 
@@ -25,11 +27,13 @@ export function validateAgainst(
   source: SourceFile,
   basePath: readonly PathSegment[] = [],
   code = "schema",
+  /** Keys valid beside the schema's own at its top (an assertion's common keys beside its type's params). */
+  alsoKnown: readonly string[] = [],
 ): Diagnostic[] {
   const fn = compile(schema);
   if (fn(value)) return [];
   const errors = simplify(fn.errors ?? []);
-  return errors.map((e) => toDiagnostic(e, source, basePath, code));
+  return errors.map((e) => toDiagnostic(e, source, basePath, code, alsoKnown));
 }
 
 function simplify(errors: ErrorObject[]): ErrorObject[] {
@@ -68,6 +72,7 @@ function toDiagnostic(
   source: SourceFile,
   basePath: readonly PathSegment[],
   code: string,
+  alsoKnown: readonly string[],
 ): Diagnostic {
   const path = [...basePath, ...pointerToPath(e.instancePath)];
   const where = path.length ? `\`${path.join(".")}\`` : "the file";
@@ -77,7 +82,9 @@ function toDiagnostic(
     case "additionalProperties": {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
       loc = source.locateKey([...path, key]);
-      message = `unknown key \`${key}\`${path.length ? ` in ${where}` : ""}`;
+      const own = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const known = [...own, ...(e.instancePath === "" ? alsoKnown : [])].filter((k) => k !== "$schema");
+      message = `unknown key \`${key}\`${path.length ? ` in ${where}` : ""}${didYouMean(key, known)}`;
       break;
     }
     case "required":

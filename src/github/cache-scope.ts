@@ -8,14 +8,17 @@
 import { type GitHubClient, httpStatus } from "./client.js";
 import type { ActionContext } from "./context.js";
 
-/** Why the PR's cache scope cannot be trusted, or undefined when it holds no cache under `keyPrefix`. */
+/**
+ * Why the change's cache scope cannot be trusted, or undefined when it holds no cache under `keyPrefix`. The scope
+ * is the PR's `refs/pull/N/merge`, or a merge group's own ref (its workflow is the merged one, which the PR wrote).
+ */
 export async function distrustPullRequestCaches(
   client: GitHubClient | undefined,
   ctx: Pick<ActionContext, "owner" | "repo">,
-  pullNumber: number,
+  change: number | { ref: string },
   keyPrefix: string,
 ): Promise<string | undefined> {
-  const ref = `refs/pull/${pullNumber}/merge`;
+  const ref = typeof change === "number" ? `refs/pull/${change}/merge` : change.ref;
   if (!client)
     return `no token to list the caches of ${ref}; the base arm runs without the default branch's trials`;
   try {
@@ -33,7 +36,7 @@ export async function distrustPullRequestCaches(
       .map((c) => c.key)
       .join(
         ", ",
-      )}): a pull request's runs never save one, so a workflow this PR changed wrote them; restoring nothing`;
+      )}): a pull request's or merge group's runs never save one, so a workflow the change controls wrote them; restoring nothing`;
   } catch (e) {
     const status = httpStatus(e);
     return `cannot list the caches of ${ref} (${status ?? "network"}${status === 403 ? ": give the workflow `permissions: actions: read`" : ""}) to check that no PR-written cache would be restored; restoring nothing`;

@@ -1,6 +1,7 @@
 import { execa } from "execa";
+import { findMergeBase } from "../detect/base.js";
 import type { GitHubClient } from "./client.js";
-import { GIT_DEEPEN_ATTEMPTS, GIT_DEEPEN_STEP, MAX_PULL_FILES, PULL_FILES_PER_PAGE } from "./limits.js";
+import { MAX_PULL_FILES, PULL_FILES_PER_PAGE } from "./limits.js";
 
 /** Status vocabulary of GitHub's `pulls.listFiles` (git statuses are mapped onto it). */
 export type ChangedFileStatus =
@@ -68,15 +69,9 @@ export class GitError extends Error {
   override name = "GitError";
 }
 
-async function ok(repoDir: string, args: string[]): Promise<boolean> {
-  return (await execa("git", args, { cwd: repoDir, reject: false })).exitCode === 0;
-}
-
-const hasCommit = (dir: string, sha: string) => ok(dir, ["cat-file", "-e", `${sha}^{commit}`]);
-
 /**
  * Files changed between the merge base of `baseSha` and `headSha` (what a PR shows), from local git. A shallow
- * checkout is deepened step by step (then unshallowed) until both commits and a merge base exist.
+ * checkout is deepened until both commits and a merge base exist (`findMergeBase`).
  */
 export async function gitChangedFiles(
   repoDir: string,
@@ -84,33 +79,19 @@ export async function gitChangedFiles(
   headSha: string,
   options: { remote?: string; log?: (message: string) => void } = {},
 ): Promise<ChangedFile[]> {
-  const remote = options.remote ?? "origin";
-  const log = options.log ?? (() => {});
-  for (const sha of [baseSha, headSha]) {
-    if (!(await hasCommit(repoDir, sha))) {
-      log(`fetching ${sha} from ${remote}`);
-      await git(repoDir, ["fetch", "--no-tags", `--depth=${GIT_DEEPEN_STEP}`, remote, sha]);
-    }
-  }
-  let mergeBase: string | undefined;
-  for (let attempt = 0; ; attempt++) {
-    const r = await execa("git", ["merge-base", baseSha, headSha], { cwd: repoDir, reject: false });
-    if (r.exitCode === 0) {
-      mergeBase = String(r.stdout).trim();
-      break;
-    }
-    const shallow = (await git(repoDir, ["rev-parse", "--is-shallow-repository"])).trim() === "true";
-    if (!shallow) throw new GitError(`${baseSha} and ${headSha} have no common ancestor in ${repoDir}`);
-    if (attempt < GIT_DEEPEN_ATTEMPTS) {
-      log(`no merge base yet; deepening by ${GIT_DEEPEN_STEP} commits (attempt ${attempt + 1})`);
-      await git(repoDir, ["fetch", "--no-tags", `--deepen=${GIT_DEEPEN_STEP}`, remote, baseSha, headSha]);
-    } else {
-      log("no merge base after deepening; fetching the full history");
-      await git(repoDir, ["fetch", "--no-tags", "--unshallow", remote, baseSha, headSha]);
-    }
-  }
-  const out = await git(repoDir, ["diff", "--name-status", "-z", "-M", "--no-color", mergeBase, headSha]);
+  const mergeBase = await findMergeBase(repoDir, baseSha, headSha, options);
+  const out = await git(repoDir, ["diff", "--name-status", "-z", "-M", "--no-color", mergeBase.sha, headSha]);
   return parseNameStatus(out);
+}
+
+/** Those of `paths` (absolute) that git tracks in `repoDir`; empty when `repoDir` is no git checkout. */
+export async function committedFiles(repoDir: string, paths: string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const r = await execa("git", ["ls-files", "-z", "--full-name", "--", ...paths], {
+    cwd: repoDir,
+    reject: false,
+  });
+  return r.exitCode === 0 ? String(r.stdout).split("\0").filter(Boolean) : [];
 }
 
 /** Parses `git diff --name-status -z` output. */

@@ -63,10 +63,11 @@ export interface CheckRunTarget {
 
 /** Check run I/O: create `in_progress` early, complete with the conclusion and annotation batches. */
 export class CheckRun {
-  id: number | undefined;
   constructor(
     private readonly client: GitHubClient,
     private readonly target: CheckRunTarget,
+    /** Set by `start`, or given when another process (the post step) completes a run this one did not open. */
+    public id?: number,
   ) {}
 
   async start(now = new Date()): Promise<void> {
@@ -84,6 +85,23 @@ export class CheckRun {
       },
     });
     this.id = data.id;
+  }
+
+  /** Completes an open run with a conclusion decided without a report (cancelled, timed out …); no annotations. */
+  async conclude(
+    output: { conclusion: "cancelled" | "timed_out" | "failure"; title: string; summary: string },
+    now = new Date(),
+  ): Promise<void> {
+    if (this.id === undefined) throw new Error("no check run to conclude");
+    await this.client.rest.checks.update({
+      owner: this.target.owner,
+      repo: this.target.repo,
+      check_run_id: this.id,
+      status: "completed",
+      conclusion: output.conclusion,
+      completed_at: now.toISOString(),
+      output: { title: output.title, summary: output.summary },
+    });
   }
 
   /** Completes the run (creating it first if `start` was skipped). Returns the number of requests made. */

@@ -50,7 +50,18 @@ export function readContext(env: Record<string, string | undefined>): ActionCont
   };
 }
 
-export function runUrl(ctx: ActionContext): string | undefined {
+/** The running workflow file, repository-relative, from `GITHUB_WORKFLOW_REF` (`owner/repo/<path>@<ref>`). */
+export function workflowFile(env: Record<string, string | undefined>): string | undefined {
+  const ref = env.GITHUB_WORKFLOW_REF;
+  if (!ref) return undefined;
+  const at = ref.lastIndexOf("@");
+  const path = (at >= 0 ? ref.slice(0, at) : ref).split("/").slice(2).join("/");
+  return path || undefined;
+}
+
+export function runUrl(
+  ctx: Pick<ActionContext, "serverUrl" | "owner" | "repo" | "runId">,
+): string | undefined {
   return ctx.runId ? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}` : undefined;
 }
 
@@ -74,6 +85,15 @@ export type RunPlan =
       body: string;
     }
   | { kind: "ignored"; reason: string }
+  | {
+      /** A merge queue's merge group: its head against its base (the queue's previous entry or the branch). */
+      kind: "merge-group";
+      headSha: string;
+      baseSha: string;
+      headRef: string;
+      /** The pull request the group was made for (`…/pr-<n>-<sha>` in its head ref): whose labels count. */
+      pullNumber?: number;
+    }
   | { kind: "push"; headSha: string }
   | { kind: "sweep"; headSha: string }
   | { kind: "report"; headSha?: string; pullNumber?: number };
@@ -135,6 +155,20 @@ export function planRun(ctx: ActionContext, o: { mode: Mode; allowPullRequestTar
         body: String(p.comment?.body ?? ""),
       };
     }
+    case "merge_group": {
+      const mg = p.merge_group;
+      if (!mg?.head_sha || !mg?.base_sha)
+        throw new InputError("the merge_group event payload has no merge_group.head_sha / base_sha");
+      const headRef = String(mg.head_ref ?? "");
+      const pr = /\/pr-(\d+)-[0-9a-f]+$/.exec(headRef)?.[1];
+      return {
+        kind: "merge-group",
+        headSha: mg.head_sha,
+        baseSha: mg.base_sha,
+        headRef,
+        ...(pr ? { pullNumber: Number(pr) } : {}),
+      };
+    }
     case "push":
       return { kind: "push", headSha: p.after || ctx.sha };
     case "workflow_dispatch":
@@ -142,7 +176,7 @@ export function planRun(ctx: ActionContext, o: { mode: Mode; allowPullRequestTar
       return { kind: "sweep", headSha: ctx.sha };
     default:
       throw new InputError(
-        `skillgate does not handle the ${ctx.eventName} event in mode ${o.mode}: use pull_request, issue_comment (/skillgate), push, workflow_dispatch, schedule, or mode: report (workflow_run)`,
+        `skillgate does not handle the ${ctx.eventName} event in mode ${o.mode}: use pull_request, merge_group, issue_comment (/skillgate), push, workflow_dispatch, schedule, or mode: report (workflow_run)`,
       );
   }
 }

@@ -16,6 +16,9 @@ export interface ActionIO {
   info(line: string): void;
   debug(line: string): void;
   group<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** State handed from the main step to the `post:` step (`GITHUB_STATE` / `STATE_<name>`). */
+  saveState(name: string, value: string): void;
+  getState(name: string): string;
 }
 
 const ANNOTATE = { error: core.error, warning: core.warning, notice: core.notice };
@@ -42,6 +45,8 @@ export function coreActionIO(): ActionIO {
     info: (line) => core.info(r(line)),
     debug: (line) => core.debug(r(line)),
     group: (name, fn) => core.group(r(name), fn),
+    saveState: (name, value) => core.saveState(name, value),
+    getState: (name) => core.getState(name),
   };
 }
 

@@ -38,10 +38,6 @@ export const MAX_COMMENT_CHARS = 65_536;
 export const MAX_PULL_FILES = 3_000;
 export const PULL_FILES_PER_PAGE = 100;
 
-/** Git fallback: deepen a shallow clone this many commits at a time, this many times, then unshallow. */
-export const GIT_DEEPEN_STEP = 50;
-export const GIT_DEEPEN_ATTEMPTS = 6;
-
 /** Retries for 5xx (plugin-retry) and for primary/secondary rate limits (plugin-throttling). */
 export const API_RETRIES = 3;
 export const RATE_LIMIT_RETRIES = 2;

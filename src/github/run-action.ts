@@ -15,12 +15,19 @@ import type { RawOptions } from "../settings/resolve.js";
 import { redactOutput } from "../util/redact.js";
 import { VERSION } from "../version.js";
 import { distrustPullRequestCaches } from "./cache-scope.js";
-import { changedPaths, gitChangedFiles, listChangedFiles } from "./changed-files.js";
+import { changedPaths, committedFiles, gitChangedFiles, listChangedFiles } from "./changed-files.js";
 import { CheckRun } from "./check-run.js";
 import { createGitHubClient, type GitHubClient, httpStatus } from "./client.js";
 import { buildCommentBody, upsertStickyComment } from "./comment.js";
-import { type ActionContext, planRun, type RunPlan, readContext, runUrl } from "./context.js";
+import { type ActionContext, planRun, type RunPlan, readContext, runUrl, workflowFile } from "./context.js";
 import { type ActionInputs, readInputs } from "./inputs.js";
+import {
+  interruptedConclusion,
+  interruptedOutput,
+  jobTimeoutMinutes,
+  type OpenCheckRun,
+  STATE,
+} from "./interruption.js";
 import { type ActionIO, actionLogger } from "./io.js";
 import { MAX_JOB_SUMMARY_BYTES } from "./limits.js";
 import { requestOf, resolveCommentRequest, unrequestedReport } from "./on-demand.js";
@@ -45,6 +52,16 @@ export interface ActionDeps {
   /** Defaults to the real client (retry + throttling) on `GITHUB_API_URL`. */
   createClient?(token: string, baseUrl: string, logger: Logger): GitHubClient;
   now?(): Date;
+  /** Where SIGINT/SIGTERM arrive (default `process`): the runner's way of cancelling the step. */
+  signals?: SignalSource;
+  /** Ends the process after an interruption was handled (default `process.exit`). */
+  exit?(code: number): void;
+}
+
+/** The part of `process` that delivers signals. */
+export interface SignalSource {
+  on(signal: "SIGINT" | "SIGTERM", listener: (signal: NodeJS.Signals) => void): unknown;
+  off(signal: "SIGINT" | "SIGTERM", listener: (signal: NodeJS.Signals) => void): unknown;
 }
 
 /** What the action tells the pipeline's runner about the event beyond the settings. */
@@ -54,15 +71,6 @@ export interface EvaluationContext {
 
 /** Usage/config errors, as the CLI (design: 0 pass, 1 fail, 2 usage/config, 3 error). */
 const USAGE_EXIT = 2;
-
-/** The running workflow file, repository-relative, from `GITHUB_WORKFLOW_REF` (`owner/repo/<path>@<ref>`). */
-export function workflowFile(env: Record<string, string | undefined>): string | undefined {
-  const ref = env.GITHUB_WORKFLOW_REF;
-  if (!ref) return undefined;
-  const at = ref.lastIndexOf("@");
-  const path = (at >= 0 ? ref.slice(0, at) : ref).split("/").slice(2).join("/");
-  return path || undefined;
-}
 
 /**
  * The PR's labels as they are now (a re-run sees labels added or removed since the event), or undefined when
@@ -99,7 +107,12 @@ export interface ActionResult {
 }
 
 /** A report for a run that could not evaluate: posted like any other, so the check never stays pending. */
-export function errorReport(message: string, ctx: Partial<ActionContext>, headSha?: string): Report {
+export function errorReport(
+  message: string,
+  ctx: Partial<ActionContext>,
+  headSha?: string,
+  base?: { sha: string },
+): Report {
   return {
     schemaVersion: 2,
     tool: { name: "skillgate", version: VERSION },
@@ -109,6 +122,7 @@ export function errorReport(message: string, ctx: Partial<ActionContext>, headSh
     durationMs: 0,
     repo: ctx.workspace ?? "",
     head: { sha: headSha ?? ctx.sha },
+    ...(base ? { base } : {}),
     agent: { adapter: "none", identity: "none" },
     trials: 0,
     skills: [],
@@ -136,6 +150,8 @@ function describePlan(plan: RunPlan, ctx: ActionContext): string {
   switch (plan.kind) {
     case "pull-request":
       return `pull request #${plan.pullNumber} of ${repo}, head ${sha(plan.headSha)} against base ${sha(plan.baseSha)}`;
+    case "merge-group":
+      return `merge group ${plan.headRef.replace(/^refs\/heads\//, "")} of ${repo}, head ${sha(plan.headSha)} against base ${sha(plan.baseSha)}`;
     case "push":
       return `push to ${repo} at ${sha(plan.headSha)}`;
     case "sweep":
@@ -199,9 +215,10 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
 
   // Reporter chain: check run → workflow-command annotations → log. `evaluate` mode publishes nothing.
   const chain: Reporter[] = [];
+  let check: CheckRun | undefined;
   if (inputs.mode !== "evaluate") {
     if (client && headSha) {
-      const check = new CheckRun(client, {
+      check = new CheckRun(client, {
         owner: ctx.owner,
         repo: ctx.repo,
         headSha,
@@ -213,14 +230,46 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     chain.push(workflowCommandReporter(io), logReporter(io));
   }
   // The report mode posts a finished report: no in-progress phase to show.
-  const reporters = plan.kind === "report" ? chain : await startReporters(chain, io);
+  const startedAt = now();
+  // Signals are watched before the check run is created: one that arrives while it is being created waits for it.
+  const progress: RunProgress = { completed: false };
+  const starting = plan.kind === "report" ? Promise.resolve(chain) : startReporters(chain, io);
+  const stopWatching = watchSignals(deps, io, check, progress, {
+    startedAt,
+    started: starting,
+    timeoutMinutes: () => jobTimeoutMinutes(ctx.workspace, workflowFile(deps.env), deps.env.GITHUB_JOB),
+    runUrl: runUrl(ctx),
+  });
+  const reporters = await starting;
+  // The open check run must not outlive the job: the post step or a signal completes it (interruption.ts).
+  if (check?.id !== undefined)
+    io.saveState(
+      STATE.checkRun,
+      JSON.stringify({
+        id: check.id,
+        name: inputs.checkName,
+        owner: ctx.owner,
+        repo: ctx.repo,
+        headSha,
+        startedAt: startedAt.toISOString(),
+      } satisfies OpenCheckRun),
+    );
 
   let report: Report;
   let exitOverride: number | undefined;
   try {
     if (plan.kind === "report") {
-      report = await loadAndMerge(inputs, repoDir);
+      const loaded = await loadReports(inputs.reportsFrom.map((p) => resolve(repoDir, p)));
+      report = mergeReports(loaded);
       const refused: string[] = [];
+      // Reports are artifacts of the run's jobs, downloaded next to the checkout; a committed one is anybody's.
+      for (const file of await committedFiles(
+        repoDir,
+        loaded.map((l) => l.source),
+      ))
+        refused.push(
+          `${file} is a file committed in the repository, not a report uploaded by this workflow's jobs: it is not posted as a verdict`,
+        );
       // A report posted from elsewhere must be of the commit the check goes on (fail closed)…
       if (plan.headSha && report.head.sha && report.head.sha !== plan.headSha)
         refused.push(`the report is of commit ${report.head.sha}, not ${plan.headSha} which this run checks`);
@@ -242,6 +291,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       usage || refused ? (e as Error).message : `skillgate failed: ${(e as Error).message}`,
       ctx,
       headSha,
+      plan.kind === "pull-request" || plan.kind === "merge-group" ? { sha: plan.baseSha } : undefined,
     );
     if (refused) report.isolation = e.isolation;
     // Located input errors become annotations on the files they name.
@@ -249,6 +299,10 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     exitOverride = usage ? USAGE_EXIT : deps.exitCodeFor("error");
   }
   if (plan.kind === "pull-request") report.pullRequest = plan.pullNumber;
+  if (progress.interrupted) {
+    stopWatching();
+    return { exitCode: SIGNAL_EXIT[progress.interrupted] ?? 1, report, publishedTo: published };
+  }
 
   // Artifacts first: they are the full record whatever happens to the API calls.
   if (plan.kind !== "report" || inputs.report)
@@ -265,7 +319,14 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   await io.appendSummary(truncateBytes(summary, MAX_JOB_SUMMARY_BYTES));
   published.push("summary");
 
+  io.saveState(STATE.verdict, report.verdict);
+  progress.verdict = report.verdict;
   for (const name of await publishFindings(reporters, report, io)) if (name !== "log") published.push(name);
+  if (published.includes("check-run")) {
+    io.saveState(STATE.completed, "true");
+    progress.completed = true;
+  }
+  stopWatching();
 
   const pullNumber =
     plan.kind === "pull-request"
@@ -301,6 +362,68 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     `skillgate: ${report.verdict} (${report.blockingRoots.length} blocking root(s), ${report.newRoots.length} new) → exit ${exitCode}`,
   );
   return { exitCode, report, publishedTo: published };
+}
+
+/** How far the run got: what an interruption leaves the check run as. */
+interface RunProgress {
+  verdict?: Verdict;
+  completed: boolean;
+  /** A signal arrived: its handler owns the check run and the exit from here on. */
+  interrupted?: NodeJS.Signals;
+}
+
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+
+/**
+ * Completes the open check run when the runner cancels the step (SIGINT, then SIGTERM 7.5 s later): `cancelled`,
+ * or `timed_out` when the job ran about as long as its timeout-minutes, or the verdict already reached. Returns
+ * the function that stops watching. A second signal while the first is handled changes nothing.
+ */
+function watchSignals(
+  deps: ActionDeps,
+  io: ActionIO,
+  check: CheckRun | undefined,
+  progress: RunProgress,
+  o: { startedAt: Date; started: Promise<unknown>; timeoutMinutes: () => number; runUrl?: string },
+): () => void {
+  const signals = deps.signals ?? process;
+  const exit = deps.exit ?? ((code: number) => process.exit(code));
+  const now = deps.now ?? (() => new Date());
+  let handling = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (handling) return;
+    handling = true;
+    progress.interrupted = signal;
+    io.info(`skillgate: ${signal} received: the job is being cancelled or ran out of time`);
+    const finish = async () => {
+      await o.started.catch(() => {});
+      if (check?.id === undefined || progress.completed) return;
+      const timeoutMinutes = o.timeoutMinutes();
+      const output = interruptedOutput({
+        conclusion: interruptedConclusion({ startedAt: o.startedAt, now: now(), timeoutMinutes }),
+        reason: `the step received ${signal}`,
+        verdict: progress.verdict,
+        timeoutMinutes,
+        runUrl: o.runUrl,
+      });
+      try {
+        await check.conclude(output, now());
+        io.saveState(STATE.completed, "true");
+        io.info(`check run ${check.id} completed: ${output.conclusion}`);
+      } catch (e) {
+        io.info(
+          `warning: could not complete the check run (${httpStatus(e) ?? "network"}); the post step will try again`,
+        );
+      }
+    };
+    void finish().finally(() => exit(SIGNAL_EXIT[signal] ?? 1));
+  };
+  signals.on("SIGINT", onSignal);
+  signals.on("SIGTERM", onSignal);
+  return () => {
+    signals.off("SIGINT", onSignal);
+    signals.off("SIGTERM", onSignal);
+  };
 }
 
 /**
@@ -370,7 +493,11 @@ export async function reportDistrust(
   const rawPath = typeof wr?.path === "string" ? wr.path : o.ctx.payload?.workflow?.path;
   const path = typeof rawPath === "string" ? rawPath.replace(/@.*$/, "") : undefined;
   const made = typeof wr?.head_sha === "string" ? wr.head_sha : undefined;
-  if (path && made) {
+  // A sweep's merge job (workflow_dispatch, schedule, push) posts the shard reports of its own run: the same
+  // workflow at the same commit, started by a maintainer or by the branch, never by a pull request.
+  const ownRun = ["workflow_dispatch", "schedule", "push"].includes(o.ctx.eventName);
+  if (ownRun) o.logger.info(`merging the shard reports of this ${o.ctx.eventName} run`);
+  else if (path && made) {
     if (!o.client) out.push(`cannot compare ${path} of ${made.slice(0, 7)} with the base branch's: no token`);
     else {
       const [theirs, ours] = await Promise.all([
@@ -388,7 +515,7 @@ export async function reportDistrust(
     }
   } else
     out.push(
-      "the event names no workflow run (workflow_run.path and head_sha): the report's origin is unknown",
+      `the ${o.ctx.eventName} event names no workflow run (workflow_run.path and head_sha): the report's origin is unknown`,
     );
   const { resolvePolicy } = await import("../settings/resolve.js");
   const { DEFAULT_VERDICT_POLICY } = await import("../verdict/policy.js");
@@ -409,8 +536,33 @@ async function writeOut(path: string, text: string): Promise<void> {
   await writeFile(path, redactOutput(text));
 }
 
-async function loadAndMerge(inputs: ActionInputs, repoDir: string): Promise<Report> {
-  return mergeReports(await loadReports(inputs.reportsFrom.map((p) => resolve(repoDir, p))));
+/** The files a change touches: the PR's listing from the API, else (beyond its cap, or a merge group) from git. */
+async function changedFilesOf(
+  plan: Extract<RunPlan, { kind: "pull-request" | "merge-group" }>,
+  ctx: ActionContext,
+  repoDir: string,
+  client: GitHubClient | undefined,
+  logger: Logger,
+): Promise<string[]> {
+  if (plan.kind === "pull-request" && client) {
+    try {
+      const r = await listChangedFiles(client, {
+        owner: ctx.owner,
+        repo: ctx.repo,
+        pullNumber: plan.pullNumber,
+        expectedCount: plan.changedFilesCount,
+      });
+      if (r.complete) return changedPaths(r.files);
+      logger.info(
+        `the PR lists ${plan.changedFilesCount ?? "≥ 3000"} files, more than the API returns; reading the change from git`,
+      );
+    } catch (e) {
+      logger.warn(`pulls.listFiles failed (${httpStatus(e) ?? "network"}); reading the change from git`);
+    }
+  }
+  return changedPaths(
+    await gitChangedFiles(repoDir, plan.baseSha, plan.headSha, { log: (m) => logger.info(m) }),
+  );
 }
 
 async function evaluate(
@@ -422,34 +574,16 @@ async function evaluate(
   client: GitHubClient | undefined,
   logger: Logger,
 ): Promise<Report> {
+  // A pull request, or a merge queue's group: head against a base, only what the change touches.
+  const change = plan.kind === "pull-request" || plan.kind === "merge-group" ? plan : undefined;
   let changedFiles: string[] | undefined;
   let base = inputs.base;
-  if (plan.kind === "pull-request") {
-    base ??= plan.baseSha;
-    let files: string[] | undefined;
-    if (client) {
-      try {
-        const r = await listChangedFiles(client, {
-          owner: ctx.owner,
-          repo: ctx.repo,
-          pullNumber: plan.pullNumber,
-          expectedCount: plan.changedFilesCount,
-        });
-        if (r.complete) files = changedPaths(r.files);
-        else
-          logger.info(
-            `the PR lists ${plan.changedFilesCount ?? "≥ 3000"} files, more than the API returns; reading the change from git`,
-          );
-      } catch (e) {
-        logger.warn(`pulls.listFiles failed (${httpStatus(e) ?? "network"}); reading the change from git`);
-      }
-    }
-    changedFiles =
-      files ??
-      changedPaths(
-        await gitChangedFiles(repoDir, plan.baseSha, plan.headSha, { log: (m) => logger.info(m) }),
-      );
-    logger.info(`${changedFiles.length} changed file(s) in PR #${plan.pullNumber}`);
+  if (change) {
+    base ??= change.baseSha;
+    changedFiles = await changedFilesOf(change, ctx, repoDir, client, logger);
+    logger.info(
+      `${changedFiles.length} changed file(s) in ${change.kind === "pull-request" ? `PR #${change.pullNumber}` : `the merge group ${change.headRef}`}`,
+    );
   }
   const settings = await deps.resolveSettings(
     {
@@ -459,39 +593,46 @@ async function evaluate(
       trials: inputs.trials,
       skills: inputs.skills,
       shard: inputs.shard,
-      base: plan.kind === "pull-request" ? base : inputs.base,
+      base: change ? base : inputs.base,
+      // The change's head, whatever the checkout holds: the base is its merge base with the base branch.
+      ...(change ? { head: change.headSha } : {}),
       seed: inputs.seed,
       changedFiles,
     },
     logger,
   );
-  if (plan.kind === "pull-request") {
+  if (change) {
     // The workflow that runs skillgate is policy too: its inputs are trusted only as the base branch has them.
     const workflow = workflowFile(deps.env);
     const workflowChanged = !!workflow && !!changedFiles?.includes(workflow);
+    const what = change.kind === "pull-request" ? "this PR" : "this merge group";
     if (workflowChanged)
       settings.policy.changes.push({
         id: "policy/workflow",
         key: "workflow",
         kind: "loosened",
-        message: `this PR changes ${workflow}, the workflow that runs skillgate: its inputs (agent, trials, base, fail-on …) are the PR's, not the base branch's, so the verdict cannot be trusted without a maintainer's approval`,
+        message: `${what} changes ${workflow}, the workflow that runs skillgate: its inputs (agent, trials, base, fail-on …) are the PR's, not the base branch's, so the verdict cannot be trusted without a maintainer's approval`,
         file: workflow,
         line: 1,
         column: 1,
       });
     const label = settings.policy.overrideLabel;
-    const labels = await currentLabels(client, ctx, plan.pullNumber, logger);
-    if (labels?.includes(label)) settings.override = { by: `label "${label}" on PR #${plan.pullNumber}` };
+    // A merge group counts the labels of the PR it was made for (named in its head ref), read fresh.
+    const labels =
+      change.pullNumber !== undefined
+        ? await currentLabels(client, ctx, change.pullNumber, logger)
+        : undefined;
+    if (labels?.includes(label)) settings.override = { by: `label "${label}" on PR #${change.pullNumber}` };
     else if (inputs.allowWeakening && !workflowChanged)
       settings.override = {
         by: `the workflow input allow-weakening of ${workflow ?? "the base branch's workflow"}`,
       };
     else if (inputs.allowWeakening)
-      logger.warn("allow-weakening is ignored: this PR changes the workflow that sets it");
+      logger.warn(`allow-weakening is ignored: ${what} changes the workflow that sets it`);
     // On-demand (the base's config): without the label or a collaborator's /skillgate, nothing runs; the check
-    // says what would run and cost.
+    // says what would run and cost. A merge group is the last gate before the branch: it always runs.
     const onDemand = settings.config?.onDemand;
-    if (onDemand) {
+    if (onDemand && plan.kind === "pull-request") {
       const by = requestOf(onDemand, plan, labels);
       if (by && plan.requestedBy && headShaOf(repoDir) !== plan.headSha)
         throw new InputError(
@@ -511,20 +652,24 @@ async function evaluate(
   } else if (inputs.allowWeakening) settings.override = { by: "the workflow input allow-weakening" };
   // On a runner, untrusted code must be confined at the strongest level unless the base's config accepts less.
   settings.isolation = { required: true, allowWeaker: settings.isolation?.allowWeaker ?? false };
-  // A PR reads the trials the default branch's runs saved and writes none (src/run/cache-actions.ts).
-  const cacheAccess: CacheAccess =
-    plan.kind === "pull-request"
-      ? {
-          kind: "read-only",
-          verify: async () => {
-            const { trialCacheKeys } = await import("../run/cache-actions.js");
-            return distrustPullRequestCaches(client, ctx, plan.pullNumber, trialCacheKeys().restoreKeys[0]!);
-          },
-        }
-      : { kind: "read-write" };
+  // A change (PR or merge group) reads the trials the default branch's runs saved and writes none
+  // (src/run/cache-actions.ts).
+  const cacheAccess: CacheAccess = change
+    ? {
+        kind: "read-only",
+        verify: async () => {
+          const { trialCacheKeys } = await import("../run/cache-actions.js");
+          const scope =
+            change.kind === "pull-request"
+              ? change.pullNumber
+              : { ref: change.headRef.startsWith("refs/") ? change.headRef : `refs/heads/${change.headRef}` };
+          return distrustPullRequestCaches(client, ctx, scope, trialCacheKeys().restoreKeys[0]!);
+        },
+      }
+    : { kind: "read-write" };
   const report = await deps.runPipeline(settings, { cacheAccess });
-  // The check run belongs on the PR head, whatever commit the checkout holds.
-  if (plan.kind === "pull-request") report.head = { ...report.head, sha: plan.headSha };
+  // The check run belongs on the change's head, whatever commit the checkout holds.
+  if (change) report.head = { ...report.head, sha: change.headSha };
   return report;
 }
 

@@ -7,7 +7,7 @@ export interface SourceLocation {
   column: number;
 }
 
-export type Severity = "error" | "warning";
+export type Severity = "error" | "warning" | "notice";
 
 /** One problem found in an input file. Every error skillgate prints is one of these: never a stack trace. */
 export interface Diagnostic extends SourceLocation {
@@ -34,4 +34,9 @@ export class InputError extends Error {
     super(message);
     this.name = "InputError";
   }
+}
+
+/** A wrong command-line option or input value (unknown option, missing argument, a value out of range). */
+export class UsageError extends InputError {
+  override name = "UsageError";
 }

@@ -292,7 +292,8 @@ export interface Report {
   durationMs: number;
   repo: string;
   head: { ref?: string; sha?: string };
-  base?: { ref?: string; sha?: string; dir?: string };
+  /** `sha`: the commit compared with (the merge base); `tip`: where the base ref pointed, when it differs. */
+  base?: { ref?: string; sha?: string; tip?: string; dir?: string };
   agent: { adapter: string; identity: string };
   /** Trials per case and arm where a suite sets none (each skill's own are in `skills[].trials`). */
   trials: number;

@@ -53,8 +53,11 @@ export interface SkillgateConfig {
 }
 
 export type BaseSource =
-  /** `sha`: the commit `ref` resolved to, once (what the policy is read from and the base arm runs). */
-  { kind: "ref"; ref: string; sha?: string } | { kind: "dir"; dir: string };
+  /**
+   * `sha`: the merge base of head and the commit `ref` names (`tip`), resolved once: what the PR's diff is taken
+   * against, what the base arm runs and what the policy is read from.
+   */
+  { kind: "ref"; ref: string; sha?: string; tip?: string } | { kind: "dir"; dir: string };
 
 /** Parsed once from CLI flags or action inputs plus `.skillgate.yml`; every stage reads only this. */
 export interface Settings {
@@ -89,7 +92,7 @@ export interface Settings {
   seed: number;
   /** Changed files when known (from the PR API or git); undefined means "evaluate every skill". */
   changedFiles?: string[];
-  /** `exports`: folder for skill-creator-compatible benchmark.json / grading.json (next to the JSON report). */
+  /** `exports`: folder for skill-creator-compatible benchmark.json / grading.json (`<report>.skill-creator/`). */
   outputs: { json?: string; junit?: string; sarif?: string; exports?: string };
   /** Write replay recordings of every trial run into this directory (absolute). */
   record?: string;

@@ -3,11 +3,25 @@ import type { Suite } from "./suite.js";
 
 export type ValidationProfile = "strict" | "claude-code";
 
+/**
+ * Where a SKILL.md sits, by the public conventions: an Agent Skills folder (`.claude/skills/<s>/`,
+ * `.agents/skills/<s>/`, `skills/<s>/` …), a Claude Code plugin (`plugins/<p>/skills/<s>/`, or under a folder
+ * with `.claude-plugin/plugin.json`), the repository root, a curated dot-folder (`skills/.curated/<s>/`) or
+ * any other folder (`scientific-skills/<s>/`: grouped).
+ */
+export type SkillLayout = "agent-skills" | "plugin" | "root" | "curated" | "grouped";
+
 /** A SKILL.md found in the repository, parsed. Paths are repository-relative, POSIX separators. */
 export interface Skill {
-  /** The frontmatter `name` when valid, else the folder name. */
+  /**
+   * The skill's identity in this repository: the frontmatter `name` when valid (else the folder name), prefixed
+   * `<plugin>:` for a plugin's skill, as Claude Code names them. Unique per run.
+   */
   name: string;
-  /** Folder holding SKILL.md, e.g. `.claude/skills/split-cents`. */
+  /** The plugin a plugin skill belongs to; names are unique per namespace. */
+  namespace?: string;
+  layout: SkillLayout;
+  /** Folder holding SKILL.md, e.g. `.claude/skills/split-cents`; `.` for a skill at the repository root. */
   dir: string;
   /** Path of the SKILL.md file. */
   path: string;

@@ -48,9 +48,11 @@ export interface ReportInput {
   durationMs: number;
   identity: string;
   head: { ref?: string; sha?: string };
-  base?: { ref?: string; sha?: string; dir?: string };
+  base?: { ref?: string; sha?: string; tip?: string; dir?: string };
   outcomes: SkillOutcomeInput[];
   diagnostics: Diagnostic[];
+  /** Validation errors in files no evaluated skill owns (a duplicate SKILL.md, a stray suite file): each blocks. */
+  repositoryErrors?: Diagnostic[];
   cost: Report["cost"];
   runErrors: string[];
   attribution: Attribution;
@@ -92,7 +94,7 @@ const PROXY_ROUTERS = new Set(["lexical"]);
 export function buildReport(input: ReportInput): Report {
   const { settings } = input;
   const skills = input.outcomes.map((o) => buildSkill(o, input));
-  const policyRoots = rootsOfPolicy(settings);
+  const policyRoots = [...rootsOfPolicy(settings), ...validationRoots(input.repositoryErrors ?? [])];
   const allRoots = [...policyRoots, ...skills.flatMap((s) => s.roots)];
   const blockingRoots = sortRoots(allRoots.filter((r) => r.blocking));
   const verdict = combineVerdicts(
@@ -327,6 +329,23 @@ export function rootsOfPolicy(settings: Settings): Root[] {
       blocking: true,
     });
   return roots;
+}
+
+/** Validation errors no skill's verdict carries, as blocking repository roots. */
+function validationRoots(errors: readonly Diagnostic[]): Root[] {
+  return errors.map((d) => ({
+    id: `validation/${d.code}/${d.file}:${d.line}`,
+    kind: "validation",
+    skill: "",
+    status: "new",
+    title: `Invalid: ${d.code}`,
+    message: d.message,
+    file: d.file,
+    line: d.line,
+    column: d.column,
+    cascaded: [],
+    blocking: true,
+  }));
 }
 
 const KIND_RANK: Record<string, number> = {

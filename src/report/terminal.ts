@@ -22,7 +22,12 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
       `  [agent ${report.agent.adapter}, ${trialsFact(report)}, seed ${report.seed}]`,
   );
   if (report.scope) out.push(`  ${report.scope.message}`);
-  if (report.base) out.push(c.dim(`  base: ${report.base.ref ?? report.base.dir ?? report.base.sha ?? "?"}`));
+  if (report.base)
+    out.push(
+      c.dim(
+        `  base: ${report.base.ref ?? report.base.dir ?? report.base.sha ?? "?"}${report.base.tip && report.base.sha ? ` (merge base ${report.base.sha.slice(0, 12)}; the base ref is now at ${report.base.tip.slice(0, 12)})` : ""}`,
+      ),
+    );
   out.push(
     c.dim(
       `  policy: ${report.policy.origin}${report.policy.override ? `; override: ${report.policy.override.by}` : ""}`,

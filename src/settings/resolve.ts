@@ -1,7 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { resolveBaseCommit } from "../detect/base.js";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { findMergeBase } from "../detect/base.js";
+import { UsageError } from "../model/diagnostics.js";
 import {
   type AgentConfig,
   type BaseSource,
@@ -34,6 +35,8 @@ export interface RawOptions {
   skills?: string;
   shard?: string;
   base?: string;
+  /** The head commit `base` is compared with (its merge base is the base); default the checkout's HEAD. */
+  head?: string;
   baseDir?: string;
   noCache?: boolean;
   json?: string;
@@ -93,15 +96,24 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   const env = raw.env ?? process.env;
   const repoDir = resolve(raw.repo ?? ".");
   if (!existsSync(repoDir) || !statSync(repoDir).isDirectory())
-    throw new InputError(`--repo ${raw.repo ?? "."}: no such folder (${repoDir})`);
+    throw new UsageError(`--repo ${raw.repo ?? "."}: no such folder (${repoDir})`);
   const bases = [raw.base, raw.baseDir].filter((b) => b !== undefined);
-  if (bases.length > 1) throw new InputError("give only one of --base and --base-dir");
+  if (bases.length > 1) throw new UsageError("give only one of --base and --base-dir");
   let base: BaseSource | undefined;
-  if (raw.base) base = { kind: "ref", ref: raw.base, sha: resolveBaseCommit(repoDir, raw.base) };
-  else if (raw.baseDir) {
+  if (raw.base) {
+    // What the PR's diff shows: head against the merge base, not against wherever the base branch is now.
+    const mergeBase = await findMergeBase(repoDir, raw.base, raw.head ?? "HEAD", {
+      log: (m) => logger.info(m),
+    });
+    if (mergeBase.sha !== mergeBase.tip)
+      logger.info(
+        `base ${raw.base} is at ${mergeBase.tip.slice(0, 12)}; comparing with the merge base ${mergeBase.sha.slice(0, 12)}`,
+      );
+    base = { kind: "ref", ref: raw.base, sha: mergeBase.sha, tip: mergeBase.tip };
+  } else if (raw.baseDir) {
     const dir = resolve(raw.baseDir);
     if (!existsSync(dir) || !statSync(dir).isDirectory())
-      throw new InputError(`--base-dir ${raw.baseDir}: no such folder (${dir})`);
+      throw new UsageError(`--base-dir ${raw.baseDir}: no such folder (${dir})`);
     base = { kind: "dir", dir };
   }
 
@@ -145,8 +157,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
       json: raw.json && abs(raw.json),
       junit: raw.junit && abs(raw.junit),
       sarif: raw.sarif && abs(raw.sarif),
-      // skill-creator's benchmark.json / grading.json go next to the JSON report
-      exports: raw.json ? join(dirname(abs(raw.json)), "skill-creator") : undefined,
+      exports: raw.json ? skillCreatorExportsDir(abs(raw.json)) : undefined,
     },
     record: raw.record ? abs(raw.record) : undefined,
     // Only the trusted config may accept weaker isolation; the Action makes it required (run-action.ts).
@@ -215,6 +226,14 @@ export function resolvePolicy(
   return { config: loaded.config, policy };
 }
 
+/**
+ * skill-creator's benchmark.json / grading.json go next to the JSON report, in a folder named after it
+ * (`out.json` → `out.skill-creator/`): two reports written to one folder keep their own exports.
+ */
+export function skillCreatorExportsDir(jsonReport: string): string {
+  return join(dirname(jsonReport), `${basename(jsonReport).replace(/\.json$/i, "")}.skill-creator`);
+}
+
 function abs(p: string): string {
   return resolve(p);
 }
@@ -222,13 +241,13 @@ function abs(p: string): string {
 function positiveInt(v: string, flag: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1 || n > 100)
-    throw new InputError(`${flag} must be a whole number from 1 to 100 (got \`${v}\`)`);
+    throw new UsageError(`${flag} must be a whole number from 1 to 100 (got \`${v}\`)`);
   return n;
 }
 
 function nonNegativeInt(v: string, flag: string): number {
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n < 0)
-    throw new InputError(`${flag} must be a whole number ≥ 0 (got \`${v}\`)`);
+    throw new UsageError(`${flag} must be a whole number ≥ 0 (got \`${v}\`)`);
   return n;
 }

@@ -24,14 +24,20 @@ const NOT_A_FILE = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ELOOP", "EAGAIN", "E
 /**
  * The bytes of a regular file, or undefined when there is none at that path (missing, a folder, a FIFO …):
  * one open, read and close, where asking first would add a listing or a `stat`. Opened non-blocking so a FIFO
- * cannot hang the read; an empty read is checked with `fstat`. Other errors (EACCES …) are thrown.
+ * cannot hang the read; an empty read is checked with `fstat`. Other errors (EACCES …) are thrown. With
+ * `noFollow`, a symbolic link is not opened: `"link"` says so (the caller decides where it may point).
  */
-export function readRegularFile(abs: string): Buffer | undefined {
+export function readRegularFile(abs: string): Buffer | undefined;
+export function readRegularFile(abs: string, opts: { noFollow: true }): Buffer | "link" | undefined;
+export function readRegularFile(abs: string, opts?: { noFollow: true }): Buffer | "link" | undefined {
   let fd: number;
+  const noFollow = opts?.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0;
   try {
-    fd = openSync(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    fd = openSync(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | noFollow);
   } catch (e) {
-    if (NOT_A_FILE.has((e as NodeJS.ErrnoException).code ?? "")) return undefined;
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    if (noFollow && code === "ELOOP") return "link";
+    if (NOT_A_FILE.has(code)) return undefined;
     throw e;
   }
   try {

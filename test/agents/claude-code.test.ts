@@ -33,8 +33,11 @@ const listed = (r: ScriptedRequest, name: string) => r.raw.includes(`- ${name}:`
 function model(r: ScriptedRequest) {
   if (!r.hasTools) return text("ok");
   if (r.raw.includes("SCENARIO-SKILL")) {
-    if (r.turn === 0)
-      return listed(r, "split-cents") ? toolUse("Skill", { skill: "split-cents" }) : text("no skill");
+    if (r.turn === 0) {
+      // Called by the name Claude Code lists it under (a plugin's skill: `acme:split-cents`).
+      const name = /- ((?:[a-z0-9-]+:)?split-cents):/.exec(r.raw)?.[1];
+      return name ? toolUse("Skill", { skill: name }) : text("no skill");
+    }
     if (r.turn === 1) {
       const body = r.lastUserText.includes("Largest remainder") ? "// largest remainder\n" : "// naive\n";
       return toolUse("Write", {
@@ -203,6 +206,25 @@ describe("claude-code adapter with the real CLI", () => {
     );
     expect(out.records[0]!.error).toMatchObject({ kind: "timeout", transient: true });
   }, 60_000);
+
+  test("a plugin's skill (`acme:split-cents`, installed as a project skill) is registered and fires under its full name", async () => {
+    const plugin = { ...inst("split-cents"), name: "acme:split-cents" };
+    const out = await runTrials(
+      [
+        makeRequest({
+          prompt: "SCENARIO-SKILL: split 1000 cents among 3 people",
+          skill: "acme:split-cents",
+          install: [plugin],
+        }),
+      ],
+      opts(),
+    );
+    const r = out.records[0]!;
+    expect(r.error).toBeUndefined();
+    expect(r.skillsRegistered).toContain("acme:split-cents");
+    expect(r.skillsActivated).toEqual(["acme:split-cents"]);
+    expect(r.files["src/split.ts"]).toMatch(/^\/\/ largest remainder\n/);
+  }, 120_000);
 
   test("identity carries the CLI version", async () => {
     const out = await runTrials([], opts());

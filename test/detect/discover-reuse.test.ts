@@ -1,11 +1,10 @@
 import { rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
-import { globSync } from "tinyglobby";
 import { describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { classifyChanges } from "../../src/detect/changes.js";
-import { DEFAULT_SKILL_GLOBS, type Discovery, discoverRepository } from "../../src/detect/discover.js";
+import { type Discovery, discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import { writeRepo } from "../support/repo-files.js";
@@ -39,6 +38,9 @@ function baseRepo(n: number): Files {
         skill_name: name,
         evals: [{ id: 1, prompt: `p ${i}`, expectations: ["works"] }],
       });
+    } else if (i % 5 === 3) {
+      // waza's project layout: a suite away from the skill, found by its folder and its `skill`.
+      files[`evals/${name}/trigger_tests.yaml`] = `skill: ${name}\nshould_trigger_prompts: [topic ${i}]\n`;
     }
   }
   return files;
@@ -56,6 +58,8 @@ const EDITS = [
   "suite-add",
   "in-folder-suite",
   "rename",
+  "named-suite-delete",
+  "named-suite-add",
 ] as const;
 type Edit = (typeof EDITS)[number];
 
@@ -97,6 +101,16 @@ function applyEdit(files: Files, i: number, edit: Edit): void {
     case "in-folder-suite":
       if (files[`${dir}/evals/evals.json`])
         files[`${dir}/evals/evals.json`] = files[`${dir}/evals/evals.json`]!.replace("works", "works well");
+      break;
+    case "named-suite-delete":
+      delete files[`evals/${name}/trigger_tests.yaml`];
+      break;
+    case "named-suite-add":
+      // A skill-creator file anywhere that names the skill.
+      files[`shared-evals/${name}/evals.json`] = JSON.stringify({
+        skill_name: name,
+        evals: [{ id: 9, prompt: `named ${i}`, assertions: [{ id: "a", type: "contains", value: `${i}` }] }],
+      });
       break;
     case "rename": {
       const to = `${dirname(dir)}/${name}-renamed`;
@@ -201,8 +215,27 @@ describe("base discovery that reuses head's unchanged skills", () => {
   });
 });
 
+describe("suite files away from their skill, on the reused base", () => {
+  it("deleting or adding one that names its skill is a suite change, as reading the whole base finds", () => {
+    const base = baseRepo(9);
+    const head = { ...base };
+    applyEdit(head, 3, "named-suite-delete");
+    applyEdit(head, 5, "named-suite-add");
+    applyEdit(head, 8, "named-suite-add");
+    const [baseDir, headDir] = [write(base), write(head)];
+    const changed = changedPaths(base, head);
+    const h = discoverRepository(headDir, opts);
+    const reused = discoverRepository(baseDir, { ...opts, reuse: { from: h, changedFiles: changed } });
+    const full = discoverRepository(baseDir, opts);
+    const changes = summary(h, reused, changed).filter((c) => c.change !== "unchanged");
+    expect(changes.map((c) => `${c.name}:${c.change}`)).toEqual(["s3:suite", "s5:suite", "s8:suite"]);
+    expect(summary(h, reused, changed)).toEqual(summary(h, full, changed));
+    for (const d of [baseDir, headDir]) rmSync(d, { recursive: true, force: true });
+  });
+});
+
 describe("skill file listing", () => {
-  it("finds the same SKILL.md files as a general glob walk, dot folders and symbolic links included", () => {
+  it("finds every SKILL.md once, dot folders included, under its real path; node_modules is skipped", () => {
     const dir = write({
       ".claude/skills/a/SKILL.md": skillMd("a", "A.", "x"),
       ".agents/skills/b/SKILL.md": skillMd("b", "B.", "x"),
@@ -215,15 +248,17 @@ describe("skill file listing", () => {
       "elsewhere/linked/SKILL.md": skillMd("linked", "L.", "x"),
     });
     symlinkSync(join(dir, "elsewhere/linked"), join(dir, "skills/linked"));
-    const expected = globSync(DEFAULT_SKILL_GLOBS, {
-      cwd: dir,
-      dot: true,
-      onlyFiles: true,
-      ignore: ["**/node_modules/**", "**/.git/**"],
-      expandDirectories: false,
-    }).sort();
-    expect(expected).toContain("skills/linked/SKILL.md");
-    expect(discoverRepository(dir, opts).skills.map((s) => s.path)).toEqual(expected);
+    const found = discoverRepository(dir, opts);
+    expect(found.files.source).toBe("walk");
+    expect(found.skills.map((s) => s.path)).toEqual([
+      ".agents/skills/b/SKILL.md",
+      ".claude/skills/a/SKILL.md",
+      "elsewhere/linked/SKILL.md",
+      "skills/.hidden/SKILL.md",
+      "skills/c/SKILL.md",
+      "skills/nested/deeper/SKILL.md",
+    ]);
+    expect(found.diagnostics.filter((d) => d.code === "skill/duplicate-name")).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -6,7 +6,6 @@ import { discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import { writeRepo } from "../support/repo-files.js";
-import { runCli } from "../support/run-cli.js";
 
 const repo = (files: Record<string, string>) => writeRepo(files, "sg-fmt-");
 
@@ -151,23 +150,5 @@ describe("suite formats load into one model", () => {
     expect(discover(dir).skills[0]!.folder.contentHash).toBe(a.folder.contentHash);
     writeFileSync(join(dir, "skills/h/ref.md"), "y");
     expect(discover(dir).skills[0]!.folder.contentHash).not.toBe(a.folder.contentHash);
-  });
-});
-
-describe("skillgate init", () => {
-  it("scaffolds a suite that validate accepts, and refuses to overwrite it", async () => {
-    const dir = repo({
-      ".claude/skills/pay/SKILL.md": '---\nname: pay\ndescription: Pays.\nmetadata:\n  version: "2.1"\n---\n',
-    });
-    const r = await runCli(["init", "pay", "--repo", dir]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain("created .claude/skills/pay/evals/meta.json");
-    const v = await runCli(["validate", "--repo", dir, "--json"]);
-    expect(v.code).toBe(0);
-    const out = JSON.parse(v.stdout);
-    expect(out.skills[0]).toMatchObject({ name: "pay", cases: 1, triggerQueries: 20 });
-    const again = await runCli(["init", "pay", "--repo", dir]);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toContain("--force");
   });
 });

@@ -50,7 +50,10 @@ describe("skillgate validate", () => {
     expect(r.stdout).toContain("meta.json:3:13: error: `trials` must be integer");
     expect(r.stdout).toContain("meta.json:4:36: error: `thresholds.triggerRecall` must be <= 1");
     expect(r.stdout).toContain("meta.json:4:41: error: unknown key `recal` in `thresholds`");
-    expect(r.stdout).toContain("meta.json:5:3: error: unknown key `oracel`");
+    expect(r.stdout).toContain("meta.json:5:3: error: unknown key `oracel`; did you mean `oracle`?");
+    expect(r.stdout).toContain(
+      "meta.json:4:41: error: unknown key `recal` in `thresholds`; known keys: `discriminatorPassRate`",
+    );
   });
 
   it("loads every real-world skill of the corpus under claude-code, and grades claude-api's length by profile", async () => {
@@ -90,6 +93,8 @@ describe("skillgate validate", () => {
     const r = await runCli(["validate", "--repo", dir]);
     expect(r.code).toBe(2);
     expect(r.stdout).toContain(".skillgate.yml:3:9: error: `trials` must be >= 1");
-    expect(r.stdout).toContain(".skillgate.yml:4:1: error: unknown key `concurency`");
+    expect(r.stdout).toContain(
+      ".skillgate.yml:4:1: error: unknown key `concurency`; did you mean `concurrency`?",
+    );
   });
 });

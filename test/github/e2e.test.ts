@@ -9,7 +9,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import { type GitHubApi, startGitHubApi } from "../support/github-api.js";
 import { ensureNode24 } from "../support/node24.js";
@@ -43,6 +43,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 readFileSync(0, "utf8");
 const path = ".agents/skills/split-cents/SKILL.md";
 const skill = existsSync(path) ? readFileSync(path, "utf8") : "";
+// A skill that makes the agent work for long: the job is cancelled meanwhile (bounded, so nothing lingers).
+if (skill.includes("TAKES FOREVER")) await new Promise((r) => setTimeout(r, 30_000));
 const good = skill.includes("largest remainder");
 // The code it writes: base share plus one unit for the first (total mod n) parts, or each share rounded.
 const allocate = good
@@ -144,11 +146,15 @@ beforeAll(async () => {
   await execa("node", [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
 }, 120_000);
 
-/** Runs the bundle as the runner would; returns what the runner would see. */
-async function runAsRunner(
-  node: string,
-  o: { readOnly?: boolean; gate?: boolean; headBody?: string; inputs?: Record<string, string> } = {},
-) {
+interface RunnerOptions {
+  readOnly?: boolean;
+  gate?: boolean;
+  headBody?: string;
+  inputs?: Record<string, string>;
+}
+
+/** The files, environment and API of one job as the runner lays them out, before the action starts. */
+async function prepareRunner(o: RunnerOptions) {
   const repo = await makeRepo(o.gate ?? true, o.headBody);
   const payload = JSON.parse(
     await readFile(join(ROOT, "test/fixtures/github-events/pull_request.synchronize.json"), "utf8"),
@@ -200,6 +206,28 @@ async function runAsRunner(
     RUNNER_TEMP: runner,
   };
   for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.replace(/ /g, "_").toUpperCase()}`] = v;
+  env.GITHUB_STATE = join(runner, "state");
+  await writeFile(env.GITHUB_STATE, "");
+  return { repo, api, env, files };
+}
+
+/** `STATE_<name>` for the post step, from what the main step wrote to GITHUB_STATE (`name<<delimiter` blocks). */
+async function stateForPost(file: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const lines = (await readFile(file, "utf8")).split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i]!);
+    if (!m) continue;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]!);
+    out[`STATE_${m[1]}`] = value.join("\n");
+  }
+  return out;
+}
+
+/** Runs the bundle as the runner would; returns what the runner would see. */
+async function runAsRunner(node: string, o: RunnerOptions = {}) {
+  const { repo, api, env, files } = await prepareRunner(o);
   const r = await execa(node, [join(dist, "index.js")], {
     cwd: repo.dir,
     env,
@@ -292,4 +320,68 @@ describe("the bundled action on a PR that regresses a skill", () => {
     expectRegressionCheckRun(run);
     expect(run.exitCode).toBe(1);
   }, 300_000);
+});
+
+describe("the required check never stays pending", () => {
+  /** Starts the action on a PR whose agent takes forever; resolves once the check run is open. */
+  async function startSlowJob() {
+    const job = await prepareRunner({ gate: false, headBody: `${BAD_BODY} TAKES FOREVER` });
+    const child = execa(process.execPath, [join(dist, "index.js")], {
+      cwd: job.repo.dir,
+      env: job.env,
+      extendEnv: false,
+      reject: false,
+      timeout: 120_000,
+    });
+    await vi.waitFor(() => expect(job.api.checkRuns[0]?.status).toBe("in_progress"), {
+      timeout: 60_000,
+      interval: 100,
+    });
+    // …and recorded for the post step (what a runner's cancellation finds a moment later)
+    await vi.waitFor(
+      async () => expect(await readFile(job.env.GITHUB_STATE!, "utf8")).toContain("check-run<<"),
+      {
+        timeout: 60_000,
+        interval: 100,
+      },
+    );
+    return { ...job, child };
+  }
+
+  it("cancelled: SIGINT to the step completes the check run as cancelled and the post step has nothing left", async () => {
+    const job = await startSlowJob();
+    // what the runner does on cancel: SIGINT to the step's process
+    job.child.kill("SIGINT");
+    const r = await job.child;
+    expect(r.exitCode).toBe(130);
+    expect(job.api.checkRuns.map((c) => [c.head_sha, c.status, c.conclusion])).toEqual([
+      [job.repo.headSha, "completed", "cancelled"],
+    ]);
+    const post = await execa(process.execPath, [join(dist, "post.js")], {
+      env: { ...job.env, ...(await stateForPost(job.env.GITHUB_STATE!)) },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(post.exitCode).toBe(0);
+    expect(String(post.stdout)).toMatch(/was completed by the main step/);
+    expect(job.api.requests.filter((x) => x.operationId === "checks/update")).toHaveLength(1);
+    expect(job.api.violations).toEqual([]);
+  }, 180_000);
+
+  it("killed before it could answer: the post step completes the open check run", async () => {
+    const job = await startSlowJob();
+    // the runner's last resort, 10 s after SIGINT: the process tree is killed
+    job.child.kill("SIGKILL");
+    await job.child;
+    expect(job.api.checkRuns[0]!.status).toBe("in_progress");
+    const post = await execa(process.execPath, [join(dist, "post.js")], {
+      env: { ...job.env, ...(await stateForPost(job.env.GITHUB_STATE!)) },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(post.exitCode).toBe(0);
+    expect(String(post.stdout)).toMatch(/completed it as cancelled/);
+    expect(job.api.checkRuns.map((c) => [c.status, c.conclusion])).toEqual([["completed", "cancelled"]]);
+    expect(job.api.violations).toEqual([]);
+  }, 180_000);
 });

@@ -8,6 +8,7 @@ export function recordingIO(inputs: Record<string, string> = {}) {
     summary: [] as string[],
     annotations: [] as CommandAnnotation[],
     log: [] as string[],
+    state: {} as Record<string, string>,
   };
   const io: ActionIO = {
     getInput: (name) => (inputs[name] ?? "").trim(),
@@ -25,6 +26,10 @@ export function recordingIO(inputs: Record<string, string> = {}) {
     },
     debug: () => {},
     group: (_name, fn) => fn(),
+    saveState: (name, value) => {
+      rec.state[name] = value;
+    },
+    getState: (name) => rec.state[name] ?? "",
   };
   return { io, rec };
 }

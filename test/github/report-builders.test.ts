@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { mergeCommand } from "../../src/cli/commands/merge.js";
+import { main } from "../../src/cli/main.js";
 import { renderJUnit } from "../../src/report/junit.js";
 import { escapeText, mermaidChart, renderMarkdown, skillFigures } from "../../src/report/markdown.js";
 import { mergeReports, parseReport } from "../../src/report/merge.js";
@@ -136,17 +136,17 @@ describe("merge", () => {
     const out: string[] = [];
     const err: string[] = [];
     const io = { stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s) };
-    const code = await mergeCommand(
-      [dir, "--json", join(dir, "merged.json"), "--sarif", join(dir, "m.sarif")],
+    const code = await main(
+      ["merge", dir, "--json", join(dir, "merged.json"), "--sarif", join(dir, "m.sarif")],
       io,
     );
     expect(code).toBe(1);
     const merged = JSON.parse(await readFile(join(dir, "merged.json"), "utf8"));
     expect(merged.skills).toHaveLength(2);
     expect(JSON.parse(await readFile(join(dir, "m.sarif"), "utf8")).version).toBe("2.1.0");
-    expect(await mergeCommand([], io)).toBe(2);
-    expect(await mergeCommand([join(dir, "nope.json")], io)).toBe(2);
-    expect(err.join("")).toMatch(/nope\.json: no such report/);
+    expect(await main(["merge"], io)).toBe(2);
+    expect(await main(["merge", join(dir, "nope.json")], io)).toBe(2);
+    expect(err.join("")).toMatch(/skillgate merge: .*nope\.json: no such report/);
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createGitHubClient } from "../../src/github/client.js";
 import { commentMarker } from "../../src/github/comment.js";
 import { type ActionDeps, type EvaluationContext, runAction } from "../../src/github/run-action.js";
@@ -543,5 +543,257 @@ describe("runAction refusals and modes", () => {
     const { deps } = await setup({ inputs: { "fail-on": "never" } });
     expect((await runAction(deps)).exitCode).toBe(0);
     expect(api!.checkRuns[0]!.conclusion).toBe("failure");
+  });
+});
+
+/** A git repository in `dir` with a base commit and a head commit that edits the skill; their SHAs. */
+async function gitPair(dir: string): Promise<{ base: string; head: string }> {
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: "t",
+    GIT_AUTHOR_EMAIL: "t@e.test",
+    GIT_COMMITTER_NAME: "t",
+    GIT_COMMITTER_EMAIL: "t@e.test",
+  };
+  const git = async (...args: string[]) => (await execa("git", args, { cwd: dir, env })).stdout.trim();
+  await git("init", "-q");
+  await mkdir(join(dir, ".claude/skills/split-cents"), { recursive: true });
+  await writeFile(join(dir, ".claude/skills/split-cents/SKILL.md"), "base\n");
+  await writeFile(join(dir, "README.md"), "x\n");
+  await git("add", "-A");
+  await git("commit", "-qm", "base");
+  const base = await git("rev-parse", "HEAD");
+  await writeFile(join(dir, ".claude/skills/split-cents/SKILL.md"), "head\n");
+  await git("commit", "-qam", "head");
+  return { base, head: await git("rev-parse", "HEAD") };
+}
+
+describe("merge queues", () => {
+  it("merge_group: evaluates the group's head against its base and posts the check on merge_group.head_sha", async () => {
+    const { deps, seen, dir, payload } = await setup({
+      event: "merge_group",
+      payloadFile: "merge_group.checks_requested.json",
+      api: { labels: { 104: ["skillgate: allow-weakening"] } },
+    });
+    const { base, head } = await gitPair(dir);
+    payload.merge_group.base_sha = base;
+    payload.merge_group.head_sha = head;
+    await writeFile(deps.env.GITHUB_EVENT_PATH!, JSON.stringify(payload));
+    const result = await runAction(deps);
+    expect(api!.violations).toEqual([]);
+    expect(seen.raw).toMatchObject({ base, head, changedFiles: [".claude/skills/split-cents/SKILL.md"] });
+    expect(api!.checkRuns.map((c) => [c.head_sha, c.name, c.status])).toEqual([
+      [head, "skillgate", "completed"],
+    ]);
+    // the PR the group was made for (pr-104 in its head ref): its label, read fresh from the API, counts
+    expect(api!.requests.some((r) => r.url.includes("/issues/104/labels"))).toBe(true);
+    expect(result.report?.head.sha).toBe(head);
+    expect(result.exitCode).toBe(1);
+  });
+
+  it("a merge group that changes the workflow running skillgate gets the blocking policy/workflow finding", async () => {
+    const { deps, seen, dir, payload } = await setup({
+      event: "merge_group",
+      payloadFile: "merge_group.checks_requested.json",
+    });
+    const { base } = await gitPair(dir);
+    const env = {
+      ...process.env,
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@e.test",
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@e.test",
+    };
+    await mkdir(join(dir, ".github/workflows"), { recursive: true });
+    await writeFile(join(dir, ".github/workflows/skillgate.yml"), "on: merge_group\n");
+    await execa("git", ["add", "-A"], { cwd: dir, env });
+    await execa("git", ["commit", "-qm", "workflow"], { cwd: dir, env });
+    payload.merge_group.base_sha = base;
+    payload.merge_group.head_sha = (await execa("git", ["rev-parse", "HEAD"], { cwd: dir })).stdout.trim();
+    await writeFile(deps.env.GITHUB_EVENT_PATH!, JSON.stringify(payload));
+    let policyIds: string[] = [];
+    deps.env.GITHUB_WORKFLOW_REF = `${deps.env.GITHUB_REPOSITORY}/.github/workflows/skillgate.yml@refs/heads/gh-readonly-queue/main/pr-104-x`;
+    const inner = deps.runPipeline;
+    deps.runPipeline = async (settings, opts) => {
+      policyIds = settings.policy.changes.map((c) => c.id);
+      return inner(settings, opts);
+    };
+    await runAction(deps);
+    expect(seen.raw?.changedFiles).toContain(".github/workflows/skillgate.yml");
+    expect(policyIds).toEqual(["policy/workflow"]);
+  });
+});
+
+/** Signals delivered by the test instead of the OS. */
+function fakeSignals() {
+  const listeners = new Map<string, ((s: NodeJS.Signals) => void)[]>();
+  return {
+    on: (s: string, f: (s: NodeJS.Signals) => void) => listeners.set(s, [...(listeners.get(s) ?? []), f]),
+    off: (s: string, f: (s: NodeJS.Signals) => void) =>
+      listeners.set(
+        s,
+        (listeners.get(s) ?? []).filter((x) => x !== f),
+      ),
+    emit: (s: NodeJS.Signals) => {
+      for (const f of listeners.get(s) ?? []) f(s);
+    },
+    count: () => [...listeners.values()].flat().length,
+  };
+}
+
+describe("a cancelled or timed-out job completes its check run", () => {
+  async function interrupted(o: { minutesBeforeSignal: number; timeoutMinutes?: number }) {
+    let release: ((r: Report) => void) | undefined;
+    const { deps, rec, dir } = await setup({ report: () => new Promise<Report>((r) => (release = r)) });
+    if (o.timeoutMinutes !== undefined) {
+      await mkdir(join(dir, ".github/workflows"), { recursive: true });
+      await writeFile(
+        join(dir, ".github/workflows/skillgate.yml"),
+        `on: pull_request\njobs:\n  evaluate:\n    timeout-minutes: ${o.timeoutMinutes}\n    runs-on: ubuntu-latest\n    steps: []\n`,
+      );
+      deps.env.GITHUB_WORKFLOW_REF = `${deps.env.GITHUB_REPOSITORY}/.github/workflows/skillgate.yml@refs/pull/2/merge`;
+      deps.env.GITHUB_JOB = "evaluate";
+    }
+    const signals = fakeSignals();
+    let clock = new Date("2026-11-29T12:00:00Z");
+    const exited: number[] = [];
+    let onExit: () => void = () => {};
+    const exitedOnce = new Promise<void>((r) => (onExit = r));
+    Object.assign(deps, {
+      signals,
+      now: () => clock,
+      exit: (code: number) => {
+        exited.push(code);
+        onExit();
+      },
+    });
+    const running = runAction(deps);
+    // the check run is open and recorded for the post step before the evaluation starts
+    await vi.waitFor(() => expect(release).toBeDefined(), { timeout: 20_000 });
+    expect(rec.state["check-run"]).toBeDefined();
+    expect(api!.checkRuns[0]!.status).toBe("in_progress");
+    clock = new Date(clock.getTime() + o.minutesBeforeSignal * 60_000);
+    signals.emit("SIGINT");
+    signals.emit("SIGTERM"); // 7.5 s later the runner insists: changes nothing
+    await exitedOnce;
+    release!(makeReport()); // let the test's promise settle
+    await running;
+    return { rec, exited, signals };
+  }
+
+  it("SIGINT from a cancellation: cancelled, recorded as completed, exit 130", async () => {
+    const { rec, exited } = await interrupted({ minutesBeforeSignal: 3 });
+    const check = api!.checkRuns[0]!;
+    expect(check.status).toBe("completed");
+    expect(check.conclusion).toBe("cancelled");
+    expect(check.output.summary).toMatch(/cancelled before skillgate finished/);
+    expect(rec.state["check-run-completed"]).toBe("true");
+    expect(exited).toEqual([130]);
+    expect(api!.violations).toEqual([]);
+  });
+
+  it("a signal at the job's timeout-minutes (read from its workflow file): timed_out", async () => {
+    await interrupted({ minutesBeforeSignal: 29, timeoutMinutes: 30 });
+    expect(api!.checkRuns[0]!.conclusion).toBe("timed_out");
+    expect(api!.checkRuns[0]!.output.summary).toMatch(/timeout-minutes: 30/);
+  });
+
+  it("a signal while the check run is being created waits for it, then completes it", async () => {
+    let release: ((r: Report) => void) | undefined;
+    const { deps, rec } = await setup({ report: () => new Promise<Report>((r) => (release = r)) });
+    const signals = fakeSignals();
+    const exited: number[] = [];
+    let onExit: () => void = () => {};
+    const exitedOnce = new Promise<void>((r) => (onExit = r));
+    Object.assign(deps, {
+      signals,
+      exit: (code: number) => {
+        exited.push(code);
+        onExit();
+      },
+    });
+    const running = runAction(deps);
+    signals.emit("SIGTERM"); // checks.create is in flight
+    await exitedOnce;
+    expect(api!.checkRuns.map((c) => [c.status, c.conclusion])).toEqual([["completed", "cancelled"]]);
+    expect(rec.state["check-run-completed"]).toBe("true");
+    expect(exited).toEqual([143]);
+    await vi.waitFor(() => expect(release).toBeDefined(), { timeout: 20_000 });
+    release!(makeReport());
+    await running;
+  });
+
+  it("a run that finishes stops listening for signals", async () => {
+    const { deps } = await setup({});
+    const signals = fakeSignals();
+    Object.assign(deps, { signals });
+    await runAction(deps);
+    expect(signals.count()).toBe(0);
+  });
+});
+
+describe("report mode: where the reports come from", () => {
+  async function sweepMerge(o: { event: string; commitReports: boolean }) {
+    const sha = "b".repeat(40);
+    const { deps, dir } = await setup({
+      event: o.event,
+      inputs: { mode: "report", "reports-from": "skillgate-reports" },
+      patch: (p) => {
+        delete p.pull_request;
+      },
+    });
+    deps.env.GITHUB_SHA = sha;
+    await mkdir(join(dir, "skillgate-reports"));
+    await writeFile(
+      join(dir, "skillgate-reports/shard-1.json"),
+      JSON.stringify(
+        makeReport({
+          head: { sha },
+          skills: [makeSkill({ name: "a", roots: [], discriminator: undefined, base: undefined })],
+        }),
+      ),
+    );
+    if (o.commitReports) {
+      const env = {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@e.test",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@e.test",
+      };
+      await execa("git", ["init", "-q"], { cwd: dir, env });
+      await execa("git", ["add", "skillgate-reports"], { cwd: dir, env });
+      await execa("git", ["commit", "-qm", "reports"], { cwd: dir, env });
+    }
+    return { result: await runAction(deps), sha };
+  }
+
+  it("a sweep's merge job (workflow_dispatch) posts the shard reports its own jobs uploaded", async () => {
+    const { result, sha } = await sweepMerge({ event: "workflow_dispatch", commitReports: false });
+    expect(result.report?.errors).toEqual([]);
+    expect(api!.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([[sha, "success"]]);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("reports committed in the repository are not posted as a verdict, whatever they say", async () => {
+    const { result } = await sweepMerge({ event: "push", commitReports: true });
+    expect(result.report?.verdict).toBe("error");
+    expect(result.report?.errors.join("\n")).toMatch(
+      /skillgate-reports\/shard-1\.json is a file committed in the repository/,
+    );
+    expect(api!.checkRuns.map((c) => c.conclusion)).toEqual(["failure"]);
+  });
+
+  it("on a pull_request event a report has no known origin: refused", async () => {
+    const { deps, dir, payload } = await setup({ inputs: { mode: "report", "reports-from": "r.json" } });
+    await writeFile(
+      join(dir, "r.json"),
+      JSON.stringify(
+        makeReport({ head: { sha: payload.pull_request.head.sha }, skills: [makeSkill({ roots: [] })] }),
+      ),
+    );
+    const result = await runAction(deps);
+    expect(result.report?.errors.join("\n")).toMatch(/the pull_request event names no workflow run/);
+    expect(result.report?.verdict).toBe("error");
   });
 });

@@ -123,6 +123,7 @@ describe("lexical router (BM25 proxy)", () => {
       frontmatter: {},
       body: "",
       raw: "",
+      layout: "agent-skills" as const,
       folder: { files: [], contentHash: "h" },
       loc: {
         frontmatter: { file: `.claude/skills/${name}/SKILL.md`, line: 1, column: 1 },

@@ -13,6 +13,7 @@ function skill(version?: string): Skill {
     frontmatter: {},
     body: "",
     raw: "",
+    layout: "agent-skills",
     folder: { files: [], contentHash: "h" },
     loc: {
       frontmatter: { file: ".claude/skills/split-cents/SKILL.md", line: 1, column: 1 },

@@ -236,10 +236,13 @@ describe("a PR cannot talk skillgate out of its verdict", () => {
     const broken = caseYaml("334(", "");
     // The PR edits the skill (so it is evaluated); the discriminator is broken the same way at base and head.
     const r = await pr(repo({ body: BAD, caseYaml: broken }), repo({ caseYaml: broken }));
-    expect(r.code).toBe(3);
-    expect(r.report?.verdict).toBe("error");
-    const decided = roots(r.report).find((x) => x.id === "split-1000-3/D:keeps-the-cent");
-    expect(decided).toMatchObject({ status: "error", file: CASE_FILE, line: 7, blocking: true });
+    // Caught before any trial (#16 item 3, validate's part): a blocking validation root at the regex, no agent call.
+    expect(r.code).toBe(1);
+    expect(r.report?.verdict).toBe("fail");
+    const invalid = roots(r.report).find((x) => x.id.startsWith("validation/suite/invalid-regex/"));
+    // located at the regex itself (the assertion starts on line 7, its `value` is line 9)
+    expect(invalid).toMatchObject({ kind: "validation", file: CASE_FILE, line: 9, blocking: true });
+    expect(r.report?.cost.agentCalls).toBe(0);
   }, 240_000);
 
   it("answers planted in the checkout (recordings, a cache folder) are never read", async () => {

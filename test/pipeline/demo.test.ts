@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -93,6 +93,13 @@ describe("the bundled demo (replayed recordings, offline)", () => {
       };
     };
     expect(strip(a)).toEqual(strip(b));
+    // Each report keeps its own skill-creator exports: the second run did not overwrite the first's.
+    expect(readdirSync(dir).sort()).toEqual(["a.json", "a.skill-creator", "b.json", "b.skill-creator"]);
+    for (const r of ["a", "b"])
+      expect(
+        JSON.parse(readFileSync(join(dir, `${r}.skill-creator/split-cents/benchmark.json`), "utf8")).runs
+          .length,
+      ).toBeGreaterThan(0);
   });
 
   it("passes when head equals base: nothing changed, nothing to run", async () => {

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GATE_IDS, isGateId, runGate } from "../../gates/registry.js";
 import { gateCommand } from "../../src/cli/commands/gate.js";
+import { main } from "../../src/cli/main.js";
 
 const fx = (f: string) => join(import.meta.dirname, "fixtures", f);
 const good = join(
@@ -97,20 +98,19 @@ describe("skillgate gate", () => {
     expect(runs[0]).toEqual(runs[1]);
   });
 
-  it("exit 1 for a module that does not load, 2 for usage errors", async () => {
-    const a = io();
-    expect(await gateCommand(["conservation", fx("does-not-exist.js")], a.io)).toBe(1);
+  it("2 for usage errors, a module that does not exist among them (through the CLI's main)", async () => {
     for (const argv of [
       [],
       ["conservation"],
       ["nope", good],
+      ["conservation", fx("does-not-exist.js")],
       ["conservation", good, "--options", "{bad"],
       ["conservation", good, "--seed", "-1"],
       ["conservation", good, "--frob"],
     ]) {
       const x = io();
-      expect(await gateCommand(argv, x.io)).toBe(2);
-      expect(x.out.stderr).toMatch(/^skillgate gate: .+\nusage: /);
+      expect(await main(["gate", ...argv], x.io)).toBe(2);
+      expect(x.out.stderr).toMatch(/^skillgate gate: .+\n\nUsage: skillgate gate /);
     }
   });
 });

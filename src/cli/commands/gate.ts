@@ -1,69 +1,84 @@
 /**
- * `skillgate gate <gate-id> <module> [--export NAME] [--options JSON] [--seed N] [--json]
- *  [--timeout MS] [--memory MB]` — runs one deterministic gate on one module in the sandbox.
+ * `skillgate gate <gate-id> <module> [--export NAME] [--options JSON] [--seed N] [--json] [--timeout MS]
+ *  [--memory MB]` — runs one deterministic gate on one module in the sandbox.
  * Exit 0 pass, 1 fail (a module that does not load or lacks the export fails), 2 usage error.
  */
-import { parseArgs } from "node:util";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { GATE_IDS, isGateId, runGate } from "../../../gates/registry.js";
+import type { CliIO } from "../io.js";
+import { didYouMean, parseCommandLine, UsageError } from "../usage.js";
 
-export interface CommandIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-}
+/** The documented default: a gate run is replayable from its command line alone. */
+export const DEFAULT_GATE_SEED = 42;
 
-export const GATE_USAGE = `usage: skillgate gate <gate-id> <module> [--export NAME] [--options JSON] [--seed N] [--json] [--timeout MS] [--memory MB]
-gates: ${GATE_IDS.join(", ")}`;
+export const GATE_USAGE = `Usage: skillgate gate <gate-id> <module> [options]
 
-function usage(io: CommandIo, message: string): number {
-  io.stderr(`skillgate gate: ${message.split("\n")[0]}\n${GATE_USAGE}\n`);
-  return 2;
-}
+Runs one deterministic gate on the module an agent wrote, in the sandbox; prints each check.
 
-function positiveInt(raw: string | undefined, name: string, max: number): number | string | undefined {
+  --export NAME     the function to test (default: the name the gate expects, e.g. allocate for conservation)
+  --options JSON    the gate's options, a JSON object
+  --seed N          seed of the property-based probes (default ${DEFAULT_GATE_SEED}); printed with a replay line
+  --timeout MS      time limit of the sandboxed run
+  --memory MB       memory limit of the sandboxed run
+  --json            print the result as JSON
+
+Gates: ${GATE_IDS.join(", ")}
+Exit codes: 0 pass, 1 fail, 2 usage error.`;
+
+function integer(raw: string | undefined, name: string, max: number): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n > max)
-    return `--${name} must be an integer from 0 to ${max} (got '${raw}')`;
+    throw new UsageError(`--${name} must be an integer from 0 to ${max} (got '${raw}')`);
   return n;
 }
 
-export async function gateCommand(argv: string[], io: CommandIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (err) {
-    return usage(io, (err as Error).message);
-  }
-  const { values, positionals } = parsed;
+export async function gateCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, {
+    allowPositionals: true,
+    options: {
+      export: { type: "string" },
+      options: { type: "string" },
+      seed: { type: "string" },
+      json: { type: "boolean" },
+      timeout: { type: "string" },
+      memory: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
   if (values.help) {
     io.stdout(`${GATE_USAGE}\n`);
     return 0;
   }
   const [gate, modulePath, ...extra] = positionals;
-  if (!gate || !modulePath) return usage(io, "expected a gate id and a module path");
-  if (extra.length) return usage(io, `unexpected argument '${extra[0]}'`);
-  if (!isGateId(gate)) return usage(io, `unknown gate '${gate}'`);
+  if (!gate || !modulePath) throw new UsageError("expected a gate id and a module path");
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  if (!isGateId(gate)) throw new UsageError(`unknown gate '${gate}'${didYouMean(gate, GATE_IDS)}`);
+  const file = resolve(modulePath);
+  if (!existsSync(file) || !statSync(file).isFile())
+    throw new UsageError(`module ${modulePath}: no such file (${file})`);
   let options: Record<string, unknown> | undefined;
   if (values.options !== undefined) {
     try {
       options = JSON.parse(values.options) as Record<string, unknown>;
     } catch (err) {
-      return usage(io, `--options is not valid JSON: ${(err as Error).message}`);
+      throw new UsageError(`--options is not valid JSON: ${(err as Error).message}`);
     }
     if (options === null || typeof options !== "object" || Array.isArray(options))
-      return usage(io, "--options must be a JSON object");
+      throw new UsageError("--options must be a JSON object");
+    // The option keys and values are checked against the gate's own schema by the gates (validateGateOptions).
   }
-  const seed = positiveInt(values.seed, "seed", 2 ** 31 - 1);
-  const timeoutMs = positiveInt(values.timeout, "timeout", 3_600_000);
-  const memoryMb = positiveInt(values.memory, "memory", 65_536);
-  for (const v of [seed, timeoutMs, memoryMb]) if (typeof v === "string") return usage(io, v);
+  const seed = integer(values.seed, "seed", 2 ** 31 - 1) ?? DEFAULT_GATE_SEED;
+  const timeoutMs = integer(values.timeout, "timeout", 3_600_000);
+  const memoryMb = integer(values.memory, "memory", 65_536);
 
   const result = await runGate(gate, modulePath, {
     export: values.export,
     options,
-    seed: seed as number | undefined,
-    timeoutMs: timeoutMs as number | undefined,
-    memoryMb: memoryMb as number | undefined,
+    seed,
+    timeoutMs,
+    memoryMb,
   });
   if (values.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   else {
@@ -75,21 +90,4 @@ export async function gateCommand(argv: string[], io: CommandIo): Promise<number
       );
   }
   return result.passed ? 0 : 1;
-}
-
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      export: { type: "string" },
-      options: { type: "string" },
-      seed: { type: "string" },
-      json: { type: "boolean" },
-      timeout: { type: "string" },
-      memory: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
 }

@@ -1,19 +1,19 @@
 import type { CliIO } from "../io.js";
-import { gateCommand } from "./gate.js";
-import { initCommand } from "./init.js";
-import { mergeCommand } from "./merge.js";
-import { planCommand } from "./plan.js";
-import { runCommand } from "./run.js";
-import { validateCommand } from "./validate.js";
+import { GATE_USAGE, gateCommand } from "./gate.js";
+import { INIT_USAGE, initCommand } from "./init.js";
+import { MERGE_USAGE, mergeCommand } from "./merge.js";
+import { PLAN_USAGE, planCommand } from "./plan.js";
+import { RUN_USAGE, runCommand } from "./run.js";
+import { VALIDATE_USAGE, validateCommand } from "./validate.js";
 
 export type Command = (argv: string[], io: CliIO) => Promise<number>;
 
-/** Every CLI command; one file each. */
-export const COMMANDS: Record<string, Command> = {
-  run: runCommand,
-  plan: planCommand,
-  validate: validateCommand,
-  init: initCommand,
-  merge: mergeCommand,
-  gate: gateCommand,
+/** Every CLI command, one file each, with the usage printed for `--help` and on every usage error. */
+export const COMMANDS: Record<string, { run: Command; usage: string }> = {
+  run: { run: runCommand, usage: RUN_USAGE },
+  plan: { run: planCommand, usage: PLAN_USAGE },
+  validate: { run: validateCommand, usage: VALIDATE_USAGE },
+  init: { run: initCommand, usage: INIT_USAGE },
+  merge: { run: mergeCommand, usage: MERGE_USAGE },
+  gate: { run: gateCommand, usage: GATE_USAGE },
 };

@@ -1,31 +1,43 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { assertionLookup } from "../../detect/assertion-types.js";
+import { discoverRepository } from "../../detect/discover.js";
 import { parseSkillFile } from "../../detect/skill-file.js";
-import { InputError } from "../../model/index.js";
+import "../../grade/assertions/index.js";
+import * as assertionRegistry from "../../grade/assertions/registry.js";
 import { EXIT } from "../../report/exit-codes.js";
 import type { CliIO } from "../io.js";
+import { parseCommandLine, UsageError } from "../usage.js";
 
-export const INIT_USAGE = `Usage: skillgate init SKILL [--repo DIR] [--force]
+export const INIT_USAGE = `Usage: skillgate init SKILL [options]
 
-Scaffolds an eval suite in SKILL's folder (SKILL: a skill name, its folder, or its SKILL.md):
-  evals/meta.json, evals/prompts/example.yaml (one case with a discriminator), evals/trigger-eval.json.
-Replace every TODO, then run \`skillgate validate\`.`;
+Scaffolds an eval suite in SKILL's folder (SKILL: a skill name, its folder, or its SKILL.md): evals/meta.json,
+evals/prompts/example.yaml (one case with a discriminator) and evals/trigger-eval.json. What only you can
+write is left as TODO-… keys that \`skillgate validate\` rejects, at their lines, until you replace them.
+
+  --repo DIR    repository root (default .)
+  --force       overwrite an existing scaffold
+
+Exit codes: 0 done, 2 usage error.`;
 
 const SKILL_ROOTS = [".claude/skills", ".agents/skills", ".github/skills", ".agent/skills", "skills"];
 
+/** Placeholder keys: not in any schema, so \`validate\` reports each at its line until it is replaced. */
+export const TODO_KEYS = ["TODO-prompt", "TODO-value", "TODO-shouldFire", "TODO-shouldNotFire"] as const;
+
 export async function initCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
+  const { values, positionals } = parseCommandLine(argv, {
     options: { repo: { type: "string" }, force: { type: "boolean" }, help: { type: "boolean", short: "h" } },
     allowPositionals: true,
-    strict: true,
   });
   if (values.help) {
     io.stdout(`${INIT_USAGE}\n`);
     return EXIT.pass;
   }
-  if (positionals.length !== 1) throw new InputError(`init takes one skill\n${INIT_USAGE}`);
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length ? `expected one skill, got ${positionals.length}` : "expected a skill",
+    );
   const repoDir = resolve(values.repo ?? ".");
   const skillDir = findSkillDir(repoDir, positionals[0]!);
   const skillFile = join(skillDir, "SKILL.md");
@@ -38,7 +50,7 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
     "meta.json": `${JSON.stringify(
       {
         skillVersion: version,
-        suiteVersion: version,
+        suiteVersion: "1",
         trials: 3,
         thresholds: {
           discriminatorPassRate: 0.8,
@@ -50,26 +62,32 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
       null,
       2,
     )}\n`,
-    "prompts/example.yaml": `# One case of the ${name} suite. Add more files like this one in prompts/.
-# A discriminator (id starting D:) traps the single most tempting wrong answer an agent gives without the skill:
-# test for the absence of that answer, not for one exact right answer.
+    "prompts/example.yaml": `# One case of the ${name} suite; add more files like this one in prompts/.
+# A discriminator (id starting D:) forbids the single most tempting wrong answer an agent gives without the
+# skill: test for the absence of that answer, not for one exact right answer.
+# Replace each TODO- key with the key it names (\`skillgate validate\` rejects the file until you do):
+#   TODO-prompt -> prompt: a realistic task where an agent without ${name} confidently answers wrong
+#   TODO-value  -> value:  that wrong answer (the discriminator fails when the output contains it)
 id: example
-prompt: "TODO: a realistic task where an agent without the ${name} skill gives a confident wrong answer"
+TODO-prompt: "a realistic task where an agent without the ${name} skill confidently answers wrong"
 assertions:
-  - id: D:avoids-tempting-wrong-answer
+  - id: D:avoids-the-tempting-wrong-answer
     type: not-contains
-    value: "TODO: the wrong answer a naive agent gives"
+    TODO-value: "the wrong answer an agent gives without the skill"
   - id: activated
     type: skill-used
 `,
+    // JSON has no comments: the keys themselves say what to write (10 or more of each is a useful battery).
     "trigger-eval.json": `${JSON.stringify(
       {
-        shouldFire: Array.from({ length: 10 }, (_, i) => ({
-          prompt: `TODO: prompt ${i + 1} that should activate ${name}`,
-        })),
-        shouldNotFire: Array.from({ length: 10 }, (_, i) => ({
-          prompt: `TODO: near-miss prompt ${i + 1} that must not activate ${name}`,
-        })),
+        "TODO-shouldFire": [
+          { prompt: `a request that should make the agent load ${name}` },
+          { prompt: `another one, worded the way your users ask` },
+        ],
+        "TODO-shouldNotFire": [
+          { prompt: `a near miss: close to ${name}'s topic, but another skill's or none` },
+          { prompt: "another near miss" },
+        ],
       },
       null,
       2,
@@ -77,7 +95,7 @@ assertions:
   };
   const existing = Object.keys(files).filter((f) => existsSync(join(evalsDir, f)));
   if (existing.length && !values.force)
-    throw new InputError(
+    throw new UsageError(
       `${relative(repoDir, evalsDir)} already has ${existing.join(", ")}; pass --force to overwrite`,
     );
   for (const [f, content] of Object.entries(files)) {
@@ -85,8 +103,24 @@ assertions:
     writeFileSync(join(evalsDir, f), content);
     io.stdout(`created ${relative(repoDir, join(evalsDir, f)).split("\\").join("/")}\n`);
   }
-  io.stdout(`Replace the TODOs, then run: skillgate validate --repo ${values.repo ?? "."}\n`);
+  const repoArg = values.repo === undefined ? "" : ` --repo ${shellWord(values.repo)}`;
+  io.stdout(
+    [
+      "",
+      "Next steps:",
+      `  1. Replace the TODO- keys in prompts/example.yaml and trigger-eval.json; validate shows where each one is:`,
+      `       skillgate validate${repoArg}`,
+      `  2. Run the suite against your agent (here Claude Code: \`claude\` on PATH and ANTHROPIC_API_KEY set):`,
+      `       skillgate run${repoArg} --skills ${shellWord(name)} --agent claude-code`,
+      "",
+    ].join("\n"),
+  );
   return EXIT.pass;
+}
+
+/** A word as a POSIX shell reads it back. */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }
 
 function findSkillDir(repoDir: string, arg: string): string {
@@ -99,7 +133,15 @@ function findSkillDir(repoDir: string, arg: string): string {
     const dir = join(repoDir, root, arg);
     if (existsSync(join(dir, "SKILL.md"))) return dir;
   }
-  throw new InputError(
-    `no skill \`${arg}\`: looked for ${arg}/SKILL.md and ${SKILL_ROOTS.map((r) => `${r}/${arg}/SKILL.md`).join(", ")}`,
+  // Any layout: a plugin's skill (`plugin:name`), a grouped or curated one.
+  const found = discoverRepository(repoDir, {
+    profile: "claude-code",
+    assertionTypes: assertionLookup(assertionRegistry),
+  }).skills.filter((s) => s.name === arg || s.name.endsWith(`:${arg}`));
+  if (found.length === 1) return join(repoDir, found[0]!.dir);
+  throw new UsageError(
+    found.length > 1
+      ? `\`${arg}\` names ${found.length} skills (${found.map((s) => s.name).join(", ")}): give the full name or the folder`
+      : `no skill \`${arg}\`: no SKILL.md at ${arg}/ and no skill of that name in the repository`,
   );
 }

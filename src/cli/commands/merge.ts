@@ -1,73 +1,30 @@
 import { writeFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
-import { InputError } from "../../model/diagnostics.js";
 import { EXIT, exitCodeFor } from "../../report/exit-codes.js";
 import { renderJUnit } from "../../report/junit.js";
 import { loadReports } from "../../report/load.js";
 import { renderMarkdown } from "../../report/markdown.js";
 import { mergeReports } from "../../report/merge.js";
 import { renderSarif } from "../../report/sarif.js";
+import type { CliIO } from "../io.js";
+import { parseCommandLine, UsageError } from "../usage.js";
 
-const USAGE = `usage: skillgate merge REPORT|DIR... [--json FILE] [--junit FILE] [--sarif FILE] [--markdown FILE]
-Combines shard reports into one. Without --json the merged report is printed on stdout.`;
+export const MERGE_USAGE = `Usage: skillgate merge REPORT|DIR... [options]
+
+Combines shard reports into one (a missing or failed shard makes the verdict error).
+Without --json the merged report is printed on stdout.
+
+  --json FILE       write the merged JSON report
+  --junit FILE      write JUnit XML
+  --sarif FILE      write SARIF 2.1.0
+  --markdown FILE   write the Markdown summary
+
+Exit codes: 0 pass, 1 fail, 2 usage error, 3 error.`;
 
 /** Markdown file size cap: the job summary's 1 MiB, in characters (conservative). */
 const MARKDOWN_MAX_CHARS = 512 * 1024;
 
-export async function mergeCommand(
-  argv: string[],
-  io: { stdout: (s: string) => void; stderr: (s: string) => void },
-): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (e) {
-    io.stderr(`skillgate merge: ${(e as Error).message}\n${USAGE}\n`);
-    return EXIT.usage;
-  }
-  if (parsed.values.help) {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
-  if (parsed.positionals.length === 0) {
-    io.stderr(`skillgate merge: no report given\n${USAGE}\n`);
-    return EXIT.usage;
-  }
-  try {
-    const merged = mergeReports(await loadReports(parsed.positionals));
-    const json = `${JSON.stringify(merged, null, 2)}\n`;
-    const { values } = parsed;
-    if (values.json) await writeFile(values.json, json);
-    else io.stdout(json);
-    if (values.junit) await writeFile(values.junit, renderJUnit(merged));
-    if (values.sarif) await writeFile(values.sarif, renderSarif(merged));
-    if (values.markdown)
-      await writeFile(
-        values.markdown,
-        renderMarkdown(merged, {
-          maxChars: MARKDOWN_MAX_CHARS,
-          fullReportHint: values.json ?? "the JSON report",
-          charts: true,
-        }),
-      );
-    for (const e of merged.errors) io.stderr(`skillgate merge: ${e}\n`);
-    io.stderr(
-      `skillgate merge: ${merged.verdict} (${merged.skills.length} skills, ${merged.newRoots.length} new roots)\n`,
-    );
-    return exitCodeFor(merged.verdict);
-  } catch (e) {
-    if (e instanceof InputError) {
-      io.stderr(`${e.message}\n`);
-      return EXIT.usage;
-    }
-    io.stderr(`skillgate merge: ${(e as Error).stack ?? e}\n`);
-    return EXIT.error;
-  }
-}
-
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
+export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, {
     allowPositionals: true,
     options: {
       json: { type: "string" },
@@ -77,4 +34,29 @@ function parse(argv: string[]) {
       help: { type: "boolean", short: "h" },
     },
   });
+  if (values.help) {
+    io.stdout(`${MERGE_USAGE}\n`);
+    return EXIT.pass;
+  }
+  if (positionals.length === 0) throw new UsageError("no report given");
+  const merged = mergeReports(await loadReports(positionals));
+  const json = `${JSON.stringify(merged, null, 2)}\n`;
+  if (values.json) await writeFile(values.json, json);
+  else io.stdout(json);
+  if (values.junit) await writeFile(values.junit, renderJUnit(merged));
+  if (values.sarif) await writeFile(values.sarif, renderSarif(merged));
+  if (values.markdown)
+    await writeFile(
+      values.markdown,
+      renderMarkdown(merged, {
+        maxChars: MARKDOWN_MAX_CHARS,
+        fullReportHint: values.json ?? "the JSON report",
+        charts: true,
+      }),
+    );
+  for (const e of merged.errors) io.stderr(`skillgate merge: ${e}\n`);
+  io.stderr(
+    `skillgate merge: ${merged.verdict} (${merged.skills.length} skills, ${merged.newRoots.length} new roots)\n`,
+  );
+  return exitCodeFor(merged.verdict);
 }

@@ -1,6 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { parseArgs } from "node:util";
 import { runPipeline } from "../../pipeline.js";
 import { exitCodeFor } from "../../report/exit-codes.js";
 import { renderJUnit } from "../../report/junit.js";
@@ -10,6 +9,7 @@ import { resolveSettings } from "../../settings/resolve.js";
 import { redactOutput } from "../../util/redact.js";
 import type { CliIO } from "../io.js";
 import { cliLogger } from "../logger.js";
+import { parseCommandLine } from "../usage.js";
 
 export const RUN_USAGE = `Usage: skillgate run [options]
 
@@ -25,18 +25,17 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --seed N            seed of every randomised step (default 42); reported, replayable
   --no-cache          do not read or write the trial cache
   --config FILE       configuration file (default .skillgate.yml)
-  --json FILE         write the JSON report
+  --json FILE         write the JSON report (and skill-creator exports to FILE's name + .skill-creator/)
   --junit FILE        write JUnit XML
   --sarif FILE        write SARIF (new roots as results with locations)
   --record DIR        write replay recordings of every trial run to DIR
   --allow-weakening   accept a weakened suite or policy: you, the operator, approve it (reported)
-  --quiet, --verbose
+  --quiet, --verbose, --no-color
 
 Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;
 
 export async function runCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
+  const { values } = parseCommandLine(argv, {
     options: {
       repo: { type: "string" },
       base: { type: "string" },
@@ -58,7 +57,6 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       "no-color": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
-    strict: true,
   });
   if (values.help) {
     io.stdout(`${RUN_USAGE}\n`);

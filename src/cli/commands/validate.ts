@@ -1,6 +1,7 @@
-import { parseArgs } from "node:util";
 import { assertionLookup } from "../../detect/assertion-types.js";
 import { discoverRepository } from "../../detect/discover.js";
+import { judgeWithoutJudge } from "../../detect/needs-judge.js";
+import { outsideGlobsDiagnostics } from "../../detect/outside-globs.js";
 import "../../grade/assertions/index.js";
 import * as assertionRegistry from "../../grade/assertions/registry.js";
 import { nearDuplicateWarnings } from "../../grade/lexical-router.js";
@@ -8,6 +9,7 @@ import { formatDiagnostic, InputError, type ValidationProfile } from "../../mode
 import { EXIT } from "../../report/exit-codes.js";
 import { loadConfig } from "../../settings/config.js";
 import type { CliIO } from "../io.js";
+import { parseCommandLine, UsageError } from "../usage.js";
 
 export const VALIDATE_USAGE = `Usage: skillgate validate [--repo DIR] [--config FILE] [--profile strict|claude-code] [--glob PATTERN]... [--json]
 
@@ -15,8 +17,7 @@ Checks every SKILL.md, eval suite and .skillgate.yml; prints each problem as fil
 Exit 0 when there is no error (warnings allowed), 2 when there is any.`;
 
 export async function validateCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
+  const { values } = parseCommandLine(argv, {
     options: {
       repo: { type: "string" },
       config: { type: "string" },
@@ -25,7 +26,6 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
-    strict: true,
   });
   if (values.help) {
     io.stdout(`${VALIDATE_USAGE}\n`);
@@ -33,9 +33,10 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
   }
   const repoDir = values.repo ?? ".";
   if (values.profile !== undefined && values.profile !== "strict" && values.profile !== "claude-code")
-    throw new InputError(`--profile must be strict or claude-code (got \`${values.profile}\`)`);
+    throw new UsageError(`--profile must be strict or claude-code (got \`${values.profile}\`)`);
   const diagnostics = [];
   let profile: ValidationProfile = (values.profile as ValidationProfile | undefined) ?? "claude-code";
+  let judgeConfigured = false;
   let globs: string[] | undefined;
   let include: string[] | undefined;
   let exclude: string[] | undefined;
@@ -43,6 +44,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     const { config } = loadConfig(repoDir, values.config);
     if (!values.profile && config.profile) profile = config.profile;
     globs = config.skills?.globs;
+    judgeConfigured = config.judge !== undefined;
     include = config.skills?.include;
     exclude = config.skills?.exclude;
   } catch (e) {
@@ -57,19 +59,46 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     exclude,
     assertionTypes: assertionLookup(assertionRegistry),
   });
-  diagnostics.push(...found.diagnostics, ...nearDuplicateWarnings(found.skills));
+  diagnostics.push(
+    ...found.diagnostics,
+    ...nearDuplicateWarnings(found.skills),
+    ...outsideGlobsDiagnostics(found.outsideGlobs, undefined),
+    ...(judgeConfigured ? [] : judgeWithoutJudge(found.skills, "warning")),
+  );
   const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const warnings = diagnostics.length - errors;
+  const warnings = diagnostics.filter((d) => d.severity === "warning").length;
+  const notices = diagnostics.length - errors - warnings;
   if (values.json) {
+    const skills = found.skills.map((s) => ({
+      name: s.name,
+      ...(s.namespace ? { namespace: s.namespace } : {}),
+      layout: s.layout,
+      path: s.path,
+      suite: s.suite?.root ?? null,
+      suiteFormats: s.suite?.formats ?? [],
+      cases: s.suite?.cases.length ?? 0,
+      triggerQueries:
+        (s.suite?.trigger?.shouldFire.length ?? 0) + (s.suite?.trigger?.shouldNotFire.length ?? 0),
+    }));
     io.stdout(
-      `${JSON.stringify({ profile, skills: found.skills.map((s) => ({ name: s.name, path: s.path, suite: s.suite?.root ?? null, cases: s.suite?.cases.length ?? 0, triggerQueries: (s.suite?.trigger?.shouldFire.length ?? 0) + (s.suite?.trigger?.shouldNotFire.length ?? 0) })), diagnostics, errors, warnings }, null, 2)}\n`,
+      `${JSON.stringify({ profile, listing: found.files.source, skills, outsideGlobs: found.outsideGlobs, diagnostics, errors, warnings, notices }, null, 2)}\n`,
     );
   } else {
     for (const d of diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
     const suites = found.skills.filter((s) => s.suite).length;
     io.stdout(
-      `${found.skills.length} skill(s), ${suites} suite(s) checked under the ${profile} profile: ${errors} error(s), ${warnings} warning(s)\n`,
+      `${found.skills.length} skill(s), ${suites} suite(s) checked under the ${profile} profile: ${errors} error(s), ${warnings} warning(s)${notices ? `, ${notices} notice(s)` : ""}\n`,
     );
+  }
+  // Nothing to check is said, never a clean pass: a repository with no skill is a usage error (as for `run`).
+  if (found.skills.length === 0) {
+    if (!values.json)
+      io.stdout(
+        found.outsideGlobs.length > 0
+          ? `no skill within the configured globs; ${found.outsideGlobs.length} SKILL.md file(s) lie outside them\n`
+          : `no skill found in ${repoDir}: no SKILL.md file anywhere (git-ignored, vendored and node_modules folders are not read)\n`,
+      );
+    return EXIT.usage;
   }
   return errors > 0 ? EXIT.usage : EXIT.pass;
 }

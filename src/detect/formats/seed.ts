@@ -3,6 +3,7 @@ import type { Case, SourceLocation, SuiteMeta, TriggerQuery } from "../../model/
 import { assertionFileSchema, caseSchema, metaSchema, triggerEvalSchema } from "../schemas.js";
 import type { SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
+import { addTriggers } from "./skill-creator.js";
 import type { SuiteFormatLoader } from "./types.js";
 
 const DATA_FILE = /\.(json|ya?ml)$/i;
@@ -60,11 +61,13 @@ export const seedFormat: SuiteFormatLoader = {
       if (src && Array.isArray(src.value)) return; // skill-creator array form: its own loader reads it
       if (src && reader.validate(triggerEvalSchema, src.value, src, [], "suite/trigger-eval")) {
         const v = src.value as { shouldFire: unknown[]; shouldNotFire: unknown[] };
-        draft.trigger = {
-          shouldFire: v.shouldFire.map((q, i) => triggerQuery(q, src, ["shouldFire", i])),
-          shouldNotFire: v.shouldNotFire.map((q, i) => triggerQuery(q, src, ["shouldNotFire", i])),
-          loc: src.locate([]),
-        };
+        // A skill with two suite folders (`.agent/evals/<name>/` and its own `evals/`) gets both sets.
+        addTriggers(
+          draft,
+          v.shouldFire.map((q, i) => triggerQuery(q, src, ["shouldFire", i])),
+          v.shouldNotFire.map((q, i) => triggerQuery(q, src, ["shouldNotFire", i])),
+          src.locate([]),
+        );
       }
     }
   },

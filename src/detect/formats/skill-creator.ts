@@ -47,7 +47,9 @@ export const skillCreatorFormat: SuiteFormatLoader = {
           const c = {
             id,
             prompt: String(e.prompt),
-            files: reader.caseFiles(e.files, posix.dirname(root), src, ["evals", i, "files"]),
+            // skill-creator's paths are relative to the skill folder (`evals/files/x.pdf`); a suite kept
+            // elsewhere (`evals/evals.json` at the repository root) resolves them from the folder above it.
+            files: reader.caseFiles(e.files, filesBase(root, draft.skillDir), src, ["evals", i, "files"]),
             assertions,
             vars: {},
             loc: src.locate(["evals", i]),
@@ -71,6 +73,11 @@ export const skillCreatorFormat: SuiteFormatLoader = {
     }
   },
 };
+
+function filesBase(root: string, skillDir: string): string {
+  if (skillDir === "." || root === skillDir || root.startsWith(`${skillDir}/`)) return skillDir;
+  return posix.dirname(root);
+}
 
 export function addTriggers(
   draft: SuiteDraft,

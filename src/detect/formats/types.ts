@@ -3,6 +3,8 @@ import type { SuiteReader } from "../suite-context.js";
 
 /** What the loaders build together; several formats may contribute to one suite folder. */
 export interface SuiteDraft {
+  /** Folder of the skill the suite is for (`.` at the repository root). */
+  skillDir: string;
   meta?: SuiteMeta;
   cases: Case[];
   trigger?: TriggerSet;

@@ -3,16 +3,18 @@ import type { TriggerQuery } from "../../model/index.js";
 import { wazaTriggerSchema } from "../schemas.js";
 import { addTriggers } from "./skill-creator.js";
 import type { SuiteFormatLoader } from "./types.js";
+import { loadWazaEval, WAZA_EVAL_FILES } from "./waza-eval.js";
 
 const FILES = ["trigger_tests.yaml", "trigger_tests.yml"];
 
-/** microsoft/waza `trigger_tests.yaml`; `confidence: medium` weighs 0.5 as waza does. */
+/** microsoft/waza: `trigger_tests.yaml` (`confidence: medium` weighs 0.5 as waza does) and `eval.yaml` tasks. */
 export const wazaFormat: SuiteFormatLoader = {
   format: "waza",
   detect(reader, root) {
-    return FILES.some((f) => reader.exists(posix.join(root, f)));
+    return [...FILES, ...WAZA_EVAL_FILES].some((f) => reader.exists(posix.join(root, f)));
   },
   load(reader, root, draft) {
+    loadWazaEval(reader, root, draft);
     for (const name of FILES) {
       const file = posix.join(root, name);
       if (!reader.exists(file)) continue;

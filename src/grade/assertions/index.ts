@@ -11,6 +11,8 @@ import { notOneOf, oneOf } from "./one-of.js";
 import { regex } from "./regex.js";
 import { type AssertionType, getAssertionType, registerAssertion } from "./registry.js";
 import { notSkillUsed, skillUsed } from "./skill-used.js";
+// Static checks of the built-in types (invalid regexes, unknown gates), registered with them.
+import "./static-checks.js";
 import { allowedTools, toolCalled, toolNotCalled, toolOrder } from "./tools.js";
 
 export const BUILTIN_ASSERTIONS: readonly AssertionType[] = [

@@ -1,8 +1,9 @@
+import { compileRegex } from "../regex-source.js";
 import { show } from "../vars.js";
 import { errorOutcome, extractFor, missingValue, outcome, showValue } from "./common.js";
 import type { AssertionType } from "./registry.js";
 
-/** The extracted text matches the regular expression `value` (JavaScript syntax, optional `flags`). */
+/** The extracted text matches the regular expression `value` (JavaScript syntax, optional `flags`, a leading `(?i)`). */
 export const regex: AssertionType = {
   type: "regex",
   schema: {
@@ -14,7 +15,7 @@ export const regex: AssertionType = {
   async evaluate(a, ctx) {
     let re: RegExp;
     try {
-      re = new RegExp(String(a.params.value), typeof a.params.flags === "string" ? a.params.flags : "");
+      re = compileRegex(String(a.params.value), typeof a.params.flags === "string" ? a.params.flags : "");
     } catch (e) {
       return errorOutcome(`invalid regular expression ${show(a.params.value)}: ${(e as Error).message}`);
     }

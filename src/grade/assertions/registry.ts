@@ -28,6 +28,44 @@ export interface AssertionType {
 
 const types = new Map<string, AssertionType>();
 
+/**
+ * A problem an assertion has before any trial runs (an unknown gate, a regular expression that does not
+ * compile, gate options its gate rejects). `path` is where in the assertion, e.g. `["options", "mode"]`.
+ */
+export interface AssertionProblem {
+  path: (string | number)[];
+  code: string;
+  message: string;
+  severity?: "error" | "warning";
+}
+
+/** A static check of one assertion's params (placeholders not yet resolved: skip what depends on them). */
+export type AssertionCheck = (a: Assertion) => AssertionProblem[];
+
+const checks = new Map<string, AssertionCheck[]>();
+
+/**
+ * Adds a static check for an assertion type, run by discovery (so by `validate` and before any trial of `run`)
+ * on every assertion of that type, `not-` forms included. Several may be registered per type: the built-in ones
+ * (`./static-checks.ts`) and those other modules contribute, such as a gate's own options schema.
+ */
+export function registerAssertionCheck(type: string, check: AssertionCheck): void {
+  checks.set(type, [...(checks.get(type) ?? []), check]);
+}
+
+/** Every problem the registered static checks find in `a` (a check that throws is a problem too). */
+export function checkAssertion(a: Assertion): AssertionProblem[] {
+  return (checks.get(a.type) ?? []).flatMap((check) => {
+    try {
+      return check(a);
+    } catch (e) {
+      return [
+        { path: [], code: "suite/assertion-check", message: `could not be checked: ${(e as Error).message}` },
+      ];
+    }
+  });
+}
+
 export function registerAssertion(def: AssertionType): void {
   if (types.has(def.type)) throw new Error(`assertion type "${def.type}" is already registered`);
   types.set(def.type, def);

@@ -1,5 +1,6 @@
 /** Matching recorded tool calls: tool names, argument matchers and call positions (turn, then index). */
 import type { ToolCall } from "../../model/trial.js";
+import { compileRegex } from "../regex-source.js";
 import { looseEqual, show } from "../vars.js";
 
 const MATCHER_KEYS = ["regex", "range", "oneOf", "contains", "equals", "exists"] as const;
@@ -46,7 +47,7 @@ export const STEP_SCHEMA = {
 export function toolNameMatcher(spec: string): (name: string) => boolean {
   const m = /^\/(.*)\/([a-z]*)$/.exec(spec);
   if (m) {
-    const re = new RegExp(m[1]!, m[2]);
+    const re = compileRegex(m[1]!, m[2]);
     return (name) => re.test(name);
   }
   return (name) => name === spec;
@@ -75,7 +76,7 @@ export function matchArg(matcher: ArgMatcher, arg: { present: boolean; value?: u
     const v = arg.value;
     switch (key) {
       case "regex":
-        return new RegExp(String(spec)).test(typeof v === "string" ? v : JSON.stringify(v));
+        return compileRegex(String(spec)).test(typeof v === "string" ? v : JSON.stringify(v));
       case "range": {
         const [min, max] = spec as [number | null, number | null];
         const n =

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{c as a,d as b,e as c,f as d,g as e,h as f,i as g,j as h,k as i}from"./chunk-4EIYINA6.js";import"./chunk-S5VD56SW.js";import"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";export{f as CHILD_CONFINE_LIMITS,e as DEFAULT_COMMAND_MEMORY_MB,d as RSS_OVERHEAD_MB,a as isSecretName,g as permissionFlags,c as redactSecrets,h as runSandboxed,i as runSandboxedCommand,b as scrubbedEnv};

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{e as a,f as b,g as c}from"./chunk-67BLPPQN.js";import"./chunk-4VK6G6TN.js";import"./chunk-4H4ZIIY5.js";import"./chunk-UICZUO3M.js";import"./chunk-OAK7KLHH.js";import"./chunk-GEQJ34AA.js";import"./chunk-7DPULHG4.js";import"./chunk-S5VD56SW.js";import"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";export{b as forecastPipeline,a as runPipeline,c as trialsFor};

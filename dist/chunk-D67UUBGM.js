@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a as c,b as d,c as e,d as f,e as g}from"./chunk-4YACVZ3F.js";import{a,b}from"./chunk-4EIYINA6.js";import"./chunk-S5VD56SW.js";import"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";export{d as DEFAULT_GATE_MEMORY_MB,c as DEFAULT_GATE_TIMEOUT_MS,a as GATE_IDS,e as freshSeed,b as isGateId,f as runGate,g as runGateSeeds};

@@ -1,0 +1,2 @@
+import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
+import{a,b,c,d,e,f,g,h,i}from"./chunk-BGQILJXK.js";import"./chunk-T53FGTTN.js";import"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";export{f as CHILD_CONFINE_LIMITS,e as DEFAULT_COMMAND_MEMORY_MB,d as RSS_OVERHEAD_MB,a as isSecretName,g as permissionFlags,c as redactSecrets,h as runSandboxed,i as runSandboxedCommand,b as scrubbedEnv};

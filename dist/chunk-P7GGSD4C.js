@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{d as a,e as b,f as c,g as d,h as e}from"./chunk-EMGMQRSQ.js";import"./chunk-4H4ZIIY5.js";import"./chunk-UICZUO3M.js";import"./chunk-GEQJ34AA.js";import"./chunk-NPDMPLWO.js";export{a as DEFAULTS,b as DEFAULT_AGENT,e as resolvePolicy,d as resolveSettings,c as trialCacheDir};

@@ -1,0 +1,80 @@
+/**
+ * One voice for every command's command line: options parsed by one function, every mistake a UsageError that
+ * `main` prints as `skillgate <command>: <what is wrong>` followed by the command's usage, exit 2.
+ */
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { UsageError } from "../model/diagnostics.js";
+
+/** A wrong command line (unknown option, missing argument, bad value): printed with the usage, exit 2. */
+export { UsageError };
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** ` (did you mean X?)` when one of `known` is close to `given`, else "". */
+export function didYouMean(given: string, known: readonly string[]): string {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const k of known) {
+    const d = k.startsWith(given) || given.startsWith(k) ? 1 : distance(given, k);
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(given.length / 3))
+    ? ` (did you mean ${best}?)`
+    : "";
+}
+
+/** Node's parseArgs message, said the way every other message is. */
+function explain(e: Error & { code?: string }, options: Options): string {
+  const flags = Object.entries(options).flatMap(([name, o]) => [
+    `--${name}`,
+    ...(o.short ? [`-${o.short}`] : []),
+  ]);
+  const quoted = /'([^']+)'/.exec(e.message)?.[1] ?? "";
+  switch (e.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `unknown option ${quoted}${didYouMean(quoted, flags)}`;
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE": {
+      const flag = /(--?[\w-]+)/.exec(e.message)?.[1] ?? quoted;
+      return options[flag.replace(/^-+/, "")]?.type === "boolean"
+        ? `option ${flag} takes no value`
+        : `option ${flag} needs a value`;
+    }
+    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
+      return `unexpected argument ${quoted}`;
+    default:
+      return e.message;
+  }
+}
+
+/** `parseArgs` (strict) whose every complaint is a UsageError. */
+export function parseCommandLine<T extends { options: Options; allowPositionals?: boolean }>(
+  argv: string[],
+  config: T,
+): ReturnType<typeof parseArgs<T & { args: string[]; strict: true }>> {
+  try {
+    return parseArgs({ ...config, args: argv, strict: true });
+  } catch (e) {
+    const err = e as Error & { code?: string };
+    if (typeof err.code === "string" && err.code.startsWith("ERR_PARSE_ARGS"))
+      throw new UsageError(explain(err, config.options));
+    throw e;
+  }
+}

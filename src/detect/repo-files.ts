@@ -1,0 +1,187 @@
+import { execFileSync } from "node:child_process";
+import { posix } from "node:path";
+import type { DirIndex } from "./dir-index.js";
+import { findGitCheckout, readIndexPaths } from "./git-index.js";
+
+/** The file names a skill is read from: skills-ref accepts lowercase `skill.md` when there is no `SKILL.md`. */
+export const SKILL_FILE_NAMES = ["SKILL.md", "skill.md"] as const;
+
+/**
+ * Suite files that may sit anywhere and name their skill (skill-creator `evals.json` by `skill_name`, waza's
+ * `eval.yaml` and `trigger_tests.yaml` by `skill`), and a Claude Code plugin's manifest.
+ */
+export const NAMED_SUITE_FILES = new Set([
+  "evals.json",
+  "eval.yaml",
+  "eval.yml",
+  "trigger_tests.yaml",
+  "trigger_tests.yml",
+]);
+export const PLUGIN_MANIFEST = ".claude-plugin/plugin.json";
+
+/** The file names discovery reads. */
+const LISTED_NAMES = [...SKILL_FILE_NAMES, ...NAMED_SUITE_FILES, "plugin.json"];
+
+/** Never looked into: version control and installed packages. */
+export const SKIPPED_DIRS = new Set([".git", ".hg", ".svn", "node_modules"]);
+/**
+ * Vendored, build and cache folders: looked into only when the folder is itself a skill (a skill may well be
+ * called `build`), never below that. Copies of skills there are not the repository's own.
+ */
+export const VENDORED_DIRS = new Set([
+  "vendor",
+  "third_party",
+  "third-party",
+  "bower_components",
+  "dist",
+  "build",
+  "out",
+  "target",
+  "coverage",
+  "site-packages",
+  "__pycache__",
+  ".venv",
+  "venv",
+  ".tox",
+  ".cache",
+  ".next",
+  ".nuxt",
+  ".gradle",
+  ".terraform",
+]);
+
+/** What discovery needs from the repository's file list: the files skills, suites and plugins are read from. */
+export interface RepositoryFiles {
+  /** `git`: `git ls-files` (tracked files, plus untracked ones not ignored when asked); `walk`: one walk. */
+  source: "git" | "walk";
+  /** Paths of `SKILL.md` / `skill.md` files, repository-relative, sorted. */
+  skillFiles: string[];
+  /** Paths of suite files that name their skill (`NAMED_SUITE_FILES`), sorted. */
+  namedSuiteFiles: string[];
+  /** Paths of `.claude-plugin/plugin.json` files, sorted. */
+  pluginManifests: string[];
+}
+
+export interface ListOptions {
+  /** In a git checkout, also list untracked files that are not ignored (a local working tree). */
+  untracked: boolean;
+}
+
+/**
+ * The repository's skill, suite and plugin files. In a git checkout `git ls-files` answers (so git-ignored
+ * paths are skipped, and nothing is walked); elsewhere one walk of the folder, whose listings stay in `dirs`
+ * for the suite loaders. Symbolic links to folders are never followed: the folder they point at is listed on
+ * its own (a link leaving the repository is not read at all), so each real file is found once.
+ */
+export function listRepositoryFiles(repoDir: string, dirs: DirIndex, opts: ListOptions): RepositoryFiles {
+  const git = findGitCheckout(repoDir);
+  // Tracked files are read from the index; untracked ones only git can tell from ignored ones.
+  let tracked = git && !opts.untracked ? readIndexPaths(git, LISTED_NAMES) : undefined;
+  if (git && !tracked) tracked = gitListing(repoDir, opts.untracked);
+  // Git tracking nothing here is a folder it ignores or does not know: it is read as a plain folder.
+  if (tracked?.length === 0) tracked = undefined;
+  const paths = tracked ?? walk(dirs);
+  const out: RepositoryFiles = {
+    source: tracked ? "git" : "walk",
+    skillFiles: [],
+    namedSuiteFiles: [],
+    pluginManifests: [],
+  };
+  for (const p of new Set(paths)) {
+    const slash = p.lastIndexOf("/");
+    const name = p.slice(slash + 1);
+    if (name === "SKILL.md" || name === "skill.md") {
+      if (!skippedSkillPath(p)) out.skillFiles.push(p);
+    } else if (NAMED_SUITE_FILES.has(name)) {
+      if (!skippedPath(p)) out.namedSuiteFiles.push(p);
+    } else if (name === "plugin.json" && p.endsWith(PLUGIN_MANIFEST) && !skippedPath(p)) {
+      if (p === PLUGIN_MANIFEST || p.endsWith(`/${PLUGIN_MANIFEST}`)) out.pluginManifests.push(p);
+    }
+  }
+  out.skillFiles.sort();
+  out.namedSuiteFiles.sort();
+  out.pluginManifests.sort();
+  return out;
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const alternatives = (names: Iterable<string>) => [...names].map(escapeRegex).join("|");
+/** A skipped folder anywhere on the path. */
+const IN_SKIPPED = new RegExp(`(?:^|/)(?:${alternatives(SKIPPED_DIRS)})/`);
+/** A vendored folder with at least one more folder below it (so not the skill's own folder). */
+const ABOVE_VENDORED = new RegExp(`(?:^|/)(?:${alternatives(VENDORED_DIRS)})/[^/]+/`);
+/** A vendored folder anywhere on the path. */
+const IN_VENDORED = new RegExp(`(?:^|/)(?:${alternatives(VENDORED_DIRS)})/`);
+
+/** A SKILL.md below a skipped folder, or below a vendored one that is not the skill's own folder. */
+export function skippedSkillPath(path: string): boolean {
+  return IN_SKIPPED.test(path) || ABOVE_VENDORED.test(path);
+}
+
+/** A file anywhere below a skipped or vendored folder. */
+function skippedPath(path: string): boolean {
+  return IN_SKIPPED.test(path) || IN_VENDORED.test(path);
+}
+
+/** Pathspecs of the files discovery reads, so git lists those and nothing else. */
+const PATHSPECS = [
+  ...SKILL_FILE_NAMES.map((n) => `:(glob)**/${n}`),
+  ...[...NAMED_SUITE_FILES].map((n) => `:(glob)**/${n}`),
+  `:(glob)**/${PLUGIN_MANIFEST}`,
+  // Any file at the top: tells a folder git tracks from one it does not (an ignored or foreign folder).
+  ":(glob)*",
+];
+
+/** Variables that would point git at another repository than the folder's own. */
+const GIT_LOCATION_ENV = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX"];
+
+/**
+ * The files `git ls-files` lists under `repoDir` (relative to it), or undefined when it is not a git work tree
+ * or git is missing.
+ */
+function gitListing(repoDir: string, untracked: boolean): string[] | undefined {
+  const env = { ...process.env };
+  for (const k of GIT_LOCATION_ENV) delete env[k];
+  let stdout: string;
+  try {
+    stdout = execFileSync(
+      "git",
+      [
+        "-C",
+        repoDir,
+        "ls-files",
+        "-z",
+        "--cached",
+        ...(untracked ? ["--others", "--exclude-standard"] : []),
+        "--",
+        ...PATHSPECS,
+      ],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], env, maxBuffer: 256 * 1024 * 1024 },
+    );
+  } catch {
+    return undefined;
+  }
+  const paths = stdout.split("\0");
+  paths.pop(); // after the last NUL
+  return paths;
+}
+
+/**
+ * Every file path below the root, by one walk through `dirs` (each folder listed once, the listing kept).
+ * Skipped folders are not entered; a vendored folder only to see whether it is a skill itself; symbolic links
+ * to folders are not followed.
+ */
+function walk(dirs: DirIndex): string[] {
+  const files: string[] = [];
+  const stack = [""];
+  while (stack.length > 0) {
+    const rel = stack.pop()!;
+    const vendored = rel !== "" && VENDORED_DIRS.has(posix.basename(rel));
+    for (const [name, e] of dirs.list(rel) ?? []) {
+      const p = rel ? `${rel}/${name}` : name;
+      if (e.kind === "file") files.push(p);
+      else if (e.kind === "dir" && !e.link && !vendored && !SKIPPED_DIRS.has(name)) stack.push(p);
+    }
+  }
+  return files;
+}

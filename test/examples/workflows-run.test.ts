@@ -1,0 +1,518 @@
+/**
+ * Issue #21: every example workflow's skillgate step, run the way the runner runs it: the step's `with:` and
+ * `env:` taken from the example file and evaluated against the event (`${{ … }}`), every other input from
+ * action.yml's defaults, the event payload, `GITHUB_*`, the file commands, against the loopback GitHub API; the
+ * agent is the real CLI the example installs (the devDependency at the version the example pins, on PATH as
+ * `npm install -g` would put it) talking to a scripted model on loopback. Nothing of the example is rewritten.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { execa } from "execa";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import type { Report } from "../../src/model/index.js";
+import { runActionStep } from "../support/actions-runner.js";
+import { type GitHubApi, type PullFile, startGitHubApi } from "../support/github-api.js";
+import { type ScriptedServer, startScriptedAnthropic, text, toolUse } from "../support/scripted-anthropic.js";
+import {
+  respCall,
+  respText,
+  type ScriptedResponsesServer,
+  startScriptedResponses,
+} from "../support/scripted-responses.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const EXAMPLES = join(ROOT, "examples/workflows");
+const EVENTS = join(ROOT, "test/fixtures/github-events");
+const BIN = join(ROOT, "node_modules/.bin");
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+
+const scratch: string[] = [];
+const temp = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+let api: GitHubApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The workflow side: a step of an example, with its expressions evaluated as the runner would.
+
+/** `${{ a.b || 'x' }}`: property paths, string literals and `||`, as the examples use them. */
+function evaluateExpressions(value: string, contexts: Record<string, unknown>): string {
+  return value.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_m, expr: string) => {
+    for (const alt of expr.split("||").map((s) => s.trim())) {
+      const literal = /^'(.*)'$/.exec(alt);
+      const v = literal
+        ? literal[1]
+        : alt.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], contexts);
+      if (v !== undefined && v !== null && v !== "" && v !== false) return String(v);
+    }
+    return "";
+  });
+}
+
+interface ExampleStep {
+  with: Record<string, string>;
+  env: Record<string, string>;
+  /** `run:` commands of the steps before it in its job. */
+  before: string[];
+}
+
+/** The skillgate step of `job` in an example, evaluated in `contexts`. */
+function exampleStep(file: string, job: string, contexts: Record<string, unknown>): ExampleStep {
+  const wf = parse(readFileSync(join(EXAMPLES, file), "utf8"));
+  const steps = wf.jobs[job].steps as Record<string, unknown>[];
+  const i = steps.findIndex((s) => String(s.uses ?? "").startsWith("skillgate/skillgate@"));
+  expect(i, `${file}: the skillgate step of job ${job}`).toBeGreaterThanOrEqual(0);
+  const ev = (o: unknown) =>
+    Object.fromEntries(
+      Object.entries((o ?? {}) as Record<string, unknown>).map(([k, v]) => [
+        k,
+        evaluateExpressions(String(v), contexts),
+      ]),
+    );
+  return {
+    with: ev(steps[i]!.with),
+    env: { ...ev(wf.env), ...ev(wf.jobs[job].env), ...ev(steps[i]!.env) },
+    before: steps.slice(0, i).flatMap((s) => (typeof s.run === "string" ? [s.run] : [])),
+  };
+}
+
+/**
+ * PATH of a runner after the example's `npm install -g <cli>@<version>`: that CLI at that version. The tests run
+ * the devDependency, so the pinned version must be the one installed here.
+ */
+function pathAfterInstall(step: ExampleStep): string {
+  for (const run of step.before) {
+    const m = /^npm install -g (@anthropic-ai\/claude-code|@openai\/codex)@(\S+)$/.exec(run.trim());
+    if (!m) continue;
+    const installed = JSON.parse(readFileSync(join(ROOT, "node_modules", m[1]!, "package.json"), "utf8"));
+    expect(installed.version, `${m[1]} installed for the tests`).toBe(m[2]);
+    expect(pkg.devDependencies[m[1]!]).toBe(m[2]);
+  }
+  return `${BIN}:${process.env.PATH}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The repository side: a skill, its suite, a base and a PR.
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.test",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.test",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd: dir, env: GIT_ENV, encoding: "utf8" }).trim();
+function write(dir: string, files: Record<string, string>) {
+  for (const [p, c] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    writeFileSync(join(dir, p), c);
+  }
+}
+
+const SPLIT_GOOD = "Use the largest remainder method: floor every share, then hand out the missing cents.";
+const SPLIT_BAD = "Divide the total by the number of people and round each share.";
+const ROUND_GOOD = "Round half to even (banker's rounding): 2.5 becomes 2.";
+const skillMd = (name: string, description: string, body: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\n${body}\n`;
+const SPLIT_FILE = ".claude/skills/split-cents/SKILL.md";
+const SPLIT_CASE = ".agent/evals/split-cents/prompts/split.yaml";
+const SPLIT_CASE_TEXT =
+  'id: split\nprompt: Split 1000 cents among 3 people and list the parts.\nassertions:\n  - id: mentions-total\n    type: contains\n    value: "1000"\n  - id: D:no-lost-cent\n    type: not-one-of\n    extract: first-number\n    values: [333]\n';
+const DISCRIMINATOR_LINE = SPLIT_CASE_TEXT.split("\n").findIndex((l) => l.includes("D:no-lost-cent")) + 1;
+
+function repoFiles(config: string, splitBody = SPLIT_GOOD): Record<string, string> {
+  return {
+    ".skillgate.yml": config,
+    [SPLIT_FILE]: skillMd(
+      "split-cents",
+      "Split a money total held in integer cents among people so no cent is lost.",
+      splitBody,
+    ),
+    ".agent/evals/split-cents/meta.json": JSON.stringify({ trials: 3, thresholds: {} }),
+    [SPLIT_CASE]: SPLIT_CASE_TEXT,
+    ".claude/skills/round-money/SKILL.md": skillMd(
+      "round-money",
+      "Round money amounts for statements and invoices.",
+      ROUND_GOOD,
+    ),
+    ".agent/evals/round-money/meta.json": JSON.stringify({ trials: 3, thresholds: {} }),
+    ".agent/evals/round-money/prompts/round.yaml":
+      "id: round\nprompt: Round 2.5 to a whole number the way accountants do and give only the number.\nassertions:\n  - id: D:half-even\n    type: not-one-of\n    extract: first-number\n    values: [3]\n",
+  };
+}
+
+/** main: the base; feature: the PR's head with `head` applied. */
+function pullRequest(config: string, headSplitBody: string) {
+  const dir = temp("sg-ex-repo-");
+  git(dir, "init", "-q", "-b", "main");
+  write(dir, repoFiles(config));
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "base");
+  const baseSha = git(dir, "rev-parse", "HEAD");
+  git(dir, "checkout", "-qb", "feature");
+  write(dir, { [SPLIT_FILE]: repoFiles(config, headSplitBody)[SPLIT_FILE]! });
+  git(dir, "commit", "-qam", "edit split-cents");
+  const headSha = git(dir, "rev-parse", "HEAD");
+  const files: PullFile[] = [{ filename: SPLIT_FILE, status: "modified" }];
+  return { dir, baseSha, headSha, files };
+}
+
+function pullRequestEvent(pr: ReturnType<typeof pullRequest>, action = "synchronize") {
+  const payload = JSON.parse(readFileSync(join(EVENTS, `pull_request.${action}.json`), "utf8"));
+  payload.pull_request.head.sha = pr.headSha;
+  payload.pull_request.base.sha = pr.baseSha;
+  payload.pull_request.changed_files = pr.files.length;
+  return payload;
+}
+
+const repository = (payload: { repository: { owner: { login: string }; name: string } }) => ({
+  owner: payload.repository.owner.login,
+  repo: payload.repository.name,
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The models: an agent knows the answer only when the skill's body reached it.
+
+/** Which case a request is about, and whether the skill's body is in the conversation. */
+function understand(raw: string) {
+  if (raw.includes("Split 1000 cents"))
+    return {
+      skill: "split-cents",
+      knows: raw.includes("largest remainder method"),
+      right: "334",
+      wrong: "333",
+    };
+  if (raw.includes("Round 2.5"))
+    return { skill: "round-money", knows: raw.includes("Round half to even"), right: "2", wrong: "3" };
+  return undefined;
+}
+
+let anthropic: ScriptedServer;
+let responses: ScriptedResponsesServer;
+let dist: string;
+beforeAll(async () => {
+  anthropic = await startScriptedAnthropic((r) => {
+    if (!r.hasTools) return text("ok");
+    const c = understand(r.raw);
+    if (!c) return text("Done.");
+    if (r.turn === 0 && r.raw.includes(`- ${c.skill}:`)) return toolUse("Skill", { skill: c.skill });
+    return text(c.knows ? `${c.right} (1000 cents in all)` : `${c.wrong} (1000 cents in all)`);
+  });
+  responses = await startScriptedResponses((r) => {
+    const c = understand(r.raw);
+    if (!c) return respText("Done.");
+    if (r.turn === 0 && r.raw.includes(`- ${c.skill}:`))
+      return respCall("exec_command", { cmd: `cat .agents/skills/${c.skill}/SKILL.md` });
+    return respText(c.knows ? `${c.right} (1000 cents in all)` : `${c.wrong} (1000 cents in all)`);
+  });
+  dist = join(temp("sg-ex-dist-"), "dist");
+  await execa(process.execPath, [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
+}, 180_000);
+afterAll(async () => {
+  await anthropic?.close();
+  await responses?.close();
+});
+
+const CLAUDE_CONFIG = "trials: 3\ntriggerRuns: 3\nconcurrency: 4\ntimeoutSeconds: 120\n";
+const secrets = { ANTHROPIC_API_KEY: "sk-ant-scripted", OPENAI_API_KEY: "sk-scripted" };
+
+async function readReport(path: string): Promise<Report> {
+  return JSON.parse(readFileSync(path, "utf8")) as Report;
+}
+
+describe("examples/workflows/skillgate-claude-code.yml (the README's workflow)", () => {
+  it("pull_request: a regression fails the check on the PR head, annotated at the discriminator, exit 1", async () => {
+    const pr = pullRequest(CLAUDE_CONFIG, SPLIT_BAD);
+    const payload = pullRequestEvent(pr);
+    const { owner, repo } = repository(payload);
+    api = await startGitHubApi({ owner, repo, pullFiles: { [payload.number]: pr.files } });
+    const step = exampleStep("skillgate-claude-code.yml", "evaluate", {
+      github: { event: payload, sha: "9".repeat(40), ref: `refs/pull/${payload.number}/merge` },
+      secrets,
+    });
+    expect(step.with).toEqual({ agent: "claude-code" });
+    const run = await runActionStep(
+      {
+        dist,
+        workspace: pr.dir,
+        eventName: "pull_request",
+        payload,
+        with: step.with,
+        // the model: the scripted one on loopback, where Claude Code's base URL points
+        env: { ...step.env, ANTHROPIC_BASE_URL: anthropic.url },
+        path: pathAfterInstall(step),
+        apiUrl: api.url,
+        repository: `${owner}/${repo}`,
+        sha: "9".repeat(40),
+        workflow: ".github/workflows/skillgate.yml",
+        job: "evaluate",
+      },
+      { post: true },
+    );
+    scratch.push(run.runnerTemp);
+    const report = await readReport(join(pr.dir, "skillgate-report.json"));
+    if (run.exitCode !== 1) console.log(run.stdout, run.stderr);
+    expect(report.agent.adapter).toBe("claude-code");
+    expect(report.cost.agentCalls).toBeGreaterThan(0);
+    expect(api.violations).toEqual([]);
+    expect(api.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "failure"],
+    ]);
+    expect(
+      api.checkRuns[0]!.annotations.filter(
+        (a) =>
+          a.path === SPLIT_CASE && a.start_line === DISCRIMINATOR_LINE && a.annotation_level === "failure",
+      ),
+    ).toHaveLength(1);
+    // the job summary names the PR's base, never "no base (sweep)"
+    expect(run.summary).toContain(`base \`${pr.baseSha.slice(0, 12)}\``);
+    expect(run.stdout).toMatch(/was completed by the main step/);
+    expect(run.outputs.verdict).toBe("fail");
+    expect(run.exitCode).toBe(1);
+  }, 300_000);
+
+  it("merge_group: the merge queue's check is posted on merge_group.head_sha", async () => {
+    const pr = pullRequest(CLAUDE_CONFIG, `${SPLIT_GOOD} Ties go to the first person.`);
+    const payload = JSON.parse(readFileSync(join(EVENTS, "merge_group.checks_requested.json"), "utf8"));
+    payload.merge_group.base_sha = pr.baseSha;
+    payload.merge_group.head_sha = pr.headSha;
+    const { owner, repo } = repository(payload);
+    api = await startGitHubApi({ owner, repo });
+    const step = exampleStep("skillgate-claude-code.yml", "evaluate", {
+      github: { event: payload, sha: pr.headSha, ref: payload.merge_group.head_ref },
+      secrets,
+    });
+    const run = await runActionStep({
+      dist,
+      workspace: pr.dir,
+      eventName: "merge_group",
+      payload,
+      with: step.with,
+      env: { ...step.env, ANTHROPIC_BASE_URL: anthropic.url },
+      path: pathAfterInstall(step),
+      apiUrl: api.url,
+      repository: `${owner}/${repo}`,
+      sha: pr.headSha,
+    });
+    scratch.push(run.runnerTemp);
+    if (run.exitCode !== 0) console.log(run.stdout, run.stderr);
+    const report = await readReport(join(pr.dir, "skillgate-report.json"));
+    expect([report.agent.adapter, report.cost.agentCalls > 0]).toEqual(["claude-code", true]);
+    expect(api.violations).toEqual([]);
+    expect(api.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "success"],
+    ]);
+    expect(run.exitCode).toBe(0);
+  }, 300_000);
+});
+
+describe("examples/workflows/skillgate-codex.yml", () => {
+  it("pull_request: the real Codex CLI, a PR that keeps the skill's rule passes, with the sticky comment and SARIF", async () => {
+    const config = `agent:\n  adapter: codex\n  model: gpt-scripted\n  baseUrl: ${responses.url}/v1\n${CLAUDE_CONFIG}`;
+    const pr = pullRequest(config, `${SPLIT_GOOD} Ties go to the first person.`);
+    const payload = pullRequestEvent(pr, "labeled");
+    const { owner, repo } = repository(payload);
+    api = await startGitHubApi({ owner, repo, pullFiles: { [payload.number]: pr.files } });
+    const step = exampleStep("skillgate-codex.yml", "evaluate", {
+      github: { event: payload, sha: "9".repeat(40) },
+      secrets,
+    });
+    expect(step.with).toMatchObject({ agent: "codex", comment: "true" });
+    const run = await runActionStep({
+      dist,
+      workspace: pr.dir,
+      eventName: "pull_request",
+      payload,
+      with: step.with,
+      env: step.env,
+      path: pathAfterInstall(step),
+      apiUrl: api.url,
+      repository: `${owner}/${repo}`,
+      sha: "9".repeat(40),
+    });
+    scratch.push(run.runnerTemp);
+    if (run.exitCode !== 0) console.log(run.stdout, run.stderr);
+    const report = await readReport(join(pr.dir, "skillgate-report.json"));
+    expect(report.agent.adapter).toBe("codex");
+    expect(report.cost.agentCalls).toBeGreaterThan(0);
+    expect(api.violations).toEqual([]);
+    expect(api.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([[pr.headSha, "success"]]);
+    expect(api.comments.filter((c) => c.issue === payload.number)).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(pr.dir, "skillgate.sarif"), "utf8")).version).toBe("2.1.0");
+    expect(run.exitCode).toBe(0);
+  }, 300_000);
+});
+
+describe("examples/workflows/skillgate-sweep.yml", () => {
+  it("workflow_dispatch: four shards evaluate, the merge job posts one check run on the swept commit", async () => {
+    const dir = temp("sg-ex-sweep-");
+    git(dir, "init", "-q", "-b", "main");
+    write(dir, repoFiles(CLAUDE_CONFIG));
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "skills");
+    const sha = git(dir, "rev-parse", "HEAD");
+    const template = JSON.parse(readFileSync(join(EVENTS, "pull_request.synchronize.json"), "utf8"));
+    const payload = {
+      inputs: { skills: "", trials: "2" },
+      ref: "refs/heads/main",
+      repository: template.repository,
+      sender: template.sender,
+      workflow: ".github/workflows/skillgate-sweep.yml",
+    };
+    const { owner, repo } = repository(payload);
+    api = await startGitHubApi({ owner, repo });
+    const common = {
+      dist,
+      eventName: "workflow_dispatch",
+      payload,
+      apiUrl: api.url,
+      repository: `${owner}/${repo}`,
+      sha,
+      workflow: ".github/workflows/skillgate-sweep.yml",
+    };
+    const reports: string[] = [];
+    for (const shard of [1, 2, 3, 4]) {
+      const step = exampleStep("skillgate-sweep.yml", "sweep", {
+        github: { event: payload, sha },
+        inputs: payload.inputs,
+        matrix: { shard },
+        secrets,
+      });
+      expect(step.with).toMatchObject({ agent: "claude-code", shard: `${shard}/4`, trials: "2" });
+      // each shard job checks out the commit on its own runner
+      const checkout = temp("sg-ex-shard-");
+      git(checkout, "clone", "-q", dir, ".");
+      const run = await runActionStep({
+        ...common,
+        workspace: checkout,
+        with: step.with,
+        env: { ...step.env, ANTHROPIC_BASE_URL: anthropic.url },
+        path: pathAfterInstall(step),
+        job: "sweep",
+      });
+      scratch.push(run.runnerTemp);
+      expect(run.exitCode, run.stdout).toBe(0); // fail-on: never
+      reports.push(join(checkout, step.with.report!));
+    }
+    expect(api.checkRuns).toEqual([]); // mode: evaluate posts nothing
+    const shards = await Promise.all(reports.map(readReport));
+    expect(shards.map((r) => r.agent.adapter)).toEqual(Array(4).fill("claude-code"));
+    expect(shards.reduce((n, r) => n + r.cost.agentCalls, 0)).toBeGreaterThan(0);
+    const evaluated = shards.flatMap((r) => r.skills.map((s) => s.name));
+    expect(evaluated.sort()).toEqual(["round-money", "split-cents"]);
+    // the merge job: a fresh checkout, the shard artifacts downloaded into skillgate-reports/
+    const merge = temp("sg-ex-merge-");
+    git(merge, "clone", "-q", dir, ".");
+    mkdirSync(join(merge, "skillgate-reports"));
+    for (const r of reports) cpSync(r, join(merge, "skillgate-reports", r.split("/").pop()!));
+    const step = exampleStep("skillgate-sweep.yml", "merge", { github: { event: payload, sha }, secrets });
+    const run = await runActionStep({
+      ...common,
+      workspace: merge,
+      with: step.with,
+      env: step.env,
+      job: "merge",
+    });
+    scratch.push(run.runnerTemp);
+    if (run.exitCode !== 0) console.log(run.stdout, run.stderr);
+    expect(api.violations).toEqual([]);
+    expect(api.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", sha, "success"],
+    ]);
+    expect(run.exitCode).toBe(0);
+  }, 400_000);
+});
+
+describe("examples/workflows/skillgate-fork-safe-*.yml", () => {
+  it("evaluate on pull_request posts nothing; report on workflow_run posts the check and the comment on the PR head", async () => {
+    const pr = pullRequest(CLAUDE_CONFIG, `${SPLIT_GOOD} Ties go to the first person.`);
+    const payload = pullRequestEvent(pr);
+    const { owner, repo } = repository(payload);
+    const evaluatePath = ".github/workflows/skillgate-evaluate.yml";
+    const workflowText = readFileSync(join(EXAMPLES, "skillgate-fork-safe-evaluate.yml"), "utf8");
+    api = await startGitHubApi({
+      owner,
+      repo,
+      pullFiles: { [payload.number]: pr.files },
+      // the evaluate workflow as the PR's head and the default branch have it: unchanged
+      contents: {
+        [pr.headSha]: { [evaluatePath]: workflowText },
+        [pr.baseSha]: { [evaluatePath]: workflowText },
+      },
+    });
+    const evaluate = exampleStep("skillgate-fork-safe-evaluate.yml", "evaluate", {
+      github: { event: payload, sha: "9".repeat(40) },
+      secrets,
+    });
+    const first = await runActionStep({
+      dist,
+      workspace: pr.dir,
+      eventName: "pull_request",
+      payload,
+      with: evaluate.with,
+      env: { ...evaluate.env, ANTHROPIC_BASE_URL: anthropic.url },
+      path: pathAfterInstall(evaluate),
+      apiUrl: api.url,
+      repository: `${owner}/${repo}`,
+      sha: "9".repeat(40),
+      workflow: evaluatePath,
+    });
+    scratch.push(first.runnerTemp);
+    expect(first.exitCode).toBe(0);
+    const evaluated = await readReport(join(pr.dir, evaluate.with.report!));
+    expect([evaluated.agent.adapter, evaluated.verdict, evaluated.cost.agentCalls > 0]).toEqual([
+      "claude-code",
+      "pass",
+      true,
+    ]);
+    expect(api.checkRuns).toEqual([]);
+    // part 2: the default branch checked out, the artifact downloaded
+    const wrPayload = JSON.parse(readFileSync(join(EVENTS, "workflow_run.completed.json"), "utf8"));
+    wrPayload.workflow_run.event = "pull_request";
+    wrPayload.workflow_run.head_sha = pr.headSha;
+    wrPayload.workflow_run.pull_requests = [
+      { number: payload.number, head: { sha: pr.headSha }, base: { sha: pr.baseSha } },
+    ];
+    wrPayload.workflow.path = evaluatePath;
+    expect(wrPayload.workflow_run.event).toBe("pull_request"); // the report job's `if:`
+    const base = temp("sg-ex-default-branch-");
+    git(base, "clone", "-q", "--branch", "main", pr.dir, ".");
+    mkdirSync(join(base, "skillgate-reports"));
+    cpSync(join(pr.dir, evaluate.with.report!), join(base, "skillgate-reports/report.json"));
+    const report = exampleStep("skillgate-fork-safe-report.yml", "report", {
+      github: { event: wrPayload, sha: pr.baseSha, token: "ghs_runnertoken" },
+      secrets,
+    });
+    const second = await runActionStep({
+      dist,
+      workspace: base,
+      eventName: "workflow_run",
+      payload: wrPayload,
+      with: report.with,
+      env: report.env,
+      apiUrl: api.url,
+      repository: `${owner}/${repo}`,
+      sha: pr.baseSha,
+    });
+    scratch.push(second.runnerTemp);
+    if (second.exitCode !== 0) console.log(second.stdout, second.stderr);
+    expect(api.violations).toEqual([]);
+    expect(api.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([[pr.headSha, "success"]]);
+    expect(api.comments.filter((c) => c.issue === payload.number)).toHaveLength(1);
+    expect(second.exitCode).toBe(0);
+  }, 300_000);
+});

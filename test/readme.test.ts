@@ -1,0 +1,116 @@
+/**
+ * Issue #21: every command the README prints works as printed. The commands are read from the README itself
+ * (`sh` code blocks, and inline code that starts with `npm ` or `node `, split at `&&`) and run with `sh -c` in a
+ * copy of the repository (so `out.json` and a fresh `dist/` land in the copy); each must end as the README says.
+ * A command the README gains without an entry here fails the test. The README's workflow is the example file
+ * that test/examples/workflows-run.test.ts runs.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..");
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
+
+/** What each command must do when run as printed. */
+const EXPECTED: Record<string, { exit: number; stdout?: RegExp; writes?: string }> = {
+  "npm run demo": { exit: 1, stdout: /skillgate: FAIL {2}3 skill\(s\), 13 blocking root\(s\) \(10 new\)/ },
+  "npm run demo -- --json out.json": { exit: 1, writes: "out.json" },
+  "npm run demo:pass": { exit: 0, stdout: /skillgate: PASS/ },
+  "node dist/cli.js run --repo examples/demo-repo-base": {
+    exit: 1,
+    stdout: /FAIL {2}split-cents \(sweep[\s\S]*split-refund\/last-line-is-cents/,
+  },
+  "node dist/cli.js validate --repo examples/demo-repo": { exit: 0, stdout: /0 error\(s\), 0 warning\(s\)/ },
+  "node dist/cli.js gate conservation gates/conservation/fixtures/bad-round-each.ts --export allocate": {
+    exit: 1,
+    stdout: /✗ sum: the shares add up to the total exactly[\s\S]*replay: skillgate gate conservation/,
+  },
+  "npm run bundle": { exit: 0, writes: "dist/post.js" },
+  "npm run lint:workflows": { exit: 0, stdout: /0 finding\(s\)/ },
+};
+
+/** Commands the README prints that this test does not run, and why. */
+const NOT_RUN_HERE: Record<string, string> = {
+  "npm ci": "installs node_modules: the first step of CI on a fresh clone (.ci/run), before this test runs",
+  "npm test": "runs this test among all the others",
+  "npm install -g @anthropic-ai/claude-code@2.1.332":
+    "installs Claude Code for the claude-code agent; test/examples/workflows-run.test.ts checks it is the version the tests run",
+  "npm run bench -- --json bench.json":
+    "the benchmark takes about 7 minutes on 2 cores; its figures are in the README",
+};
+
+/** Commands in `sh` blocks and in inline code, as printed (comments dropped, `a && b` is two). */
+function readmeCommands(markdown: string): string[] {
+  const out: string[] = [];
+  for (const block of markdown.matchAll(/```sh\n([\s\S]*?)```/g))
+    for (const line of block[1]!.split("\n")) out.push(line.replace(/\s+#.*$/, ""));
+  const prose = markdown.replace(/```[\s\S]*?```/g, "");
+  for (const m of prose.matchAll(/`((?:npm|node) [^`\n]+)`/g)) out.push(m[1]!);
+  return [
+    ...new Set(
+      out
+        .flatMap((c) => c.split("&&"))
+        .map((c) => c.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+describe("the README's commands", () => {
+  let copy: string;
+  beforeAll(() => {
+    copy = mkdtempSync(join(tmpdir(), "sg-readme-"));
+    for (const f of [
+      "package.json",
+      "action.yml",
+      "tsconfig.json",
+      "dist",
+      "examples",
+      "gates",
+      "scripts",
+      "src",
+    ])
+      cpSync(join(ROOT, f), join(copy, f), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
+  });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it("are all known here: each is run below, or said why not", () => {
+    expect(readmeCommands(README).sort()).toEqual(
+      [...Object.keys(EXPECTED), ...Object.keys(NOT_RUN_HERE)].sort(),
+    );
+  });
+
+  for (const [command, expected] of Object.entries(EXPECTED))
+    it(`\`${command}\` works as printed`, async () => {
+      const r = await execa("sh", ["-c", command], {
+        cwd: copy,
+        reject: false,
+        env: { XDG_CACHE_HOME: join(copy, ".test-cache"), NO_COLOR: "1" },
+        timeout: 240_000,
+      });
+      if (r.exitCode !== expected.exit) console.log(r.stdout, r.stderr);
+      expect(r.exitCode).toBe(expected.exit);
+      if (expected.stdout) expect(String(r.stdout)).toMatch(expected.stdout);
+      if (expected.writes) expect(existsSync(join(copy, expected.writes))).toBe(true);
+      expect(String(r.stderr)).not.toMatch(/Cannot find|ERR_|Error: /);
+    }, 240_000);
+});
+
+describe("the README's workflow", () => {
+  it("is examples/workflows/skillgate-claude-code.yml, which the examples test runs as the runner does", () => {
+    const section = README.slice(README.indexOf("## Use it in a workflow"));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(yaml).toBe(readFileSync(join(ROOT, "examples/workflows/skillgate-claude-code.yml"), "utf8"));
+  });
+
+  it("names the Claude Code version the tests run", () => {
+    const pinned = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies[
+      "@anthropic-ai/claude-code"
+    ];
+    for (const m of README.matchAll(/@anthropic-ai\/claude-code@([\w.-]+)/g)) expect(m[1]).toBe(pinned);
+  });
+});
