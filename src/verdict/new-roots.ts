@@ -4,6 +4,7 @@ import {
   BASE_TRIALS_PER_HEAD_TRIAL,
   CONFIRMATION_GROWTH,
   FUTILITY_EFFECT,
+  FUTILITY_MIN_TRIALS,
   FUTILITY_RATIO,
 } from "./policy.js";
 import { fisherOneSided, minAttainableP } from "./stats.js";
@@ -29,7 +30,9 @@ import { fisherOneSided, minAttainableP } from "./stats.js";
  *
  * Futility is Wald's: at every look, a suspect whose head trials favour "head fails as often as base" over "head
  * fails `FUTILITY_EFFECT` more often" by 10 to 1 is not new — `pre-existing` when base fails too, `not-significant`
- * when base never failed (a flake seen at head only). Stopping for futility never raises the false-"new" rate.
+ * when base never failed (a flake seen at head only). With at least `FUTILITY_MIN_TRIALS` trials per arm, a suspect
+ * that head fails at most as often as base is not new either (Wald's ratio cannot settle a check failing nearly
+ * always in both arms). Stopping for futility never raises the false-"new" rate.
  * At the last look, a suspect whose head trials favour the rise by 10 to 1 or more is `inconclusive` (it fails the
  * check by default), any other is not new. When confirmation trials cannot run — none allowed, the budget is
  * spent, or the runner failed — a suspect that head fails proportionally more often than base is `inconclusive`.
@@ -412,6 +415,11 @@ export class RootDecider {
       if (p <= this.threshold) this.decideCounted(r, "new", p, "new (fails more often at head)");
       else if (futilityLogRatio(c) <= Math.log(FUTILITY_RATIO))
         this.decideNotNew(r, p, `the head trials favour no rise over a rise of ${FUTILITY_EFFECT} by 10:1`);
+      else if (
+        Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS &&
+        c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials
+      )
+        this.decideNotNew(r, p, `fails at base at least as often, ${FUTILITY_MIN_TRIALS}+ trials per arm`);
       else still.push(r);
     }
     this.suspects = still;

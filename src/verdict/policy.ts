@@ -39,3 +39,12 @@ export const BASE_TRIALS_PER_HEAD_TRIAL = 4;
  */
 export const FUTILITY_EFFECT = 0.4;
 export const FUTILITY_RATIO = 0.1;
+
+/**
+ * Wald's ratio cannot settle a check that fails (nearly) always in both arms: with a base rate near 1 a rise of
+ * `FUTILITY_EFFECT` is out of reach, every head failure then counts a little for the rise, and such a suspect ran
+ * the whole confirmation budget (the demo's pre-existing `last-line-is-cents`: 58 head and 223 base trials, 275
+ * agent calls, to conclude what 10 trials show). So a suspect whose head arm fails at most as often as its base
+ * arm, with at least this many trials in each, is not new either.
+ */
+export const FUTILITY_MIN_TRIALS = 10;

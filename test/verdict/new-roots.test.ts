@@ -116,6 +116,26 @@ describe("decideNewRoots", () => {
     expect(d[0]!.reason).toMatch(/favour no rise/);
   });
 
+  it("stops confirming a check that fails in every trial of both arms once each arm has 10 trials", async () => {
+    // Wald's ratio cannot settle it (a rise of 0.4 above a base rate near 1 is out of reach, and each head failure
+    // counts a little for it): without the tie rule it ran the whole budget, 55 head and 220 base trials.
+    const calls: [string[], number][] = [];
+    const d = await decideNewRoots(
+      trials("split/a", 5, 5),
+      trials("split/a", 5, 5),
+      policy,
+      confirmer({ "split/a": 1 }, { "split/a": 1 }, calls),
+    );
+    expect(calls.map(([, n]) => n)).toEqual([1, 2, 2]);
+    expect(d[0]).toMatchObject({
+      status: "pre-existing",
+      head: { failed: 10, trials: 10 },
+      base: { failed: 25, trials: 25 },
+      confirmationTrials: 5,
+    });
+    expect(d[0]!.reason).toMatch(/fails at base at least as often, 10\+ trials per arm/);
+  });
+
   it("never calls a check that cannot be evaluated pre-existing, however it fares at base", async () => {
     // Tempting wrong answer: "pre-existing", because it errors at base as often as at head.
     const errors = (n: number) =>

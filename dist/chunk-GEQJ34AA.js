@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-var o=Object.freeze({alpha:.01,inconclusive:"fail",preExisting:"report",maxConfirmationTrials:55,headOnly:"fail"}),e=1.2,t=4,i=.4,r=.1;export{o as a,e as b,t as c,i as d,r as e};

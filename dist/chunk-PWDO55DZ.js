@@ -1,0 +1,2 @@
+import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
+import{g as a,h as b,i as c}from"./chunk-3A5NX3VF.js";import"./chunk-T53FGTTN.js";import"./chunk-4VK6G6TN.js";import"./chunk-I5YHBYVU.js";import"./chunk-VNSQVZP5.js";import"./chunk-CVMT22CO.js";import"./chunk-QUL5NW6M.js";import"./chunk-QZBJJMOK.js";import"./chunk-7DPULHG4.js";import"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";export{b as forecastPipeline,a as runPipeline,c as trialsFor};

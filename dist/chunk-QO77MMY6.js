@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{g as a,h as b,i as c}from"./chunk-FBT52GIL.js";import"./chunk-T53FGTTN.js";import"./chunk-4VK6G6TN.js";import"./chunk-I5YHBYVU.js";import"./chunk-VNSQVZP5.js";import"./chunk-CVMT22CO.js";import"./chunk-OAK7KLHH.js";import"./chunk-GEQJ34AA.js";import"./chunk-7DPULHG4.js";import"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";export{b as forecastPipeline,a as runPipeline,c as trialsFor};
