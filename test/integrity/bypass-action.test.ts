@@ -271,7 +271,10 @@ describe("through dist/index.js on a pull_request event: a PR cannot talk the ch
     const cached = join(first.runnerTemp, "skillgate-trial-cache");
     const forged = temp("sg-intact-forged-");
     let entries = 0;
-    for (const sub of readdirSync(cached)) {
+    // Entries live in sub-folders; files beside them (the usage ledger) are not trials.
+    for (const sub of readdirSync(cached, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)) {
       mkdirSync(join(forged, sub), { recursive: true });
       for (const f of readdirSync(join(cached, sub))) {
         const e = JSON.parse(readFileSync(join(cached, sub, f), "utf8"));

@@ -112,7 +112,7 @@ describe("secrets never leave", () => {
     expect(report).toContain("[REDACTED]");
     const everything = [String(r.stdout), String(r.stderr), allText(out), allText(cache)].join("\n");
     expect(readdirSync(out).sort()).toEqual(
-      ["junit.xml", "recordings", "report.json", "report.sarif", "skill-creator"].sort(),
+      ["junit.xml", "recordings", "report.json", "report.sarif", "report.skill-creator"].sort(),
     );
     for (const form of [...encodingsOf(TOKEN), ...encodingsOf(DB)]) expect(everything).not.toContain(form);
   }, 180_000);
