@@ -10,7 +10,9 @@
  * Goals: description edit ≤ 300 cold / ≤ 150 warm; body edit ≤ 120 / ≤ 60; a PR that touches no skill 0.
  * `descriptionEditAllCompetitors` is the first batch `skillgate plan` forecasts for the description edit with every
  * competitor prompt (the cost before the cap; forecast, not run: 1,860 trials would double the section's time).
- * The default branch's sweep runs once; each warm PR starts from a copy of the cache it filled.
+ * The default branch's sweep runs once; each warm PR starts from a copy of the cache it filled. The PRs run two at a
+ * time (each its own CLI process), with `SKILLGATE_ISOLATION=none`: agent calls are what is counted here, and
+ * confinement changes none of them (the `isolation` section measures what it costs per trial).
  */
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -89,6 +91,7 @@ async function cli(ctx: BenchContext, args: string[]): Promise<Report> {
   try {
     await run(process.execPath, [join(ctx.root, "dist/cli.js"), "run", ...args, "--json", out, "--quiet"], {
       maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, SKILLGATE_ISOLATION: "none" },
     });
   } catch (e) {
     // exit 1 (a failing verdict) still writes the report; anything else is a bench failure
@@ -128,9 +131,23 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     if (r.verdict === "error") throw new Error(`${pr}: the run ended in error: ${r.errors.join("; ")}`);
     return r;
   };
+  // Two CLI processes at a time: the agent is a shell script, so a run mostly waits on process starts.
+  const runs = Object.keys(EDITS).flatMap((pr) => [
+    { pr, warm: false },
+    { pr, warm: true },
+  ]);
+  const reports = new Map<string, Report>();
+  let next = 0;
+  const worker = async () => {
+    while (next < runs.length) {
+      const { pr, warm } = runs[next++]!;
+      reports.set(`${pr}-${warm}`, await scenario(pr, warm));
+    }
+  };
+  await Promise.all([worker(), worker()]);
   for (const pr of Object.keys(EDITS)) {
-    const cold = await scenario(pr, false);
-    const warm = await scenario(pr, true);
+    const cold = reports.get(`${pr}-false`)!;
+    const warm = reports.get(`${pr}-true`)!;
     figures[`cost.${pr}.cold`] = cold.cost.agentCalls;
     figures[`cost.${pr}.warm`] = warm.cost.agentCalls;
     figures[`cost.${pr}.forecastCold`] = cold.forecast?.total.agentCalls;

@@ -3,7 +3,7 @@
  * 1. all eight gates on one candidate — the good reference module of each gate, all started at once as the
  *    pipeline's grading starts them, each in its sandbox (the sandbox runs one child per core and queues the
  *    rest): total wall time (goal < 1.5 s) and per gate (queueing included);
- * 2. complexity stability — 100 runs per class (linear Map join, linearithmic sort-merge join, quadratic
+ * 2. complexity stability — 50 runs per class (`--complexity-runs N`) (linear Map join, linearithmic sort-merge join, quadratic
  *    `find` join), idle and with two busy cores, for our rule (operation counters + min-of-rounds wall clock)
  *    and, side by side, for the seed's wall-clock-only rule (20 warm-ups, mean of 50 calls at N=100, one call
  *    at N=5,000, pass iff ratio ≤ 120). Each run gets a fresh function instance (fresh JIT state). Counts are
@@ -30,7 +30,7 @@ import { SANDBOX_CONCURRENCY } from "../src/sandbox/process.js";
 import type { BenchContext } from "./types.js";
 
 const SEED = 20261129;
-const RUNS_PER_CLASS = 100;
+const RUNS_PER_CLASS = 50;
 const SEED_RULE_CUTOFF = 120;
 
 /** The good reference module (and options) of each gate: together, one candidate that should pass all eight. */

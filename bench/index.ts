@@ -17,6 +17,7 @@ const SECTIONS: Record<string, Loader> = {
   gates: async () => (await import("./gates.js")).bench,
   grade: async () => (await import("./grade.js")).bench,
   verdict: async () => (await import("./verdict.js")).bench,
+  "verdict-e2e": async () => (await import("./verdict-e2e.js")).bench,
   discovery: async () => (await import("./discovery.js")).bench,
   startup: async () => (await import("./startup.js")).bench,
   isolation: async () => (await import("./isolation.js")).bench,

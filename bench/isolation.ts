@@ -17,7 +17,7 @@ import type { BenchContext } from "./types.js";
  *   it runs as a plain child (Codex then under its own sandbox, `workspace-write`: the real alternative).
  * Needs `npm run bundle` first.
  */
-const ROUNDS = 5;
+const ROUNDS = 3;
 const AGENT_TRIALS = 12;
 const CLI_ROUNDS = 3;
 const CLI_TRIALS = 2;

@@ -9,7 +9,7 @@
  * keep both cores busy, which slows everything the orchestrator does (and by more the more it does) by a factor
  * that changes from minute to minute, so the same code measured 2.8 and 4.9 ms in two runs. Even with the sh
  * agent, the cost of a fork drifts by more than the overhead measured within seconds. So each round runs the
- * battery in `CHUNKS` slices of 100 trials, floor and runner alternating slice by slice (in turn first), and the
+ * battery in `CHUNKS` slices of 50 trials, floor and runner alternating slice by slice (in turn first), and the
  * figure is the median of the `ROUNDS` per-round differences: a slow stretch lands on both sides of a difference.
  * The runner's side includes its agent spawner's CPU (the process that forks the agents for it).
  * Goal: `orchestration.overheadMsPerTrial` ≤ 1 ms.
@@ -31,10 +31,10 @@ import type { BenchContext } from "./types.js";
 
 const execFileP = promisify(execFile);
 
-export const CASES = 200;
+export const CASES = 100;
 export const TRIALS = 3;
 export const CONCURRENCY = 8;
-export const ROUNDS = 5;
+export const ROUNDS = 3;
 /** Each round alternates floor and runner over this many slices of the battery (100 trials each). */
 export const CHUNKS = 6;
 export const PROMPTFOO_VERSION = "0.121.20";

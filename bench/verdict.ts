@@ -1,107 +1,180 @@
 import type { CheckResult } from "../src/model/index.js";
 import { type ConfirmFn, decideNewRoots } from "../src/verdict/new-roots.js";
-import { DEFAULT_VERDICT_POLICY } from "../src/verdict/policy.js";
+import { BASE_TRIALS_PER_HEAD_TRIAL, DEFAULT_VERDICT_POLICY } from "../src/verdict/policy.js";
 import { seededRandom } from "../src/verdict/stats.js";
 import type { BenchContext } from "./types.js";
+import {
+  armProbabilities,
+  CASE_PASS,
+  caseCheckId,
+  caseId,
+  FIRE_PROB,
+  fireCheckId,
+  NOFIRE_PROB,
+  nofireCheckId,
+  rateWithHalfWidth,
+  regressedCheckId,
+  type Scenario,
+  START_TRIALS,
+  TRIGGER_RUNS,
+} from "./verdict-suite.js";
 
 /**
- * Trust of the verdict, by simulation (DESIGN.md § Verdict): a 10-assertion suite with known pass
- * probabilities, each assertion in its own case so confirmation trials re-run suspects only. A/A PRs
- * (head = base) → share of PRs with any new root; regression PRs (one assertion 0.9 → 0.5) → share in which
- * that assertion is found new, starting each arm at 3 or 5 trials. Runs the real `decideNewRoots`.
+ * Trust of the verdict, by in-process simulation (DESIGN.md § Verdict): the suite of `verdict-suite.ts`, each
+ * assertion in its own case so confirmation trials re-run suspects only, plus its trigger battery. Runs the real
+ * `decideNewRoots` with a simulated agent (seeded, so the figures are fixed for a seed); `bench/verdict-e2e.ts`
+ * measures the same through whole CLI processes with a truly random agent.
+ * - A/A PRs (head = base) → `aaFalseRegressionRate`, the share of PRs with any new root;
+ * - assertion regression PRs (one assertion 0.9 → 0.5), starting at 5 and at 3 trials per case →
+ *   `powerAt5Trials` / `powerAt3Trials`, the share naming that assertion new;
+ * - trigger regression PRs (one should-fire query 1.0 → 0.3) → `triggerPowerAt5Trials`;
+ * - `powerSmallerRise`: the assertion 0.9 → 0.6, a rise below the futility effect (what the design gives up);
+ * - `meanTrialsPerArm`: per PR, the head arm's trials summed over the ten cases divided by ten (what the
+ *   discriminator battery costs per case, confirmation included), averaged over the regression PRs started at 5;
+ *   `meanBaseTrialsPerArm` the same for the base arm; `suspectHeadTrials` the regressed case's head trials.
  */
 
-const PASS_PROBABILITIES = [1, 1, 1, 1, 0.95, 0.95, 0.95, 0.9, 0.9, 0.7];
-const REGRESSED_INDEX = 7;
-const REGRESSED_PASS = 0.5;
-const PRS_PER_SCENARIO = 4000;
-const DEFAULT_SEED = 20261129;
+const PRS_PER_SCENARIO = 1500;
+const DEFAULT_SEED = 20261201;
 
-const caseId = (i: number): string => `case-${i}`;
-const checkId = (i: number): string => `${caseId(i)}/answer`;
+type Unit = {
+  checkId: string;
+  caseId: string;
+  mode: "skill" | "trigger";
+  kind: "case" | "fire" | "nofire";
+  i: number;
+};
 
-function checkResult(i: number, trial: number, pass: boolean): CheckResult {
+const UNITS: Unit[] = [
+  ...CASE_PASS.map(
+    (_, i): Unit => ({ checkId: caseCheckId(i), caseId: caseId(i), mode: "skill", kind: "case", i }),
+  ),
+  ...FIRE_PROB.map(
+    (_, i): Unit => ({ checkId: fireCheckId(i), caseId: fireCheckId(i), mode: "trigger", kind: "fire", i }),
+  ),
+  ...NOFIRE_PROB.map(
+    (_, i): Unit => ({
+      checkId: nofireCheckId(i),
+      caseId: nofireCheckId(i),
+      mode: "trigger",
+      kind: "nofire",
+      i,
+    }),
+  ),
+];
+
+function checkResult(u: Unit, trial: number, pass: boolean): CheckResult {
   return {
-    checkId: checkId(i),
+    checkId: u.checkId,
     skill: "sim",
-    caseId: caseId(i),
-    assertionId: "answer",
-    mode: "skill",
+    caseId: u.caseId,
+    assertionId: u.mode === "skill" ? "answer" : u.checkId,
+    mode: u.mode,
     trial,
     status: pass ? "pass" : "fail",
     discriminator: false,
     message: pass ? "passed" : "failed",
     dependsOn: [],
-    loc: { file: `evals/prompts/${caseId(i)}.yaml`, line: 1, column: 1 },
+    loc: { file: `evals/${u.caseId}.yaml`, line: 1, column: 1 },
   };
 }
 
-/** One simulated arm: an agent whose assertion i passes with probability p[i] in every trial, independently. */
+/** One simulated arm: every unit passes with its own probability in every trial, independently. */
 class SimulatedArm {
-  readonly trialsRun: number[];
+  readonly trialsRun = new Map<string, number>();
+  private readonly pass: Map<string, number>;
   constructor(
-    private readonly p: number[],
+    s: Scenario | "base",
     private readonly random: () => number,
   ) {
-    this.trialsRun = p.map(() => 0);
+    const p = armProbabilities(s);
+    this.pass = new Map(
+      UNITS.map((u) => [
+        u.checkId,
+        u.kind === "case" ? p.cases[u.i]! : u.kind === "fire" ? p.fire[u.i]! : 1 - p.nofire[u.i]!,
+      ]),
+    );
   }
-  run(indices: number[], trials: number): CheckResult[] {
+  run(units: Unit[], trials: (u: Unit) => number): CheckResult[] {
     const out: CheckResult[] = [];
-    for (const i of indices) {
-      for (let t = 0; t < trials; t++)
-        out.push(checkResult(i, this.trialsRun[i]! + t, this.random() < this.p[i]!));
-      this.trialsRun[i]! += trials;
+    for (const u of units) {
+      const from = this.trialsRun.get(u.checkId) ?? 0;
+      const n = trials(u);
+      for (let t = 0; t < n; t++)
+        out.push(checkResult(u, from + t, this.random() < this.pass.get(u.checkId)!));
+      this.trialsRun.set(u.checkId, from + n);
     }
     return out;
   }
+  caseMean(): number {
+    return (
+      UNITS.filter((u) => u.kind === "case").reduce((s, u) => s + this.trialsRun.get(u.checkId)!, 0) /
+      CASE_PASS.length
+    );
+  }
 }
 
-async function simulatePr(headP: number[], startTrials: number, random: () => number) {
-  const head = new SimulatedArm(headP, random);
-  const base = new SimulatedArm(PASS_PROBABILITIES, random);
-  const all = PASS_PROBABILITIES.map((_, i) => i);
+async function simulatePr(s: Scenario, startTrials: number, random: () => number) {
+  const head = new SimulatedArm(s, random);
+  const base = new SimulatedArm("base", random);
+  const first = (u: Unit) => (u.mode === "skill" ? startTrials : TRIGGER_RUNS);
+  const byId = new Map(UNITS.map((u) => [u.checkId, u]));
   const confirm: ConfirmFn = async (ids, extra) => {
-    const indices = ids.map((id) => Number(id.slice("case-".length, id.indexOf("/"))));
-    return { head: head.run(indices, extra), base: base.run(indices, extra) };
+    const units = ids.map((id) => byId.get(id)!);
+    return { head: head.run(units, () => extra.head), base: base.run(units, () => extra.base) };
   };
   const decisions = await decideNewRoots(
-    head.run(all, startTrials),
-    base.run(all, startTrials),
+    head.run(UNITS, first),
+    base.run(UNITS, first),
     DEFAULT_VERDICT_POLICY,
     confirm,
   );
-  const trialsPerArm = head.trialsRun.reduce((s, n) => s + n, 0) / head.trialsRun.length;
+  const target = regressedCheckId(s);
+  const others = decisions.filter((d) => d.checkId !== target);
+  const mine = decisions.find((d) => d.checkId === target);
   return {
-    anyNew: decisions.some((d) => d.status === "new"),
+    falseNew: others.some((d) => d.status === "new"),
     blocked: decisions.some((d) => d.status === "new" || d.status === "inconclusive"),
-    regressedFound: decisions.some((d) => d.checkId === checkId(REGRESSED_INDEX) && d.status === "new"),
-    trialsPerArm,
-    maxTrialsPerArm: Math.max(...head.trialsRun),
+    found: mine?.status === "new",
+    inconclusive: mine?.status === "inconclusive",
+    headMean: head.caseMean(),
+    baseMean: base.caseMean(),
+    suspectHead: target ? head.trialsRun.get(target)! : 0,
+    agentCalls: [...head.trialsRun.values(), ...base.trialsRun.values()].reduce((a, b) => a + b, 0),
   };
 }
 
-async function scenario(regressed: boolean, startTrials: number, prs: number, random: () => number) {
-  const headP = PASS_PROBABILITIES.slice();
-  if (regressed) headP[REGRESSED_INDEX] = REGRESSED_PASS;
-  let anyNew = 0;
-  let blocked = 0;
-  let found = 0;
-  let trials = 0;
-  let maxTrials = 0;
+async function scenario(s: Scenario, startTrials: number, prs: number, random: () => number) {
+  const t = {
+    falseNew: 0,
+    blocked: 0,
+    found: 0,
+    inconclusive: 0,
+    headMean: 0,
+    baseMean: 0,
+    suspectHead: 0,
+    agentCalls: 0,
+  };
   for (let k = 0; k < prs; k++) {
-    const r = await simulatePr(headP, startTrials, random);
-    anyNew += r.anyNew ? 1 : 0;
-    blocked += r.blocked ? 1 : 0;
-    found += r.regressedFound ? 1 : 0;
-    trials += r.trialsPerArm;
-    maxTrials += r.maxTrialsPerArm;
+    const r = await simulatePr(s, startTrials, random);
+    t.falseNew += r.falseNew ? 1 : 0;
+    t.blocked += r.blocked ? 1 : 0;
+    t.found += r.found ? 1 : 0;
+    t.inconclusive += r.inconclusive ? 1 : 0;
+    t.headMean += r.headMean;
+    t.baseMean += r.baseMean;
+    t.suspectHead += r.suspectHead;
+    t.agentCalls += r.agentCalls;
   }
   return {
-    anyNewRate: anyNew / prs,
-    blockedRate: blocked / prs,
-    power: found / prs,
-    meanTrialsPerArm: trials / prs,
-    meanMaxTrialsPerArm: maxTrials / prs,
+    falseNew: rateWithHalfWidth(t.falseNew, prs),
+    blocked: rateWithHalfWidth(t.blocked, prs),
+    power: rateWithHalfWidth(t.found, prs),
+    inconclusive: rateWithHalfWidth(t.inconclusive, prs),
+    headMean: round(t.headMean / prs, 2),
+    baseMean: round(t.baseMean / prs, 2),
+    suspectHead: round(t.suspectHead / prs, 1),
+    agentCalls: round(t.agentCalls / prs, 1),
   };
 }
 
@@ -117,30 +190,46 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   }
   const random = seededRandom(seed);
   const policy = DEFAULT_VERDICT_POLICY;
-  const aa = await scenario(false, 5, prs, random);
-  const r3 = await scenario(true, 3, prs, random);
-  const r5 = await scenario(true, 5, prs, random);
+  const aa = await scenario("aa", START_TRIALS, prs, random);
+  const r5 = await scenario("assertion", START_TRIALS, prs, random);
+  const r3 = await scenario("assertion", 3, prs, random);
+  const t5 = await scenario("trigger", START_TRIALS, prs, random);
+  const small = await scenario("smaller", START_TRIALS, prs, random);
   const fig = {
-    simulatedPrs: 3 * prs,
-    aaFalseRegressionRate: round(aa.anyNewRate),
-    aaBlockedRate: round(aa.blockedRate),
-    powerAt3Trials: round(r3.power),
-    powerAt5Trials: round(r5.power),
-    meanTrialsPerArm: round(r5.meanTrialsPerArm, 2),
+    simulatedPrs: 5 * prs,
+    aaFalseRegressionRate: aa.falseNew.rate,
+    aaFalseRegressionHalfWidth: aa.falseNew.halfWidth,
+    aaBlockedRate: aa.blocked.rate,
+    powerAt5Trials: r5.power.rate,
+    powerAt5TrialsHalfWidth: r5.power.halfWidth,
+    powerAt3Trials: r3.power.rate,
+    triggerPowerAt5Trials: t5.power.rate,
+    triggerPowerHalfWidth: t5.power.halfWidth,
+    regressionInconclusiveRate: r5.inconclusive.rate,
+    powerSmallerRise: small.power.rate,
+    meanTrialsPerArm: r5.headMean,
+    meanBaseTrialsPerArm: r5.baseMean,
+    aaMeanTrialsPerArm: aa.headMean,
+    aaMeanBaseTrialsPerArm: aa.baseMean,
+    suspectHeadTrials: r5.suspectHead,
+    agentCallsPerPr: { aa: aa.agentCalls, assertion: r5.agentCalls, trigger: t5.agentCalls },
     seed,
   };
-  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-  const setup = `α ${policy.alpha} per PR, ≤ ${policy.maxConfirmationTrials} confirmation trials/arm, seed ${seed}`;
+  const pct = (x: { rate: number; halfWidth: number }) =>
+    `${(100 * x.rate).toFixed(1)} % ± ${(100 * x.halfWidth).toFixed(1)}`;
+  const setup = `α ${policy.alpha} per PR, ≤ ${policy.maxConfirmationTrials} confirmation head trials per suspect (${BASE_TRIALS_PER_HEAD_TRIAL} base trials per head trial), seed ${seed}`;
+  ctx.log(`verdict (in process): ${fig.simulatedPrs} simulated PRs (${prs} per scenario); ${setup}`);
   ctx.log(
-    `verdict: ${fig.simulatedPrs} simulated PRs (${prs} A/A, ${prs} regression from 3 and from 5 trials); ${setup}`,
+    `verdict (in process): A/A false-regression ${pct(aa.falseNew)} of PRs (goal ≤ 1 %), blocked incl. inconclusive ${pct(aa.blocked)}; trials per case head ${aa.headMean} / base ${aa.baseMean}`,
   );
   ctx.log(
-    `verdict: A/A false-regression rate ${pct(aa.anyNewRate)} of PRs (goal ≤ 1 %); blocked incl. inconclusive ${pct(aa.blockedRate)}; mean trials/arm ${aa.meanTrialsPerArm.toFixed(1)}`,
+    `verdict (in process): power 0.9 → 0.5 at 5 trials ${pct(r5.power)} (goal ≥ 90 %), at 3 ${pct(r3.power)}; inconclusive ${pct(r5.inconclusive)}; trials per case head ${r5.headMean} (goal ≤ 8) / base ${r5.baseMean}; the regressed case's head trials ${r5.suspectHead}`,
   );
-  ctx.log(`verdict: power at 3 trials ${pct(r3.power)} (mean trials/arm ${r3.meanTrialsPerArm.toFixed(1)})`);
-  ctx.log(`verdict: power at 5 trials ${pct(r5.power)} (goal ≥ 80 %); blocked ${pct(r5.blockedRate)}`);
   ctx.log(
-    `verdict: mean trials per arm per case ${r5.meanTrialsPerArm.toFixed(2)} (goal ≤ 12); suspect case mean ${r5.meanMaxTrialsPerArm.toFixed(1)}`,
+    `verdict (in process): power should-fire 1.0 → 0.3 ${pct(t5.power)} (goal ≥ 90 %); agent calls per PR A/A ${aa.agentCalls}, assertion ${r5.agentCalls}, trigger ${t5.agentCalls}`,
+  );
+  ctx.log(
+    `verdict (in process): a smaller rise, 0.9 → 0.6 (below the futility effect): power ${pct(small.power)}, inconclusive ${pct(small.inconclusive)}`,
   );
   return fig;
 }

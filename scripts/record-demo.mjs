@@ -15,8 +15,10 @@ const tmp = mkdtempSync(join(tmpdir(), "skillgate-record-"));
 const config = join(tmp, "record.skillgate.yml");
 writeFileSync(
   config,
-  `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${join(root, "examples/demo-agent/agent.mjs")}`)}\ntrials: 3\ntriggerRuns: 3\nconcurrency: 4\n`,
+  `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${join(root, "examples/demo-agent/agent.mjs")}`)}\ntrials: 3\ntriggerRuns: 3\nconcurrency: 4\nbudget:\n  maxAgentCalls: 5000\n`,
 );
+// The recording run must not stop at the default budget (500 calls): confirmation trials cut short would be missing
+// from the recordings, and the replay would ask for them.
 rmSync(recordings, { recursive: true, force: true });
 const record = (args) =>
   spawnSync(

@@ -38,6 +38,7 @@ import { writeSkillCreatorExports } from "./report/exports.js";
 import { isolation } from "./sandbox/isolation/detect.js";
 import { outputRedactor } from "./util/redact.js";
 import { type ConfirmationBatch, RootDecider } from "./verdict/new-roots.js";
+import { BASE_TRIALS_PER_HEAD_TRIAL } from "./verdict/policy.js";
 import { VERSION } from "./version.js";
 
 /** The whole run for `settings`; the report it returns has passed the redactor (secrets never leave). */
@@ -215,7 +216,10 @@ async function pipeline(
           request,
         })),
       ),
-      settings.verdict.maxConfirmationTrials,
+      {
+        maxConfirmationTrials: settings.verdict.maxConfirmationTrials,
+        baseTrialsPerHeadTrial: BASE_TRIALS_PER_HEAD_TRIAL,
+      },
     );
     for (const line of renderForecast(forecast)) log.info(line);
     if (opts.forecastOnly) return { forecast, scope };

@@ -14,9 +14,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 
-/** What each command must do when run as printed. */
-const EXPECTED: Record<string, { exit: number; stdout?: RegExp; writes?: string }> = {
-  "npm run demo": { exit: 1, stdout: /skillgate: FAIL {2}1 skill\(s\), 13 blocking root\(s\) \(10 new\)/ },
+/** The demo's output as the README shows it (the code block that starts with its summary line), line by line. */
+const DEMO_LINES = (/```\n(skillgate: FAIL[\s\S]*?)```/.exec(README)?.[1] ?? "").trimEnd().split("\n");
+
+/** What each command must do when run as printed; `printed`: lines its stdout holds (`…/` stands for a path). */
+const EXPECTED: Record<string, { exit: number; stdout?: RegExp; writes?: string; printed?: string[] }> = {
+  "npm run demo": {
+    exit: 1,
+    stdout: /skillgate: FAIL {2}1 skill\(s\), 13 blocking root\(s\) \(10 new\)/,
+    printed: DEMO_LINES,
+  },
   "npm run demo -- --json out.json": { exit: 1, writes: "out.json" },
   "npm run demo:pass": { exit: 0, stdout: /skillgate: PASS/ },
   "node dist/cli.js run --repo examples/demo-repo-base": {
@@ -28,6 +35,12 @@ const EXPECTED: Record<string, { exit: number; stdout?: RegExp; writes?: string 
     exit: 1,
     stdout: /✗ sum: the shares add up to the total exactly[\s\S]*replay: skillgate gate conservation/,
   },
+  // Seeded: the README's in-process verdict figures are what this prints, to the digit.
+  "npm run bench -- --only verdict --verdict-prs 3000": {
+    exit: 0,
+    stdout:
+      /seed 20261201[\s\S]*A\/A false-regression 0\.2 % ± 0\.2 [\s\S]*power 0\.9 → 0\.5 at 5 trials 91\.4 % ± 1\.1 \(goal ≥ 90 %\), at 3 80\.7 % ± 1\.5; inconclusive 0\.0 %[\s\S]*trials per case head 7\.95 \(goal ≤ 8\) \/ base 16\.8;[\s\S]*should-fire 1\.0 → 0\.3 97\.9 % ± 0\.6 [\s\S]*agent calls per PR A\/A 275\.5, assertion 345\.2, trigger 305\.8[\s\S]*0\.9 → 0\.6 \(below the futility effect\): power 74\.3 %/,
+  },
   "npm run bundle": { exit: 0, writes: "dist/post.js" },
   "npm run lint:workflows": { exit: 0, stdout: /0 finding\(s\)/ },
 };
@@ -38,10 +51,12 @@ const NOT_RUN_HERE: Record<string, string> = {
   "npm test": "runs this test among all the others",
   "npm install -g @anthropic-ai/claude-code@2.1.332":
     "installs Claude Code for the claude-code agent; test/examples/workflows-run.test.ts checks it is the version the tests run",
+  "npm run bench -- --only cost --json F":
+    "the bench's cost section took 1,058 s on a busy 2-core machine; its figures are in the README",
+  "npm run bench -- --only verdict-e2e --verdict-e2e-prs 15":
+    "45 whole CLI runs took 850 s on the 2 busy cores, and its agent draws from /dev/urandom: figures differ run to run",
   "npm run bench -- --json bench.json":
     "the benchmark takes about 7 minutes on 2 cores; its figures are in the README",
-  "npm run bench -- --only cost --json F":
-    "the bench's cost section alone (about 10 minutes on 2 cores); its figures are in the README",
   "npm run bench -- --only isolation":
     "the bench's isolation section alone (about 5 minutes on 2 cores, real agent CLIs included); its figures are in the README",
 };
@@ -70,6 +85,8 @@ describe("the README's commands", () => {
     for (const f of [
       "package.json",
       "action.yml",
+      "bench",
+      "test", // the bench's fuzz section imports its harness from test/
       "tsconfig.json",
       "dist",
       "examples",
@@ -81,6 +98,11 @@ describe("the README's commands", () => {
     symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it("include the demo's output block, which `npm run demo` is checked against line by line", () => {
+    expect(DEMO_LINES[0]).toMatch(/^skillgate: FAIL/);
+    expect(DEMO_LINES.length).toBeGreaterThan(10);
+  });
 
   it("are all known here: each is run below, or said why not", () => {
     expect(readmeCommands(README).sort()).toEqual(
@@ -100,6 +122,14 @@ describe("the README's commands", () => {
       expect(r.exitCode).toBe(expected.exit);
       if (expected.stdout) expect(String(r.stdout)).toMatch(expected.stdout);
       if (expected.writes) expect(existsSync(join(copy, expected.writes))).toBe(true);
+      const stdoutLines = String(r.stdout).split("\n");
+      for (const line of expected.printed ?? []) {
+        const [before, after] = line.split("…/");
+        const shown = stdoutLines.some((l) =>
+          after === undefined ? l === line : l.startsWith(before!) && l.endsWith(`/${after}`),
+        );
+        expect(shown, `printed as the README shows it: ${line}`).toBe(true);
+      }
       expect(String(r.stderr)).not.toMatch(/Cannot find|ERR_|Error: /);
     }, 240_000);
 });

@@ -276,7 +276,8 @@ export interface Forecast {
   total: { trials: number; cacheHits: number; agentCalls: number; usd?: number };
   /** Where the USD figures come from. */
   costBasis: string;
-  confirmation: { maxTrialsPerArmPerSuspect: number };
+  /** Per suspect: at most this many head trials, and `baseTrialsPerHeadTrial` base trials for each (cache hits are free). */
+  confirmation: { maxTrialsPerArmPerSuspect: number; baseTrialsPerHeadTrial?: number };
   budget: { maxAgentCalls?: number; maxUsd?: number; maxTokens?: number; source: string };
   /** Set when the first batch alone would exceed the budget: the run then stops before spending (fail-closed). */
   overBudget?: string;

@@ -21,8 +21,9 @@ export function nextTrialIndex(requests: TrialRequest[], caseId: string, mode: T
 }
 
 /**
- * The trials that answer `req`: `extraTrialsPerArm` more skill-mode trials of each suspect's case and more runs
- * of each suspect trigger query, in both arms of its skill, numbered after the trials each case already has.
+ * The trials that answer `req`: `extraTrials[arm]` more skill-mode trials of each suspect's case and more runs
+ * of each suspect trigger query, in both arms of its skill (more in the base arm), numbered after the trials each
+ * case already has.
  */
 export function planConfirmation(
   runs: JobTrials[],
@@ -34,13 +35,14 @@ export function planConfirmation(
     const mine = req.roots.filter((r) => r.skill === run.job.skill.name);
     if (mine.length === 0) continue;
     const requests: TrialRequest[] = [];
+    const extra = req.extraTrials[run.job.arm.name];
     const cases = [...new Set(mine.filter((r) => r.mode === "skill").map((r) => r.caseId))].sort();
     // A trigger check's id is its query's id (its graded caseId is the generic "trigger").
     const queries = [...new Set(mine.filter((r) => r.mode === "trigger").map((r) => r.checkId))].sort();
     for (const caseId of cases)
       requests.push(
         ...planJob(run.job, {
-          trials: req.extraTrialsPerArm,
+          trials: extra,
           triggerRuns: 0,
           seed: opts.seed,
           firstTrial: nextTrialIndex(run.requests, caseId, "skill"),
@@ -53,7 +55,7 @@ export function planConfirmation(
       requests.push(
         ...planJob(run.job, {
           trials: 0,
-          triggerRuns: req.extraTrialsPerArm,
+          triggerRuns: extra,
           seed: opts.seed,
           firstTrial: nextTrialIndex(run.requests, queryId, "trigger"),
           onlyTriggers: new Set([queryId]),

@@ -83,7 +83,10 @@ export class TrialLedger {
    * The forecast of `planned` (no agent runs): the adapter's identity, which keys the cache answers for it, and
    * the usage it recorded in earlier runs.
    */
-  async forecast(planned: PlannedRequest[], maxConfirmationTrials: number): Promise<Forecast> {
+  async forecast(
+    planned: PlannedRequest[],
+    confirmation: { maxConfirmationTrials: number; baseTrialsPerHeadTrial: number },
+  ): Promise<Forecast> {
     const { settings } = this;
     const adapter = createAgent(settings.agent, { repoDir: this.opts.agentDir });
     const identity = await adapter.identity();
@@ -108,7 +111,7 @@ export class TrialLedger {
       budgetSource: configured
         ? `${settings.policy.file ?? "the configuration"}`
         : `the default: ${DEFAULT_BUDGET.maxAgentCalls} calls, $${DEFAULT_BUDGET.maxUsd}`,
-      maxConfirmationTrials,
+      ...confirmation,
     });
   }
 

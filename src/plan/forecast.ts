@@ -40,8 +40,10 @@ export interface ForecastInput {
   budget: Budget;
   /** Where the budget came from, for the message (e.g. "the base's .skillgate.yml", "the default"). */
   budgetSource: string;
-  /** Confirmation trials per arm a suspect may add (policy `verdict.maxConfirmationTrials`). */
+  /** Confirmation head trials a suspect may add (policy `verdict.maxConfirmationTrials`). */
   maxConfirmationTrials: number;
+  /** Base trials a confirmation look adds per head trial (the verdict's design). */
+  baseTrialsPerHeadTrial: number;
 }
 
 const BATTERY_OF: Record<TrialMode, ForecastLine["battery"]> = {
@@ -112,7 +114,10 @@ export function buildForecast(input: ForecastInput): Forecast {
     lines: sorted,
     total,
     costBasis,
-    confirmation: { maxTrialsPerArmPerSuspect: input.maxConfirmationTrials },
+    confirmation: {
+      maxTrialsPerArmPerSuspect: input.maxConfirmationTrials,
+      baseTrialsPerHeadTrial: input.baseTrialsPerHeadTrial,
+    },
     budget: { ...input.budget, source: input.budgetSource },
     ...(overBudget ? { overBudget } : {}),
   };
@@ -131,7 +136,7 @@ function budgetExceeded(total: Forecast["total"], budget: Budget, source: string
 export function renderForecast(f: Forecast): string[] {
   const usd = (x: number | undefined) => (x === undefined ? "$?" : `$${x.toFixed(2)}`);
   const out = [
-    `forecast (${f.costBasis}): ${f.total.trials} trial(s), ${f.total.cacheHits} expected cache hit(s), ${f.total.agentCalls} agent call(s), ${usd(f.total.usd)}; confirmation adds up to ${f.confirmation.maxTrialsPerArmPerSuspect} trials per arm for each suspect`,
+    `forecast (${f.costBasis}): ${f.total.trials} trial(s), ${f.total.cacheHits} expected cache hit(s), ${f.total.agentCalls} agent call(s), ${usd(f.total.usd)}; ${confirmationText(f)}`,
   ];
   for (const l of f.lines)
     out.push(
@@ -143,4 +148,11 @@ export function renderForecast(f: Forecast): string[] {
   );
   if (f.overBudget) out.push(`  over budget: ${f.overBudget}`);
   return out;
+}
+
+/** What confirmation may add, in one clause (terminal and check summary). */
+export function confirmationText(f: Forecast): string {
+  const n = f.confirmation.maxTrialsPerArmPerSuspect;
+  const r = f.confirmation.baseTrialsPerHeadTrial ?? 1;
+  return `confirmation adds up to ${n} head trial(s) and ${n * r} base trial(s) for each suspect`;
 }

@@ -326,7 +326,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
 export function forecastTable(doc: { add(block: string): unknown }, f: Forecast): void {
   const usd = (x: number | undefined) => (x === undefined ? "?" : `$${x.toFixed(2)}`);
   doc.add(
-    `\n### Forecast\n\n${escapeText(f.costBasis, 300)}; confirmation adds up to ${f.confirmation.maxTrialsPerArmPerSuspect} trials per arm for each suspect. Budget (${escapeText(f.budget.source, 200)}): ${f.budget.maxAgentCalls ?? "unlimited"} agent calls, ${f.budget.maxUsd === undefined ? "unlimited USD" : `$${f.budget.maxUsd}`}.\n`,
+    `\n### Forecast\n\n${escapeText(f.costBasis, 300)}; confirmation adds up to ${f.confirmation.maxTrialsPerArmPerSuspect} head trial(s) and ${f.confirmation.maxTrialsPerArmPerSuspect * (f.confirmation.baseTrialsPerHeadTrial ?? 1)} base trial(s) for each suspect. Budget (${escapeText(f.budget.source, 200)}): ${f.budget.maxAgentCalls ?? "unlimited"} agent calls, ${f.budget.maxUsd === undefined ? "unlimited USD" : `$${f.budget.maxUsd}`}.\n`,
   );
   doc.add(
     "| skill | battery | trials | cache hits | agent calls | est. USD |\n|---|---|---:|---:|---:|---:|",

@@ -1,6 +1,12 @@
 import { type AttributedRoot, attributeRoots, type CheckTally } from "../attribute/roots.js";
 import type { CheckResult, RootStatus, SourceLocation, TrialMode, VerdictPolicy } from "../model/index.js";
-import { CONFIRMATION_GROWTH, FUTILITY_MIN_TRIALS, FUTILITY_P } from "./policy.js";
+import {
+  BASE_TRIALS_PER_HEAD_TRIAL,
+  CONFIRMATION_GROWTH,
+  FUTILITY_EFFECT,
+  FUTILITY_MIN_TRIALS,
+  FUTILITY_RATIO,
+} from "./policy.js";
 import { fisherOneSided, minAttainableP } from "./stats.js";
 
 /**
@@ -15,18 +21,23 @@ import { fisherOneSided, minAttainableP } from "./stats.js";
  * Family-wise α across the PR (Bonferroni over checks and looks, with Tarone's refinement): the family is every
  * check observed in both arms that failed (as a root) in either arm — m of them; a check failing in neither arm
  * has a zero margin and can never reach significance, so it spends no α. Suspects are re-tested at up to L
- * looks as confirmation trials arrive (arms grow ×1.5 per look up to `maxConfirmationTrials` extra trials per
- * arm). A look at which even the most extreme data cannot reach the threshold spends no α, so only the K looks
- * whose smallest attainable p-value is ≤ α/(m·K) are counted. A root is `new` when p ≤ α/(m·K) at some look:
- * the chance that an A/A PR shows any new root is ≤ α (measured in `bench/verdict.ts`).
+ * looks as confirmation trials arrive: a group-sequential design whose head arm grows ×1.2 per look (5, 6, 8,
+ * 10, 12, 15, 18 …) up to `maxConfirmationTrials` extra head trials, while the base arm grows
+ * `BASE_TRIALS_PER_HEAD_TRIAL` times faster (a well-measured base rate makes each head trial worth more). A look
+ * at which even the most extreme data cannot reach the threshold spends no α, so only the K looks whose smallest
+ * attainable p-value is ≤ α/(m·K) are counted. A root is `new` when p ≤ α/(m·K) at some look: the chance that an
+ * A/A PR shows any new root is ≤ α (measured end to end in `bench/verdict-e2e.ts`).
  *
- * A suspect that is not new ends `pre-existing` when base fails too (at least as often as head, or with no
- * significant difference after the confirmation trials), and `not-significant` when base never failed but head
- * does not fail significantly more often (a flake seen at head only). Below FUTILITY_MIN_TRIALS trials per arm a
- * tie is re-checked while confirmation trials are available (a drop from 0.9 to 0.5 shows head ≤ base in 5
- * trials about 12 % of the time). When confirmation trials run out — none allowed, the budget is spent, or the
- * runner failed — a suspect with too few trials, or with p ≤ α/m (new but for the repeated looks), is
- * `inconclusive`.
+ * Futility is Wald's: at every look, a suspect whose head trials favour "head fails as often as base" over "head
+ * fails `FUTILITY_EFFECT` more often" by 10 to 1 is not new — `pre-existing` when base fails too, `not-significant`
+ * when base never failed (a flake seen at head only). With at least `FUTILITY_MIN_TRIALS` trials per arm, a suspect
+ * that head fails at most as often as base is not new either (Wald's ratio cannot settle a check failing nearly
+ * always in both arms). Stopping for futility never raises the false-"new" rate.
+ * At the last look, a suspect whose head trials favour the rise by 10 to 1 or more is `inconclusive` (it fails the
+ * check by default), any other is not new. When confirmation trials cannot run — none allowed, the budget is
+ * spent, or the runner failed — a suspect that head fails proportionally more often than base is `inconclusive`.
+ *
+ * Every step is a function of the per-trial outcomes in trial order, so `recompute.ts` replays it from a report.
  *
  * The confirmation loop is explicit: `RootDecider.next()` decides what the observations so far decide and returns
  * the confirmation trials the remaining suspects need; the pipeline plans, runs and grades them and hands the
@@ -79,8 +90,8 @@ export interface ConfirmationRequest {
   /** 1-based index of the look these trials feed. */
   look: number;
   roots: RootRef[];
-  /** Trials to add per arm and root in this batch. */
-  extraTrialsPerArm: number;
+  /** Trials to add per root in this batch, per arm (the base arm grows faster: `BASE_TRIALS_PER_HEAD_TRIAL`). */
+  extraTrials: { head: number; base: number };
 }
 
 /** The graded checks of one confirmation batch, per arm. */
@@ -90,7 +101,10 @@ export interface ConfirmationBatch {
 }
 
 /** A stand-in for the pipeline's confirmation stage (tests and the verdict bench). */
-export type ConfirmFn = (checkIds: string[], extraTrialsPerArm: number) => Promise<ConfirmationBatch>;
+export type ConfirmFn = (
+  checkIds: string[],
+  extraTrials: { head: number; base: number },
+) => Promise<ConfirmationBatch>;
 
 interface Counts {
   headFailed: number;
@@ -110,7 +124,7 @@ const tallyMap = (checks: CheckTally[]): Map<string, CheckTally> => new Map(chec
 const failedOf = (t: CheckTally | undefined): number => (t ? t.failedAsRoot - t.erroredAsRoot : 0);
 const observedOf = (t: CheckTally | undefined): number => (t ? t.observed - t.erroredAsRoot : 0);
 
-/** Cumulative extra trials per arm at each look after the first, e.g. n0 = 5, budget 55 → 3, 7, 13, 22, 36, 55. */
+/** Cumulative extra head trials at each look after the first, e.g. n0 = 5, budget 55 → 1, 3, 5, 7, 10, 13, 17 … 55. */
 export function confirmationSchedule(startTrials: number, maxExtra: number): number[] {
   const extras: number[] = [];
   let size = Math.max(1, startTrials);
@@ -121,10 +135,10 @@ export function confirmationSchedule(startTrials: number, maxExtra: number): num
   return extras;
 }
 
-/** K: the fewest looks such that the looks able to reach α/(m·K) number at most K. */
-export function alphaSpendingLooks(lookSizes: number[], familyAlpha: number): number {
+/** K: the fewest looks such that the looks able to reach α/(m·K) number at most K. Sizes are [head, base]. */
+export function alphaSpendingLooks(lookSizes: [number, number][], familyAlpha: number): number {
   for (let k = 1; k < lookSizes.length; k++) {
-    const able = lookSizes.filter((n) => minAttainableP(n, n) <= familyAlpha / k).length;
+    const able = lookSizes.filter(([h, b]) => minAttainableP(h, b) <= familyAlpha / k).length;
     if (able <= k) return k;
   }
   return Math.max(1, lookSizes.length);
@@ -226,7 +240,10 @@ export class RootDecider {
     );
     this.extras = opts.canConfirm ? confirmationSchedule(startTrials, policy.maxConfirmationTrials) : [];
     this.looks = alphaSpendingLooks(
-      [startTrials, ...this.extras.map((e) => startTrials + e)],
+      [
+        [startTrials, startTrials],
+        ...this.extras.map((e): [number, number] => [startTrials + e, startTrials + baseExtra(e)]),
+      ],
       this.familyAlpha,
     );
     this.threshold = this.familyAlpha / this.looks;
@@ -259,7 +276,10 @@ export class RootDecider {
         checkId: r.checkId,
         caseId: r.caseId,
       })),
-      extraTrialsPerArm: nextExtra - this.extraSoFar,
+      extraTrials: {
+        head: nextExtra - this.extraSoFar,
+        base: baseExtra(nextExtra) - baseExtra(this.extraSoFar),
+      },
     };
     return this.pending;
   }
@@ -392,15 +412,14 @@ export class RootDecider {
     for (const r of this.suspects) {
       const c = this.counts.get(r.key)!;
       const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
-      const enough = Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS;
       if (p <= this.threshold) this.decideCounted(r, "new", p, "new (fails more often at head)");
+      else if (futilityLogRatio(c) <= Math.log(FUTILITY_RATIO))
+        this.decideNotNew(r, p, `the head trials favour no rise over a rise of ${FUTILITY_EFFECT} by 10:1`);
       else if (
-        c.headFailed * c.baseTrials < c.baseFailed * c.headTrials ||
-        (enough && c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials)
+        Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS &&
+        c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials
       )
-        this.decideNotNew(r, p, "fails at base at least as often");
-      else if (enough && p >= FUTILITY_P - 1e-9)
-        this.decideNotNew(r, p, "no sign that head fails more often: a flake");
+        this.decideNotNew(r, p, `fails at base at least as often, ${FUTILITY_MIN_TRIALS}+ trials per arm`);
       else still.push(r);
     }
     this.suspects = still;
@@ -411,29 +430,47 @@ export class RootDecider {
     for (const r of this.suspects) {
       const c = this.counts.get(r.key)!;
       const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
-      const enough = Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS;
       if (c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials)
         this.decideNotNew(r, p, "fails at base at least as often");
-      else if (!enough)
+      else if (why === "no-confirmation")
         this.decideCounted(
           r,
           "inconclusive",
           p,
-          `inconclusive (too few trials to decide; ${why === "no-confirmation" ? "no confirmation trials allowed" : "confirmation budget spent"})`,
+          "inconclusive (too few trials to decide; no confirmation trials allowed)",
           why,
         );
-      else if (p <= this.familyAlpha)
+      else if (futilityLogRatio(c) >= -Math.log(FUTILITY_RATIO))
         this.decideCounted(
           r,
           "inconclusive",
           p,
-          `inconclusive (p ≤ α/m = ${fmtP(this.familyAlpha)} but not after ${this.looks} looks; confirmation budget spent)`,
+          `inconclusive (the head trials favour a rise of ${FUTILITY_EFFECT} by 10:1 or more, but p stayed above the threshold; confirmation budget spent)`,
           why,
         );
       else this.decideNotNew(r, p, "not significantly more often at head after all confirmation trials");
     }
     this.suspects = [];
   }
+}
+
+/** Base trials a look adds for `headExtra` head trials. */
+const baseExtra = (headExtra: number): number => headExtra * BASE_TRIALS_PER_HEAD_TRIAL;
+
+/**
+ * Wald's log likelihood ratio of the head trials: head failing at the base rate + `FUTILITY_EFFECT` against head
+ * failing at the base rate, the base rate estimated from the base trials with half a failure and half a pass added
+ * (so a base that never failed is not taken for one that cannot).
+ */
+export function futilityLogRatio(c: {
+  headFailed: number;
+  headTrials: number;
+  baseFailed: number;
+  baseTrials: number;
+}): number {
+  const b = (c.baseFailed + 0.5) / (c.baseTrials + 1);
+  const a = Math.min(1 - 1e-3, b + FUTILITY_EFFECT);
+  return c.headFailed * Math.log(a / b) + (c.headTrials - c.headFailed) * Math.log((1 - a) / (1 - b));
 }
 
 /**
@@ -450,7 +487,7 @@ export async function decideNewRoots(
   for (let req = decider.next(); req && confirm; req = decider.next()) {
     let batch: ConfirmationBatch;
     try {
-      batch = await confirm([...new Set(req.roots.map((r) => r.checkId))].sort(), req.extraTrialsPerArm);
+      batch = await confirm([...new Set(req.roots.map((r) => r.checkId))].sort(), req.extraTrials);
     } catch (e) {
       decider.abort(e instanceof Error ? e.message : String(e));
       break;

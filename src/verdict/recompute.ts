@@ -83,11 +83,12 @@ export function recomputeDecisions(
       const checks = arm === "head" ? head : base;
       for (const u of units) {
         const queue = queues[arm].get(u) ?? [];
-        if (queue.length < req.extraTrialsPerArm) {
-          missing = `the report holds ${queue.length} further ${arm} trial(s) of ${u.split("|").join(" ")}; the policy's look ${req.look} needs ${req.extraTrialsPerArm}`;
+        const wanted = req.extraTrials[arm];
+        if (queue.length < wanted) {
+          missing = `the report holds ${queue.length} further ${arm} trial(s) of ${u.split("|").join(" ")}; the policy's look ${req.look} needs ${wanted}`;
           break;
         }
-        const trials = new Set(queue.splice(0, req.extraTrialsPerArm));
+        const trials = new Set(queue.splice(0, wanted));
         batch[arm].push(
           ...asChecks(checks.filter((c) => c.mode !== "baseline" && unitOf(c) === u && trials.has(c.trial))),
         );

@@ -50,9 +50,24 @@ describe("the bundled demo (replayed recordings, offline)", () => {
     const trig = report.newRoots.filter((x) => x.kind === "trigger");
     expect(trig.length).toBeGreaterThan(0);
     for (const t of trig) expect(t).toMatchObject({ file: ".claude/skills/split-cents/SKILL.md", line: 3 });
-    // a root failing at base too is reported, not blocking
+    // the recorded figures the README shows
+    expect(report.blockingRoots).toHaveLength(13);
+    expect(report.newRoots.map((x) => x.id).sort()).toEqual([
+      "split-1000-3/split-conserves",
+      "split-refund/D:sums-to-total",
+      "split-weights/D:not-33-each",
+      ...[2, 4, 5, 6, 7, 8, 9].map((i) => `trigger/fire/${i}`),
+    ]);
+    expect(disc).toMatchObject({ head: { failed: 9, trials: 10 }, base: { failed: 2, trials: 31 } });
+    // a root failing at base too is reported, not blocking, and its confirmation stops at 10 trials per arm
+    // (Wald's ratio alone never settled a check failing in every trial of both arms: it ran to 58 / 223)
     const pre = split.roots.find((x) => x.id === "split-refund/last-line-is-cents")!;
-    expect(pre).toMatchObject({ status: "pre-existing", blocking: false });
+    expect(pre).toMatchObject({
+      status: "pre-existing",
+      blocking: false,
+      head: { failed: 10, trials: 10 },
+      base: { failed: 31, trials: 31 },
+    });
     expect(report.newRoots.map((x) => x.id)).not.toContain("split-refund/last-line-is-cents");
     // figures: the skill at base lifted discriminators; the head lost the lift
     expect(split.base!.discriminator!.discriminatorLift).toBeGreaterThan(0.3);

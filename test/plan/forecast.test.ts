@@ -56,6 +56,7 @@ describe("buildForecast", () => {
     budget: { maxAgentCalls: 10, maxUsd: 1 },
     budgetSource: "the default",
     maxConfirmationTrials: 55,
+    baseTrialsPerHeadTrial: 4,
   };
 
   it("counts shared keys once, expects the cached ones, prices the rest by recorded usage per mode", () => {

@@ -15,15 +15,15 @@ function pattern(checkId: string, failedEvery: number, from: number, n: number):
 
 /** A pipeline stand-in: runs extra trials of the asked checks with fixed head/base failure patterns. */
 function confirmer(head: Record<string, number>, base: Record<string, number>, calls: [string[], number][]) {
-  const ran: Record<string, number> = {};
-  return async (ids: string[], extra: number) => {
-    calls.push([ids, extra]);
+  const ran: Record<string, { head: number; base: number }> = {};
+  return async (ids: string[], extra: { head: number; base: number }) => {
+    calls.push([ids, extra.head]);
     const out = { head: [] as CheckResult[], base: [] as CheckResult[] };
     for (const id of ids) {
-      const from = ran[id] ?? 0;
-      out.head.push(...pattern(id, head[id] ?? 0, from, extra));
-      out.base.push(...pattern(id, base[id] ?? 0, from, extra));
-      ran[id] = from + extra;
+      const from = ran[id] ?? { head: 5, base: 5 };
+      out.head.push(...pattern(id, head[id] ?? 0, from.head, extra.head));
+      out.base.push(...pattern(id, base[id] ?? 0, from.base, extra.base));
+      ran[id] = { head: from.head + extra.head, base: from.base + extra.base };
     }
     return out;
   };
@@ -87,9 +87,10 @@ describe("decideNewRoots", () => {
     const a = d.find((x) => x.checkId === "split/a")!;
     expect(a.status).toBe("new");
     expect(calls.every(([ids]) => ids.length === 1 && ids[0] === "split/a")).toBe(true);
-    expect(calls[0]![1]).toBe(3); // 5 → 8 trials per arm
+    expect(calls[0]![1]).toBe(1); // 5 → 6 head trials (and 5 → 9 base trials)
     expect(a.confirmationTrials).toBe(calls.reduce((s, [, n]) => s + n, 0));
     expect(a.head.trials).toBe(5 + a.confirmationTrials);
+    expect(a.base!.trials).toBe(5 + 4 * a.confirmationTrials);
     expect(a.pValue!).toBeLessThanOrEqual(a.threshold!);
     expect(a.looks).toBeGreaterThan(1);
     expect(d.find((x) => x.checkId === "split/b")!.status).toBe("pre-existing");
@@ -103,15 +104,36 @@ describe("decideNewRoots", () => {
       policy,
       confirmer({}, {}, calls),
     );
-    // 1/5 vs 0/5 is too few to decide: confirmed at 8, then decided at 12 trials per arm (p = 0.5).
-    expect(calls.map(([, n]) => n)).toEqual([3, 4]);
+    // 1/5 vs 0/5 is too few to decide; each look without another head failure lowers Wald's ratio for a rise
+    // of 0.4 until, at 12 head trials against 33 base trials, the data favour no rise by more than 10:1.
+    expect(calls.map(([, n]) => n)).toEqual([1, 2, 2, 2]);
     // Base never failed: not "pre-existing" (that would claim base fails too), but not significant.
     expect(d[0]).toMatchObject({
       status: "not-significant",
       head: { failed: 1, trials: 12 },
-      base: { failed: 0, trials: 12 },
+      base: { failed: 0, trials: 33 },
     });
-    expect(d[0]!.reason).toMatch(/flake/);
+    expect(d[0]!.reason).toMatch(/favour no rise/);
+  });
+
+  it("stops confirming a check that fails in every trial of both arms once each arm has 10 trials", async () => {
+    // Wald's ratio cannot settle it (a rise of 0.4 above a base rate near 1 is out of reach, and each head failure
+    // counts a little for it): without the tie rule it ran the whole budget, 55 head and 220 base trials.
+    const calls: [string[], number][] = [];
+    const d = await decideNewRoots(
+      trials("split/a", 5, 5),
+      trials("split/a", 5, 5),
+      policy,
+      confirmer({ "split/a": 1 }, { "split/a": 1 }, calls),
+    );
+    expect(calls.map(([, n]) => n)).toEqual([1, 2, 2]);
+    expect(d[0]).toMatchObject({
+      status: "pre-existing",
+      head: { failed: 10, trials: 10 },
+      base: { failed: 25, trials: 25 },
+      confirmationTrials: 5,
+    });
+    expect(d[0]!.reason).toMatch(/fails at base at least as often, 10\+ trials per arm/);
   });
 
   it("never calls a check that cannot be evaluated pre-existing, however it fares at base", async () => {
@@ -139,8 +161,8 @@ describe("decideNewRoots", () => {
       trials("split/a", 0, 5),
       policy,
       async (ids, n) => ({
-        head: Array.from({ length: n }, (_, t) => check(ids[0]!, "error", { trial: 5 + t })),
-        base: trials(ids[0]!, 0, n, { firstTrial: 5 }),
+        head: Array.from({ length: n.head }, (_, t) => check(ids[0]!, "error", { trial: 5 + t })),
+        base: trials(ids[0]!, 0, n.base, { firstTrial: 5 }),
       }),
     );
     expect(d[0]).toMatchObject({ status: "error" });
@@ -157,14 +179,14 @@ describe("decideNewRoots", () => {
   it("stops at the confirmation budget and says so", async () => {
     const calls: [string[], number][] = [];
     const small = { ...policy, maxConfirmationTrials: 3 };
-    // Head fails every other trial, base never: 1/2 vs 0 is suggestive but 8 trials cannot reach α.
+    // Head fails every other trial, base never: 4/8 vs 0/17 is suggestive (p = 0.0055) but not below α/3 looks.
     const d = await decideNewRoots(
       pattern("split/a", 2, 0, 5),
       trials("split/a", 0, 5),
       small,
       confirmer({ "split/a": 2 }, {}, calls),
     );
-    expect(calls.map(([, n]) => n)).toEqual([3]);
+    expect(calls.map(([, n]) => n)).toEqual([1, 2]);
     expect(d[0]).toMatchObject({
       status: "inconclusive",
       undecidedBecause: "max-trials",
@@ -195,14 +217,44 @@ describe("decideNewRoots", () => {
 });
 
 describe("confirmation schedule", () => {
-  it("grows arms ×1.5 up to the budget", () => {
-    expect(confirmationSchedule(5, 55)).toEqual([3, 7, 13, 22, 36, 55]);
+  it("grows the head arm ×1.2 up to the budget", () => {
+    expect(confirmationSchedule(5, 55)).toEqual([1, 3, 5, 7, 10, 13, 17, 22, 28, 35, 43, 53, 55]);
     expect(confirmationSchedule(5, 0)).toEqual([]);
   });
 
   it("spends α only on looks that can reach it", () => {
-    // At α 0.01 the look at 5 trials cannot reach 0.01/6 (its best p is 1/252), the other six can.
-    expect(alphaSpendingLooks([5, 8, 12, 18, 27, 41, 60], 0.01)).toBe(6);
-    expect(alphaSpendingLooks([3, 60], 0.01)).toBe(1);
+    // At α 0.01 the look at 5 + 5 trials cannot reach 0.01/6 (its best p is 1/252), the other six can.
+    const looks: [number, number][] = [5, 7, 10, 14, 20, 28, 40].map((h) => [h, 5 + 4 * (h - 5)]);
+    expect(alphaSpendingLooks(looks, 0.01)).toBe(6);
+    expect(
+      alphaSpendingLooks(
+        [
+          [3, 3],
+          [60, 60],
+        ],
+        0.01,
+      ),
+    ).toBe(1);
+    // More base trials make a look able to reach a threshold equal arms could not: 1/C(8,3) = 1/56, 1/C(15,3) = 1/455.
+    expect(
+      alphaSpendingLooks(
+        [
+          [3, 3],
+          [3, 5],
+          [3, 12],
+        ],
+        0.01,
+      ),
+    ).toBe(1);
+    expect(
+      alphaSpendingLooks(
+        [
+          [3, 3],
+          [3, 12],
+          [4, 16],
+        ],
+        0.01,
+      ),
+    ).toBe(2);
   });
 });

@@ -18,13 +18,14 @@ const run = (id: string, n: number, fails: (t: number) => boolean, from = 0): Ch
 async function recordedRun(headFails: (t: number) => boolean, baseFails: (t: number) => boolean) {
   const head = [...run("split/a", 5, headFails), ...run("split/b", 5, () => false)];
   const base = [...run("split/a", 5, baseFails), ...run("split/b", 5, () => false)];
-  let next = 5;
+  const next = { head: 5, base: 5 };
   const decisions = await decideNewRoots(head, base, policy, async (ids, extra) => {
     const batch = {
-      head: ids.flatMap((id) => run(id, extra, headFails, next)),
-      base: ids.flatMap((id) => run(id, extra, baseFails, next)),
+      head: ids.flatMap((id) => run(id, extra.head, headFails, next.head)),
+      base: ids.flatMap((id) => run(id, extra.base, baseFails, next.base)),
     };
-    next += extra;
+    next.head += extra.head;
+    next.base += extra.base;
     head.push(...batch.head);
     base.push(...batch.base);
     return batch;
