@@ -34,7 +34,7 @@ export const DRAIN_TIMEOUT_MS = 500;
 const MAX_JOBS = 10;
 /** The `timeoutMs` given to createQueue in timed scenarios, and how long their slow attempts take. */
 export const TIMEOUT_MS = 1;
-export const SLOW_MS = 4;
+export const SLOW_MS = 2;
 
 export const INVARIANTS = [
   { id: "concurrency-limit", what: "never more handlers in flight than `concurrency`" },
