@@ -16,6 +16,7 @@ import {
   type Result,
 } from "../shared/calls.js";
 import { GateOptionError, type InvalidPolicy, invalidPolicy } from "../shared/options.js";
+import { declaredParams } from "../shared/params.js";
 import { expect, Observed, observedPropertyCheck, propertyParams, show } from "../shared/property.js";
 import type { GateCheck, GateJudge } from "../types.js";
 
@@ -114,7 +115,13 @@ export const boundary: GateJudge = {
     const shape = await functionShape(session);
     if (shape instanceof NotAFunction) return exportCheck(shape);
     const call = (args: unknown[]) => `${ctx.callee}(${args.map(show).join(", ")})`;
-    const domains = parseDomains(ctx.options, shape.length);
+    // Arity from the source: `fn.length` stops before the first parameter with a default value.
+    const declared = declaredParams(shape.source);
+    const arity = Math.max(shape.length, declared?.count ?? 0);
+    const domains = parseDomains(ctx.options, arity);
+    // A parameter with a default may be left out or passed undefined: that is a valid call, not a non-number.
+    const defaulted = domains.map((_, i) => declared?.defaults[i] === true);
+    const required = defaulted.indexOf(true) === -1 ? domains.length : defaulted.indexOf(true);
     const policy = invalidPolicy(ctx.options);
     const params = propertyParams(ctx.seed, ctx.options);
     const mids = domains.map(midpoint);
@@ -129,6 +136,11 @@ export const boundary: GateJudge = {
     domains.forEach((d, i) => {
       boundProbes.push(withArg(i, d.min), withArg(i, d.max));
     });
+    // The defaulted parameters left out, the others at each bound and in the middle.
+    if (required === 0) boundProbes.push([]);
+    else if (required < domains.length)
+      for (const pick of [(d: Domain) => d.min, (d: Domain) => d.max, midpoint])
+        boundProbes.push(domains.slice(0, required).map(pick));
     const invalidSets: { id: string; what: string; values: (d: Domain) => unknown[] }[] = [
       {
         id: "invalid-nonfinite",
@@ -148,7 +160,12 @@ export const boundary: GateJudge = {
       },
     ];
     const invalidArgs = invalidSets.map((set) =>
-      domains.flatMap((d, i) => set.values(d).map((v) => withArg(i, v))),
+      domains.flatMap((d, i) =>
+        set
+          .values(d)
+          .filter((v) => !(defaulted[i] && v === undefined))
+          .map((v) => withArg(i, v)),
+      ),
     );
     const validArbs = fc.tuple(...domains.map(validArb));
     const outsideArb = fc.tuple(
@@ -226,6 +243,9 @@ export const boundary: GateJudge = {
         params,
       ),
     );
-    return { checks, metrics: { domains, invalid: policy, runs: params.numRuns } };
+    return {
+      checks,
+      metrics: { domains, arity, defaulted, invalid: policy, runs: params.numRuns },
+    };
   },
 };

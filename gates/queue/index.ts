@@ -5,6 +5,9 @@
  * in-flight never above `concurrency`, yet full parallelism reached; every good or transient job succeeds
  * exactly once; poison jobs are tried exactly `maxAttempts` times and land in the dead-letter list once,
  * unmodified; no job is tried more than `maxAttempts` times; `drain()` resolves, and only when all is settled.
+ * Some scenarios push in 2–3 phases, each after the previous `drain()` resolved (to an idle queue); some pass a
+ * per-attempt `timeoutMs` with slow jobs that outlast it. An attempt cannot be cancelled: a queue may stop
+ * waiting for it, but must not start the job again while it runs, and a late success is a success.
  */
 import fc from "fast-check";
 import { decodeValue, TAGGED } from "../../src/sandbox/tagged.js";
@@ -29,6 +32,9 @@ import {
 /** Longest a drain may take before it counts as never resolving (handlers take microseconds). */
 export const DRAIN_TIMEOUT_MS = 500;
 const MAX_JOBS = 10;
+/** The `timeoutMs` given to createQueue in timed scenarios, and how long their slow attempts take. */
+export const TIMEOUT_MS = 1;
+export const SLOW_MS = 2;
 
 export const INVARIANTS = [
   { id: "concurrency-limit", what: "never more handlers in flight than `concurrency`" },
@@ -43,26 +49,38 @@ export const INVARIANTS = [
   { id: "drain", what: "drain() resolves, and only after every job has settled" },
 ] as const;
 
-const scenarioArb = fc
-  .record({ concurrency: fc.integer({ min: 1, max: 8 }), maxAttempts: fc.integer({ min: 1, max: 4 }) })
-  .chain(({ concurrency, maxAttempts }) =>
-    fc.record({
+const scenarioArb: fc.Arbitrary<Scenario> = fc
+  .record({
+    concurrency: fc.integer({ min: 1, max: 8 }),
+    maxAttempts: fc.integer({ min: 1, max: 4 }),
+    // Pushes in 1–3 phases, each after the previous drain() resolved; a tenth of the scenarios are timed.
+    phases: fc.constantFrom(1, 1, 2, 3),
+    timed: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+  })
+  .chain(({ concurrency, maxAttempts, phases, timed }) => {
+    const base = {
+      // A transient job fails fewer times than maxAttempts; with one attempt there are none.
+      kind:
+        maxAttempts > 1
+          ? fc.constantFrom<Kind>("ok", "ok", "transient", "poison")
+          : fc.constantFrom<Kind>("ok", "ok", "poison"),
+      failures: fc.integer({ min: 1, max: Math.max(1, maxAttempts - 1) }),
+      ticks: fc.integer({ min: 1, max: 2 }),
+    };
+    // In timed scenarios a quarter of the jobs are slow: each attempt outlasts the timeout.
+    const job: fc.Arbitrary<JobSpec> = timed
+      ? fc
+          .record({ ...base, delayMs: fc.constantFrom(0, 0, 0, SLOW_MS) })
+          .map(({ delayMs, ...j }) => (delayMs ? { ...j, delayMs } : j))
+      : fc.record(base);
+    return fc.record({
       concurrency: fc.constant(concurrency),
       maxAttempts: fc.constant(maxAttempts),
-      jobs: fc.array(
-        fc.record({
-          // A transient job fails fewer times than maxAttempts; with one attempt there are none.
-          kind:
-            maxAttempts > 1
-              ? fc.constantFrom<Kind>("ok", "ok", "transient", "poison")
-              : fc.constantFrom<Kind>("ok", "ok", "poison"),
-          failures: fc.integer({ min: 1, max: Math.max(1, maxAttempts - 1) }),
-          ticks: fc.integer({ min: 1, max: 2 }),
-        }),
-        { minLength: 1, maxLength: MAX_JOBS },
-      ),
-    }),
-  );
+      jobs: fc.array(job, { minLength: 1, maxLength: MAX_JOBS }),
+      ...(phases > 1 ? { phases: fc.constant(phases) } : {}),
+      ...(timed ? { timeoutMs: fc.constant(TIMEOUT_MS) } : {}),
+    });
+  });
 
 interface Run {
   peak: number;
@@ -76,6 +94,16 @@ interface Run {
   drainError?: string;
   inFlightAtDrain: number;
   dead: unknown[] | string;
+}
+
+interface Scenario {
+  concurrency: number;
+  maxAttempts: number;
+  jobs: JobSpec[];
+  /** Pushes, each after the previous drain() resolved (default 1). */
+  phases?: number;
+  /** Per-attempt timeout given to createQueue. */
+  timeoutMs?: number;
 }
 
 const EVENT = {
@@ -194,12 +222,7 @@ export function replay(s: QueueProbe, obs: QueueObservation): Run {
   return run;
 }
 
-function verify(
-  run: Run,
-  s: { concurrency: number; maxAttempts: number; jobs: JobSpec[] },
-  ids: string[],
-  on: ReadonlySet<string>,
-): void {
+function verify(run: Run, s: Scenario, ids: string[], on: ReadonlySet<string>): void {
   const fail = (id: string, msg: string) => {
     if (on.has(id)) throw new InvariantError(id, msg);
   };
@@ -214,11 +237,12 @@ function verify(
     fail("drain", `drain() resolved with ${run.inFlightAtDrain} handler(s) still running`);
   if (run.peak > s.concurrency)
     fail("concurrency-limit", `${run.peak} handlers in flight with concurrency ${s.concurrency}`);
-  const want = Math.min(s.concurrency, ids.length);
+  const largest = Math.max(...phaseSizes(ids.length, s.phases));
+  const want = Math.min(s.concurrency, largest);
   if (run.peak < want)
     fail(
       "parallelism",
-      `at most ${run.peak} handler(s) in flight; ${want} expected (concurrency ${s.concurrency}, ${ids.length} jobs)`,
+      `at most ${run.peak} handler(s) in flight; ${want} expected (concurrency ${s.concurrency}, ${largest} jobs pushed at once)`,
     );
   ids.forEach((id, i) => {
     const j = s.jobs[i] as JobSpec;
@@ -233,7 +257,7 @@ function verify(
           "retries",
           `transient job ${id} (fails ${j.failures}×) tried only ${tries} time(s), maxAttempts ${s.maxAttempts}`,
         );
-      fail("exactly-once", `${j.kind} job ${id} succeeded ${ok} times`);
+      fail("exactly-once", `${j.kind} job ${id}${where(s, i)} succeeded ${ok} times`);
     }
     if (j.kind === "poison" && tries < s.maxAttempts)
       fail("retries", `poison job ${id} tried ${tries} time(s), maxAttempts ${s.maxAttempts}`);
@@ -275,18 +299,41 @@ function verify(
       fail("dead-letters", `poison job ${id} appears ${seen.get(id) ?? 0} times in deadLetters()`);
 }
 
+/** Where a job stands in its scenario, for messages: its phase, and whether it is slow. */
+function where(s: Scenario, i: number): string {
+  const sizes = phaseSizes(s.jobs.length, s.phases);
+  let phase = 0;
+  for (let seen = sizes[0] as number; i >= seen; seen += sizes[phase] as number) phase++;
+  const parts = [];
+  if (sizes.length > 1) parts.push(`pushed in phase ${phase + 1} of ${sizes.length}, after drain() resolved`);
+  if (s.jobs[i]?.delayMs) parts.push(`slow: ${s.jobs[i]?.delayMs} ms per attempt, timeoutMs ${s.timeoutMs}`);
+  return parts.length ? ` (${parts.join("; ")})` : "";
+}
+
+/** Jobs per phase: `n` jobs in `phases` (default 1) nearly equal pushes, never an empty one. */
+export function phaseSizes(n: number, phases = 1): number[] {
+  const p = Math.max(1, Math.min(phases, n));
+  return Array.from({ length: p }, (_, i) => Math.floor(n / p) + (i < n % p ? 1 : 0));
+}
+
 /** A name for each job of a scenario, the same for the same scenario (the probe is its cache key too). */
-function jobIds(s: { concurrency: number; maxAttempts: number; jobs: JobSpec[] }): string[] {
+function jobIds(s: Scenario): string[] {
   let h = 2166136261;
   for (const ch of JSON.stringify(s)) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
   const tag = (h >>> 0).toString(36);
   return s.jobs.map((_, i) => `job-${tag}-${i}`);
 }
 
-type Scenario = { concurrency: number; maxAttempts: number; jobs: JobSpec[] };
-
 function scenarioProbe(s: Scenario): QueueProbe {
-  return { ...s, ids: jobIds(s), phases: [s.jobs.length], drainTimeoutMs: DRAIN_TIMEOUT_MS };
+  return {
+    concurrency: s.concurrency,
+    maxAttempts: s.maxAttempts,
+    jobs: s.jobs,
+    ids: jobIds(s),
+    phases: phaseSizes(s.jobs.length, s.phases),
+    drainTimeoutMs: DRAIN_TIMEOUT_MS,
+    ...(s.timeoutMs !== undefined ? { extra: { timeoutMs: s.timeoutMs } } : {}),
+  };
 }
 
 function replayScenario(s: Scenario, obs: unknown): [QueueProbe, Run] {
@@ -311,28 +358,40 @@ export const queue: GateJudge = {
         { kind: "ok", failures: 1, ticks: 1 },
       ],
     };
+    // Then the same jobs in two pushes, the second to the idle queue after drain() resolved: a queue that
+    // never restarts would make every phased random case wait for the timeout too.
+    const fixedCases: [Scenario, string][] = [
+      [fixed, "4 jobs, concurrency 3"],
+      [
+        { ...fixed, phases: 2 },
+        "4 jobs, concurrency 3, the last 2 pushed to the idle queue after the first drain() resolved",
+      ],
+    ];
     let hang: string | undefined;
-    try {
-      const [, r] = replayScenario(fixed, await observed.get(fixed));
-      if (r.drained !== "resolved")
-        hang =
-          r.drained === "timeout"
-            ? `drain() did not resolve within ${DRAIN_TIMEOUT_MS} ms`
-            : `drain() rejected: ${r.drainError}`;
-    } catch (err) {
-      if (err instanceof ObservationError) throw err;
-      hang = err instanceof Error ? err.message : String(err);
-    }
-    if (hang) {
-      return {
-        checks: INVARIANTS.map(
-          (i): GateCheck => ({
-            id: i.id,
-            passed: false,
-            message: i.id === "drain" ? `${hang} (4 jobs, concurrency 3)` : `not checked: ${hang}`,
-          }),
-        ),
-      };
+    for (const [s, what] of fixedCases) {
+      try {
+        const [, r] = replayScenario(s, await observed.get(s));
+        if (r.drained !== "resolved")
+          hang =
+            r.drained === "timeout"
+              ? `drain() did not resolve within ${DRAIN_TIMEOUT_MS} ms`
+              : `drain() rejected: ${r.drainError}`;
+      } catch (err) {
+        if (err instanceof ObservationError) throw err;
+        hang = err instanceof Error ? err.message : String(err);
+      }
+      if (hang) {
+        const why = hang;
+        return {
+          checks: INVARIANTS.map(
+            (i): GateCheck => ({
+              id: i.id,
+              passed: false,
+              message: i.id === "drain" ? `${why} (${what})` : `not checked: ${why}`,
+            }),
+          ),
+        };
+      }
     }
     const checks = await observedInvariantChecks(
       INVARIANTS,

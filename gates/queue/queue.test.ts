@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Reference, verdictProblems } from "../shared/reference-testing.js";
+import { phaseSizes } from "./index.js";
 
 const references: Reference[] = [
   { file: "good-pool.ts" },
@@ -10,10 +11,29 @@ const references: Reference[] = [
   { file: "bad-mutating-dlq.js", fails: ["dead-letters"] },
   { file: "bad-drain-early.js", fails: ["drain"] },
   { file: "bad-drain-hangs.js", fails: ["drain"] },
+  // #20: slow attempts against a per-attempt timeout, pushes to a queue that went idle.
+  { file: "good-timeout-late.ts" },
+  { file: "bad-timeout-retry.js", fails: ["exactly-once"] },
+  { file: "bad-no-restart.js", fails: ["drain"] },
 ];
 
 describe("queue gate on reference modules (20 seeds each)", () => {
-  it.each(references)("$file → fails $fails", async (ref) => {
-    expect(await verdictProblems("queue", ref)).toBe("");
+  it.each(references)(
+    "$file → fails $fails",
+    async (ref) => {
+      expect(await verdictProblems("queue", ref)).toBe("");
+      // 20 seeds of 500 scenarios in one child, a tenth of them timed with attempts that sleep a few ms, and
+      // for a failing module one probe per shrink step: 10–25 s each on a loaded 2-core machine.
+    },
+    120_000,
+  );
+});
+
+describe("phaseSizes", () => {
+  it("splits the jobs into nearly equal pushes, never an empty one", () => {
+    expect(phaseSizes(4)).toEqual([4]);
+    expect(phaseSizes(4, 2)).toEqual([2, 2]);
+    expect(phaseSizes(7, 3)).toEqual([3, 2, 2]);
+    expect(phaseSizes(2, 3)).toEqual([1, 1]);
   });
 });

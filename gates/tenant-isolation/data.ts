@@ -16,7 +16,11 @@ export interface Invoice {
   memo: string;
 }
 
-/** A seeded database: ids and amounts differ per seed, so nothing can be hard-coded. */
+/**
+ * A seeded database: ids and amounts differ per seed, so nothing can be hard-coded. The victim also owns an
+ * id equal to one of the attacker's but for case (SQLite's `=` on TEXT is case-sensitive, `COLLATE NOCASE`
+ * and `lower()` are not).
+ */
 export function seedInvoices(seed: number): Invoice[] {
   let s = seed >>> 0 || 1;
   const next = () => {
@@ -34,6 +38,14 @@ export function seedInvoices(seed: number): Invoice[] {
         amount_cents: next() % 100_000,
         memo: `${t} invoice ${i}`,
       });
+  // An id that collides case-insensitively: the victim owns the attacker's first id in capitals.
+  const attackerFirst = rows.find((r) => r.tenant_id === ATTACKER) as Invoice;
+  rows.push({
+    id: attackerFirst.id.toUpperCase(),
+    tenant_id: VICTIM,
+    amount_cents: next() % 100_000,
+    memo: `${VICTIM} invoice ${INVOICES_PER_TENANT}`,
+  });
   return rows;
 }
 

@@ -3,7 +3,9 @@
  * SQLite database (sql.js) holding `invoices(id, tenant_id, amount_cents, memo)` for tenants `tnt_victim`,
  * `tnt_attacker` and others. Runtime probes: own records found, other tenants' records and missing ids
  * give null (a throw also counts as refusal), injection payloads return nothing and leave the table intact,
- * and no SQL text ever contains the probed id or tenant. Static probe: SQL built by interpolation (AST).
+ * and no SQL text ever contains the probed id or tenant. A missing, undefined, null or empty tenant and the
+ * victim's tenant id in other cases get nothing; every returned value is searched for other tenants' ids and
+ * names (rows beyond the first, nested "related" rows). Static probe: SQL built by interpolation (AST).
  */
 import fc from "fast-check";
 import { decodeValue, TAGGED } from "../../src/sandbox/tagged.js";
@@ -146,6 +148,51 @@ function callProbe(seed: number, tenant: string, id: string): TenantProbe {
   return { kind: "call", seed, ctx: { tenantId: tenant }, id };
 }
 
+/** Contexts without a tenant: each must get nothing (a `COALESCE(?, tenant_id)` filter gives everything). */
+export const MISSING_TENANTS: readonly [string, unknown][] = [
+  ["ctx {}", {}],
+  ["tenantId undefined", { tenantId: undefined }],
+  ["tenantId null", { tenantId: null }],
+  ['tenantId ""', { tenantId: "" }],
+];
+/** The victim's tenant id in other cases: not a tenant (ids are compared exactly), so nothing. */
+export const ODD_CASE_TENANTS: readonly string[] = [VICTIM.toUpperCase(), "Tnt_Victim"];
+
+/**
+ * Strings anywhere in a returned value that belong to a tenant other than `tenant`: another tenant's invoice
+ * id, or text naming another tenant (its `tenant_id`, a memo). The requested id itself is not counted (a
+ * handler may echo it), nor text containing it.
+ */
+export function foreignData(
+  value: unknown,
+  tenant: unknown,
+  id: string,
+  owner: ReadonlyMap<string, string>,
+): string[] {
+  const found: string[] = [];
+  const seen = new Set<object>();
+  const visit = (v: unknown, depth: number): void => {
+    if (found.length >= 3 || depth > 32) return;
+    if (typeof v === "string") {
+      if (v === id) return;
+      const o = owner.get(v);
+      if (o !== undefined) {
+        if (o !== tenant) found.push(`${show(v)} is ${o}'s invoice`);
+        return;
+      }
+      if (id.length > 0 && v.includes(id)) return;
+      const other = TENANTS.find((t) => t !== tenant && v.includes(t));
+      if (other) found.push(`${show(v)} names ${other}`);
+      return;
+    }
+    if (v === null || typeof v !== "object" || seen.has(v)) return;
+    seen.add(v);
+    for (const x of Array.isArray(v) ? v : Object.values(v)) visit(x, depth + 1);
+  };
+  visit(value, 0);
+  return found;
+}
+
 export const tenantIsolation: GateJudge = {
   id: "tenant-isolation",
   observationSchema: TENANT_OBSERVATION_SCHEMA,
@@ -159,16 +206,30 @@ export const tenantIsolation: GateJudge = {
     const observed = new Observed<[string, string], TenantProbe>(session, ([t, id]) =>
       callProbe(seed, t, id),
     );
+    const oddObserved = new Observed<[unknown, string], TenantProbe>(session, ([c, id]) => ({
+      kind: "call",
+      seed,
+      ctx: c,
+      id,
+    }));
+    const owner = new Map(invoices.map((r) => [r.id, r.tenant_id]));
     const checks: GateCheck[] = [];
     const sqlLeaks: string[] = [];
+    const rowLeaks = new Set<string>();
     let queries = 0;
-    const judged = (tenant: string, id: string, obs: unknown): Call => {
+    let calls = 0;
+    const judged = (tenant: unknown, id: string, obs: unknown, caller = `tenant ${show(tenant)}`): Call => {
       const out = callOf(obs);
+      calls++;
       queries += out.queries.length;
       for (const q of out.queries) {
         for (const value of [id, tenant])
-          if (value.length >= 3 && q.sql.includes(value)) sqlLeaks.push(`${show(value)} in ${show(q.sql)}`);
+          if (typeof value === "string" && value.length >= 3 && q.sql.includes(value))
+            sqlLeaks.push(`${show(value)} in ${show(q.sql)}`);
       }
+      if (out.threw === undefined)
+        for (const leak of foreignData(out.value, tenant, id, owner))
+          rowLeaks.add(`${caller} asked for ${show(id)}: ${leak}`);
       return out;
     };
     const probe = async (tenant: string, id: string): Promise<Call> =>
@@ -184,6 +245,26 @@ export const tenantIsolation: GateJudge = {
         [ATTACKER, "inv_does_not_exist"],
         ...injections.map((id): [string, string] => [ATTACKER, id]),
       ]);
+      const oddCalls: { check: string; caller: string; tenant: unknown; ctx: unknown; id: string }[] = [];
+      for (const id of victimIds) {
+        for (const [caller, c] of MISSING_TENANTS)
+          oddCalls.push({
+            check: "missing-tenant",
+            caller,
+            tenant: (c as { tenantId?: unknown }).tenantId,
+            ctx: c,
+            id,
+          });
+        for (const t of ODD_CASE_TENANTS)
+          oddCalls.push({
+            check: "tenant-case",
+            caller: `tenant ${show(t)}`,
+            tenant: t,
+            ctx: { tenantId: t },
+            id,
+          });
+      }
+      await oddObserved.prime(oddCalls.map((c): [unknown, string] => [c.ctx, c.id]));
       const randomObserved = new Observed<[string, Invoice], TenantProbe>(session, ([t, inv]) =>
         callProbe(seed, t, inv.id),
       );
@@ -246,6 +327,26 @@ export const tenantIsolation: GateJudge = {
         ),
       );
 
+      for (const [check, what] of [
+        ["missing-tenant", "a missing, undefined, null or empty tenant"],
+        ["tenant-case", `the victim's tenant id in other cases (${ODD_CASE_TENANTS.join(", ")})`],
+      ] as const) {
+        const mine = oddCalls.filter((c) => c.check === check);
+        const leaks: string[] = [];
+        for (const c of mine) {
+          const out = judged(c.tenant, c.id, await oddObserved.get([c.ctx, c.id]), c.caller);
+          if (out.threw === undefined && !isNothing(out.value))
+            leaks.push(`${c.caller} asked for ${c.id} and got ${show(out.value)}`);
+        }
+        checks.push({
+          id: check,
+          passed: leaks.length === 0,
+          message: leaks.length
+            ? `${what} read ${VICTIM}'s invoices: ${leaks.slice(0, 3).join("; ")}${leaks.length > 3 ? ` … (${leaks.length} of ${mine.length})` : ""}`
+            : `${what}: all ${mine.length} requests for ${VICTIM}'s invoices got nothing`,
+        });
+      }
+
       const injected: string[] = [];
       for (const payload of injections) {
         const out = await probe(ATTACKER, payload);
@@ -264,6 +365,13 @@ export const tenantIsolation: GateJudge = {
         return { checks: [{ id: "export", passed: false, message: `${err.message}, not a function` }] };
       throw err;
     }
+    checks.push({
+      id: "returned-rows",
+      passed: rowLeaks.size === 0,
+      message: rowLeaks.size
+        ? `a returned value holds other tenants' data (every row returned is checked, not just the first): ${[...rowLeaks].slice(0, 3).join("; ")}${rowLeaks.size > 3 ? ` … (${rowLeaks.size})` : ""}`
+        : `${calls} returned values hold no other tenant's invoice ids or names`,
+    });
     const [table] = await session.observe([{ kind: "table", seed } satisfies TenantProbe]);
     const expectedRows = [...invoices]
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

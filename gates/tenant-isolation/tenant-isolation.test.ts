@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Reference, verdictProblems } from "../shared/reference-testing.js";
+import { ATTACKER, foreignData, VICTIM } from "./index.js";
 import { findInterpolatedSql } from "./sql-ast.js";
 
 const references: Reference[] = [
@@ -9,6 +10,11 @@ const references: Reference[] = [
   { file: "bad-template.js", fails: ["injection", "sql-text", "static-sql"] },
   { file: "bad-concat-variable.js", fails: ["injection", "sql-text", "static-sql"] },
   { file: "bad-escaped-interpolation.ts", fails: ["sql-text", "static-sql"] },
+  // #20: a null tenant through COALESCE, a second unscoped query, ids and tenants compared without case.
+  { file: "bad-coalesce-tenant.js", fails: ["missing-tenant", "returned-rows"] },
+  { file: "bad-related-unscoped.ts", fails: ["returned-rows"] },
+  { file: "bad-nocase-ownership.js", fails: ["cross-tenant", "returned-rows"] },
+  { file: "bad-nocase-tenant.js", fails: ["tenant-case", "returned-rows"] },
 ];
 
 describe("tenant-isolation gate on reference modules (20 seeds each)", () => {
@@ -30,5 +36,28 @@ describe("static SQL check", () => {
     expect(find("db.query(`SELECT * FROM t WHERE id = ?`, [id])")).toEqual([]);
     expect(find("db.query(sql`SELECT * FROM t WHERE id = ${id}`)")).toEqual([]);
     expect(find("const n = a + b; db.query('SELECT ?', [n])")).toEqual([]);
+  });
+});
+
+describe("foreignData (every returned row checked for tenant)", () => {
+  const owner = new Map([
+    ["inv_a", ATTACKER],
+    ["inv_v", VICTIM],
+  ]);
+  it("finds another tenant's ids and names anywhere in the value, beyond the first row", () => {
+    const own = { id: "inv_a", tenant_id: ATTACKER };
+    expect(foreignData({ ...own, related: [{ id: "inv_v" }] }, ATTACKER, "inv_a", owner)).toHaveLength(1);
+    expect(foreignData([own, { memo: `${VICTIM} invoice 2` }], ATTACKER, "inv_a", owner)).toHaveLength(1);
+    // No tenant: the requested id is not counted, the tenant it names is.
+    expect(foreignData({ id: "inv_v", tenant_id: VICTIM }, null, "inv_v", owner)).toEqual([
+      `"${VICTIM}" names ${VICTIM}`,
+    ]);
+  });
+  it("accepts own rows and an echo of the requested id", () => {
+    expect(
+      foreignData({ id: "inv_a", tenant_id: ATTACKER, related: ["inv_a"] }, ATTACKER, "inv_a", owner),
+    ).toEqual([]);
+    const payload = `x' OR tenant_id = '${VICTIM}`;
+    expect(foreignData({ error: `not found: ${payload}` }, ATTACKER, payload, owner)).toEqual([]);
   });
 });
