@@ -6,7 +6,8 @@
  * Translucent colours are composited (background over white, text over background); nothing is rounded.
  */
 import postcss from "postcss";
-import { decodeValue, TAGGED, type Tagged } from "../../src/sandbox/tagged.js";
+import { decodeValue, type Tagged } from "../../src/sandbox/tagged.js";
+import { OUTCOME_SCHEMA } from "../shared/calls.js";
 import { enumOption } from "../shared/options.js";
 import { describe } from "../shared/runtime.js";
 import type { GateCheck, GateJudge, GateOutput } from "../types.js";
@@ -76,22 +77,7 @@ export function pairsFromCss(css: string, file: string): Pair[] {
   return pairs;
 }
 
-export const CONTRAST_OBSERVATION_SCHEMA = {
-  oneOf: [
-    {
-      type: "object",
-      required: ["threw"],
-      additionalProperties: false,
-      properties: { threw: { type: "string" } },
-    },
-    {
-      type: "object",
-      required: ["value"],
-      additionalProperties: false,
-      properties: { value: TAGGED },
-    },
-  ],
-};
+export const CONTRAST_OBSERVATION_SCHEMA = OUTCOME_SCHEMA;
 
 function pairsFromExport(obs: { threw: string } | { value: Tagged }): Pair[] | string {
   if ("threw" in obs) return obs.threw;

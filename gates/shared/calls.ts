@@ -26,7 +26,8 @@ export interface NotFunction {
   notFunction: string;
 }
 
-const OUTCOME = {
+/** One call's outcome as the child reports it: what it threw, or the value it returned (tagged). */
+export const OUTCOME_SCHEMA = {
   oneOf: [
     {
       type: "object",
@@ -49,7 +50,7 @@ export const CALLS_OBSERVATION_SCHEMA = {
       type: "object",
       required: ["outcomes"],
       additionalProperties: false,
-      properties: { outcomes: { type: "array", items: OUTCOME } },
+      properties: { outcomes: { type: "array", items: OUTCOME_SCHEMA } },
     },
     {
       type: "object",

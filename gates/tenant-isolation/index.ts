@@ -10,6 +10,7 @@
 import fc from "fast-check";
 import { decodeValue, TAGGED } from "../../src/sandbox/tagged.js";
 import { ObservationError } from "../judging.js";
+import { OUTCOME_SCHEMA } from "../shared/calls.js";
 import { expect, Observed, observedPropertyCheck, propertyParams, show } from "../shared/property.js";
 import type { GateCheck, GateJudge } from "../types.js";
 import {
@@ -41,23 +42,6 @@ export const INJECTION_PAYLOADS = [
   "1 OR 1=1",
 ];
 
-const OUTCOME = {
-  oneOf: [
-    {
-      type: "object",
-      required: ["threw"],
-      additionalProperties: false,
-      properties: { threw: { type: "string" } },
-    },
-    {
-      type: "object",
-      required: ["value"],
-      additionalProperties: false,
-      properties: { value: TAGGED },
-    },
-  ],
-};
-
 export const TENANT_OBSERVATION_SCHEMA = {
   oneOf: [
     {
@@ -78,7 +62,7 @@ export const TENANT_OBSERVATION_SCHEMA = {
             },
           },
         },
-        outcome: OUTCOME,
+        outcome: OUTCOME_SCHEMA,
       },
     },
     {

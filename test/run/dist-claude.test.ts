@@ -5,12 +5,13 @@
  * level, not `none`.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/index.js";
 import { isolation } from "../../src/sandbox/isolation/detect.js";
+import { splitCentsClaudeFiles, writeRepo } from "../support/repo-files.js";
 import { type ScriptedServer, startScriptedAnthropic, text, toolUse } from "../support/scripted-anthropic.js";
 
 const root = resolve(import.meta.dirname, "..", "..");
@@ -27,32 +28,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 function makeRepo(): string {
-  const repo = mkdtempSync(join(tmpdir(), "dist-cc-repo-"));
-  const write = (rel: string, content: string) => {
-    mkdirSync(dirname(join(repo, rel)), { recursive: true });
-    writeFileSync(join(repo, rel), content);
-  };
-  write(
-    ".skillgate.yml",
-    `agent:\n  adapter: claude-code\n  command: ${CLAUDE}\ntrials: 1\ntimeoutSeconds: 120\n`,
-  );
-  write(
-    ".claude/skills/split-cents/SKILL.md",
-    "---\nname: split-cents\ndescription: Split money amounts in cents among people without losing a cent.\n---\n\nUse the largest remainder method: 1000 among 3 is 334, 333, 333.\n",
-  );
-  write(
-    ".claude/skills/split-cents/evals/meta.json",
-    JSON.stringify({ skillVersion: "1", suiteVersion: "1", trials: 1, thresholds: {} }),
-  );
-  write(
-    ".claude/skills/split-cents/evals/prompts/split.json",
-    JSON.stringify({
-      id: "split-1000-3",
-      prompt: "Split 1000 cents among 3 people.",
-      assertions: [{ id: "D:no-lost-cent", type: "not-one-of", extract: "first-number", values: [333] }],
-    }),
-  );
-  return repo;
+  return writeRepo(splitCentsClaudeFiles(CLAUDE), "dist-cc-repo-");
 }
 
 describe.runIf(process.platform === "linux")("dist/cli.js with claude-code", () => {

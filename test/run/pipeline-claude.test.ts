@@ -1,17 +1,11 @@
-/**
- * The issue's "done when", through the lead's `runPipeline`: a repository whose `.skillgate.yml` says
- * `agent: {adapter: claude-code, command: <claude>}`, the model URL in ANTHROPIC_BASE_URL. A model that answers
- * only errors must end in verdict `error` (exit 3), never a pass.
- */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Report, Settings } from "../../src/model/index.js";
 import { IsolationRefused, REQUIRED_ISOLATION } from "../../src/pipeline/isolation.js";
 import { runPipeline } from "../../src/pipeline.js";
 import { isolation } from "../../src/sandbox/isolation/detect.js";
 import { resolveSettings } from "../../src/settings/resolve.js";
+import { splitCentsClaudeFiles, writeRepo } from "../support/repo-files.js";
 import {
   apiError,
   type ScriptedServer,
@@ -25,39 +19,16 @@ const CLAUDE = resolve("node_modules/.bin/claude");
 const saved = { ...process.env };
 
 function makeRepo(): string {
-  const repo = mkdtempSync(join(tmpdir(), "pipeline-cc-"));
-  const write = (rel: string, content: string) => {
-    mkdirSync(dirname(join(repo, rel)), { recursive: true });
-    writeFileSync(join(repo, rel), content);
-  };
-  write(
-    ".skillgate.yml",
-    `agent:\n  adapter: claude-code\n  command: ${CLAUDE}\ntrials: 1\ntriggerRuns: 1\ntimeoutSeconds: 120\n`,
+  return writeRepo(
+    {
+      ...splitCentsClaudeFiles(CLAUDE, "triggerRuns: 1\n"),
+      ".claude/skills/split-cents/evals/trigger-eval.json": JSON.stringify({
+        shouldFire: [{ prompt: "Help me split the bill of 1000 cents" }],
+        shouldNotFire: [{ prompt: "What is the capital of France?" }],
+      }),
+    },
+    "pipeline-cc-",
   );
-  write(
-    ".claude/skills/split-cents/SKILL.md",
-    "---\nname: split-cents\ndescription: Split money amounts in cents among people without losing a cent.\n---\n\nUse the largest remainder method: 1000 among 3 is 334, 333, 333.\n",
-  );
-  write(
-    ".claude/skills/split-cents/evals/meta.json",
-    JSON.stringify({ skillVersion: "1", suiteVersion: "1", trials: 1, thresholds: {} }),
-  );
-  write(
-    ".claude/skills/split-cents/evals/prompts/split.json",
-    JSON.stringify({
-      id: "split-1000-3",
-      prompt: "Split 1000 cents among 3 people.",
-      assertions: [{ id: "D:no-lost-cent", type: "not-one-of", extract: "first-number", values: [333] }],
-    }),
-  );
-  write(
-    ".claude/skills/split-cents/evals/trigger-eval.json",
-    JSON.stringify({
-      shouldFire: [{ prompt: "Help me split the bill of 1000 cents" }],
-      shouldNotFire: [{ prompt: "What is the capital of France?" }],
-    }),
-  );
-  return repo;
 }
 
 async function pipeline(repo: string, policy?: Settings["isolation"]): Promise<Report> {
