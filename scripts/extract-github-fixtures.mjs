@@ -16,6 +16,7 @@ const WEBHOOKS_EXAMPLES_VERSION = "7.6.1";
 export const OPERATIONS = [
   "checks/create",
   "checks/update",
+  "checks/list-for-ref",
   "pulls/get",
   "pulls/list-files",
   "issues/list-comments",

@@ -17,10 +17,19 @@ export interface CheckOutput {
   annotations?: CheckAnnotation[];
 }
 
+/**
+ * `external_id` of a check run that carries an evaluation's verdict, and of an on-demand run that evaluated
+ * nothing (nobody asked). Runs of one name on one commit are told apart by it: a later unrequested run (another
+ * label added, a comment that is not the command) must not replace the verdict an evaluation posted there.
+ */
+export const EVALUATED_EXTERNAL_ID = "skillgate/evaluated";
+export const UNREQUESTED_EXTERNAL_ID = "skillgate/unrequested";
+
 /** The update requests that complete a check run: the first sets the conclusion; each carries ≤ 50 annotations. */
 export interface CheckRunCompletion {
   /** `neutral` / `action_required` only for an on-demand PR nobody asked to evaluate (nothing ran). */
   conclusion: "success" | "failure" | "neutral" | "action_required";
+  externalId: typeof EVALUATED_EXTERNAL_ID | typeof UNREQUESTED_EXTERNAL_ID;
   outputs: CheckOutput[];
   annotationCount: number;
   omitted: number;
@@ -49,7 +58,48 @@ export function buildCheckRunCompletion(
     ...(chunk.length ? { annotations: chunk } : {}),
   }));
   const conclusion = report.onDemand?.conclusion ?? CONCLUSION[report.verdict];
-  return { conclusion, outputs, annotationCount: annotations.length, omitted };
+  const externalId = report.onDemand ? UNREQUESTED_EXTERNAL_ID : EVALUATED_EXTERNAL_ID;
+  return { conclusion, externalId, outputs, annotationCount: annotations.length, omitted };
+}
+
+/** What a check run of the same name on the same commit says (from `checks.listForRef`). */
+export interface SiblingRun {
+  id: number;
+  status: string;
+  conclusion: string | null;
+  externalId: string | null;
+  htmlUrl: string | null;
+  title: string | null;
+  summary: string | null;
+}
+
+/**
+ * Pure: an unrequested completion on a commit an evaluation already concluded keeps that evaluation's conclusion
+ * (the newest completed evaluated run), saying so; any other completion is unchanged.
+ */
+export function keepEvaluatedConclusion(
+  completion: CheckRunCompletion,
+  siblings: SiblingRun[],
+): CheckRunCompletion {
+  if (completion.externalId !== UNREQUESTED_EXTERNAL_ID) return completion;
+  const evaluated = siblings
+    .filter((r) => r.externalId === EVALUATED_EXTERNAL_ID && r.status === "completed")
+    .sort((a, b) => b.id - a.id)[0];
+  const conclusion = evaluated?.conclusion;
+  if (!evaluated || !isCompletionConclusion(conclusion)) return completion;
+  const note = `This run evaluated nothing (nobody asked for an evaluation in the event that started it); the evaluation of this commit${evaluated.htmlUrl ? ` (${evaluated.htmlUrl})` : ""} concluded **${conclusion}**, and that stands.\n\n`;
+  const summary = (note + (evaluated.summary ?? "")).slice(0, MAX_CHECK_OUTPUT_CHARS);
+  return {
+    conclusion,
+    externalId: EVALUATED_EXTERNAL_ID,
+    outputs: [{ title: evaluated.title ?? "skillgate", summary }],
+    annotationCount: 0,
+    omitted: 0,
+  };
+}
+
+function isCompletionConclusion(c: string | null | undefined): c is CheckRunCompletion["conclusion"] {
+  return c === "success" || c === "failure" || c === "neutral" || c === "action_required";
 }
 
 export interface CheckRunTarget {
@@ -70,6 +120,9 @@ export class CheckRun {
     public id?: number,
   ) {}
 
+  /** The app that created our run (GitHub Actions on a runner): sibling runs of other apps are not ours. */
+  private appId: number | undefined;
+
   async start(now = new Date()): Promise<void> {
     const { data } = await this.client.rest.checks.create({
       owner: this.target.owner,
@@ -85,6 +138,7 @@ export class CheckRun {
       },
     });
     this.id = data.id;
+    this.appId = data.app?.id;
   }
 
   /** Completes an open run with a conclusion decided without a report (cancelled, timed out …); no annotations. */
@@ -104,8 +158,54 @@ export class CheckRun {
     });
   }
 
-  /** Completes the run (creating it first if `start` was skipped). Returns the number of requests made. */
-  async complete(completion: CheckRunCompletion, now = new Date()): Promise<number> {
+  /** Other check runs of this name on this commit, by the app that makes ours (when known). */
+  async siblings(): Promise<SiblingRun[]> {
+    const runs = await this.client.paginate(this.client.rest.checks.listForRef, {
+      owner: this.target.owner,
+      repo: this.target.repo,
+      ref: this.target.headSha,
+      check_name: this.target.name,
+      filter: "all",
+      per_page: 100,
+    });
+    return runs
+      .filter((r) => r.id !== this.id && (this.appId === undefined || r.app?.id === this.appId))
+      .map((r) => ({
+        id: r.id,
+        status: r.status,
+        conclusion: r.conclusion,
+        externalId: r.external_id,
+        htmlUrl: r.html_url,
+        title: r.output.title,
+        summary: r.output.summary,
+      }));
+  }
+
+  /**
+   * Completes the run (creating it first if `start` was skipped). Returns the number of requests made.
+   * An unrequested run keeps the conclusion an evaluation already posted on this commit; an evaluation that
+   * finishes after a newer run of its name was created posts itself again, so it is the newest: the verdict of a
+   * commit is never replaced by a run that evaluated nothing, whichever finishes first.
+   */
+  async complete(given: CheckRunCompletion, now = new Date()): Promise<number> {
+    let requests = 0;
+    const completion =
+      given.externalId === UNREQUESTED_EXTERNAL_ID
+        ? keepEvaluatedConclusion(given, await this.siblings().finally(() => requests++))
+        : given;
+    requests += await this.post(completion, now);
+    if (completion === given && given.externalId === EVALUATED_EXTERNAL_ID) {
+      const mine = this.id!;
+      const newer = (await this.siblings().finally(() => requests++)).filter((r) => r.id > mine);
+      if (newer.length > 0) {
+        this.id = undefined;
+        requests += await this.post(given, now);
+      }
+    }
+    return requests;
+  }
+
+  private async post(completion: CheckRunCompletion, now: Date): Promise<number> {
     const [first, ...rest] = completion.outputs;
     let requests = 0;
     if (this.id === undefined) {
@@ -116,11 +216,13 @@ export class CheckRun {
         head_sha: this.target.headSha,
         status: "completed",
         conclusion: completion.conclusion,
+        external_id: completion.externalId,
         completed_at: now.toISOString(),
         ...(this.target.detailsUrl ? { details_url: this.target.detailsUrl } : {}),
         output: first!,
       });
       this.id = data.id;
+      this.appId ??= data.app?.id;
     } else {
       await this.client.rest.checks.update({
         owner: this.target.owner,
@@ -128,6 +230,7 @@ export class CheckRun {
         check_run_id: this.id,
         status: "completed",
         conclusion: completion.conclusion,
+        external_id: completion.externalId,
         completed_at: now.toISOString(),
         output: first!,
       });

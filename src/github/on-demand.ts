@@ -15,9 +15,13 @@ const MAY_REQUEST = new Set(["admin", "write"]);
 
 type PullRequestPlan = Extract<RunPlan, { kind: "pull-request" }>;
 
-/** Whether a comment body asks for an evaluation: its first line is `/skillgate`, alone or with words after it. */
+/**
+ * Whether a comment body asks for an evaluation: its first line is `/skillgate`, alone or with words after it,
+ * from the first character on, as the example workflow's `startsWith(github.event.comment.body, '/skillgate')`
+ * reads it (a comment that only one of them took for the command would be skipped, or run unasked).
+ */
 export function isCommand(body: string): boolean {
-  const first = body.trimStart().split(/\r?\n/, 1)[0]!.trim();
+  const first = body.split(/\r?\n/, 1)[0]!.trimEnd();
   return first === ON_DEMAND_COMMAND || first.startsWith(`${ON_DEMAND_COMMAND} `);
 }
 

@@ -167,9 +167,10 @@ describe("a /skillgate comment", () => {
     expect(api!.requests).toEqual([]);
   });
 
-  it("isCommand reads the first line only", () => {
+  it("isCommand reads the first line only, from its first character (as the workflow's startsWith does)", () => {
     expect(isCommand("/skillgate")).toBe(true);
-    expect(isCommand("  /skillgate run it\nthanks")).toBe(true);
+    expect(isCommand("/skillgate run it \r\nthanks")).toBe(true);
+    expect(isCommand("  /skillgate run it\nthanks")).toBe(false);
     expect(isCommand("/skillgatex")).toBe(false);
     expect(isCommand("please\n/skillgate")).toBe(false);
   });
@@ -215,6 +216,79 @@ describe("a pull request in on-demand mode", () => {
     });
     await runAction(deps);
     expect(calls).toEqual({ run: 1, forecast: 0 });
+  });
+
+  it("a later run that evaluates nothing (another label, the label removed) keeps the commit's verdict", async () => {
+    // A collaborator's /skillgate evaluates the head: the check fails.
+    const { deps, head } = await setup({
+      event: "issue_comment",
+      patch: comment("/skillgate"),
+      onDemand: {},
+      api: { permissions: { octocat: "write" } },
+    });
+    expect((await runAction(deps)).exitCode).toBe(1);
+    // Then somebody adds an unrelated label: the pull_request event runs the job again, unrequested.
+    const labeled = JSON.parse(await readFile(join(EVENTS, "pull_request.labeled.json"), "utf8"));
+    labeled.pull_request.head.sha = head;
+    labeled.label = { ...labeled.label, name: "documentation" };
+    const path = join(deps.env.GITHUB_WORKSPACE!, "labeled.json");
+    await writeFile(path, JSON.stringify(labeled));
+    const again = {
+      ...deps,
+      env: { ...deps.env, GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: path },
+    };
+    expect((await runAction(again)).exitCode).toBe(0);
+    const runs = api!.checkRuns.filter((c) => c.head_sha === head);
+    expect(runs.map((c) => [c.conclusion, c.external_id])).toEqual([
+      ["failure", "skillgate/evaluated"],
+      ["failure", "skillgate/evaluated"],
+    ]);
+    expect(runs[1]!.output.summary).toMatch(
+      /^This run evaluated nothing .* concluded \*\*failure\*\*, and that stands/,
+    );
+    // The newest run of the name, the one a required check reads, still fails.
+    const latest = api!.requests.length;
+    const listed = await fetch(
+      `${api!.url}/repos/Codertocat/Hello-World/commits/${head}/check-runs?check_name=skillgate`,
+      {
+        headers: { authorization: "token ghs_test" },
+      },
+    ).then((r) => r.json() as Promise<{ check_runs: { conclusion: string }[] }>);
+    expect(api!.requests.length).toBe(latest + 1);
+    expect(listed.check_runs.map((c) => c.conclusion)).toEqual(["failure"]);
+  });
+
+  it("an evaluation that finishes after a newer run of its name posts itself again, as the newest", async () => {
+    const { deps, head } = await setup({
+      event: "issue_comment",
+      patch: comment("/skillgate"),
+      onDemand: {},
+      api: { permissions: { octocat: "write" } },
+    });
+    // While the evaluation runs, an unrequested run (a label event) creates and completes its own check run.
+    const inner = deps.runPipeline;
+    const slow: ActionDeps = {
+      ...deps,
+      runPipeline: async (settings, o) => {
+        await fetch(`${api!.url}/repos/Codertocat/Hello-World/check-runs`, {
+          method: "POST",
+          headers: { authorization: "token ghs_test", "content-type": "application/json" },
+          body: JSON.stringify({
+            name: "skillgate",
+            head_sha: head,
+            status: "completed",
+            conclusion: "neutral",
+            external_id: "skillgate/unrequested",
+            output: { title: "not evaluated", summary: "nobody asked" },
+          }),
+        });
+        return inner(settings, o);
+      },
+    };
+    expect((await runAction(slow)).exitCode).toBe(1);
+    const runs = api!.checkRuns.filter((c) => c.head_sha === head);
+    expect(runs.map((c) => c.conclusion)).toEqual(["failure", "neutral", "failure"]);
+    expect(runs.at(-1)!.external_id).toBe("skillgate/evaluated");
   });
 
   it("without onDemand in the base config every PR is evaluated, as before", async () => {

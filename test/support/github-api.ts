@@ -312,6 +312,17 @@ export async function startGitHubApi(options: GitHubApiOptions): Promise<GitHubA
         }
         return [200, checkRunJson(c)];
       }
+      case "checks/list-for-ref": {
+        // GitHub lists the newest first; `filter: latest` (the default) keeps the newest run of each name.
+        let runs = checkRuns
+          .filter((c) => c.head_sha === params.ref)
+          .filter((c) => !url.searchParams.get("check_name") || c.name === url.searchParams.get("check_name"))
+          .sort((a, b) => b.id - a.id);
+        if ((url.searchParams.get("filter") ?? "latest") === "latest")
+          runs = runs.filter((c, i) => runs.findIndex((d) => d.name === c.name) === i);
+        const page = paginate(res, url, runs);
+        return [200, { total_count: runs.length, check_runs: page.map(checkRunJson) }];
+      }
       case "pulls/get": {
         const pr = options.pulls?.[Number(params.pull_number)];
         return pr
