@@ -10,8 +10,8 @@
  * Goals: description edit ≤ 300 cold / ≤ 150 warm; body edit ≤ 120 / ≤ 60; a PR that touches no skill 0.
  * `descriptionEditAllCompetitors` is the first batch `skillgate plan` forecasts for the description edit with every
  * competitor prompt (the cost before the cap; forecast, not run: 1,860 trials would double the section's time).
- * The default branch's sweep runs once; each warm PR starts from a copy of the cache it filled. The PRs run two at a
- * time (each its own CLI process), with `SKILLGATE_ISOLATION=none`: agent calls are what is counted here, and
+ * The default branch's sweep runs once, beside the cold PRs; each warm PR starts from a copy of the cache it filled
+ * (each PR its own CLI process), with `SKILLGATE_ISOLATION=none`: agent calls are what is counted here, and
  * confinement changes none of them (the `isolation` section measures what it costs per trial).
  */
 import { execFile } from "node:child_process";
@@ -109,15 +109,22 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     `agent:\n  adapter: command\n  command: ${JSON.stringify(agent)}\nconcurrency: 8\nbudget:\n  maxAgentCalls: 5000\ncache:\n  dir: ${JSON.stringify(cacheDir)}\n${extra}`;
   const figures: Record<string, unknown> = {};
   const t0 = Date.now();
-  // The base of every PR, and the default branch's own run on it (a sweep, as a push to main runs).
+  // The base of every PR, and the default branch's own run on it (a sweep, as a push to main runs). Cold PRs need
+  // no cache, so they run while the sweep does; warm PRs wait for it.
   const mainCache = join(root, "main-cache");
   const base = join(root, "base");
   writeBase(base, config(mainCache));
-  const main = await cli(ctx, ["--repo", base]);
-  figures["cost.mainSweep.agentCalls"] = main.cost.agentCalls;
-  ctx.log(`cost: the default branch's sweep (fills the cache PRs read): ${main.cost.agentCalls} agent calls`);
+  const sweep = cli(ctx, ["--repo", base]).then((main) => {
+    figures["cost.mainSweep.agentCalls"] = main.cost.agentCalls;
+    ctx.log(
+      `cost: the default branch's sweep (fills the cache PRs read): ${main.cost.agentCalls} agent calls`,
+    );
+  });
+  // Awaited below; until then a failure must not end the process as an unhandled rejection.
+  sweep.catch(() => undefined);
   let n = 0;
   const scenario = async (pr: string, warm: boolean) => {
+    if (warm) await sweep;
     const dir = join(root, `${pr}-${warm ? "warm" : "cold"}-${n++}`);
     const cacheDir = join(dir, "cache");
     if (warm && existsSync(mainCache)) cpSync(mainCache, cacheDir, { recursive: true });
@@ -131,20 +138,15 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     if (r.verdict === "error") throw new Error(`${pr}: the run ended in error: ${r.errors.join("; ")}`);
     return r;
   };
-  // Two CLI processes at a time: the agent is a shell script, so a run mostly waits on process starts.
-  const runs = Object.keys(EDITS).flatMap((pr) => [
-    { pr, warm: false },
-    { pr, warm: true },
-  ]);
+  // One CLI process for the sweep and one for the PRs at a time, cold ones first: the agent is a shell script, so
+  // a run mostly waits on process starts.
+  const runs = [
+    ...Object.keys(EDITS).map((pr) => ({ pr, warm: false })),
+    ...Object.keys(EDITS).map((pr) => ({ pr, warm: true })),
+  ];
   const reports = new Map<string, Report>();
-  let next = 0;
-  const worker = async () => {
-    while (next < runs.length) {
-      const { pr, warm } = runs[next++]!;
-      reports.set(`${pr}-${warm}`, await scenario(pr, warm));
-    }
-  };
-  await Promise.all([worker(), worker()]);
+  for (const { pr, warm } of runs) reports.set(`${pr}-${warm}`, await scenario(pr, warm));
+  await sweep;
   for (const pr of Object.keys(EDITS)) {
     const cold = reports.get(`${pr}-false`)!;
     const warm = reports.get(`${pr}-true`)!;

@@ -37,8 +37,14 @@ import {
 const run = promisify(execFile);
 const SKILL = "sim-skill";
 
-/** Default PRs per scenario: sized for the bench's time budget on a busy 2-core machine. */
-const DEFAULT_PRS = 6;
+/**
+ * Without `--verdict-e2e-prs N`, the section runs rounds of PRs for this long (`--verdict-e2e-seconds` to change),
+ * at least `MIN_ROUNDS`: the whole bench must finish within 10 minutes on a busy 2-core machine, and the figures
+ * come with their Wilson half-widths, so a short run says how little it shows. Long measurements give
+ * `--verdict-e2e-prs`.
+ */
+const DEFAULT_SECONDS = 120;
+const MIN_ROUNDS = 2;
 
 /**
  * The agent: one line of prompt on stdin. `case-<i> …` (skill and baseline modes) passes with the body's
@@ -171,29 +177,49 @@ async function onePr(ctx: BenchContext, dir: string, s: Scenario, agent: string)
   };
 }
 
-/** Runs `n` PRs of scenario `s`, `parallel` CLI processes at a time. */
-async function scenario(
+/**
+ * Runs PRs round by round (one of each kind per round, `parallel` CLI processes at a time): `prs` rounds when given,
+ * otherwise rounds until `seconds` have passed (at least `MIN_ROUNDS`), so the section fits the bench's time budget
+ * on a busy machine; each kind reports the PRs it ran.
+ */
+async function runPrs(
   ctx: BenchContext,
   root: string,
   agent: string,
-  s: Scenario,
-  n: number,
+  kinds: Scenario[],
+  plan: { prs?: number; seconds: number },
   parallel: number,
-) {
-  const results: PrResult[] = [];
-  let next = 0;
+): Promise<Map<Scenario, PrResult[]>> {
+  const results = new Map<Scenario, PrResult[]>(kinds.map((k) => [k, []]));
+  const t0 = Date.now();
+  let issued = 0;
+  const nextJob = (): { s: Scenario; k: number } | undefined => {
+    const round = Math.floor(issued / kinds.length);
+    const done =
+      plan.prs !== undefined
+        ? round >= plan.prs
+        : round >= MIN_ROUNDS && Date.now() - t0 >= plan.seconds * 1000;
+    if (done || kinds.length === 0) return undefined;
+    const s = kinds[issued % kinds.length]!;
+    issued++;
+    return { s, k: round };
+  };
   const worker = async () => {
-    while (next < n) {
-      const k = next++;
-      const dir = join(root, `${s}-${k}`);
-      const r = await onePr(ctx, dir, s, agent);
-      results.push(r);
+    for (let job = nextJob(); job; job = nextJob()) {
+      const dir = join(root, `${job.s}-${job.k}`);
+      const r = await onePr(ctx, dir, job.s, agent);
+      results.get(job.s)!.push(r);
       rmSync(dir, { recursive: true, force: true });
       // One line per PR, so a long run's log holds every result even if it is stopped.
-      if (ctx.flags.verdictE2eLog) ctx.log(`verdict e2e pr ${JSON.stringify({ kind: s, ...r })}`);
+      if (ctx.flags.verdictE2eLog) ctx.log(`verdict e2e pr ${JSON.stringify({ kind: job.s, ...r })}`);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, n) }, worker));
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return results;
+}
+
+function summarize(results: PrResult[]) {
+  const n = results.length;
   const count = (f: (r: PrResult) => boolean) => results.filter(f).length;
   const mean = (f: (r: PrResult) => number) =>
     Number((results.reduce((a, r) => a + f(r), 0) / Math.max(1, n)).toFixed(2));
@@ -224,11 +250,20 @@ async function scenario(
 }
 
 export async function bench(ctx: BenchContext): Promise<Record<string, unknown>> {
-  const prs = typeof ctx.flags.verdictE2ePrs === "string" ? Number(ctx.flags.verdictE2ePrs) : DEFAULT_PRS;
+  const prs = typeof ctx.flags.verdictE2ePrs === "string" ? Number(ctx.flags.verdictE2ePrs) : undefined;
+  const seconds =
+    typeof ctx.flags.verdictE2eSeconds === "string" ? Number(ctx.flags.verdictE2eSeconds) : DEFAULT_SECONDS;
   const parallel =
     typeof ctx.flags.verdictE2eParallel === "string" ? Number(ctx.flags.verdictE2eParallel) : 3;
-  if (!Number.isInteger(prs) || prs < 1 || !Number.isInteger(parallel) || parallel < 1)
-    throw new Error(`bench verdict e2e: verdictE2ePrs and verdictE2eParallel must be positive integers`);
+  if (
+    (prs !== undefined && (!Number.isInteger(prs) || prs < 1)) ||
+    !(seconds > 0) ||
+    !Number.isInteger(parallel) ||
+    parallel < 1
+  )
+    throw new Error(
+      "bench verdict e2e: verdictE2ePrs and verdictE2eParallel must be positive integers, verdictE2eSeconds positive",
+    );
   const root = join(ctx.tmp, "verdict-e2e");
   mkdirSync(root, { recursive: true });
   const agent = join(root, "agent.sh");
@@ -236,14 +271,15 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const t0 = Date.now();
   // `--verdict-e2e-only assertion` runs one kind (a long measurement in parts); the others then report 0 PRs.
   const only = typeof ctx.flags.verdictE2eOnly === "string" ? ctx.flags.verdictE2eOnly : undefined;
-  const count = (s: Scenario) => (!only || only === s ? prs : 0);
-  const aa = await scenario(ctx, root, agent, "aa", count("aa"), parallel);
-  const assertion = await scenario(ctx, root, agent, "assertion", count("assertion"), parallel);
-  const trigger = await scenario(ctx, root, agent, "trigger", count("trigger"), parallel);
+  const kinds = (["aa", "assertion", "trigger"] as const).filter((s) => !only || only === s);
+  const results = await runPrs(ctx, root, agent, [...kinds], { prs, seconds }, parallel);
+  const aa = summarize(results.get("aa") ?? []);
+  const assertion = summarize(results.get("assertion") ?? []);
+  const trigger = summarize(results.get("trigger") ?? []);
   const pct = (x: { rate: number; halfWidth: number }) =>
     `${(100 * x.rate).toFixed(1)} % ± ${(100 * x.halfWidth).toFixed(1)}`;
   ctx.log(
-    `verdict (end to end, ${prs} PRs per kind, whole CLI processes, /dev/urandom agent): A/A false-regression ${pct(aa.falseNew)} (goal ≤ 1 %), blocked ${pct(aa.blocked)}; trials per case head ${aa.meanTrialsPerArm} / base ${aa.meanBaseTrialsPerArm}; ${aa.agentCallsPerPr} agent calls per PR`,
+    `verdict (end to end, ${aa.prs} / ${assertion.prs} / ${trigger.prs} PRs (A/A / assertion / trigger), whole CLI processes, /dev/urandom agent): A/A false-regression ${pct(aa.falseNew)} (goal ≤ 1 %), blocked ${pct(aa.blocked)}; trials per case head ${aa.meanTrialsPerArm} / base ${aa.meanBaseTrialsPerArm}; ${aa.agentCallsPerPr} agent calls per PR`,
   );
   ctx.log(
     `verdict (end to end): power 0.9 → 0.5 ${pct(assertion.power)} (goal ≥ 90 %), inconclusive ${pct(assertion.inconclusive)}; trials per case head ${assertion.meanTrialsPerArm} (goal ≤ 8) / base ${assertion.meanBaseTrialsPerArm}; the regressed case's head trials ${assertion.suspectHeadTrials}; ${assertion.agentCallsPerPr} agent calls per PR`,
