@@ -17,6 +17,7 @@ import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult, errorForStatus, errorResult, tail } from "./result.js";
 import { resolveCommand } from "./shell-words.js";
 import { qualifySkillNames } from "./skill-names.js";
+import { claudeRoutingWatcher, stopNote, triggerStopPolicy } from "./trigger-stop.js";
 
 const execFileP = promisify(execFile);
 
@@ -71,6 +72,8 @@ export function parseClaudeStream(stdout: string): ParsedStream {
   const result = emptyResult();
   const byId = new Map<string, ToolCall>();
   const messageTurn = new Map<string, number>();
+  /** Usage per assistant message (each event of a message repeats it; the last one counts). */
+  const messageUsage = new Map<string, { input: number; output: number }>();
   let complete = false;
   let badLines = 0;
   for (const line of stdout.split("\n")) {
@@ -89,6 +92,13 @@ export function parseClaudeStream(stdout: string): ParsedStream {
       const id = String(ev.message.id ?? `anon-${messageTurn.size}`);
       if (!messageTurn.has(id)) messageTurn.set(id, messageTurn.size);
       const turn = messageTurn.get(id)!;
+      const mu = ev.message.usage;
+      if (mu && typeof mu === "object") {
+        messageUsage.set(id, {
+          input: count(mu.input_tokens) + count(mu.cache_creation_input_tokens) + count(mu.cache_read_input_tokens),
+          output: count(mu.output_tokens),
+        });
+      }
       for (const block of ev.message.content) {
         if (block?.type !== "tool_use") continue;
         const call: ToolCall = { name: String(block.name), input: block.input ?? null, turn };
@@ -123,6 +133,13 @@ export function parseClaudeStream(stdout: string): ParsedStream {
       }
     }
   }
+  if (!complete) {
+    // No result event (a trigger trial stopped at its routing decision, or a crash): the turns streamed so far.
+    for (const u of messageUsage.values()) {
+      result.usage.inputTokens += u.input;
+      result.usage.outputTokens += u.output;
+    }
+  }
   if (badLines > 0) result.notes = [`${badLines} non-JSON line(s) in the stream ignored`];
   const activated = new Set<string>();
   for (const call of result.toolCalls) {
@@ -149,13 +166,16 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
   const { file, args: baseArgs } = resolveCommand(config.command ?? "claude", ctx.repoDir);
   let identity: Promise<string> | undefined;
   const box = sandboxOptions(config.options);
+  const stopPolicy = triggerStopPolicy(config);
   return {
     name: "claude-code",
     skillsDir: ".claude/skills",
     envAllow: ["ANTHROPIC_*", "CLAUDE_CODE_*"],
     identity() {
       identity ??= execFileP(file, [...baseArgs, "--version"], { timeout: 30_000 }).then(
-        ({ stdout }) => `claude-code/${stdout.trim().split(/\s+/)[0]}/${config.model ?? "default"}`,
+        // The stop policy decides what a trigger trial records: a cached answer is reused under the same one only.
+        ({ stdout }) =>
+          `claude-code/${stdout.trim().split(/\s+/)[0]}/${config.model ?? "default"}/trigger-stop=${stopPolicy}`,
         (e: Error) => {
           throw new InputError(`claude-code: cannot run \`${file} --version\`: ${e.message.split("\n")[0]}`);
         },
@@ -180,6 +200,8 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
         Object.assign(env, egress.env);
         env.ANTHROPIC_BASE_URL = egress.sandboxUrl(baseUrl);
       }
+      const watcher =
+        request.mode === "trigger" && stopPolicy !== "off" ? claudeRoutingWatcher(stopPolicy) : undefined;
       const p = await runAgentProcess(file, [...baseArgs, ...buildClaudeArgs(config, request)], {
         cwd: run.workspace.dir,
         env,
@@ -187,6 +209,7 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
         timeoutMs: run.timeoutMs,
         signal: run.signal,
         maxStdoutBytes: CLAUDE_MAX_STDOUT_BYTES,
+        ...(watcher ? { watch: (t: string) => watcher.feed(t) } : {}),
         confine: {
           workspace: run.workspace,
           repoDir: ctx.repoDir,
@@ -196,7 +219,9 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
         },
       });
       if (p.spawnError) return errorResult("crash", `cannot start claude (${file}): ${p.spawnError}`);
-      const { result, complete } = parseClaudeStream(p.stdout);
+      // Stopped at the routing decision: the record is the stream up to it, whatever else was in the pipe.
+      const decision = p.stopped ? watcher?.decision : undefined;
+      const { result, complete } = parseClaudeStream(decision ? p.stdout.slice(0, decision.end) : p.stdout);
       result.skillsActivated = qualifySkillNames(result.skillsActivated, request.install);
       if (result.skillsRegistered)
         result.skillsRegistered = qualifySkillNames(result.skillsRegistered, request.install);
@@ -205,6 +230,7 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
         notes.push(`egress refused: ${p.egressRefused.join(", ")}`);
         result.notes = notes;
       }
+      if (decision) notes.push(stopNote(decision, stopPolicy));
       if (p.timedOut)
         return errorResult("timeout", `claude did not finish within ${run.timeoutMs} ms`, true, result);
       if (p.aborted) return errorResult("crash", "claude aborted", false, result);
@@ -216,7 +242,7 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
           result,
         );
       }
-      if (!complete) {
+      if (!complete && !decision) {
         const how =
           p.exitCode === 0 ? "exited 0" : p.signal ? `was killed by ${p.signal}` : `exited ${p.exitCode}`;
         return errorResult(
