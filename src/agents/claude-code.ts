@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, TrialRequest } from "../model/index.js";
 import { InputError } from "../model/index.js";
 import { agentEgress, sandboxOptions } from "./confine.js";
+import { priceUsage } from "./http-common.js";
 import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult, errorForStatus, errorResult, tail } from "./result.js";
@@ -95,7 +96,10 @@ export function parseClaudeStream(stdout: string): ParsedStream {
       const mu = ev.message.usage;
       if (mu && typeof mu === "object") {
         messageUsage.set(id, {
-          input: count(mu.input_tokens) + count(mu.cache_creation_input_tokens) + count(mu.cache_read_input_tokens),
+          input:
+            count(mu.input_tokens) +
+            count(mu.cache_creation_input_tokens) +
+            count(mu.cache_read_input_tokens),
           output: count(mu.output_tokens),
         });
       }
@@ -135,6 +139,8 @@ export function parseClaudeStream(stdout: string): ParsedStream {
   }
   if (!complete) {
     // No result event (a trigger trial stopped at its routing decision, or a crash): the turns streamed so far.
+    // Each assistant event carries its message's usage as the message started: input and cache tokens exact,
+    // output tokens the start's count (1 with the scripted model, whose reply has 20), so a lower bound.
     for (const u of messageUsage.values()) {
       result.usage.inputTokens += u.input;
       result.usage.outputTokens += u.output;
@@ -230,7 +236,12 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
         notes.push(`egress refused: ${p.egressRefused.join(", ")}`);
         result.notes = notes;
       }
-      if (decision) notes.push(stopNote(decision, stopPolicy));
+      if (decision) {
+        notes.push(stopNote(decision, stopPolicy));
+        // Claude Code reports cost only with its result event: a stopped trial is priced from `options.pricing`
+        // (0 without it). Its tokens are the streamed messages' own figures (see parseClaudeStream).
+        result.usage = priceUsage(config, result.usage.inputTokens, result.usage.outputTokens);
+      }
       if (p.timedOut)
         return errorResult("timeout", `claude did not finish within ${run.timeoutMs} ms`, true, result);
       if (p.aborted) return errorResult("crash", "claude aborted", false, result);

@@ -230,7 +230,14 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
       // Stopped at the routing decision: the record is the stream up to it, whatever else was in the pipe.
       const decision = p.stopped ? watcher?.decision : undefined;
       const { result, completed } = parseCodexEvents(decision ? p.stdout.slice(0, decision.end) : p.stdout);
-      if (decision) result.notes = [...(result.notes ?? []), stopNote(decision, stopPolicy)];
+      if (decision) {
+        // Codex reports usage only when its turn completes: a trial stopped before has none to record.
+        result.notes = [
+          ...(result.notes ?? []),
+          stopNote(decision, stopPolicy),
+          "codex reports no usage before its turn ends",
+        ];
+      }
       if (p.egressRefused)
         result.notes = [...(result.notes ?? []), `egress refused: ${p.egressRefused.join(", ")}`];
       result.skillsActivated = qualifySkillNames(result.skillsActivated, request.install);

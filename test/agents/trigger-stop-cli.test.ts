@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { TrialRecord, TrialRequest } from "../../src/model/index.js";
 import { type RunOptions, runTrials } from "../../src/run/runner.js";
+import { writeRepo } from "../support/repo-files.js";
 import {
   type ScriptedRequest,
   type ScriptedServer,
@@ -23,7 +24,6 @@ import {
   type ScriptedResponsesServer,
   startScriptedResponses,
 } from "../support/scripted-responses.js";
-import { writeRepo } from "../support/repo-files.js";
 import { makeRequest, recordingLogger, skill } from "../support/trials.js";
 
 const CLAUDE = resolve("node_modules/.bin/claude");
@@ -87,9 +87,11 @@ function codexModel(r: ResponsesRequest) {
   }
   if (s === "TEXT") return respText("Paris.");
   if (s === "OTHER") {
-    return [respCall("exec_command", { cmd: "ls" }), respCall("exec_command", { cmd: "pwd" }), respText("Done.")][
-      Math.min(t, 2)
-    ]!;
+    return [
+      respCall("exec_command", { cmd: "ls" }),
+      respCall("exec_command", { cmd: "pwd" }),
+      respText("Done."),
+    ][Math.min(t, 2)]!;
   }
   return respText("plain");
 }
@@ -105,9 +107,15 @@ beforeAll(async () => {
     `---\nname: ${name}\ndescription: ${desc}\n---\n\nUse the largest remainder method.\n`;
   repo = writeRepo(
     {
-      ".claude/skills/split-cents/SKILL.md": skillMd("split-cents", "Split money in cents without losing one."),
+      ".claude/skills/split-cents/SKILL.md": skillMd(
+        "split-cents",
+        "Split money in cents without losing one.",
+      ),
       ".claude/skills/weather-report/SKILL.md": skillMd("weather-report", "Write weather reports."),
-      ".agents/skills/split-cents/SKILL.md": skillMd("split-cents", "Split money in cents without losing one."),
+      ".agents/skills/split-cents/SKILL.md": skillMd(
+        "split-cents",
+        "Split money in cents without losing one.",
+      ),
       ".agents/skills/weather-report/SKILL.md": skillMd("weather-report", "Write weather reports."),
     },
     "sg-trigstop-",
@@ -237,10 +245,13 @@ describe.each([
     stopped = await observe(adapter, scenarios.map(trigger));
     expect(agentsLeft()).toEqual([]);
     full = await observe(adapter, scenarios.map(trigger), "off");
-    skillOrEnd = adapter === "claude-code" ? await observe(adapter, scenarios.map(trigger), "skill-or-end") : [];
-    [skillMode] = await observe(adapter, [
-      makeRequest({ prompt: "SCENARIO-ROUTED: split 1000 cents among 3", install: [inst("split-cents")] }),
-    ]);
+    skillOrEnd =
+      adapter === "claude-code" ? await observe(adapter, scenarios.map(trigger), "skill-or-end") : [];
+    skillMode = (
+      await observe(adapter, [
+        makeRequest({ prompt: "SCENARIO-ROUTED: split 1000 cents among 3", install: [inst("split-cents")] }),
+      ])
+    )[0]!;
     expect(agentsLeft()).toEqual([]);
     const show = (o: Observed[]) => o.map((x, i) => `${scenarios[i]}=${x.requests}`).join(" ");
     console.log(`${adapter} requests: stopped ${show(stopped)} | full ${show(full)}`);
