@@ -57,6 +57,8 @@ const NOT_RUN_HERE: Record<string, string> = {
     "45 whole CLI runs took 850 s on the 2 busy cores, and its agent draws from /dev/urandom: figures differ run to run",
   "npm run bench -- --json bench.json":
     "the benchmark takes about 7 minutes on 2 cores; its figures are in the README",
+  "npm run bench -- --only trigger-stop --json F":
+    "the bench's trigger-stop section (about 3 minutes on 2 busy cores, the real Claude Code and Codex CLIs); its figures are in the README",
   "npm run bench -- --only isolation":
     "the bench's isolation section alone (about 5 minutes on 2 cores, real agent CLIs included); its figures are in the README",
 };

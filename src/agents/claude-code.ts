@@ -12,11 +12,13 @@ import { promisify } from "node:util";
 import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, TrialRequest } from "../model/index.js";
 import { InputError } from "../model/index.js";
 import { agentEgress, sandboxOptions } from "./confine.js";
+import { priceUsage } from "./http-common.js";
 import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult, errorForStatus, errorResult, tail } from "./result.js";
 import { resolveCommand } from "./shell-words.js";
 import { qualifySkillNames } from "./skill-names.js";
+import { claudeRoutingWatcher, stopNote, triggerStopPolicy } from "./trigger-stop.js";
 
 const execFileP = promisify(execFile);
 
@@ -71,6 +73,8 @@ export function parseClaudeStream(stdout: string): ParsedStream {
   const result = emptyResult();
   const byId = new Map<string, ToolCall>();
   const messageTurn = new Map<string, number>();
+  /** Usage per assistant message (each event of a message repeats it; the last one counts). */
+  const messageUsage = new Map<string, { input: number; output: number }>();
   let complete = false;
   let badLines = 0;
   for (const line of stdout.split("\n")) {
@@ -89,6 +93,16 @@ export function parseClaudeStream(stdout: string): ParsedStream {
       const id = String(ev.message.id ?? `anon-${messageTurn.size}`);
       if (!messageTurn.has(id)) messageTurn.set(id, messageTurn.size);
       const turn = messageTurn.get(id)!;
+      const mu = ev.message.usage;
+      if (mu && typeof mu === "object") {
+        messageUsage.set(id, {
+          input:
+            count(mu.input_tokens) +
+            count(mu.cache_creation_input_tokens) +
+            count(mu.cache_read_input_tokens),
+          output: count(mu.output_tokens),
+        });
+      }
       for (const block of ev.message.content) {
         if (block?.type !== "tool_use") continue;
         const call: ToolCall = { name: String(block.name), input: block.input ?? null, turn };
@@ -123,6 +137,15 @@ export function parseClaudeStream(stdout: string): ParsedStream {
       }
     }
   }
+  if (!complete) {
+    // No result event (a trigger trial stopped at its routing decision, or a crash): the turns streamed so far.
+    // Each assistant event carries its message's usage as the message started: input and cache tokens exact,
+    // output tokens the start's count (1 with the scripted model, whose reply has 20), so a lower bound.
+    for (const u of messageUsage.values()) {
+      result.usage.inputTokens += u.input;
+      result.usage.outputTokens += u.output;
+    }
+  }
   if (badLines > 0) result.notes = [`${badLines} non-JSON line(s) in the stream ignored`];
   const activated = new Set<string>();
   for (const call of result.toolCalls) {
@@ -149,13 +172,16 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
   const { file, args: baseArgs } = resolveCommand(config.command ?? "claude", ctx.repoDir);
   let identity: Promise<string> | undefined;
   const box = sandboxOptions(config.options);
+  const stopPolicy = triggerStopPolicy(config);
   return {
     name: "claude-code",
     skillsDir: ".claude/skills",
     envAllow: ["ANTHROPIC_*", "CLAUDE_CODE_*"],
     identity() {
       identity ??= execFileP(file, [...baseArgs, "--version"], { timeout: 30_000 }).then(
-        ({ stdout }) => `claude-code/${stdout.trim().split(/\s+/)[0]}/${config.model ?? "default"}`,
+        // The stop policy decides what a trigger trial records: a cached answer is reused under the same one only.
+        ({ stdout }) =>
+          `claude-code/${stdout.trim().split(/\s+/)[0]}/${config.model ?? "default"}/trigger-stop=${stopPolicy}`,
         (e: Error) => {
           throw new InputError(`claude-code: cannot run \`${file} --version\`: ${e.message.split("\n")[0]}`);
         },
@@ -180,6 +206,8 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
         Object.assign(env, egress.env);
         env.ANTHROPIC_BASE_URL = egress.sandboxUrl(baseUrl);
       }
+      const watcher =
+        request.mode === "trigger" && stopPolicy !== "off" ? claudeRoutingWatcher(stopPolicy) : undefined;
       const p = await runAgentProcess(file, [...baseArgs, ...buildClaudeArgs(config, request)], {
         cwd: run.workspace.dir,
         env,
@@ -187,6 +215,7 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
         timeoutMs: run.timeoutMs,
         signal: run.signal,
         maxStdoutBytes: CLAUDE_MAX_STDOUT_BYTES,
+        ...(watcher ? { watch: (t: string) => watcher.feed(t) } : {}),
         confine: {
           workspace: run.workspace,
           repoDir: ctx.repoDir,
@@ -196,7 +225,9 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
         },
       });
       if (p.spawnError) return errorResult("crash", `cannot start claude (${file}): ${p.spawnError}`);
-      const { result, complete } = parseClaudeStream(p.stdout);
+      // Stopped at the routing decision: the record is the stream up to it, whatever else was in the pipe.
+      const decision = p.stopped ? watcher?.decision : undefined;
+      const { result, complete } = parseClaudeStream(decision ? p.stdout.slice(0, decision.end) : p.stdout);
       result.skillsActivated = qualifySkillNames(result.skillsActivated, request.install);
       if (result.skillsRegistered)
         result.skillsRegistered = qualifySkillNames(result.skillsRegistered, request.install);
@@ -204,6 +235,12 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
       if (p.egressRefused) {
         notes.push(`egress refused: ${p.egressRefused.join(", ")}`);
         result.notes = notes;
+      }
+      if (decision) {
+        notes.push(stopNote(decision, stopPolicy));
+        // Claude Code reports cost only with its result event: a stopped trial is priced from `options.pricing`
+        // (0 without it). Its tokens are the streamed messages' own figures (see parseClaudeStream).
+        result.usage = priceUsage(config, result.usage.inputTokens, result.usage.outputTokens);
       }
       if (p.timedOut)
         return errorResult("timeout", `claude did not finish within ${run.timeoutMs} ms`, true, result);
@@ -216,7 +253,7 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
           result,
         );
       }
-      if (!complete) {
+      if (!complete && !decision) {
         const how =
           p.exitCode === 0 ? "exited 0" : p.signal ? `was killed by ${p.signal}` : `exited ${p.exitCode}`;
         return errorResult(

@@ -25,6 +25,7 @@ import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult, errorResult, tail } from "./result.js";
 import { resolveCommand } from "./shell-words.js";
 import { qualifySkillNames } from "./skill-names.js";
+import { codexRoutingWatcher, stopNote, triggerStopPolicy } from "./trigger-stop.js";
 
 const execFileP = promisify(execFile);
 
@@ -80,6 +81,8 @@ export function parseCodexEvents(stdout: string): { result: AgentResult; complet
   let inTok = 0;
   let outTok = 0;
   let turn = 0;
+  /** Commands started and not (yet) completed: a trial stopped at its routing decision ends with one. */
+  const started = new Map<string, Json>();
   for (const line of stdout.split("\n")) {
     if (!line.trim()) continue;
     let ev: Json;
@@ -88,8 +91,11 @@ export function parseCodexEvents(stdout: string): { result: AgentResult; complet
     } catch {
       continue;
     }
-    if (ev?.type === "item.completed" && ev.item) {
+    if (ev?.type === "item.started" && ev.item?.type === "command_execution") {
+      started.set(String(ev.item.id), ev.item);
+    } else if (ev?.type === "item.completed" && ev.item) {
       const item = ev.item;
+      started.delete(String(item.id));
       let call: ToolCall | undefined;
       if (item.type === "agent_message") result.output = String(item.text ?? "");
       else if (item.type === "command_execution") {
@@ -125,6 +131,13 @@ export function parseCodexEvents(stdout: string): { result: AgentResult; complet
       result.error = classify(`codex error: ${String(ev.message ?? "unknown error")}`);
     }
   }
+  for (const item of started.values()) {
+    result.toolCalls.push({
+      name: "command_execution",
+      input: { command: String(item.command ?? "") },
+      turn: turn++,
+    });
+  }
   result.usage = { inputTokens: inTok, outputTokens: outTok, costUsd: 0 };
   const activated = new Set<string>();
   for (const c of result.toolCalls) {
@@ -146,6 +159,7 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
   const configured = typeof config.options?.sandbox === "string" ? config.options.sandbox : "workspace-write";
   const box = sandboxOptions(config.options);
   const baseUrl = config.baseUrl ?? CODEX_DEFAULT_BASE_URL;
+  const stopPolicy = triggerStopPolicy(config);
   /** Codex's own sandbox mode: off inside skillgate's (known once `identity()` has resolved). */
   let sandbox: string | undefined;
   const sandboxMode = async () => {
@@ -171,7 +185,7 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
         sandboxMode(),
       ]).then(
         ([{ stdout }]) =>
-          `codex/${stdout.trim().split(/\s+/).at(-1)}/${config.model ?? "default"}/${config.baseUrl ?? "openai"}`,
+          `codex/${stdout.trim().split(/\s+/).at(-1)}/${config.model ?? "default"}/${config.baseUrl ?? "openai"}/trigger-stop=${stopPolicy}`,
         (e: Error) => {
           throw new InputError(`codex: cannot run \`${file} --version\`: ${e.message.split("\n")[0]}`);
         },
@@ -194,6 +208,8 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
       const args = [...baseArgs, "exec", "--json", "--skip-git-repo-check", "-s", await sandboxMode()];
       if (config.model) args.push("-m", config.model);
       args.push("-");
+      const watcher =
+        request.mode === "trigger" && stopPolicy !== "off" ? codexRoutingWatcher(stopPolicy) : undefined;
       const p = await runAgentProcess(file, args, {
         cwd: run.workspace.dir,
         env: { ...run.env, CODEX_HOME: codexHome, ...(egress?.env ?? {}) },
@@ -201,6 +217,7 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
         timeoutMs: run.timeoutMs,
         signal: run.signal,
         maxStdoutBytes: CODEX_MAX_STDOUT_BYTES,
+        ...(watcher ? { watch: (t: string) => watcher.feed(t) } : {}),
         confine: {
           workspace: run.workspace,
           repoDir: ctx.repoDir,
@@ -210,7 +227,17 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
         },
       });
       if (p.spawnError) return errorResult("crash", `cannot start codex (${file}): ${p.spawnError}`);
-      const { result, completed } = parseCodexEvents(p.stdout);
+      // Stopped at the routing decision: the record is the stream up to it, whatever else was in the pipe.
+      const decision = p.stopped ? watcher?.decision : undefined;
+      const { result, completed } = parseCodexEvents(decision ? p.stdout.slice(0, decision.end) : p.stdout);
+      if (decision) {
+        // Codex reports usage only when its turn completes: a trial stopped before has none to record.
+        result.notes = [
+          ...(result.notes ?? []),
+          stopNote(decision, stopPolicy),
+          "codex reports no usage before its turn ends",
+        ];
+      }
       if (p.egressRefused)
         result.notes = [...(result.notes ?? []), `egress refused: ${p.egressRefused.join(", ")}`];
       result.skillsActivated = qualifySkillNames(result.skillsActivated, request.install);
@@ -220,7 +247,7 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
         return errorResult("timeout", `codex did not finish within ${run.timeoutMs} ms`, true, result);
       if (p.aborted) return errorResult("crash", "codex aborted", false, result);
       if (result.error) return result;
-      if (!completed) {
+      if (!completed && !decision) {
         return errorResult(
           "crash",
           `codex ${p.exitCode === 0 ? "exited 0" : `exited ${p.exitCode ?? p.signal}`} without completing its turn${p.stderr.trim() ? `: ${tail(p.stderr, 500)}` : ""}`,

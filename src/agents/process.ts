@@ -27,6 +27,12 @@ export interface AgentProcessOptions {
   maxStderrBytes?: number;
   /** Run it inside the machine's isolation, its workspace the only writable place (see confine.ts). */
   confine?: AgentConfinement;
+  /**
+   * Watches stdout as it arrives (text, chunk by chunk, split anywhere but never inside a character): returning
+   * true ends the agent on purpose (its group killed, the same teardown as a timeout) and the result says
+   * `stopped`. A trigger trial stops at its routing decision this way.
+   */
+  watch?: (text: string) => boolean;
 }
 
 export interface AgentProcessResult {
@@ -37,6 +43,8 @@ export interface AgentProcessResult {
   timedOut: boolean;
   aborted: boolean;
   stdoutTruncated: boolean;
+  /** Ended on purpose because `watch` said so (not a timeout, abort or crash). */
+  stopped?: boolean;
   /** The executable could not be started (ENOENT, EACCES …), or the spawner running it died. */
   spawnError?: string;
   /** Destinations the egress proxy refused the confined agent (host:port, or the bad request). */
@@ -58,9 +66,13 @@ export type SpawnerRequest =
       id: number;
       file: string;
       args: string[];
-      opts: Omit<AgentProcessOptions, "signal" | "confine">;
+      opts: Omit<AgentProcessOptions, "signal" | "confine" | "watch">;
+      /** Send stdout back as it arrives (`stdout` replies), for a `watch` in the runner. */
+      watch?: boolean;
     }
   | { op: "kill"; id: number }
+  /** The runner's `watch` said stop: end the agent on purpose. */
+  | { op: "stop"; id: number }
   | { op: "usage"; id: number };
 
 /**
@@ -70,6 +82,7 @@ export type SpawnerRequest =
 export type SpawnerReply =
   | { op: "pids"; pids: [id: number, pid: number][] }
   | { op: "done"; id: number; result: AgentProcessResult }
+  | { op: "stdout"; id: number; text: string }
   | { op: "usage"; id: number; usage: SpawnerUsage };
 
 /** `SKILLGATE_AGENT_SPAWNER=off`: start agents from this process. */
@@ -78,6 +91,8 @@ const SCRIPT_NAME = "spawner.mjs";
 
 interface Pending {
   resolve: (r: AgentProcessResult) => void;
+  /** The request's stdout watcher; true once it asked to stop. */
+  watch?: (text: string) => boolean;
   /** The request, kept until the spawner has started (to run it here if the spawner cannot start). */
   retry?: () => void;
   pid?: number;
@@ -122,7 +137,7 @@ class AgentSpawner {
 
   run(file: string, args: string[], opts: Omit<AgentProcessOptions, "confine">): Promise<AgentProcessResult> {
     // JSON would turn an infinite timeout into null (a timer that fires at once).
-    const { signal, ...sendable } = { ...opts, timeoutMs: Math.min(opts.timeoutMs, MAX_TIMEOUT_MS) };
+    const { signal, watch, ...sendable } = { ...opts, timeoutMs: Math.min(opts.timeoutMs, MAX_TIMEOUT_MS) };
     return new Promise((resolve) => {
       const id = this.nextId++;
       const onAbort = () => this.send({ op: "kill", id });
@@ -132,10 +147,11 @@ class AgentSpawner {
       };
       this.pending.set(id, {
         resolve: done,
-        retry: this.started ? undefined : () => runProcess(file, args, opts).then(done),
+        ...(watch ? { watch } : {}),
+        retry: this.started ? undefined : () => runWatched(file, args, opts).then(done),
       });
       this.busy();
-      this.send({ op: "run", id, file, args, opts: sendable });
+      this.send({ op: "run", id, file, args, opts: sendable, ...(watch ? { watch: true } : {}) });
       if (signal?.aborted) onAbort();
       else signal?.addEventListener("abort", onAbort, { once: true });
     });
@@ -161,6 +177,14 @@ class AgentSpawner {
       for (const [id, pid] of m.pids) {
         const p = this.pending.get(id);
         if (p) p.pid = pid;
+      }
+      return;
+    }
+    if (m.op === "stdout") {
+      const p = this.pending.get(m.id);
+      if (p?.watch?.(m.text)) {
+        p.watch = undefined;
+        this.send({ op: "stop", id: m.id });
       }
       return;
     }
@@ -250,6 +274,23 @@ function agentSpawner(): AgentSpawner | undefined {
   return spawner;
 }
 
+/** `runProcess` here, with `watch` wired to its stdout and stop hooks. */
+function runWatched(
+  file: string,
+  args: string[],
+  opts: Omit<AgentProcessOptions, "confine">,
+): Promise<AgentProcessResult> {
+  const { watch, ...rest } = opts;
+  if (!watch) return runProcess(file, args, rest);
+  const stop = new AbortController();
+  return runProcess(file, args, rest, undefined, {
+    stop: stop.signal,
+    onStdout: (text) => {
+      if (!stop.signal.aborted && watch(text)) stop.abort();
+    },
+  });
+}
+
 export async function runAgentProcess(
   file: string,
   args: string[],
@@ -258,7 +299,7 @@ export async function runAgentProcess(
   const { confine, ...plain } = opts;
   const start = (f: string, a: string[], o: Omit<AgentProcessOptions, "confine">) => {
     const s = agentSpawner();
-    return s ? s.run(f, a, o) : runProcess(f, a, o);
+    return s ? s.run(f, a, o) : runWatched(f, a, o);
   };
   if (!confine) return start(file, args, plain);
   let confined: ConfinedAgent;

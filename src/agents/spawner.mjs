@@ -16,6 +16,7 @@
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { pathToFileURL } from "node:url";
 
 /** @typedef {import("./process.js").AgentProcessOptions} AgentProcessOptions */
@@ -54,14 +55,23 @@ export function killGroup(pid, orLeader) {
 }
 
 /**
+ * @typedef {object} RunHooks
+ * @property {(text: string) => void} [onStdout] each stdout chunk as text, as it arrives (multi-byte characters
+ *   are never split between chunks): a caller watching the stream for the moment it can stop the agent
+ * @property {AbortSignal} [stop] ends the agent on purpose, the way a timeout does (SIGKILL to its group); the
+ *   result says `stopped`, and no timeout or abort is reported after it
+ */
+
+/**
  * Runs one agent process from this process.
  * @param {string} file
  * @param {string[]} args
  * @param {AgentProcessOptions} opts
  * @param {(pid: number) => void} [onStart] told the agent's pid (its group id) once it is running
+ * @param {RunHooks} [hooks] stdout as it arrives, and a signal that ends the agent on purpose (`stopped`)
  * @returns {Promise<AgentProcessResult>}
  */
-export function runProcess(file, args, opts, onStart) {
+export function runProcess(file, args, opts, onStart, hooks = {}) {
   const maxStderr = opts.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES;
   return new Promise((resolvePromise) => {
     /** @type {Buffer[]} */
@@ -71,7 +81,9 @@ export function runProcess(file, args, opts, onStart) {
     let err = Buffer.alloc(0);
     let timedOut = false;
     let aborted = false;
+    let stopped = false;
     let settled = false;
+    const decoder = hooks.onStdout ? new StringDecoder("utf8") : undefined;
 
     const child = spawn(file, args, {
       cwd: opts.cwd,
@@ -86,6 +98,7 @@ export function runProcess(file, args, opts, onStart) {
       settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
+      hooks.stop?.removeEventListener("abort", onStop);
       // Leftover grandchildren of the group (a backgrounded server the agent started) die with it.
       killGroup(child.pid, false);
       resolvePromise({
@@ -94,22 +107,33 @@ export function runProcess(file, args, opts, onStart) {
         timedOut,
         aborted,
         stdoutTruncated,
+        ...(stopped ? { stopped } : {}),
         ...r,
       });
     };
     const timer = setTimeout(
       () => {
+        if (stopped) return;
         timedOut = true;
         killGroup(child.pid, true);
       },
       Math.min(opts.timeoutMs, MAX_TIMEOUT_MS),
     );
     const onAbort = () => {
+      if (stopped) return;
       aborted = true;
       killGroup(child.pid, true);
     };
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener("abort", onAbort, { once: true });
+    // Stopped on purpose (a trigger trial's routing decision is in): the same teardown as a timeout.
+    const onStop = () => {
+      if (settled || timedOut || aborted) return;
+      stopped = true;
+      killGroup(child.pid, true);
+    };
+    if (hooks.stop?.aborted) onStop();
+    else hooks.stop?.addEventListener("abort", onStop, { once: true });
 
     child.stdout.on("data", (/** @type {Buffer} */ chunk) => {
       if (outBytes >= opts.maxStdoutBytes) {
@@ -123,6 +147,7 @@ export function runProcess(file, args, opts, onStart) {
       }
       out.push(chunk);
       outBytes += chunk.length;
+      if (decoder && !stopped) hooks.onStdout?.(decoder.write(chunk));
     });
     child.stderr.on("data", (/** @type {Buffer} */ chunk) => {
       err = Buffer.concat([err, chunk]);
@@ -171,7 +196,7 @@ function serve() {
   process.on("SIGUSR1", () => {});
   const send = process.send?.bind(process);
   if (!send) throw new Error("the agent spawner needs an IPC channel (start it with child_process.fork)");
-  /** @type {Map<number, AbortController>} */
+  /** @type {Map<number, { abort: AbortController, stop: AbortController }>} */
   const running = new Map();
   /** Agents started since the last report: request id → pid. */
   const unreported = new Map();
@@ -183,7 +208,11 @@ function serve() {
   };
   process.on("message", (/** @type {SpawnerRequest} */ m) => {
     if (m.op === "kill") {
-      running.get(m.id)?.abort();
+      running.get(m.id)?.abort.abort();
+      return;
+    }
+    if (m.op === "stop") {
+      running.get(m.id)?.stop.abort();
       return;
     }
     if (m.op === "usage") {
@@ -191,7 +220,8 @@ function serve() {
       return;
     }
     const abort = new AbortController();
-    running.set(m.id, abort);
+    const stop = new AbortController();
+    running.set(m.id, { abort, stop });
     const onStart = (/** @type {number} */ pid) => {
       unreported.set(m.id, pid);
       if (!reportDue) {
@@ -199,14 +229,21 @@ function serve() {
         setTimeout(report, PID_REPORT_MS);
       }
     };
-    runProcess(m.file, m.args, { ...m.opts, signal: abort.signal }, onStart).then((result) => {
+    // Only a request that watches its stream gets it, chunk by chunk (a trigger trial: a few small chunks).
+    const onStdout = m.watch
+      ? (/** @type {string} */ text) => {
+          if (text) send(/** @type {SpawnerReply} */ ({ op: "stdout", id: m.id, text }));
+        }
+      : undefined;
+    const hooks = { stop: stop.signal, ...(onStdout ? { onStdout } : {}) };
+    runProcess(m.file, m.args, { ...m.opts, signal: abort.signal }, onStart, hooks).then((result) => {
       running.delete(m.id);
       unreported.delete(m.id);
       send(/** @type {SpawnerReply} */ ({ op: "done", id: m.id, result }));
     });
   });
   process.on("disconnect", () => {
-    for (const a of running.values()) a.abort();
+    for (const a of running.values()) a.abort.abort();
     process.exit(0);
   });
 }

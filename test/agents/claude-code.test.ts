@@ -232,9 +232,9 @@ describe("claude-code adapter with the real CLI", () => {
     expect(r.files["src/split.ts"]).toMatch(/^\/\/ largest remainder\n/);
   }, 120_000);
 
-  test("identity carries the CLI version", async () => {
+  test("identity carries the CLI version, and the trigger-stop policy (it decides what a trigger trial records)", async () => {
     const out = await runTrials([], opts());
-    expect(out.identity).toMatch(/^claude-code\/2\.1\.\d+\/default$/);
+    expect(out.identity).toMatch(/^claude-code\/2\.1\.\d+\/default\/trigger-stop=first-action$/);
   });
 });
 
