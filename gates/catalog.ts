@@ -61,7 +61,7 @@ export const GATE_CONTRACTS: Readonly<Record<GateId, GateContract>> = {
   boundary: { defaultExports: [], placeholder: "fn" },
   complexity: { defaultExports: [], placeholder: "fn" },
   conservation: { defaultExports: ["allocate"], placeholder: "allocate" },
-  contrast: { defaultExports: ["pairs"], placeholder: "pairs", fileInput: /\.css$/i },
+  contrast: { defaultExports: ["pairs"], placeholder: "pairs", fileInput: /\.(?:css|html?)$/i },
   leakage: { defaultExports: ["split"], placeholder: "split" },
   queue: { defaultExports: ["createQueue"], placeholder: "createQueue" },
   "tenant-isolation": { defaultExports: ["handler"], placeholder: "handler" },

@@ -74,6 +74,8 @@ export interface JudgeContext {
   sourceText: string;
   /** What messages call the probed function: the user's export (`splitCents`), else the contract's name. */
   callee: string;
+  /** The run's limits as the caller set them (a judge that starts confined work of its own honours them). */
+  limits?: { timeoutMs?: number; memoryMb?: number };
 }
 
 export interface GateJudge {
