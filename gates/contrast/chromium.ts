@@ -144,8 +144,8 @@ export const CASCADE_OBSERVATION_SCHEMA = {
   ],
 };
 
-export function findChromium(): string | undefined {
-  for (const file of CHROMIUM_BINARIES) {
+export function findChromium(candidates: readonly string[] = CHROMIUM_BINARIES): string | undefined {
+  for (const file of candidates) {
     try {
       accessSync(file, constants.X_OK);
       return file;
@@ -240,12 +240,16 @@ function shortLabel(n: Node): string {
 const SKIP = new Set(["HEAD", "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "TITLE"]);
 
 /** Confines, launches, observes and tears down one Chromium run; never throws. */
-export async function observeCascade(page: PageSpec, timeoutMs: number): Promise<CascadeObservation> {
-  const binary = findChromium();
+export async function observeCascade(
+  page: PageSpec,
+  timeoutMs: number,
+  candidates: readonly string[] = CHROMIUM_BINARIES,
+): Promise<CascadeObservation> {
+  const binary = findChromium(candidates);
   if (!binary)
     return {
       kind: "chromium-missing",
-      error: `Chromium is not installed (${CHROMIUM_BINARIES[0]}): ${CHROMIUM_INSTALL_HINT}`,
+      error: `Chromium is not installed (${candidates.join(", ")}): ${CHROMIUM_INSTALL_HINT}`,
     };
   const iso = await isolation();
   if (iso.level === "none")

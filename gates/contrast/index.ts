@@ -213,6 +213,8 @@ async function judgePage(ctx: JudgeContext, level: "AA" | "AAA"): Promise<GateOu
     observed.set(key, pending);
   }
   const obs = await pending;
+  // A failed run (killed, no browser) is not kept: the next call, maybe with other limits, tries again.
+  if ("error" in obs && observed.get(key) === pending) observed.delete(key);
   if (!validateCascade(obs))
     throw new ObservationError(`the browser's observation is malformed: ${schemaProblem(validateCascade)}`);
   return judgeCascade(obs, { level, modulePath: ctx.modulePath, notReached });
