@@ -82,6 +82,9 @@ export interface GateJudge {
   id: GateId;
   /** JSON Schema of one observation (`{tagged: true}`, `TAGGED`: a value the module returned). */
   observationSchema: Record<string, unknown>;
-  /** Plans the probes, asks the session and decides. For file inputs no child runs: `session` refuses. */
+  /**
+   * Plans the probes, asks the session and decides. For file inputs no Node child runs: `session` refuses (the
+   * contrast judge has its page observed by a confined Chromium instead, gates/contrast/chromium.ts).
+   */
   judge(session: ProbeSession, ctx: JudgeContext): Promise<GateOutput>;
 }
