@@ -104,13 +104,15 @@ export class PipeCdp {
         reject(this.gone);
         return;
       }
+      const key = -this.nextId++;
       const l = (e: CdpEvent) => {
         if (e.method !== method || (sessionId && e.sessionId !== sessionId) || !test(e.params)) return;
         this.listeners.splice(this.listeners.indexOf(l), 1);
+        this.pending.delete(key);
         resolve(e.params);
       };
       this.listeners.push(l);
-      this.pending.set(-this.nextId++, { resolve: () => {}, reject }); // rejected with everything on close
+      this.pending.set(key, { resolve: () => {}, reject }); // rejected with everything on close
     });
   }
 

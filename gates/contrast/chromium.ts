@@ -332,7 +332,7 @@ async function observeOnce(
       .join(" ");
     return {
       obs: { kind: "chromium", error: `Chromium ${why}${tail ? ` (${tail.slice(0, 300)})` : ""}` },
-      crashed: !o?.killedFor && !o?.spawnError,
+      crashed: ended && !o?.killedFor && !o?.spawnError,
     };
   } finally {
     cdp.close(new Error("observation over"));
@@ -368,10 +368,19 @@ async function collect(cdp: PipeCdp, page: PageSpec): Promise<CascadeObservation
   const sheetEvents = listenSheets(cdp, sessionId, sheets);
   await send("CSS.enable");
   const loaded = cdp.waitFor("Page.loadEventFired", sessionId);
-  await send("Page.navigate", { url: pathToFileURL(page.file).href });
+  const url = pathToFileURL(page.file).href;
+  const nav = (await send("Page.navigate", { url })) as { errorText?: string };
+  if (nav.errorText) throw new Error(`could not load ${page.file}: ${nav.errorText}`);
   await loaded;
   sheetEvents.stop();
-  const { root } = (await send("DOM.getDocument", { depth: -1, pierce: true })) as { root: Node };
+  const { root } = (await send("DOM.getDocument", { depth: -1, pierce: true })) as {
+    root: Node & { documentURL?: string };
+  };
+  // A page that navigates away (`<meta http-equiv="refresh">` to a clean sibling page) is not the module.
+  const stillHere = async (doc: string | undefined) => {
+    if (doc !== url) throw new Error(`the page navigated away from ${url} to ${String(doc).slice(0, 200)}`);
+  };
+  await stillHere(root.documentURL);
 
   const computed = new Map<number, Map<string, string>>();
   const style = async (n: Node) => {
@@ -519,6 +528,11 @@ async function collect(cdp: PipeCdp, page: PageSpec): Promise<CascadeObservation
       matchedCache.delete(node.nodeId);
     }
   }
+  const history = (await send("Page.getNavigationHistory")) as {
+    currentIndex: number;
+    entries: { url: string }[];
+  };
+  await stillHere(history.entries[history.currentIndex]?.url);
   await cdp.send("Browser.close").catch(() => {});
   return { elements, truncated };
 }

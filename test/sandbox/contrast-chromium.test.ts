@@ -98,6 +98,14 @@ describe.runIf(browser)("contrast's Chromium is confined", () => {
     expect(sibling.checks.find((c) => c.id === "text:.probe")).toMatchObject({ passed: false });
   }, 240_000);
 
+  it("judges the module's page, not one it navigates to (a meta refresh to a clean sibling page)", async () => {
+    const r = await runGate("contrast", join(fixtures, "confined", "redirects.html"), { seed: 1 });
+    expect(r.passed).toBe(false);
+    // Either the refresh had not happened yet (the light text fails) or it had (the run fails): never a pass.
+    const clean = await runGate("contrast", join(fixtures, "confined", "clean.html"), { seed: 1 });
+    expect(clean.passed).toBe(true);
+  }, 240_000);
+
   it("is killed at the time limit: a failed check, never a pass", async () => {
     const r = await runGate("contrast", join(fixtures, "bad-split-rules.css"), { seed: 1, timeoutMs: 300 });
     expect(r.passed).toBe(false);
