@@ -28,7 +28,10 @@ export const CHROMIUM_BINARIES = ["/usr/lib/chromium/chromium", "/usr/lib/chromi
 export const CHROMIUM_INSTALL_HINT =
   "install Debian's headless-capable Chromium: apt-get install chromium (the gate computes the CSS cascade with it)";
 
-/** Time and memory of one Chromium run. Chromium's processes share pages: summed RSS overcounts them. */
+/**
+ * Time and memory of one Chromium run unless the gate run sets its own (`--timeout`, `--memory`). Chromium's
+ * processes share pages: the summed RSS the limit watches overcounts them.
+ */
 export const CHROMIUM_LIMITS = Object.freeze({ timeoutMs: 60_000, memoryMb: 2048 });
 const CHROMIUM_CONFINE_LIMITS: ConfineLimits = Object.freeze({
   processes: 1024, // threads count: Chromium starts a few hundred
@@ -250,20 +253,23 @@ const SKIP = new Set(["HEAD", "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "TITLE"
  */
 export async function observeCascade(
   page: PageSpec,
-  timeoutMs: number,
+  limits: { timeoutMs?: number; memoryMb?: number } = {},
   candidates: readonly string[] = CHROMIUM_BINARIES,
 ): Promise<CascadeObservation> {
   const started = Date.now();
-  const first = await observeOnce(page, timeoutMs, candidates);
+  const timeoutMs = limits.timeoutMs ?? CHROMIUM_LIMITS.timeoutMs;
+  const memoryMb = limits.memoryMb ?? CHROMIUM_LIMITS.memoryMb;
+  const first = await observeOnce(page, timeoutMs, memoryMb, candidates);
   if (!first.crashed) return first.obs;
   const left = timeoutMs - (Date.now() - started);
-  return left > 1000 ? (await observeOnce(page, left, candidates)).obs : first.obs;
+  return left > 1000 ? (await observeOnce(page, left, memoryMb, candidates)).obs : first.obs;
 }
 
 async function observeOnce(
   page: PageSpec,
   timeoutMs: number,
-  candidates: readonly string[] = CHROMIUM_BINARIES,
+  memoryMb: number,
+  candidates: readonly string[],
 ): Promise<{ obs: CascadeObservation; crashed?: boolean }> {
   const binary = findChromium(candidates);
   if (!binary)
@@ -302,7 +308,7 @@ async function observeOnce(
     resultChannel: true,
     onResultChunk: (c) => cdp.feed(c),
     timeoutMs,
-    rssLimitMb: CHROMIUM_LIMITS.memoryMb,
+    rssLimitMb: memoryMb,
     confine: {
       readOnly: [dirname(binary), ...page.readable, "/etc/fonts"].filter((p) => exists(p)),
       limits: CHROMIUM_CONFINE_LIMITS,
@@ -321,7 +327,7 @@ async function observeOnce(
     const why = o?.killedFor
       ? o.killedFor === "timeout"
         ? `took longer than ${timeoutMs} ms (killed)`
-        : `used more than ${CHROMIUM_LIMITS.memoryMb} MiB (killed)`
+        : `used more than ${memoryMb} MiB (killed)`
       : o?.spawnError
         ? `could not start: ${o.spawnError}`
         : (err as Error).message;

@@ -19,7 +19,6 @@ import { cacheKey, judgeCascade, LARGE_BOLD_PX, LARGE_PX, THRESHOLDS } from "./c
 import {
   CASCADE_OBSERVATION_SCHEMA,
   type CascadeObservation,
-  CHROMIUM_LIMITS,
   observeCascade,
   type PageSpec,
   writePage,
@@ -209,7 +208,7 @@ async function judgePage(ctx: JudgeContext, level: "AA" | "AAA"): Promise<GateOu
   const key = cacheKey(ctx.modulePath, ctx.sourceText);
   let pending = observed.get(key);
   if (!pending) {
-    pending = observeCascade(spec, ctx.limits?.timeoutMs ?? CHROMIUM_LIMITS.timeoutMs);
+    pending = observeCascade(spec, ctx.limits ?? {});
     observed.set(key, pending);
   }
   const obs = await pending;

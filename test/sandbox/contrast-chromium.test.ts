@@ -50,7 +50,7 @@ describe("contrast without Chromium", () => {
   it("fails closed with a chromium-missing check naming how to install it", async () => {
     const obs = await observeCascade(
       { file: "/nonexistent.html", readable: [], generated: false, sourceText: "", modulePath: "/m.css" },
-      1000,
+      { timeoutMs: 1000 },
       ["/nonexistent/chromium"],
     );
     expect(obs).toMatchObject({ kind: "chromium-missing" });
@@ -95,7 +95,7 @@ describe.runIf(browser)("contrast's Chromium is confined", () => {
           sourceText: readFileSync(file, "utf8"),
           modulePath: file,
         },
-        60_000,
+        {},
         [binary],
       );
     } finally {
@@ -132,6 +132,13 @@ describe.runIf(browser)("contrast's Chromium is confined", () => {
     const clean = await runGate("contrast", join(fixtures, "confined", "clean.html"), { seed: 1 });
     expect(clean.passed).toBe(true);
   }, 240_000);
+
+  it("is killed at the memory limit: a failed check, never a pass", async () => {
+    const r = await runGate("contrast", join(fixtures, "bad-gradient.css"), { seed: 1, memoryMb: 20 });
+    expect(r.checks).toHaveLength(1);
+    expect(r.checks[0]).toMatchObject({ id: "chromium", passed: false });
+    expect(r.checks[0]?.message).toContain("used more than 20 MiB");
+  }, 120_000);
 
   it("is killed at the time limit: a failed check, never a pass", async () => {
     const r = await runGate("contrast", join(fixtures, "bad-split-rules.css"), { seed: 1, timeoutMs: 300 });
