@@ -52,7 +52,10 @@ export interface GateContract {
   defaultExports: readonly string[];
   /** The contract's name for the probed function, used in messages when the user's export has no name. */
   placeholder: string;
-  /** Files this gate reads as text instead of loading as code (e.g. `.css` for contrast): no child runs. */
+  /**
+   * Files this gate reads as text instead of loading as code (`.css`/`.html` for contrast): no Node child runs
+   * (contrast's page is observed by Chromium confined in the sandbox instead).
+   */
   fileInput?: RegExp;
 }
 
@@ -61,7 +64,7 @@ export const GATE_CONTRACTS: Readonly<Record<GateId, GateContract>> = {
   boundary: { defaultExports: [], placeholder: "fn" },
   complexity: { defaultExports: [], placeholder: "fn" },
   conservation: { defaultExports: ["allocate"], placeholder: "allocate" },
-  contrast: { defaultExports: ["pairs"], placeholder: "pairs", fileInput: /\.css$/i },
+  contrast: { defaultExports: ["pairs"], placeholder: "pairs", fileInput: /\.(?:css|html?)$/i },
   leakage: { defaultExports: ["split"], placeholder: "split" },
   queue: { defaultExports: ["createQueue"], placeholder: "createQueue" },
   "tenant-isolation": { defaultExports: ["handler"], placeholder: "handler" },

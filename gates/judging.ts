@@ -30,8 +30,13 @@ export function observationValidator(judge: GateJudge): ValidateFunction {
   return v;
 }
 
+/** A compiled schema outside a gate's one observation shape (e.g. contrast's browser observation). */
+export function schemaValidator(schema: Record<string, unknown>): ValidateFunction {
+  return ajv.compile(schema);
+}
+
 /** Where a schema error sits, for the message (`/calls/1/value: must be …`). */
-function schemaProblem(v: ValidateFunction): string {
+export function schemaProblem(v: ValidateFunction): string {
   const e = v.errors?.[0];
   return e ? `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}` : "is invalid";
 }

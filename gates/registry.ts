@@ -139,7 +139,8 @@ export async function runGateSeeds(
   const judge = await loadJudge(gate);
   const absPath = resolve(opts.cwd ?? process.cwd(), modulePath);
   const contract = GATE_CONTRACTS[gate];
-  const base = { options, modulePath: absPath, sourceText: readSource(absPath) };
+  const limits = { timeoutMs: opts.timeoutMs, memoryMb: opts.memoryMb };
+  const base = { options, modulePath: absPath, sourceText: readSource(absPath), limits };
   if (contract.fileInput?.test(absPath)) {
     // Read as a file here: the untrusted text is data, nothing of it runs in skillgate's process.
     const { NO_CHILD } = await import("./judging.js");

@@ -74,12 +74,17 @@ export interface JudgeContext {
   sourceText: string;
   /** What messages call the probed function: the user's export (`splitCents`), else the contract's name. */
   callee: string;
+  /** The run's limits as the caller set them (a judge that starts confined work of its own honours them). */
+  limits?: { timeoutMs?: number; memoryMb?: number };
 }
 
 export interface GateJudge {
   id: GateId;
   /** JSON Schema of one observation (`{tagged: true}`, `TAGGED`: a value the module returned). */
   observationSchema: Record<string, unknown>;
-  /** Plans the probes, asks the session and decides. For file inputs no child runs: `session` refuses. */
+  /**
+   * Plans the probes, asks the session and decides. For file inputs no Node child runs: `session` refuses (the
+   * contrast judge has its page observed by a confined Chromium instead, gates/contrast/chromium.ts).
+   */
   judge(session: ProbeSession, ctx: JudgeContext): Promise<GateOutput>;
 }

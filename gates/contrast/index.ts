@@ -1,17 +1,32 @@
 /**
  * contrast (seed domain 03, UI/UX): every foreground/background pair meets WCAG 2.2 AA — 4.5 for text, 3 for
  * large text and UI components (AAA with `level: "AAA"`: 7 / 4.5 / 3). Pairs come from an export `pairs`
- * (an array, or a function returning one) or from a `.css` file: every rule that sets both `color` and a
- * background colour, large text detected from `font-size`/`font-weight` (≥ 18pt, or ≥ 14pt bold).
- * Translucent colours are composited (background over white, text over background); nothing is rounded.
+ * (an array, or a function returning one); a `.css` or `.html` module is checked on the cascade as Chromium
+ * computes it (`page.ts` generates the page a stylesheet applies to, `chromium.ts` observes it confined,
+ * `cascade.ts` judges every element with text). Translucent colours are composited; nothing is rounded.
+ * `pairsFromCss` is the former per-rule pairing, kept for the reference test that shows what it missed.
  */
+import { dirname } from "node:path";
+import { pathToFileURL } from "node:url";
 import postcss from "postcss";
 import { decodeValue, type Tagged } from "../../src/sandbox/tagged.js";
+import { ObservationError, schemaProblem, schemaValidator } from "../judging.js";
 import { OUTCOME_SCHEMA } from "../shared/calls.js";
 import { enumOption } from "../shared/options.js";
 import { describe } from "../shared/runtime.js";
-import type { GateCheck, GateJudge, GateOutput } from "../types.js";
+import type { GateCheck, GateJudge, GateOutput, JudgeContext } from "../types.js";
+import { cacheKey, judgeCascade, LARGE_BOLD_PX, LARGE_PX, THRESHOLDS } from "./cascade.js";
+import {
+  CASCADE_OBSERVATION_SCHEMA,
+  type CascadeObservation,
+  observeCascade,
+  type PageSpec,
+  writePage,
+} from "./chromium.js";
 import { contrastRatio, parseColor } from "./colors.js";
+import { pageFromCss } from "./page.js";
+
+export { THRESHOLDS };
 
 type Kind = "text" | "large-text" | "ui";
 export interface Pair {
@@ -23,13 +38,6 @@ export interface Pair {
   where?: string;
 }
 
-export const THRESHOLDS: Record<"AA" | "AAA", Record<Kind, number>> = {
-  AA: { text: 4.5, "large-text": 3, ui: 3 },
-  AAA: { text: 7, "large-text": 4.5, ui: 3 },
-};
-/** 18pt and 14pt in CSS px (1pt = 4/3 px). */
-const LARGE_PX = 24;
-const LARGE_BOLD_PX = (14 * 4) / 3;
 const KINDS: readonly Kind[] = ["text", "large-text", "ui"];
 
 function fontPx(value: string): number | undefined {
@@ -46,6 +54,7 @@ function backgroundColor(value: string): string | undefined {
   return tokens.find((t) => parseColor(t) !== undefined) ?? (tokens.length === 1 ? tokens[0] : undefined);
 }
 
+/** The former per-rule pairing (both `color` and a background in one rule): misses the cascade. */
 export function pairsFromCss(css: string, file: string): Pair[] {
   const root = postcss.parse(css, { from: file });
   const pairs: Pair[] = [];
@@ -119,23 +128,9 @@ export const contrast: GateJudge = {
   observationSchema: CONTRAST_OBSERVATION_SCHEMA,
   async judge(session, ctx): Promise<GateOutput> {
     const level = enumOption(ctx.options, "level", ["AA", "AAA"] as const, "AA");
+    if (/\.(?:css|html?)$/i.test(ctx.modulePath)) return judgePage(ctx, level);
     let pairs: Pair[];
-    if (/\.css$/i.test(ctx.modulePath)) {
-      try {
-        pairs = pairsFromCss(ctx.sourceText, ctx.modulePath);
-      } catch (err) {
-        const e = err as { line?: number; column?: number; reason?: string };
-        return {
-          checks: [
-            {
-              id: "parse",
-              passed: false,
-              message: `${ctx.modulePath}:${e.line ?? 1}:${e.column ?? 1}: CSS does not parse: ${e.reason ?? describe(err)}`,
-            },
-          ],
-        };
-      }
-    } else {
+    {
       const [obs] = await session.observe([{ kind: "pairs" }]);
       const got = pairsFromExport(obs as { threw: string } | { value: Tagged });
       if (typeof got === "string") return { checks: [{ id: "pairs", passed: false, message: got }] };
@@ -147,7 +142,7 @@ export const contrast: GateJudge = {
           {
             id: "pairs",
             passed: false,
-            message: "no colour pair to check (a CSS rule needs both color and a background)",
+            message: "no colour pair to check",
           },
         ],
       };
@@ -162,3 +157,64 @@ export const contrast: GateJudge = {
     return { checks, metrics: { level, pairs: pairs.length } };
   },
 };
+
+const validateCascade = schemaValidator(CASCADE_OBSERVATION_SCHEMA);
+/** One browser run per module text in this process: the verdict does not depend on the seed. */
+const observed = new Map<string, Promise<CascadeObservation>>();
+
+function cssProblem(ctx: JudgeContext, err: unknown): GateOutput {
+  const e = err as { line?: number; column?: number; reason?: string };
+  return {
+    checks: [
+      {
+        id: "parse",
+        passed: false,
+        message: `${ctx.modulePath}:${e.line ?? 1}:${e.column ?? 1}: CSS does not parse: ${e.reason ?? describe(err)}`,
+      },
+    ],
+  };
+}
+
+/** A `.css` module (on the page it implies) or an `.html` page, judged on Chromium's computed cascade. */
+async function judgePage(ctx: JudgeContext, level: "AA" | "AAA"): Promise<GateOutput> {
+  const css = /\.css$/i.test(ctx.modulePath);
+  let spec: PageSpec;
+  let notReached: string[] = [];
+  if (css) {
+    let page: ReturnType<typeof pageFromCss>;
+    try {
+      page = pageFromCss(ctx.sourceText, ctx.modulePath, pathToFileURL(ctx.modulePath).href);
+    } catch (err) {
+      return cssProblem(ctx, err);
+    }
+    notReached = page.notReached.map((n) => `${n.where}: ${n.selector}: ${n.why}`);
+    const file = writePage(page.html);
+    spec = {
+      file,
+      readable: [dirname(file), dirname(ctx.modulePath)],
+      generated: true,
+      sourceText: ctx.sourceText,
+      modulePath: ctx.modulePath,
+    };
+  } else {
+    spec = {
+      file: ctx.modulePath,
+      readable: [dirname(ctx.modulePath)],
+      generated: false,
+      sourceText: ctx.sourceText,
+      modulePath: ctx.modulePath,
+    };
+  }
+  const key = cacheKey(ctx.modulePath, ctx.sourceText);
+  let pending = observed.get(key);
+  if (!pending) {
+    pending = observeCascade(spec, ctx.limits ?? {});
+    observed.set(key, pending);
+  }
+  const obs = await pending;
+  // A failed run (killed, no browser) is not kept: the next call, maybe with other limits, tries again.
+  if ("error" in obs && observed.get(key) === pending) observed.delete(key);
+  if (!validateCascade(obs))
+    throw new ObservationError(`the browser's observation is malformed: ${schemaProblem(validateCascade)}`);
+  return judgeCascade(obs, { level, modulePath: ctx.modulePath, notReached });
+}

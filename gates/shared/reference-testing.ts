@@ -18,6 +18,12 @@ export function fixture(gate: string, file: string): string {
   return join(import.meta.dirname, "..", gate, "fixtures", file);
 }
 
+/** Messages of the failed checks nobody expected (a crashed run says why). */
+function unexpected(r: GateResult, fails: readonly string[]): string {
+  const odd = r.checks.filter((c) => !c.passed && !fails.includes(c.id));
+  return odd.length ? ` (${odd.map((c) => `${c.id}: ${c.message.slice(0, 300)}`).join(" | ")})` : "";
+}
+
 /** Runs the gate on a reference module for all seeds; returns a failure description or "" if as expected. */
 export async function verdictProblems(
   gate: string,
@@ -41,7 +47,7 @@ export async function verdictProblems(
       const c = r.checks.find((x) => x.id === id);
       if (!c || c.passed) {
         problems.push(
-          `seed ${r.seed}: expected check '${id}' to fail; checks: ${r.checks.map((x) => `${x.id}=${x.passed}`).join(", ")}`,
+          `seed ${r.seed}: expected check '${id}' to fail; checks: ${r.checks.map((x) => `${x.id}=${x.passed}`).join(", ")}${unexpected(r, ref.fails)}`,
         );
       }
     }

@@ -4,11 +4,16 @@
  * reached: otherwise every containment test above would pass having checked nothing.
  */
 import { describe, expect, it } from "vitest";
+import { findChromium } from "../../gates/contrast/chromium.js";
 import { isolation } from "../../src/sandbox/isolation/detect.js";
 
 describe.runIf(process.env.CI === "true")("on CI", () => {
   it("untrusted code runs at uid+namespaces, so the containment tests are not vacuous", async () => {
     expect(process.getuid?.()).toBe(0);
     expect((await isolation()).level).toBe("uid+namespaces");
+  });
+
+  it("Chromium is installed, so the contrast gate's cascade tests run rather than skip", () => {
+    expect(findChromium()).toBeDefined();
   });
 });
