@@ -1,7 +1,14 @@
 /** The cascade judge's arithmetic and the generated page, without a browser. */
 import { describe, expect, it } from "vitest";
 import { checkElement, imageSamples } from "./cascade.js";
-import type { CascadeLayer, TextElement } from "./chromium.js";
+import {
+  type CascadeLayer,
+  CHROMIUM_BINARIES,
+  CHROMIUM_PATH_VARIABLE,
+  chromiumCandidates,
+  observeCascade,
+  type TextElement,
+} from "./chromium.js";
 import { pageFromCss } from "./page.js";
 
 const layer = (over: Partial<CascadeLayer> = {}): CascadeLayer => ({
@@ -133,5 +140,24 @@ describe("the page a stylesheet implies", () => {
   it("escapes what the stylesheet names", () => {
     const p = page('[title="\\"><script>x</script>"]{color:red}');
     expect(p.html).not.toContain("<script>");
+  });
+});
+
+describe("which browser", () => {
+  it("is the runner's configured binary alone when SKILLGATE_CHROMIUM is set, else Debian's and Ubuntu's", async () => {
+    expect(chromiumCandidates({})).toEqual(CHROMIUM_BINARIES);
+    expect(chromiumCandidates({ [CHROMIUM_PATH_VARIABLE]: "/opt/google/chrome/chrome" })).toEqual([
+      "/opt/google/chrome/chrome",
+    ]);
+    // A configured path that is not there fails closed, naming it and the variable; no fallback to another one.
+    const missing = "/nonexistent/skillgate-test/chrome";
+    const obs = await observeCascade(
+      { file: "/nonexistent/x.html", readable: [], generated: false, sourceText: "", modulePath: "x.html" },
+      {},
+      chromiumCandidates({ [CHROMIUM_PATH_VARIABLE]: missing }),
+    );
+    expect(obs).toMatchObject({ kind: "chromium-missing" });
+    expect((obs as { error: string }).error).toContain(missing);
+    expect((obs as { error: string }).error).toContain(CHROMIUM_PATH_VARIABLE);
   });
 });

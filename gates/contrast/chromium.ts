@@ -25,8 +25,20 @@ import { PipeCdp } from "./cdp.js";
 
 /** Where Debian/Ubuntu put the browser binary itself (`/usr/bin/chromium` is a launcher script reading /etc). */
 export const CHROMIUM_BINARIES = ["/usr/lib/chromium/chromium", "/usr/lib/chromium-browser/chromium-browser"];
-export const CHROMIUM_INSTALL_HINT =
-  "install Debian's headless-capable Chromium: apt-get install chromium (the gate computes the CSS cascade with it)";
+/**
+ * The browser binary itself, when it is elsewhere (Google Chrome's `/opt/google/chrome/chrome`, a Chromium
+ * unpacked into a folder): read from skillgate's own environment, which the runner's workflow sets (the base
+ * branch's; a PR that changes it is a policy change), never from the repository. A launcher script or a snap
+ * wrapper does not start inside the sandbox.
+ */
+export const CHROMIUM_PATH_VARIABLE = "SKILLGATE_CHROMIUM";
+export const CHROMIUM_INSTALL_HINT = `install Debian's headless-capable Chromium (apt-get install chromium), or set ${CHROMIUM_PATH_VARIABLE} to a Chromium or Chrome binary (not a launcher script): the gate computes the CSS cascade with it`;
+
+/** Where to look: the configured binary only, when set; else Debian's and Ubuntu's. */
+export function chromiumCandidates(env: NodeJS.ProcessEnv = process.env): readonly string[] {
+  const configured = env[CHROMIUM_PATH_VARIABLE];
+  return configured ? [configured] : CHROMIUM_BINARIES;
+}
 
 /**
  * Time and memory of one Chromium run unless the gate run sets its own (`--timeout`, `--memory`). Chromium's
@@ -147,7 +159,7 @@ export const CASCADE_OBSERVATION_SCHEMA = {
   ],
 };
 
-export function findChromium(candidates: readonly string[] = CHROMIUM_BINARIES): string | undefined {
+export function findChromium(candidates: readonly string[] = chromiumCandidates()): string | undefined {
   for (const file of candidates) {
     try {
       accessSync(file, constants.X_OK);
@@ -254,7 +266,7 @@ const SKIP = new Set(["HEAD", "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "TITLE"
 export async function observeCascade(
   page: PageSpec,
   limits: { timeoutMs?: number; memoryMb?: number } = {},
-  candidates: readonly string[] = CHROMIUM_BINARIES,
+  candidates: readonly string[] = chromiumCandidates(),
 ): Promise<CascadeObservation> {
   const started = Date.now();
   const timeoutMs = limits.timeoutMs ?? CHROMIUM_LIMITS.timeoutMs;
