@@ -2,11 +2,14 @@
  * The isolation module: the bubblewrap command line (pure), the level this machine reaches, what a confined run
  * sees, and the safety rule: ownership and modes of any folder skillgate did not make for the run never change.
  */
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
+  closeSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   symlinkSync,
@@ -110,6 +113,28 @@ describe("confinedCommand (pure)", () => {
     expect(all.slice(3, all.indexOf("/usr/bin/bwrap"))).toEqual([procs, "--", "3", "4", "--"]);
     const { all: bare } = bwrapOf({ ...RUN, infoFd: undefined }, ISO);
     expect(bare.slice(3, bare.indexOf("/usr/bin/bwrap"))).toEqual(["--", "--"]);
+  });
+
+  it("the launcher closes inherited descriptors but stdio and the named ones, whatever their number", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "sg-launch-")), "held");
+    writeFileSync(file, "x");
+    const fd = openSync(file, "r");
+    try {
+      const stdio = [...["ignore", "pipe", "pipe"], ...Array<"ignore">(97).fill("ignore"), fd] as const;
+      // fd 100 (as skillgate would hold it) and fd 3 (a named channel), then the command in place of bubblewrap.
+      const run = (shell: string) =>
+        spawnSync(shell, ["-c", LAUNCHER, "skillgate-launch", "--", "3", "--", "/bin/ls", "/proc/self/fd"], {
+          stdio: [...stdio.slice(0, 3), fd, ...stdio.slice(4)],
+          encoding: "utf8",
+        });
+      const bash = run("/bin/bash");
+      expect(bash.status, bash.stderr).toBe(0);
+      const fds = bash.stdout.split("\n").filter(Boolean);
+      expect(fds).toContain("3");
+      expect(fds).not.toContain("100");
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it("binds read-only paths before writable ones inside them, with mount points the sandbox uid can enter", () => {

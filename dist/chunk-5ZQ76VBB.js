@@ -1,0 +1,2 @@
+import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
+import{d as a,e as b,f as c,g as d,h as e,i as f}from"./chunk-WEZDQ6KN.js";import"./chunk-R3SDOQAM.js";import"./chunk-5IJG6MVX.js";import"./chunk-W5PCOCIP.js";import"./chunk-OCN2J3P7.js";import"./chunk-QZBJJMOK.js";import"./chunk-NPDMPLWO.js";export{a as DEFAULTS,b as DEFAULT_AGENT,e as resolvePolicy,d as resolveSettings,f as skillCreatorExportsDir,c as trialCacheDir};

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a as c,b as d,c as e,d as f,e as g}from"./chunk-EBQ3OI7H.js";import"./chunk-LJXDZZYV.js";import"./chunk-2NTZGRJK.js";import"./chunk-OG4FD6PH.js";import{d as a,e as b}from"./chunk-4IFLZQBM.js";import"./chunk-7YYJ4RBL.js";import"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";export{d as DEFAULT_GATE_MEMORY_MB,c as DEFAULT_GATE_TIMEOUT_MS,a as GATE_IDS,e as freshSeed,b as isGateId,f as runGate,g as runGateSeeds};
