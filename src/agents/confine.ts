@@ -37,6 +37,14 @@ import { findUpwards } from "../util/find-upwards.js";
  */
 export const AGENT_MEMORY_MB = 4096;
 
+/**
+ * Disk a trial's workspace and HOME may hold when the agent ends, MiB; more fails the trial (runner.ts). A workspace
+ * on a tmpfs (/dev/shm, the default on Linux) is bounded while the agent runs too: its pages count against the
+ * run's memory cgroup. On a disk, only each file is bounded while it runs (RLIMIT_FSIZE). The trusted config may
+ * set another (`agent.options.sandbox.diskMb`).
+ */
+export const AGENT_WORKSPACE_MB = 2048;
+
 /** OS limits of one agent trial: a coding agent runs tools, builds and tests; a fork bomb still stops. */
 export const AGENT_CONFINE_LIMITS: ConfineLimits = Object.freeze({
   processes: 1024,
@@ -69,14 +77,15 @@ export interface AgentConfinement {
 
 /**
  * Reads `agent.options.sandbox` of the trusted config: `readOnly` and `writable` lists of absolute paths, `egress`
- * a list of http(s) URLs of further endpoints the agent may reach, `memoryMb` the trial's memory (a positive whole
- * number of MiB); anything else ignored.
+ * a list of http(s) URLs of further endpoints the agent may reach, `memoryMb` the trial's memory and `diskMb` its
+ * workspace cap (positive whole numbers of MiB); anything else ignored.
  */
 export function sandboxOptions(options: Record<string, unknown> | undefined): {
   readOnly: string[];
   writable: string[];
   egress: string[];
   memoryMb?: number;
+  diskMb?: number;
 } {
   // `sandbox` is also Codex's own option (a string): not ours.
   const raw = options?.sandbox;
@@ -90,6 +99,7 @@ export function sandboxOptions(options: Record<string, unknown> | undefined): {
     ...(Number.isSafeInteger(s.memoryMb) && (s.memoryMb as number) > 0
       ? { memoryMb: s.memoryMb as number }
       : {}),
+    ...(Number.isSafeInteger(s.diskMb) && (s.diskMb as number) > 0 ? { diskMb: s.diskMb as number } : {}),
   };
 }
 
