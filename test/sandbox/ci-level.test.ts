@@ -11,4 +11,8 @@ describe.runIf(process.env.CI === "true")("on CI", () => {
     expect(process.getuid?.()).toBe(0);
     expect((await isolation()).level).toBe("uid+namespaces");
   });
+
+  it("each run's tree is bounded by a cgroup there (root can make one), so the memory bombs are not vacuous", async () => {
+    expect((await isolation()).resources.level).toMatch(/^cgroup v[12]$/);
+  });
 });
