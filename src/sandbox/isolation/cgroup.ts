@@ -48,8 +48,6 @@ export interface RunCgroup {
   procs: string[];
   /** How many times the kernel's OOM killer struck in the run's cgroup. */
   oomKills(): number;
-  /** Peak memory of the run's cgroup, bytes (undefined where the kernel does not keep it). */
-  peakBytes(): number | undefined;
   /** SIGKILLs everything left and removes the cgroups; false when something was still there after the wait. */
   end(): Promise<boolean>;
 }
@@ -126,7 +124,8 @@ function tryV2(tag: string): { v2?: string; why: string } {
   const dir = join(top, tag);
   sweepStale(top);
   try {
-    if (!read(join(top, "cgroup.subtree_control")).split(/\s+/).includes("memory"))
+    const enabled = read(join(top, "cgroup.subtree_control")).split(/\s+/);
+    if (!enabled.includes("memory") || !enabled.includes("pids"))
       writeFileSync(join(top, "cgroup.subtree_control"), "+memory +pids");
     mkdirSync(dir);
     writeFileSync(join(dir, "cgroup.subtree_control"), "+memory +pids");
@@ -317,7 +316,6 @@ export function makeRunCgroup(limits: TreeLimits): RunCgroup | undefined {
     return {
       procs: [join(dir, "cgroup.procs")],
       oomKills: () => num(read(join(dir, "memory.events")), "oom_kill"),
-      peakBytes: () => Number(read(join(dir, "memory.peak")).trim()) || undefined,
       end: () =>
         removeWhenEmpty([dir], () => {
           try {
@@ -349,7 +347,6 @@ export function makeRunCgroup(limits: TreeLimits): RunCgroup | undefined {
     return {
       procs: dirs.map((d) => join(d, "cgroup.procs")),
       oomKills: () => num(read(join(mem, "memory.oom_control")), "oom_kill"),
-      peakBytes: () => Number(read(join(mem, "memory.max_usage_in_bytes")).trim()) || undefined,
       end: () =>
         removeWhenEmpty(dirs, () => {
           for (const d of dirs) killListed(d);
