@@ -110,20 +110,24 @@ const DESCRIBE: Record<IsolationLevel, string> = {
 };
 
 /**
- * `iso` (a level whose probe passed) with the resource bound a run really gets: a probe that joins a run's cgroup
- * must pass too, else runs get per-process limits only (never a run that cannot start).
+ * Probes `iso` as a run gets it: in a run's cgroup where the machine has them (one probe, the common case). When
+ * that fails, once more without a cgroup: if the level works without, runs get per-process limits only (never a run
+ * that cannot start). Undefined `failed` means the returned level works.
  */
-async function withResources(iso: Isolation): Promise<Isolation> {
-  if (iso.resources.level === "rlimits") return iso;
-  const cgroup = makeRunCgroup({ memoryBytes: PROBE_MEMORY_BYTES, processes: 16 });
-  const failed = cgroup ? await runProbe(iso, cgroup.procs) : "cannot make a run's cgroup";
-  await cgroup?.end();
-  if (!failed) return iso;
-  resetResourceHost("rlimits");
-  return {
-    ...iso,
-    resources: { level: "rlimits", reason: `${resourceHost().reason}; a run in a cgroup failed: ${failed}` },
-  };
+async function probeLevel(iso: Isolation): Promise<{ iso: Isolation; failed?: string }> {
+  if (iso.resources.level !== "rlimits") {
+    const cgroup = makeRunCgroup({ memoryBytes: PROBE_MEMORY_BYTES, processes: 16 });
+    const inCgroup = cgroup ? await runProbe(iso, cgroup.procs) : "cannot make a run's cgroup";
+    await cgroup?.end();
+    if (!inCgroup) return { iso };
+    const failed = await runProbe(iso);
+    if (failed) return { iso, failed };
+    resetResourceHost("rlimits");
+    const reason = `${resourceHost().reason}; a run in a cgroup failed: ${inCgroup}`;
+    return { iso: { ...iso, resources: { level: "rlimits", reason } } };
+  }
+  const failed = await runProbe(iso);
+  return failed ? { iso, failed } : { iso };
 }
 
 /** Finds the strongest level that works here (no caching: see `isolation()`). */
@@ -163,9 +167,9 @@ export async function detectIsolation(
       tools,
       layout,
     };
-    const failed = await runProbe(iso);
-    if (!failed) return withResources(iso);
-    failures.push(`uid+namespaces failed: ${failed}`);
+    const probed = await probeLevel(iso);
+    if (!probed.failed) return probed.iso;
+    failures.push(`uid+namespaces failed: ${probed.failed}`);
   }
   const weaker: Isolation = {
     level: "namespaces",
@@ -174,14 +178,14 @@ export async function detectIsolation(
     tools,
     layout,
   };
-  const failed = await runProbe(weaker);
-  if (!failed)
-    return withResources({
-      ...weaker,
+  const probed = await probeLevel(weaker);
+  if (!probed.failed)
+    return {
+      ...probed.iso,
       reason: `${DESCRIBE.namespaces} (${cap ? capped(failures.join("; ")) : failures.join("; ")})`,
-    });
+    };
   failures.push(
-    `unprivileged user namespaces failed: ${failed} (Ubuntu 24.04's AppArmor blocks them: run as root, or allow them)`,
+    `unprivileged user namespaces failed: ${probed.failed} (Ubuntu 24.04's AppArmor blocks them: run as root, or allow them)`,
   );
   return none(failures.join("; "));
 }

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a as c,b as d,c as e,d as f,e as g}from"./chunk-XDJSB23J.js";import"./chunk-ISQ437MM.js";import"./chunk-2NTZGRJK.js";import"./chunk-CFYBLKK2.js";import{d as a,e as b}from"./chunk-KYVSOEC4.js";import"./chunk-5IJG6MVX.js";import"./chunk-3FARLHVF.js";import"./chunk-NPDMPLWO.js";export{d as DEFAULT_GATE_MEMORY_MB,c as DEFAULT_GATE_TIMEOUT_MS,a as GATE_IDS,e as freshSeed,b as isGateId,f as runGate,g as runGateSeeds};
