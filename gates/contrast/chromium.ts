@@ -50,6 +50,9 @@ const CHROMIUM_CONFINE_LIMITS: ConfineLimits = Object.freeze({
   fileSizeBytes: 64 * 1024 * 1024,
   tmpBytes: 256 * 1024 * 1024, // the profile
   openFiles: 4096,
+  // Replaced by the run's memory cap (`runLimits`: RLIMIT_DATA per process, the cgroup over the tree and /tmp).
+  dataBytes: CHROMIUM_LIMITS.memoryMb * 1024 * 1024,
+  memoryBytes: CHROMIUM_LIMITS.memoryMb * 1024 * 1024,
 });
 /** Elements with text checked at most; a page with more fails (`coverage`) rather than being checked in part. */
 export const MAX_TEXT_ELEMENTS = 2000;

@@ -221,6 +221,7 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
           repoDir: ctx.repoDir,
           readOnly: box.readOnly,
           writable: box.writable,
+          memoryMb: box.memoryMb,
           ...(egress ? { egress } : {}),
         },
       });

@@ -223,6 +223,7 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
           repoDir: ctx.repoDir,
           readOnly: box.readOnly,
           writable: box.writable,
+          memoryMb: box.memoryMb,
           ...(egress ? { egress } : {}),
         },
       });

@@ -135,6 +135,7 @@ export function createCommandAgent(config: AgentConfig, ctx: { repoDir: string }
           repoDir: ctx.repoDir,
           readOnly: box.readOnly,
           writable: box.writable,
+          memoryMb: box.memoryMb,
         },
       });
       if (p.spawnError) return errorResult("crash", `cannot start agent command ${file}: ${p.spawnError}`);

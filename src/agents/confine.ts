@@ -17,6 +17,7 @@ import { delimiter, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Workspace } from "../model/index.js";
 import { confinedCommand } from "../sandbox/isolation/bwrap.js";
+import { makeRunCgroup } from "../sandbox/isolation/cgroup.js";
 import { isolation } from "../sandbox/isolation/detect.js";
 import {
   type EgressPlan,
@@ -29,13 +30,37 @@ import { drawSandboxUid, grantToSandbox, makeRunFolder } from "../sandbox/isolat
 import type { ConfineLimits, IsolationLevel } from "../sandbox/isolation/types.js";
 import { findUpwards } from "../util/find-upwards.js";
 
+/**
+ * Memory of one agent trial's whole tree, MiB (the agent, the tools it runs, their builds and tests; its tmpfs /tmp
+ * counts too): a cgroup's `memory.max` where one can be made, else each process's RLIMIT_DATA (cgroup.ts). The
+ * trusted config may set another (`agent.options.sandbox.memoryMb`).
+ */
+export const AGENT_MEMORY_MB = 4096;
+
+/**
+ * Disk a trial's workspace and HOME may hold when the agent ends, MiB; more fails the trial (runner.ts). A workspace
+ * on a tmpfs (/dev/shm, the default on Linux) is bounded while the agent runs too: its pages count against the
+ * run's memory cgroup. On a disk, only each file is bounded while it runs (RLIMIT_FSIZE). The trusted config may
+ * set another (`agent.options.sandbox.diskMb`).
+ */
+export const AGENT_WORKSPACE_MB = 2048;
+
 /** OS limits of one agent trial: a coding agent runs tools, builds and tests; a fork bomb still stops. */
 export const AGENT_CONFINE_LIMITS: ConfineLimits = Object.freeze({
   processes: 1024,
   fileSizeBytes: 256 * 1024 * 1024,
   tmpBytes: 256 * 1024 * 1024,
   openFiles: 8192,
+  dataBytes: AGENT_MEMORY_MB * 1024 * 1024,
+  memoryBytes: AGENT_MEMORY_MB * 1024 * 1024,
 });
+
+/** The limits of a trial whose trusted config sets its memory (MiB): the tree's cap and each process's data. */
+export function agentLimits(memoryMb: number | undefined): ConfineLimits {
+  if (memoryMb === undefined) return AGENT_CONFINE_LIMITS;
+  const bytes = memoryMb * 1024 * 1024;
+  return { ...AGENT_CONFINE_LIMITS, dataBytes: bytes, memoryBytes: bytes };
+}
 
 export interface AgentConfinement {
   workspace: Workspace;
@@ -46,16 +71,21 @@ export interface AgentConfinement {
   writable?: readonly string[];
   /** The endpoints the agent may reach (see `agentEgress`); none: no network at all. */
   egress?: EgressPlan;
+  /** Memory of the trial's tree, MiB (from the trusted config); default `AGENT_MEMORY_MB`. */
+  memoryMb?: number;
 }
 
 /**
  * Reads `agent.options.sandbox` of the trusted config: `readOnly` and `writable` lists of absolute paths, `egress`
- * a list of http(s) URLs of further endpoints the agent may reach; anything else ignored.
+ * a list of http(s) URLs of further endpoints the agent may reach, `memoryMb` the trial's memory and `diskMb` its
+ * workspace cap (positive whole numbers of MiB); anything else ignored.
  */
 export function sandboxOptions(options: Record<string, unknown> | undefined): {
   readOnly: string[];
   writable: string[];
   egress: string[];
+  memoryMb?: number;
+  diskMb?: number;
 } {
   // `sandbox` is also Codex's own option (a string): not ours.
   const raw = options?.sandbox;
@@ -66,6 +96,10 @@ export function sandboxOptions(options: Record<string, unknown> | undefined): {
     readOnly: strings(s.readOnly).filter((p) => p.startsWith("/")),
     writable: strings(s.writable).filter((p) => p.startsWith("/")),
     egress: strings(s.egress).filter((u) => /^https?:\/\//i.test(u)),
+    ...(Number.isSafeInteger(s.memoryMb) && (s.memoryMb as number) > 0
+      ? { memoryMb: s.memoryMb as number }
+      : {}),
+    ...(Number.isSafeInteger(s.diskMb) && (s.diskMb as number) > 0 ? { diskMb: s.diskMb as number } : {}),
   };
 }
 
@@ -158,8 +192,10 @@ export interface ConfinedAgent {
   level: IsolationLevel;
   /** The egress proxy of the run, when it has endpoints. */
   egress?: EgressProxy;
-  /** After the run: stops the egress proxy and removes the run's own folder. */
-  done(): void;
+  /** How many processes of the run the kernel killed for its memory cap (its cgroup's count; 0 without one). */
+  oomKills(): number;
+  /** After the run: kills what is left of its cgroup, stops the egress proxy and removes the run's own folder. */
+  done(): Promise<void>;
 }
 
 /** The agent's command wrapped in the machine's isolation (as given when it has none). */
@@ -170,11 +206,15 @@ export async function confineAgent(
   c: AgentConfinement,
 ): Promise<ConfinedAgent> {
   const iso = await isolation();
-  if (iso.level === "none") return { file, args, ...opts, level: "none", done: () => {} };
+  if (iso.level === "none")
+    return { file, args, ...opts, level: "none", oomKills: () => 0, done: async () => {} };
   const uid = iso.level === "uid+namespaces" ? drawSandboxUid() : (process.getuid?.() ?? 0);
   const runFolder = makeRunFolder({ uid });
+  const limits = agentLimits(c.memoryMb);
+  const cgroup = makeRunCgroup({ memoryBytes: limits.memoryBytes, processes: limits.processes });
   let proxy: EgressProxy | undefined;
-  const done = () => {
+  const done = async () => {
+    await cgroup?.end();
     proxy?.close();
     runFolder.remove();
   };
@@ -210,8 +250,9 @@ export async function confineAgent(
         ],
         writable: [c.workspace.dir, c.workspace.home, ...(c.writable ?? [])],
         files,
-        limits: AGENT_CONFINE_LIMITS,
+        limits,
         uid,
+        ...(cgroup ? { cgroupProcs: cgroup.procs } : {}),
       },
       iso,
     );
@@ -221,11 +262,12 @@ export async function confineAgent(
       env: cmd.env,
       cwd: "/",
       level: iso.level,
+      oomKills: () => cgroup?.oomKills() ?? 0,
       ...(proxy ? { egress: proxy } : {}),
       done,
     };
   } catch (err) {
-    done();
+    await done();
     throw err;
   }
 }

@@ -324,9 +324,14 @@ export async function runAgentProcess(
       env: confined.env,
     });
     const refused = confined.egress?.refused ?? [];
-    return refused.length > 0 ? { ...result, egressRefused: [...refused] } : result;
+    const kills = confined.oomKills();
+    const stderr =
+      kills > 0
+        ? `${result.stderr}\nskillgate: the trial's memory cap was reached: the kernel killed ${kills} of its processes\n`
+        : result.stderr;
+    return { ...result, stderr, ...(refused.length > 0 ? { egressRefused: [...refused] } : {}) };
   } finally {
-    confined.done();
+    await confined.done();
   }
 }
 

@@ -13,6 +13,7 @@ import {
   constants,
   type Dirent,
   fstatSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -323,4 +324,42 @@ export function collectWrittenFiles(ws: PreparedWorkspace): {
   };
   walk(ws.dir, "");
   return { files, notes };
+}
+
+/** Entries a workspace-usage walk visits at most: more counts as over the cap (millions of tiny files). */
+export const WORKSPACE_MAX_ENTRIES = 200_000;
+
+/**
+ * Disk space the trial's folders take (allocated blocks, so a sparse file counts what it holds), walked without
+ * following links; the walk stops as soon as `capBytes` or `WORKSPACE_MAX_ENTRIES` is passed (a hostile workspace
+ * cannot make it long).
+ */
+export function workspaceUsage(
+  dirs: readonly string[],
+  capBytes: number,
+): { bytes: number; entries: number; over: boolean } {
+  let bytes = 0;
+  let entries = 0;
+  const over = () => bytes > capBytes || entries > WORKSPACE_MAX_ENTRIES;
+  const walk = (dir: string): void => {
+    let list: Dirent[];
+    try {
+      list = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of list) {
+      if (over()) return;
+      entries++;
+      const full = `${dir}/${e.name}`;
+      try {
+        bytes += lstatSync(full).blocks * 512;
+      } catch {
+        continue; // gone meanwhile
+      }
+      if (e.isDirectory()) walk(full);
+    }
+  };
+  for (const d of dirs) if (!over()) walk(d);
+  return { bytes, entries, over: over() };
 }

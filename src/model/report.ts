@@ -11,11 +11,19 @@ export type Verdict = "pass" | "fail" | "error";
  */
 export type IsolationLevel = "uid+namespaces" | "namespaces" | "none";
 
+/**
+ * What bounds the memory and processes of a sandboxed run's whole tree, strongest first: a cgroup per run (`cgroup
+ * v2`, `cgroup v1`), or per-process limits only (`rlimits`). See src/sandbox/isolation/cgroup.ts.
+ */
+export type ResourceLevel = "cgroup v2" | "cgroup v1" | "rlimits";
+
 /** The isolation a run reached, in the report, the terminal summary and the check summary. */
 export interface IsolationReport {
   level: IsolationLevel;
   /** What the level is, and why not a stronger one. */
   reason: string;
+  /** What bounded each sandboxed run's tree (memory, processes), and why not a cgroup. */
+  resources?: { level: ResourceLevel; reason: string };
   /** The level a run needs unless the trusted config accepts less. */
   required: IsolationLevel;
   /** Weaker than required, accepted by the trusted config's `isolation.allowWeaker` (or a local run). */

@@ -26,13 +26,14 @@ export type IsolationDecision =
   | { go: false; refused: IsolationRefused };
 
 export function decideIsolation(
-  detected: { level: IsolationLevel; reason: string },
+  detected: Pick<IsolationReport, "level" | "reason" | "resources">,
   settings: Pick<Settings, "isolation">,
 ): IsolationDecision {
   const report: IsolationReport = {
     level: detected.level,
     reason: detected.reason,
     required: REQUIRED_ISOLATION,
+    ...(detected.resources && detected.level !== "none" ? { resources: detected.resources } : {}),
   };
   if (detected.level === REQUIRED_ISOLATION) return { go: true, report };
   const policy = settings.isolation ?? { required: false, allowWeaker: false };

@@ -205,7 +205,9 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
     trialsFact(report),
     `seed ${report.seed}`,
     `policy: ${escapeText(report.policy.origin, 200)}`,
-    report.isolation ? `isolation \`${report.isolation.level}\`` : undefined,
+    report.isolation
+      ? `isolation \`${report.isolation.level}\`${report.isolation.resources ? `, limits \`${report.isolation.resources.level}\`` : ""}`
+      : undefined,
     `cost $${report.cost.usd.toFixed(2)} (${report.cost.agentCalls} agent calls, ${report.cost.cacheHits} cached)`,
     report.shard ? `shard ${report.shard.index}/${report.shard.total}` : undefined,
   ].filter(Boolean);

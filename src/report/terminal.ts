@@ -34,12 +34,13 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
     ),
   );
   const iso = report.isolation;
-  if (iso && iso.level === iso.required) out.push(c.dim(`  isolation: ${iso.level}`));
+  const limits = iso?.resources ? `; limits: ${iso.resources.level}` : "";
+  if (iso && iso.level === iso.required) out.push(c.dim(`  isolation: ${iso.level}${limits}`));
   else if (iso)
     out.push(
       c.yellow(
         c.bold(
-          `  WARNING isolation: ${iso.level}, weaker than ${iso.required}${iso.weakerAccepted === "config" ? " (accepted by the config's isolation.allowWeaker)" : ""}: ${iso.reason}`,
+          `  WARNING isolation: ${iso.level}, weaker than ${iso.required}${iso.weakerAccepted === "config" ? " (accepted by the config's isolation.allowWeaker)" : ""}: ${iso.reason}${limits}`,
         ),
       ),
     );

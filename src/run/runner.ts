@@ -4,11 +4,18 @@
  * the cache, the budget, and the baseline contamination scan. Records come back in request order.
  */
 import "../agents/index.js";
+import { AGENT_WORKSPACE_MB, sandboxOptions } from "../agents/confine.js";
 import { findContamination } from "../agents/contamination.js";
 import { agentEnvFor, buildAgentEnv } from "../agents/env.js";
 import { createAgent } from "../agents/registry.js";
 import { errorResult } from "../agents/result.js";
-import { collectWrittenFiles, type PreparedWorkspace, TrialWorkspaces } from "../agents/workspace.js";
+import {
+  collectWrittenFiles,
+  type PreparedWorkspace,
+  TrialWorkspaces,
+  WORKSPACE_MAX_ENTRIES,
+  workspaceUsage,
+} from "../agents/workspace.js";
 import { chooseWorkspaceParent } from "../agents/workspace-parent.js";
 import type {
   AgentAdapter,
@@ -25,6 +32,8 @@ import { BudgetTracker } from "./budget.js";
 import { TrialCache } from "./cache.js";
 import { cacheKey } from "./keys.js";
 import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_MS, seededRandom, sleep } from "./retry.js";
+
+const MIB = 1024 * 1024;
 
 /** Time an adapter gets beyond the trial timeout to kill its process and report, before the runner gives up on it. */
 export const ADAPTER_GRACE_MS = 5_000;
@@ -99,6 +108,7 @@ function trialWorkspaces(adapter: AgentAdapter, opts: RunOptions): TrialWorkspac
 
 export async function runTrials(requests: TrialRequest[], opts: RunOptions): Promise<RunOutcome> {
   const adapter = opts.adapter ?? createAgent(opts.agent, { repoDir: opts.agentDir ?? opts.repoDir });
+  const diskCapBytes = (sandboxOptions(opts.agent.options).diskMb ?? AGENT_WORKSPACE_MB) * MIB;
   const identity = await adapter.identity();
   const cacheable = adapter.cacheable !== false;
   const cache = opts.cache.enabled && cacheable ? new TrialCache(opts.cache.dir) : undefined;
@@ -162,6 +172,13 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
         controller.abort();
         return errorResult("timeout", `trial did not finish within ${opts.timeoutMs} ms`, true);
       });
+      // A hostile agent may fill the runner's disk: what it left over its cap fails the trial (confine.ts).
+      const usage = workspaceUsage([ws.dir, ws.home], diskCapBytes);
+      if (usage.over)
+        return errorResult(
+          "crash",
+          `the agent left more than ${diskCapBytes / MIB} MiB${usage.entries > WORKSPACE_MAX_ENTRIES ? ` or ${WORKSPACE_MAX_ENTRIES} files` : ""} in its workspace (the cap: agent.options.sandbox.diskMb)`,
+        );
       if (!result.error && Object.keys(result.files).length === 0) {
         const written = collectWrittenFiles(ws);
         result.files = written.files;

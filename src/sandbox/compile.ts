@@ -34,7 +34,7 @@ import { childBuildOptions, childFile, gateFolders } from "./child-build.mjs";
 import { scrubbedEnv } from "./env.js";
 import { isolation } from "./isolation/detect.js";
 import type { ConfineLimits } from "./isolation/types.js";
-import { spawnLimited } from "./process.js";
+import { MIB, spawnLimited } from "./process.js";
 
 /** OS limits of the compile child: Node and esbuild's threads, no file written but the answer. */
 const COMPILE_CONFINE_LIMITS: ConfineLimits = Object.freeze({
@@ -42,6 +42,9 @@ const COMPILE_CONFINE_LIMITS: ConfineLimits = Object.freeze({
   fileSizeBytes: 1024 * 1024,
   tmpBytes: 16 * 1024 * 1024,
   openFiles: 1024,
+  // The run's own cap (its rssLimitMb) replaces these two (process.ts): here only so the record is whole.
+  dataBytes: 1024 * MIB,
+  memoryBytes: 1024 * MIB,
 });
 
 type EsbuildApi = { build(options: BuildOptions): Promise<BuildResult> };

@@ -16,13 +16,16 @@ import { CODE_EXTENSIONS, childAssets, childScript, compileModule } from "./comp
 import { redactSecrets, scrubbedEnv, secretValues } from "./env.js";
 import { isolation } from "./isolation/detect.js";
 import type { ConfineLimits } from "./isolation/types.js";
-import { spawnLimited } from "./process.js";
+import { MIB, spawnLimited } from "./process.js";
 import { type ChildEnvelope, MAC_KEY_BYTES, type ProbeAnswer } from "./protocol.js";
 import { inputJson } from "./tagged.js";
 import type { CommandOutcome, SandboxFailure, SandboxLimits, SandboxOutcome, SandboxTask } from "./types.js";
 
 export { isSecretName, redactSecrets, scrubbedEnv } from "./env.js";
 export type * from "./types.js";
+
+/** What Node throws when the OS refuses memory (the run's RLIMIT_DATA, or its cgroup's cap). */
+const ALLOCATION_REFUSED = /Array buffer allocation failed|Cannot allocate memory|ENOMEM/;
 
 /** Resident memory a Node child needs beyond its JS heap (code, wasm, buffers). */
 export const RSS_OVERHEAD_MB = 160;
@@ -39,6 +42,9 @@ export const CHILD_CONFINE_LIMITS: ConfineLimits = Object.freeze({
   /** The private /tmp, the only writable place unless the caller binds one: RAM, so kept small. */
   tmpBytes: 64 * 1024 * 1024,
   openFiles: 1024,
+  // Each run's own memory cap (its rssLimitMb) replaces these two (process.ts).
+  dataBytes: DEFAULT_COMMAND_MEMORY_MB * MIB,
+  memoryBytes: DEFAULT_COMMAND_MEMORY_MB * MIB,
 });
 
 /**
@@ -264,6 +270,14 @@ export async function runSandboxSession<T>(
     );
   if (done?.ok) return { ok: true, value: redactDeep(done.value, secrets), stderr };
   if (done && !(done.error instanceof ChildGone)) throw done.error; // our own code failed: not the module's doing
+  // An allocation refused by the run's data limit (RLIMIT_DATA, bwrap.ts) surfaces as a thrown RangeError.
+  if (failed && out.isolation !== "none" && ALLOCATION_REFUSED.test(failed.message))
+    return fail(
+      "memory",
+      `exceeded the memory cap of ${limits.memoryMb} MiB ${where} (an allocation was refused: ${redactSecrets(failed.message, secrets).slice(0, 200)})`,
+      stderr,
+      phase,
+    );
   if (failed) return fail(failed.failure, redactSecrets(failed.message, secrets), stderr, phase);
   if (out.spawnError) return fail("crash", `could not start the sandbox: ${out.spawnError}`, stderr, phase);
   if (out.killedFor === "timeout")

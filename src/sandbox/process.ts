@@ -10,6 +10,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Slots } from "../util/slots.js";
 import { confinedCommand } from "./isolation/bwrap.js";
+import { makeRunCgroup, type RunCgroup } from "./isolation/cgroup.js";
 import { isolation } from "./isolation/detect.js";
 import { drawSandboxUid, makeRunFolder, type RunFolder } from "./isolation/run-folder.js";
 import {
@@ -25,6 +26,7 @@ export const MAX_OUTPUT_BYTES = 1024 * 1024;
 /** How often the memory of the process group is sampled. */
 export const MEMORY_POLL_MS = 50;
 const PAGE_BYTES = 4096;
+export const MIB = 1024 * 1024;
 
 export interface LimitedSpawnOptions {
   command: string;
@@ -64,7 +66,9 @@ export interface ConfineRequest {
   prepare?: (uid: number) => void;
 }
 
-/** fd on which bubblewrap reports the namespaces it made (fd 3 is the sandbox child's result channel). */
+/** The sandbox child's private result channel. */
+const RESULT_FD = 3;
+/** fd on which bubblewrap reports the namespaces it made. */
 const INFO_FD = 4;
 
 export interface LimitedOutcome {
@@ -255,7 +259,18 @@ type Launch = {
   env: Record<string, string>;
   cwd: string;
   runFolder?: RunFolder;
+  cgroup?: RunCgroup;
 };
+
+/**
+ * The run's limits: a resident-memory cap (`rssLimitMb`) becomes each process's RLIMIT_DATA and, with the private
+ * /tmp (a tmpfs, charged to the run's cgroup, not seen by the resident-memory watch), the cgroup's cap.
+ */
+export function runLimits(limits: ConfineLimits, rssLimitMb: number | undefined): ConfineLimits {
+  if (rssLimitMb === undefined) return limits;
+  const bytes = Math.ceil(rssLimitMb * MIB);
+  return { ...limits, dataBytes: bytes, memoryBytes: bytes + limits.tmpBytes };
+}
 
 /** `path` when it lies in one of the run's writable folders, else the sandbox's private /tmp. */
 function ownFolder(path: string | undefined, confine: ConfineRequest): string {
@@ -270,6 +285,8 @@ function launchPlan(opts: LimitedSpawnOptions, iso: Isolation | undefined): Laun
     return { command: opts.command, args: opts.args, env: opts.env, cwd: opts.cwd };
   const uid = iso.level === "uid+namespaces" ? drawSandboxUid() : (process.getuid?.() ?? 0);
   const runFolder = makeRunFolder({ uid, hosts: confine.hosts });
+  const limits = runLimits(confine.limits, opts.rssLimitMb);
+  const cgroup = makeRunCgroup({ memoryBytes: limits.memoryBytes, processes: limits.processes });
   try {
     const files = { ...runFolder.files };
     let n = 0;
@@ -295,15 +312,18 @@ function launchPlan(opts: LimitedSpawnOptions, iso: Isolation | undefined): Laun
         readOnly: confine.readOnly,
         writable: confine.writable ?? [],
         files,
-        limits: confine.limits,
+        limits,
         uid,
         infoFd: INFO_FD,
+        ...(opts.resultChannel ? { keepFds: [RESULT_FD] } : {}),
+        ...(cgroup ? { cgroupProcs: cgroup.procs } : {}),
       },
       iso,
     );
     // bubblewrap itself starts in a folder that always exists; the run's cwd is set inside (--chdir).
-    return { ...cmd, cwd: "/", runFolder };
+    return { ...cmd, cwd: "/", runFolder, ...(cgroup ? { cgroup } : {}) };
   } catch (err) {
+    void cgroup?.end();
     runFolder.remove();
     throw err;
   }
@@ -426,6 +446,9 @@ async function spawnNow(opts: LimitedSpawnOptions, iso: Isolation | undefined): 
   const { namespace, ...result } = outcome;
   // Nothing of the run may outlive it, and its folder goes only once nothing can write there any more.
   const ended = namespace ? await endNamespace(namespace) : true;
-  if (ended) plan.runFolder?.remove();
+  // The kernel's OOM killer struck inside the run's cgroup: the cap was reached, whatever the watch saw.
+  if (plan.cgroup && plan.cgroup.oomKills() > 0) result.killedFor ??= "memory";
+  const emptied = plan.cgroup ? await plan.cgroup.end() : true;
+  if (ended && emptied) plan.runFolder?.remove();
   return result;
 }

@@ -96,6 +96,23 @@ describe("reporting the isolation", () => {
     );
   });
 
+  it("the JSON report, the terminal and the check summary name what bounded each run's tree", () => {
+    const resources = { level: "cgroup v2", reason: "a cgroup v2 per run" } as const;
+    const decided = decideIsolation({ ...full, resources }, {});
+    expect(decided).toMatchObject({ go: true, report: { resources } });
+    // Nothing is bounded by OS limits at level none: no resources are claimed.
+    expect(decideIsolation({ level: "none", reason: "x", resources }, {})).not.toHaveProperty(
+      "report.resources",
+    );
+    const iso: IsolationReport = { ...full, required: "uid+namespaces", resources };
+    expect(renderTerminal(at(iso), { color: false })).toContain(
+      "isolation: uid+namespaces; limits: cgroup v2",
+    );
+    expect(renderMarkdown(at(iso), { maxChars: 65_535, fullReportHint: "x" })).toContain(
+      "isolation `uid+namespaces`, limits `cgroup v2`",
+    );
+  });
+
   it("merged shards report the weakest isolation any of them ran at", () => {
     const merged = mergeReports([
       {

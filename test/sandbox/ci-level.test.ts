@@ -16,4 +16,8 @@ describe.runIf(process.env.CI === "true")("on CI", () => {
   it("Chromium is installed, so the contrast gate's cascade tests run rather than skip", () => {
     expect(findChromium()).toBeDefined();
   });
+
+  it("each run's tree is bounded by a cgroup there (root can make one), so the memory bombs are not vacuous", async () => {
+    expect((await isolation()).resources.level).toMatch(/^cgroup v[12]$/);
+  });
 });

@@ -2,11 +2,14 @@
  * The isolation module: the bubblewrap command line (pure), the level this machine reaches, what a confined run
  * sees, and the safety rule: ownership and modes of any folder skillgate did not make for the run never change.
  */
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
+  closeSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   symlinkSync,
@@ -16,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHILD_CONFINE_LIMITS, runSandboxedCommand } from "../../src/sandbox/index.js";
-import { confinedCommand } from "../../src/sandbox/isolation/bwrap.js";
+import { confinedCommand, LAUNCHER } from "../../src/sandbox/isolation/bwrap.js";
 import { detectIsolation, isolation } from "../../src/sandbox/isolation/detect.js";
 import {
   drawSandboxUid,
@@ -32,7 +35,13 @@ const isRoot = process.getuid?.() === 0;
 const ISO: Isolation = {
   level: "uid+namespaces",
   reason: "test",
-  tools: { bwrap: "/usr/bin/bwrap", setpriv: "/usr/bin/setpriv", prlimit: "/usr/bin/prlimit" },
+  resources: { level: "rlimits", reason: "test" },
+  tools: {
+    bwrap: "/usr/bin/bwrap",
+    setpriv: "/usr/bin/setpriv",
+    prlimit: "/usr/bin/prlimit",
+    shell: "/bin/bash",
+  },
   layout: { system: [{ path: "/usr" }, { path: "/bin", link: "usr/bin" }], etc: ["/etc/ssl"] },
 };
 
@@ -49,6 +58,12 @@ const RUN: Confinement = {
   infoFd: 4,
 };
 
+/** The launcher's command, and bubblewrap's arguments within it (after the bwrap path). */
+function bwrapOf(run: Confinement, iso: Isolation): { command: string; args: string[]; all: string[] } {
+  const { command, args: all } = confinedCommand(run, iso);
+  return { command, args: all.slice(all.indexOf("/usr/bin/bwrap") + 1), all };
+}
+
 /** Every host path of a folder tree: owner, group, mode and (links) target. */
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -63,8 +78,8 @@ function snapshot(dir: string): Record<string, string> {
 
 describe("confinedCommand (pure)", () => {
   it("owns every namespace, dies with skillgate, and drops to the run's uid with limits before the command", () => {
-    const { command, args } = confinedCommand(RUN, ISO);
-    expect(command).toBe("/usr/bin/bwrap");
+    const { command, args } = bwrapOf(RUN, ISO);
+    expect(command).toBe("/bin/bash");
     for (const flag of [
       "--unshare-pid",
       "--unshare-ipc",
@@ -87,11 +102,43 @@ describe("confinedCommand (pure)", () => {
     ]);
     expect(tail).toContain(`--nproc=${CHILD_CONFINE_LIMITS.processes}`);
     expect(tail).toContain(`--fsize=${CHILD_CONFINE_LIMITS.fileSizeBytes}`);
+    expect(tail).toContain(`--data=${CHILD_CONFINE_LIMITS.dataBytes}`);
     expect(tail.slice(-2)).toEqual(["/usr/bin/node", "child.cjs"]);
   });
 
+  it("starts from the launcher: the run's cgroups joined and every descriptor but stdio and the named ones closed", () => {
+    const procs = "/sys/fs/cgroup/skillgate-1/run-1/cgroup.procs";
+    const { all } = bwrapOf({ ...RUN, cgroupProcs: [procs], keepFds: [3] }, ISO);
+    expect(all.slice(0, 3)).toEqual(["-c", LAUNCHER, "skillgate-launch"]);
+    expect(all.slice(3, all.indexOf("/usr/bin/bwrap"))).toEqual([procs, "--", "3", "4", "--"]);
+    const { all: bare } = bwrapOf({ ...RUN, infoFd: undefined }, ISO);
+    expect(bare.slice(3, bare.indexOf("/usr/bin/bwrap"))).toEqual(["--", "--"]);
+  });
+
+  it("the launcher closes inherited descriptors but stdio and the named ones, whatever their number", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "sg-launch-")), "held");
+    writeFileSync(file, "x");
+    const fd = openSync(file, "r");
+    try {
+      const stdio = [...["ignore", "pipe", "pipe"], ...Array<"ignore">(97).fill("ignore"), fd] as const;
+      // fd 100 (as skillgate would hold it) and fd 3 (a named channel), then the command in place of bubblewrap.
+      const run = (shell: string) =>
+        spawnSync(shell, ["-c", LAUNCHER, "skillgate-launch", "--", "3", "--", "/bin/ls", "/proc/self/fd"], {
+          stdio: [...stdio.slice(0, 3), fd, ...stdio.slice(4)],
+          encoding: "utf8",
+        });
+      const bash = run("/bin/bash");
+      expect(bash.status, bash.stderr).toBe(0);
+      const fds = bash.stdout.split("\n").filter(Boolean);
+      expect(fds).toContain("3");
+      expect(fds).not.toContain("100");
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it("binds read-only paths before writable ones inside them, with mount points the sandbox uid can enter", () => {
-    const { args } = confinedCommand(RUN, ISO);
+    const { args } = bwrapOf(RUN, ISO);
     const at = (...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
     expect(at("--ro-bind", "/work/x/ws", "/work/x/ws")).toBeGreaterThan(
       at("--perms", "0755", "--dir", "/work/x"),
@@ -110,7 +157,7 @@ describe("confinedCommand (pure)", () => {
   });
 
   it("unprivileged: a user namespace that may not make another and keeps no capability; no uid drop", () => {
-    const { args } = confinedCommand(RUN, { ...ISO, level: "namespaces" });
+    const { args } = bwrapOf(RUN, { ...ISO, level: "namespaces" });
     expect(args).toEqual(expect.arrayContaining(["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]));
     expect(args).not.toContain("/usr/bin/setpriv");
   });
@@ -120,7 +167,9 @@ describe("confinedCommand (pure)", () => {
     expect(() => confinedCommand({ ...RUN, writable: ["/"] }, ISO)).toThrow(/root folder/);
     expect(() => confinedCommand({ ...RUN, readOnly: ["/proc/1"] }, ISO)).toThrow(/makes itself/);
     expect(() => confinedCommand({ ...RUN, writable: ["/dev/shm/ws"] }, ISO)).not.toThrow();
-    expect(() => confinedCommand(RUN, { level: "none", reason: "" })).toThrow(/bubblewrap/);
+    expect(() => confinedCommand(RUN, { level: "none", reason: "", resources: ISO.resources })).toThrow(
+      /bubblewrap/,
+    );
   });
 });
 

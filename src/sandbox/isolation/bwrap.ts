@@ -30,6 +30,25 @@ function checkPath(path: string, what: string): string {
   return clean;
 }
 
+/**
+ * The trusted first step of every confined run, a shell outside the sandbox (run as
+ * `bash -c LAUNCHER skillgate-launch <cgroup.procs files> -- <fds to keep> -- bwrap …`):
+ * 1. joins the run's cgroups (its own pid, so bubblewrap and all it starts are inside from their first instruction);
+ * 2. closes every file descriptor but stdio and the named ones: a descriptor skillgate inherited without
+ *    close-on-exec (from the runner, a shell's `3<file`, a test harness) would otherwise reach the sandbox through
+ *    Node's spawn and bubblewrap, which both pass such descriptors on;
+ * 3. execs bubblewrap with the environment as given (PWD, which a shell adds, removed).
+ * bash closes any descriptor by number; a plain POSIX sh only 3–9 (dash reads `12>&-` as fd 1): bash is preferred.
+ */
+export const LAUNCHER = [
+  'while [ "$1" != -- ]; do echo $$ > "$1" || { echo "skillgate: cannot join the cgroup $1" >&2; exit 125; }; shift; done; shift',
+  'keep=" 0 1 2 "; while [ "$1" != -- ]; do keep="$keep$1 "; shift; done; shift',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
+  'for p in /proc/$$/fd/*; do n=${p##*/}; case "$keep" in *" $n "*) ;; *) if [ -L "$p" ] && { [ -n "$BASH_VERSION" ] || [ ${#n} -eq 1 ]; }; then eval "exec $n>&-"; fi ;; esac; done',
+  "unset PWD OLDPWD",
+  'exec "$@"',
+].join("\n");
+
 /** The command that runs `c` confined at the machine's level (`uid+namespaces` or `namespaces`). */
 export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand {
   if (iso.level === "none" || !iso.tools || !iso.layout)
@@ -119,6 +138,7 @@ export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand
     `--nproc=${l.processes}`,
     `--fsize=${l.fileSizeBytes}`,
     `--nofile=${l.openFiles}`,
+    `--data=${l.dataBytes}`,
     "--core=0",
     "--",
     c.command,
@@ -139,5 +159,17 @@ export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand
     );
   }
   args.push(...limited);
-  return { command: tools.bwrap, args, env: { ...c.env } };
+  const launch = [
+    "-c",
+    LAUNCHER,
+    "skillgate-launch",
+    ...(c.cgroupProcs ?? []),
+    "--",
+    ...(c.keepFds ?? []).map(String),
+    ...(c.infoFd !== undefined ? [String(c.infoFd)] : []),
+    "--",
+    tools.bwrap,
+    ...args,
+  ];
+  return { command: tools.shell, args: launch, env: { ...c.env } };
 }

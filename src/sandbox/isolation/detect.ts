@@ -9,6 +9,7 @@ import { execFile } from "node:child_process";
 import { accessSync, constants, existsSync, lstatSync, readlinkSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { confinedCommand } from "./bwrap.js";
+import { makeRunCgroup, resetResourceHost, resourceHost } from "./cgroup.js";
 import { ISOLATION_LEVELS, type Isolation, type IsolationLevel, type IsolationTools } from "./types.js";
 
 export const ISOLATION_SWITCH = "SKILLGATE_ISOLATION";
@@ -16,6 +17,8 @@ export const ISOLATION_SWITCH = "SKILLGATE_ISOLATION";
 const PROBE_TIMEOUT_MS = 15_000;
 /** The probe's sandbox uid: any uid that is not ours. */
 const PROBE_UID = 1_999_999_999;
+/** The probe's memory limits (a shell that exits). */
+const PROBE_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /** Top-level system folders a program needs (merged-/usr systems have links for all but /usr). */
 const SYSTEM_ENTRIES = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -66,7 +69,7 @@ export function hostLayout(): Isolation["layout"] {
   return { system, etc: ETC_ENTRIES.filter((e) => existsSync(e)) };
 }
 
-function runProbe(iso: Isolation): Promise<string | undefined> {
+function runProbe(iso: Isolation, cgroupProcs?: readonly string[]): Promise<string | undefined> {
   const cmd = confinedCommand(
     {
       command: "/bin/sh",
@@ -76,9 +79,17 @@ function runProbe(iso: Isolation): Promise<string | undefined> {
       readOnly: [],
       writable: [],
       files: {},
-      limits: { processes: 16, fileSizeBytes: 1024, tmpBytes: 1024 * 1024, openFiles: 64 },
+      limits: {
+        processes: 16,
+        fileSizeBytes: 1024,
+        tmpBytes: 1024 * 1024,
+        openFiles: 64,
+        dataBytes: PROBE_MEMORY_BYTES,
+        memoryBytes: PROBE_MEMORY_BYTES,
+      },
       uid: PROBE_UID,
       infoFd: 2,
+      ...(cgroupProcs ? { cgroupProcs } : {}),
     },
     iso,
   );
@@ -98,6 +109,27 @@ const DESCRIBE: Record<IsolationLevel, string> = {
   none: "plain child processes: timeout, memory cap and a scrubbed environment, no OS boundary",
 };
 
+/**
+ * Probes `iso` as a run gets it: in a run's cgroup where the machine has them (one probe, the common case). When
+ * that fails, once more without a cgroup: if the level works without, runs get per-process limits only (never a run
+ * that cannot start). Undefined `failed` means the returned level works.
+ */
+async function probeLevel(iso: Isolation): Promise<{ iso: Isolation; failed?: string }> {
+  if (iso.resources.level !== "rlimits") {
+    const cgroup = makeRunCgroup({ memoryBytes: PROBE_MEMORY_BYTES, processes: 16 });
+    const inCgroup = cgroup ? await runProbe(iso, cgroup.procs) : "cannot make a run's cgroup";
+    await cgroup?.end();
+    if (!inCgroup) return { iso };
+    const failed = await runProbe(iso);
+    if (failed) return { iso, failed };
+    resetResourceHost("rlimits");
+    const reason = `${resourceHost().reason}; a run in a cgroup failed: ${inCgroup}`;
+    return { iso: { ...iso, resources: { level: "rlimits", reason } } };
+  }
+  const failed = await runProbe(iso);
+  return failed ? { iso, failed } : { iso };
+}
+
 /** Finds the strongest level that works here (no caching: see `isolation()`). */
 export async function detectIsolation(
   requested: string | undefined = process.env[ISOLATION_SWITCH],
@@ -106,7 +138,11 @@ export async function detectIsolation(
     ? (requested as IsolationLevel)
     : undefined;
   const capped = (why: string) => `${why}; ${ISOLATION_SWITCH}=${cap} asks for no more`;
-  const none = (why: string): Isolation => ({ level: "none", reason: `${DESCRIBE.none} (${why})` });
+  const none = (why: string): Isolation => ({
+    level: "none",
+    reason: `${DESCRIBE.none} (${why})`,
+    resources: { level: "rlimits", reason: "no OS limits: the resident-memory watch and timeouts only" },
+  });
   if (cap === "none") return none(capped("isolation switched off"));
   if (process.platform !== "linux") return none("bubblewrap needs Linux");
   const bwrap = findTool("bwrap");
@@ -114,26 +150,42 @@ export async function detectIsolation(
   const prlimit = findTool("prlimit");
   if (!bwrap) return none("bubblewrap (bwrap) is not installed: apt-get install bubblewrap");
   if (!prlimit || !setpriv) return none("util-linux's prlimit and setpriv are needed beside bubblewrap");
-  const tools: IsolationTools = { bwrap, setpriv, prlimit };
+  // The launcher's shell: bash closes any stray descriptor, a POSIX sh only 3-9 (bwrap.ts LAUNCHER).
+  const shell = findTool("bash") ?? "/bin/sh";
+  const tools: IsolationTools = { bwrap, setpriv, prlimit, shell };
   const layout = hostLayout();
+  const host = resourceHost();
+  const resources = { level: host.level, reason: host.reason };
   const failures: string[] = [];
   const isRoot = process.getuid?.() === 0;
   if (!isRoot) failures.push("uid+namespaces needs root (run skillgate with sudo)");
   else if (cap !== "namespaces") {
-    const iso: Isolation = { level: "uid+namespaces", reason: DESCRIBE["uid+namespaces"], tools, layout };
-    const failed = await runProbe(iso);
-    if (!failed) return iso;
-    failures.push(`uid+namespaces failed: ${failed}`);
+    const iso: Isolation = {
+      level: "uid+namespaces",
+      reason: DESCRIBE["uid+namespaces"],
+      resources,
+      tools,
+      layout,
+    };
+    const probed = await probeLevel(iso);
+    if (!probed.failed) return probed.iso;
+    failures.push(`uid+namespaces failed: ${probed.failed}`);
   }
-  const weaker: Isolation = { level: "namespaces", reason: DESCRIBE.namespaces, tools, layout };
-  const failed = await runProbe(weaker);
-  if (!failed)
+  const weaker: Isolation = {
+    level: "namespaces",
+    reason: DESCRIBE.namespaces,
+    resources,
+    tools,
+    layout,
+  };
+  const probed = await probeLevel(weaker);
+  if (!probed.failed)
     return {
-      ...weaker,
+      ...probed.iso,
       reason: `${DESCRIBE.namespaces} (${cap ? capped(failures.join("; ")) : failures.join("; ")})`,
     };
   failures.push(
-    `unprivileged user namespaces failed: ${failed} (Ubuntu 24.04's AppArmor blocks them: run as root, or allow them)`,
+    `unprivileged user namespaces failed: ${probed.failed} (Ubuntu 24.04's AppArmor blocks them: run as root, or allow them)`,
   );
   return none(failures.join("; "));
 }

@@ -1,6 +1,7 @@
 /** The records of OS-level isolation: how strongly untrusted processes are confined, and what one run gets. */
 
 import type { IsolationLevel } from "../../model/report.js";
+import type { ResourceLevel } from "./cgroup.js";
 
 /**
  * How untrusted code is confined on this machine (the type lives in the model: the report carries it):
@@ -22,8 +23,10 @@ export interface IsolationTools {
   bwrap: string;
   /** util-linux: drops to the sandbox uid inside the namespaces (uid+namespaces only). */
   setpriv: string;
-  /** util-linux: per-process resource limits (processes, file size, open files, core dumps). */
+  /** util-linux: per-process resource limits (processes, file size, open files, data size, core dumps). */
   prlimit: string;
+  /** The launcher's shell (bash, else /bin/sh): joins the run's cgroups and closes stray descriptors (bwrap.ts). */
+  shell: string;
 }
 
 /** System entries of the root folder: a real folder is bound read-only, a symbolic link (merged /usr) re-made. */
@@ -44,6 +47,8 @@ export interface Isolation {
   level: IsolationLevel;
   /** One line for the report: what this level is, and why not a stronger one. */
   reason: string;
+  /** What bounds a run's whole tree (memory, processes): a cgroup, or per-process limits only (cgroup.ts). */
+  resources: { level: ResourceLevel; reason: string };
   tools?: IsolationTools;
   layout?: HostLayout;
 }
@@ -58,6 +63,13 @@ export interface ConfineLimits {
   tmpBytes: number;
   /** RLIMIT_NOFILE. */
   openFiles: number;
+  /**
+   * RLIMIT_DATA: heap and private writable mappings of each process, bytes (V8 reserves its heap cage without
+   * write access, which does not count; RLIMIT_AS would). The per-process bound where no cgroup bounds the tree.
+   */
+  dataBytes: number;
+  /** The whole tree's memory (cgroup `memory.max`, page cache and the tmpfs /tmp included), bytes. */
+  memoryBytes: number;
 }
 
 /** One confined run: the command and exactly what it may see and touch. */
@@ -76,6 +88,10 @@ export interface Confinement {
   limits: ConfineLimits;
   /** Uid (and gid) the untrusted process runs as at `uid+namespaces`. */
   uid: number;
+  /** `cgroup.procs` files of the run's cgroups, joined before bubblewrap starts (see cgroup.ts); none: no cgroup. */
+  cgroupProcs?: readonly string[];
+  /** Descriptors above stdio the sandbox keeps (a result channel); every other one is closed before bubblewrap. */
+  keepFds?: readonly number[];
   /** Where bubblewrap writes the namespaces it made (JSON with `child-pid` and `pid-namespace`); none if unset. */
   infoFd?: number;
 }
