@@ -16,7 +16,8 @@
  *
  * With flag `withPromptfoo`: installs promptfoo 0.121.20 (the last for Node 20) into a temp folder and runs the
  * same battery there (exec provider, the same `contains` assertion, no cache, same concurrency), reporting
- * `orchestration.promptfoo.{version, overheadMsPerTrial, ratio}` and peak memory of both.
+ * `orchestration.promptfoo.{version, overheadMsPerTrial, ratio}` and peak memory of both; and whole process
+ * against whole process (`orchestration.wholeProcess.*`, see `wholeProcesses`).
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -395,6 +396,7 @@ async function promptfoo(
   const successes = out.results?.stats?.successes ?? 0;
   const overhead = (cpuMs - floor.parentCpuMs) / n;
   const peakMiB = peakKiB / 1024;
+  const whole = await wholeProcesses(ctx, dir, script, pf, env, args);
   ctx.log(
     `orchestration.promptfoo ${PROMPTFOO_VERSION}: ${successes}/${n} passed, ${(cpuMs / n).toFixed(2)} ms orchestrator CPU/trial, ${wallPerTrial.toFixed(2)} ms wall/trial`,
   );
@@ -411,7 +413,128 @@ async function promptfoo(
     // The issue's goal reads "ratio ≤ 0.25": our overhead as a fraction of promptfoo's.
     "orchestration.promptfoo.ratio": round2(ourOverhead / overhead),
     "orchestration.promptfoo.peakRssMiB": Math.round(peakMiB),
+    ...whole,
   };
+}
+
+/**
+ * Whole process against whole process (#19 item 7): `skillgate run` (a fresh `dist/cli.js` process on a repository
+ * holding the same battery: one skill, `CASES` cases of the same prompt and assertion, `TRIALS` trials, the same
+ * agent, no cache, no sandbox, as promptfoo has none) and `promptfoo eval`, each timed with every process it
+ * started (its own CPU and its reaped children's: skillgate's agent spawner, both sides' agents). The agents' own
+ * CPU (the script run as many times, from `sh`) is subtracted, per agent call: skillgate also runs each case
+ * without the skill (its baseline trials), so it makes more calls than promptfoo for the same battery.
+ */
+async function wholeProcesses(
+  ctx: BenchContext,
+  dir: string,
+  script: string,
+  pf: string,
+  pfEnv: Record<string, string>,
+  pfArgs: string[],
+): Promise<Record<string, unknown>> {
+  const repo = join(dir, "whole-repo");
+  const put = (rel: string, text: string) => {
+    mkdirSync(join(repo, rel, ".."), { recursive: true });
+    writeFileSync(join(repo, rel), text);
+  };
+  put(
+    ".skillgate.yml",
+    `agent:\n  adapter: command\n  command: ${JSON.stringify(script)}\nconcurrency: ${CONCURRENCY}\n`,
+  );
+  put(
+    ".claude/skills/bench/SKILL.md",
+    "---\nname: bench\ndescription: Answers bench cases.\n---\nAnswer ok.\n",
+  );
+  put(".agent/evals/bench/meta.json", JSON.stringify({ trials: TRIALS }));
+  for (let c = 0; c < CASES; c++)
+    put(
+      `.agent/evals/bench/prompts/case-${c}.yaml`,
+      `id: case-${c}\nprompt: "Case ${c}: answer ok."\nassertions:\n  - id: ok\n    type: contains\n    value: ok\n`,
+    );
+  const report = join(dir, "whole-report.json");
+  const ours = await treeCpu(
+    process.execPath,
+    [join(ctx.root, "dist/cli.js"), "run", "--repo", repo, "--no-cache", "--json", report, "--quiet"],
+    dir,
+    { ...agentEnv(dir), SKILLGATE_ISOLATION: "none" },
+  );
+  const calls = (JSON.parse(readFileSync(report, "utf8")) as { cost: { agentCalls: number } }).cost
+    .agentCalls;
+  const theirs = await treeCpu(process.execPath, pfArgs, pf, pfEnv);
+  const pfCalls = CASES * TRIALS;
+  // The agents alone: the script started as many times from sh, one after another.
+  const agentRuns = 600;
+  const floor = await treeCpu(
+    "/bin/sh",
+    [
+      "-c",
+      `i=0; while [ $i -lt ${agentRuns} ]; do echo 'Case 1: answer ok.' | ${JSON.stringify(script)} >/dev/null; i=$((i+1)); done`,
+    ],
+    dir,
+    agentEnv(dir),
+  );
+  const agentMs = floor.cpuMs / agentRuns;
+  const ourPerCall = ours.cpuMs / calls - agentMs;
+  const theirPerCall = theirs.cpuMs / pfCalls - agentMs;
+  ctx.log(
+    `orchestration.wholeProcess: skillgate run ${ours.cpuMs.toFixed(0)} ms CPU for ${calls} agent calls (${(ours.wallMs / 1000).toFixed(1)} s wall), promptfoo eval ${theirs.cpuMs.toFixed(0)} ms for ${pfCalls} (${(theirs.wallMs / 1000).toFixed(1)} s wall); the agent alone ${agentMs.toFixed(2)} ms a call; beyond it, per call: ${ourPerCall.toFixed(2)} vs ${theirPerCall.toFixed(2)} ms CPU, ratio ${(ourPerCall / theirPerCall).toFixed(2)}; wall per call ${(ours.wallMs / calls).toFixed(1)} vs ${(theirs.wallMs / pfCalls).toFixed(1)} ms`,
+  );
+  return {
+    "orchestration.wholeProcess.skillgate": {
+      cpuMs: Math.round(ours.cpuMs),
+      wallMs: Math.round(ours.wallMs),
+      agentCalls: calls,
+    },
+    "orchestration.wholeProcess.promptfoo": {
+      cpuMs: Math.round(theirs.cpuMs),
+      wallMs: Math.round(theirs.wallMs),
+      agentCalls: pfCalls,
+    },
+    "orchestration.wholeProcess.agentCpuMsPerCall": round2(agentMs),
+    "orchestration.wholeProcess.cpuMsPerCallBeyondAgent": {
+      skillgate: round2(ourPerCall),
+      promptfoo: round2(theirPerCall),
+    },
+    "orchestration.wholeProcess.ratio": round2(ourPerCall / theirPerCall),
+    "orchestration.wholeProcess.wallMsPerCall": {
+      skillgate: round2(ours.wallMs / calls),
+      promptfoo: round2(theirs.wallMs / pfCalls),
+    },
+  };
+}
+
+/**
+ * Runs a command under `sh` and reads, once it has been reaped, the CPU of it and of every process it waited for
+ * (`sh`'s cutime + cstime in /proc): a whole process tree's CPU without a package.
+ */
+function treeCpu(
+  file: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ cpuMs: number; wallMs: number }> {
+  const started = performance.now();
+  const wrapper = '"$@" >/dev/null 2>&1; rc=$?; echo "SGSTAT $(cat /proc/$$/stat)"; exit $rc';
+  return new Promise((resolve, reject) => {
+    execFile(
+      "/bin/sh",
+      ["-c", wrapper, "sh", file, ...args],
+      { cwd, env, maxBuffer: 2 ** 20 },
+      (err, stdout) => {
+        const code = (err as { code?: number } | null)?.code ?? 0;
+        // skillgate exits 1 on a failing verdict, promptfoo 100 on a failing test; both still report.
+        if (code !== 0 && code !== 1 && code !== 100) return reject(new Error(`${file} exited ${code}`));
+        const line = /SGSTAT (.*)/.exec(stdout)?.[1];
+        if (!line) return reject(new Error(`no CPU reading for ${file}`));
+        const f = line.slice(line.lastIndexOf(")") + 2).split(" ");
+        resolve({
+          cpuMs: (Number(f[13]) + Number(f[14])) * CLOCK_TICK_MS,
+          wallMs: performance.now() - started,
+        });
+      },
+    );
+  });
 }
 
 const CLOCK_TICK_MS = 10;
