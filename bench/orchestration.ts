@@ -440,7 +440,7 @@ async function wholeProcesses(
   };
   put(
     ".skillgate.yml",
-    `agent:\n  adapter: command\n  command: ${JSON.stringify(script)}\nconcurrency: ${CONCURRENCY}\n`,
+    `agent:\n  adapter: command\n  command: ${JSON.stringify(script)}\nconcurrency: ${CONCURRENCY}\nbudget:\n  maxAgentCalls: 5000\n`,
   );
   put(
     ".claude/skills/bench/SKILL.md",
