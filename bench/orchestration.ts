@@ -421,7 +421,7 @@ async function promptfoo(
  * Whole process against whole process (#19 item 7): `skillgate run` (a fresh `dist/cli.js` process on a repository
  * holding the same battery: one skill, `CASES` cases of the same prompt and assertion, `TRIALS` trials, the same
  * agent, no cache, no sandbox, as promptfoo has none) and `promptfoo eval`, each timed with every process it
- * started (its own CPU and its reaped children's: skillgate's agent spawner, both sides' agents). The agents' own
+ * started (the machine's busy CPU while it runs: skillgate's agent spawner, both sides' agents). The agents' own
  * CPU (the script run as many times, from `sh`) is subtracted, per agent call: skillgate also runs each case
  * without the skill (its baseline trials), so it makes more calls than promptfoo for the same battery.
  */
@@ -504,9 +504,18 @@ async function wholeProcesses(
   };
 }
 
+/** The machine's busy CPU so far (all cores, every process: /proc/stat's first line less idle and iowait), ms. */
+function machineBusyMs(): number {
+  const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  return (total - (f[3] ?? 0) - (f[4] ?? 0)) * CLOCK_TICK_MS;
+}
+
 /**
- * Runs a command under `sh` and reads, once it has been reaped, the CPU of it and of every process it waited for
- * (`sh`'s cutime + cstime in /proc): a whole process tree's CPU without a package.
+ * Runs a command and measures the machine's busy CPU while it runs: the whole process tree, daemons it leaves
+ * behind and reparented children included (skillgate's agent spawner outlives the wait of its parent, so the
+ * parent's reaped-children time misses it). On the bench's otherwise idle machine that is the command's cost; on a
+ * busy one it is an upper bound for both sides alike.
  */
 function treeCpu(
   file: string,
@@ -515,25 +524,17 @@ function treeCpu(
   env: NodeJS.ProcessEnv,
 ): Promise<{ cpuMs: number; wallMs: number }> {
   const started = performance.now();
-  const wrapper = '"$@" >/dev/null 2>&1; rc=$?; echo "SGSTAT $(cat /proc/$$/stat)"; exit $rc';
+  const before = machineBusyMs();
   return new Promise((resolve, reject) => {
-    execFile(
-      "/bin/sh",
-      ["-c", wrapper, "sh", file, ...args],
-      { cwd, env, maxBuffer: 2 ** 20 },
-      (err, stdout) => {
-        const code = (err as { code?: number } | null)?.code ?? 0;
-        // skillgate exits 1 on a failing verdict, promptfoo 100 on a failing test; both still report.
-        if (code !== 0 && code !== 1 && code !== 100) return reject(new Error(`${file} exited ${code}`));
-        const line = /SGSTAT (.*)/.exec(stdout)?.[1];
-        if (!line) return reject(new Error(`no CPU reading for ${file}`));
-        const f = line.slice(line.lastIndexOf(")") + 2).split(" ");
-        resolve({
-          cpuMs: (Number(f[13]) + Number(f[14])) * CLOCK_TICK_MS,
-          wallMs: performance.now() - started,
-        });
-      },
-    );
+    execFile(file, args, { cwd, env, maxBuffer: 64 * 2 ** 20 }, (err) => {
+      const code = (err as { code?: number } | null)?.code ?? 0;
+      // skillgate exits 1 on a failing verdict, promptfoo 100 on a failing test; both still report.
+      if (code !== 0 && code !== 1 && code !== 100) return reject(new Error(`${file} exited ${code}`));
+      // Processes that outlive it (skillgate's spawner winds down after its parent) get a moment to finish.
+      setTimeout(() => {
+        resolve({ cpuMs: machineBusyMs() - before, wallMs: performance.now() - started });
+      }, 300);
+    });
   });
 }
 
