@@ -56,7 +56,9 @@ const NOT_RUN_HERE: Record<string, string> = {
   "npm run bench -- --only verdict-e2e --verdict-e2e-prs 15":
     "45 whole CLI runs took 850 s on the 2 busy cores, and its agent draws from /dev/urandom: figures differ run to run",
   "npm run bench -- --json bench.json":
-    "the benchmark takes about 7 minutes on 2 cores; its figures are in the README",
+    "the whole benchmark took 25 minutes on an idle 2-core machine on 2026-12-01 (before the cost section's agent was fixed); its figures are in the README",
+  "npm run bench -- --only cost,orchestration --with-promptfoo":
+    "installs promptfoo from the npm registry and runs both sections (about 4 minutes); its figures are in the README",
   "npm run bench -- --only trigger-stop --json F":
     "the bench's trigger-stop section (about 3 minutes on 2 busy cores, the real Claude Code and Codex CLIs); its figures are in the README",
   "npm run bench -- --only isolation":
