@@ -95,7 +95,7 @@ function childrenCpuMs(): number {
   try {
     const stat = readFileSync("/proc/self/stat", "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[13]) + Number(fields[14])) * 10;
+    return (Number(fields[13]) + Number(fields[14])) * CLOCK_TICK_MS;
   } catch {
     return 0;
   }
@@ -453,7 +453,7 @@ async function wholeProcesses(
       `id: case-${c}\nprompt: "Case ${c}: answer ok."\nassertions:\n  - id: ok\n    type: contains\n    value: ok\n`,
     );
   const report = join(dir, "whole-report.json");
-  const ours = await treeCpu(
+  const ours = await busyCpuWhile(
     process.execPath,
     [join(ctx.root, "dist/cli.js"), "run", "--repo", repo, "--no-cache", "--json", report, "--quiet"],
     dir,
@@ -461,11 +461,11 @@ async function wholeProcesses(
   );
   const calls = (JSON.parse(readFileSync(report, "utf8")) as { cost: { agentCalls: number } }).cost
     .agentCalls;
-  const theirs = await treeCpu(process.execPath, pfArgs, pf, pfEnv);
+  const theirs = await busyCpuWhile(process.execPath, pfArgs, pf, pfEnv);
   const pfCalls = CASES * TRIALS;
   // The agents alone: the script started as many times from sh, one after another.
   const agentRuns = 600;
-  const floor = await treeCpu(
+  const floor = await busyCpuWhile(
     "/bin/sh",
     [
       "-c",
@@ -517,7 +517,7 @@ function machineBusyMs(): number {
  * parent's reaped-children time misses it). On the bench's otherwise idle machine that is the command's cost; on a
  * busy one it is an upper bound for both sides alike.
  */
-function treeCpu(
+function busyCpuWhile(
   file: string,
   args: string[],
   cwd: string,

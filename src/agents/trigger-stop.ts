@@ -9,7 +9,8 @@
  * - `first-action` (default): the decision is the agent's first action. A skill load (`Skill` call, or a read of
  *   `…/skills/<name>/SKILL.md`) routes the prompt to that skill; any other tool call, or a text answer followed by
  *   nothing, is "not routed". This is Claude Code's own contract (its Skill tool tells the model to invoke a
- *   relevant skill before any other response) and what Anthropic's skill-creator measures. `TodoWrite` is
+ *   relevant skill before any other response) and the rule of skill-creator's run_eval.py, whose first
+ *   `tool_use` decides. `TodoWrite` is
  *   bookkeeping, not an action: it does not decide. A model that looks around first (`Glob`, then `Skill`) counts
  *   as not routed, where a full run would have seen the skill fire later.
  * - `skill-or-end`: stop only when a skill loads; otherwise the agent runs to completion. The verdict is the full
@@ -64,14 +65,14 @@ export class LineReader {
   push(text: string): { line: string; end: number }[] {
     this.buf += text;
     const lines: { line: string; end: number }[] = [];
-    let nl = this.buf.indexOf("\n");
-    while (nl >= 0) {
-      const line = this.buf.slice(0, nl);
-      this.offset += nl + 1;
-      lines.push({ line, end: this.offset });
-      this.buf = this.buf.slice(nl + 1);
-      nl = this.buf.indexOf("\n");
+    // One pass over the buffer, cut once at the end (not a copy of the rest per line).
+    let start = 0;
+    for (let nl = this.buf.indexOf("\n"); nl >= 0; nl = this.buf.indexOf("\n", start)) {
+      lines.push({ line: this.buf.slice(start, nl), end: this.offset + nl + 1 });
+      start = nl + 1;
     }
+    this.offset += start;
+    this.buf = this.buf.slice(start);
     return lines;
   }
 }

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { TrialRecord, TrialRequest } from "../../src/model/index.js";
 import { type RunOptions, runTrials } from "../../src/run/runner.js";
 import { writeRepo } from "../support/repo-files.js";
@@ -28,7 +28,6 @@ import { makeRequest, recordingLogger, skill } from "../support/trials.js";
 
 const CLAUDE = resolve("node_modules/.bin/claude");
 const CODEX = resolve("node_modules/.bin/codex");
-const saved = { ...process.env };
 
 const scenarioOf = (raw: string) => /SCENARIO-([A-Z]+)/.exec(raw)?.[1] ?? "";
 
@@ -120,16 +119,13 @@ beforeAll(async () => {
     },
     "sg-trigstop-",
   );
-  process.env.ANTHROPIC_BASE_URL = claudeServer.url;
-  process.env.ANTHROPIC_API_KEY = "sk-ant-dummy";
-  process.env.OPENAI_API_KEY = "sk-dummy";
+  vi.stubEnv("ANTHROPIC_BASE_URL", claudeServer.url);
+  vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant-dummy");
+  vi.stubEnv("OPENAI_API_KEY", "sk-dummy");
 });
 
 afterAll(async () => {
-  for (const k of ["ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"]) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
+  vi.unstubAllEnvs();
   await claudeServer?.close();
   await codexServer?.close();
 });
