@@ -246,6 +246,8 @@ type Matched = {
   inherited?: { inlineStyle?: Style; matchedCSSRules?: { rule: Rule }[] }[];
 };
 type Sheet = { sourceURL: string; startLine: number; startColumn: number; isInline: boolean };
+/** How long a rule's stylesheet header may lag behind the rule (CSS.styleSheetAdded is an event of its own). */
+const SHEET_EVENT_WAIT_MS = 5_000;
 
 function attr(n: Node, name: string): string | undefined {
   const a = n.attributes ?? [];
@@ -420,6 +422,17 @@ async function collect(cdp: PipeCdp, page: PageSpec): Promise<CascadeObservation
     let m = matchedCache.get(n.nodeId);
     if (!m) {
       m = (await send("CSS.getMatchedStylesForNode", { nodeId: n.nodeId })) as Matched;
+      // A sheet's `styleSheetAdded` event may come after the rules that cite it: wait for it (bounded), or the
+      // rule's file:line would be missing for this run only.
+      const cited = [m, ...(m.inherited ?? [])].flatMap((level) =>
+        (level.matchedCSSRules ?? [])
+          .map(({ rule }) => (rule.origin === "regular" ? rule.styleSheetId : undefined))
+          .filter((id): id is string => typeof id === "string"),
+      );
+      for (const until = Date.now() + SHEET_EVENT_WAIT_MS; cited.some((id) => !sheets.has(id)); ) {
+        if (Date.now() >= until) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
       matchedCache.set(n.nodeId, m);
     }
     return m;
