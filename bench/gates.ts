@@ -2,8 +2,9 @@
  * Gates bench (`npm run bench`, section `gates`):
  * 1. all eight gates on one candidate — the good reference module of each gate, all started at once as the
  *    pipeline's grading starts them, each in its sandbox (the sandbox runs one child per core and queues the
- *    rest): total wall time (goal < 1.5 s) and per gate (queueing included);
- * 2. complexity stability — 50 runs per class (`--complexity-runs N`) (linear Map join, linearithmic sort-merge join, quadratic
+ *    rest): total wall time (regression guard < 4 s) and per gate (queueing included);
+ * 2. complexity stability — 10 to 50 runs per class and condition, as many as the section's time allows
+ *    (`--complexity-runs N`: N) (linear Map join, linearithmic sort-merge join, quadratic
  *    `find` join), idle and with two busy cores, for our rule (operation counters + min-of-rounds wall clock)
  *    and, side by side, for the seed's wall-clock-only rule (20 warm-ups, mean of 50 calls at N=100, one call
  *    at N=5,000, pass iff ratio ≤ 120). Each run gets a fresh function instance (fresh JIT state). Counts are
@@ -27,10 +28,14 @@ import { CONFIRM_ROUNDS, measureCounts, measureWall } from "../gates/complexity/
 import { GATE_IDS, runGate } from "../gates/registry.js";
 import { childScript } from "../src/sandbox/compile.js";
 import { SANDBOX_CONCURRENCY } from "../src/sandbox/process.js";
+import { countFlag, keepSampling } from "./budget.js";
+import { median } from "./stats.js";
 import type { BenchContext } from "./types.js";
 
 const SEED = 20261129;
+/** Runs per class and condition: as many as the section's time allows between these (`--complexity-runs N`: N). */
 const RUNS_PER_CLASS = 50;
+const MIN_RUNS_PER_CLASS = 10;
 const SEED_RULE_CUTOFF = 120;
 
 /** The good reference module (and options) of each gate: together, one candidate that should pass all eight. */
@@ -82,11 +87,6 @@ function busyCores(): () => void {
     for (const k of kids) if (k.pid !== undefined) process.kill(k.pid, "SIGKILL");
   };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : Number.NaN;
-};
 
 /** CPU time (user + system, ms) of this process's finished children, from /proc (Linux); undefined elsewhere. */
 function childrenCpuMs(): number | undefined {
@@ -148,20 +148,21 @@ interface ConditionResult {
 }
 
 /** Our rule as the sandbox child runs it: with the counting instruments installed (idle while timing). */
-function stability(ctx: BenchContext, runs: number): ConditionResult {
+function stability(ctx: BenchContext, plan: RunPlan): ConditionResult {
   const { instruments, restore } = installInstruments();
   try {
-    return stabilityWith(ctx, runs, instruments);
+    return stabilityWith(ctx, plan, instruments);
   } finally {
     restore();
   }
 }
 
-function stabilityWith(ctx: BenchContext, runs: number, instruments: Instruments): ConditionResult {
+/** A run count, or a time to fill: at least `min` and at most `max` runs, as many as end before `deadline`. */
+type RunPlan = { min: number; max: number; deadline: number };
+
+function stabilityWith(ctx: BenchContext, plan: RunPlan, instruments: Instruments): ConditionResult {
   const build = BUILDERS["events-users"]!;
-  const ours = {} as ConditionResult["ours"];
-  const seed = {} as ConditionResult["seed"];
-  for (const { truth, file } of CLASSES) {
+  const classes = CLASSES.map(({ truth, file }) => {
     const source = readFileSync(join(ctx.root, "gates", "complexity", "fixtures", file), "utf8");
     const countRuns = [0, 1, 2].map((i) =>
       JSON.stringify(measureCounts(instruments, freshInstance(source, -1 - i), build, SIZES, SEED)),
@@ -169,48 +170,75 @@ function stabilityWith(ctx: BenchContext, runs: number, instruments: Instruments
     if (new Set(countRuns).size !== 1)
       throw new Error(`bench gates: operation counts of ${file} differ between runs`);
     const counts = JSON.parse(countRuns[0] as string);
-    let wrong = 0;
-    let byWall = 0;
-    const slopes: number[] = [];
-    let seedWrong = 0;
-    const ratios: number[] = [];
-    for (let r = 0; r < runs; r++) {
-      const fn = freshInstance(source, r);
+    return {
+      truth,
+      source,
+      counts,
+      wrong: 0,
+      byWall: 0,
+      slopes: [] as number[],
+      seedWrong: 0,
+      ratios: [] as number[],
+    };
+  });
+  // Run r of every class before run r + 1 of any, so a deadline leaves the classes with equal samples.
+  const t0 = Date.now();
+  let runs = 0;
+  for (; keepSampling({ deadline: plan.deadline }, runs, plan.min, plan.max, t0); runs++) {
+    for (const c of classes) {
+      const fn = freshInstance(c.source, runs);
       const wall = measureWall(fn, build, WALL_SIZES, SEED);
       const confirmations: (number | undefined)[] = [];
-      while (confirmationsNeeded(counts, wall, confirmations) > 0)
+      while (confirmationsNeeded(c.counts, wall, confirmations) > 0)
         confirmations.push(wallSlope(measureWall(fn, build, WALL_SIZES, SEED, CONFIRM_ROUNDS)));
-      const v = decide(counts, wall, confirmations);
-      if (v.class !== truth) wrong++;
-      if (v.decidedBy === "wall") byWall++;
-      slopes.push(v.wallSlope ?? Number.NaN);
-      const s = seedRule(freshInstance(source, runs + r));
-      ratios.push(s.ratio);
-      if (s.passed !== (truth !== "quadratic")) seedWrong++;
+      const v = decide(c.counts, wall, confirmations);
+      if (v.class !== c.truth) c.wrong++;
+      if (v.decidedBy === "wall") c.byWall++;
+      c.slopes.push(v.wallSlope ?? Number.NaN);
+      // Offset past any run count, so the seed rule never measures an instance our rule measured.
+      const s = seedRule(freshInstance(c.source, 1_000_000 + runs));
+      c.ratios.push(s.ratio);
+      if (s.passed !== (c.truth !== "quadratic")) c.seedWrong++;
     }
-    ours[truth] = {
-      misclassified: wrong,
+  }
+  const ours = {} as ConditionResult["ours"];
+  const seed = {} as ConditionResult["seed"];
+  for (const c of classes) {
+    ours[c.truth] = {
+      misclassified: c.wrong,
       runs,
-      decidedByWall: byWall,
-      wallSlopeMedian: Number(median(slopes).toFixed(3)),
+      decidedByWall: c.byWall,
+      wallSlopeMedian: Number(median(c.slopes).toFixed(3)),
     };
-    seed[truth] = { misclassified: seedWrong, runs, ratioMedian: Number(median(ratios).toFixed(1)) };
+    seed[c.truth] = { misclassified: c.seedWrong, runs, ratioMedian: Number(median(c.ratios).toFixed(1)) };
   }
   return { ours, seed };
 }
 
 export async function bench(ctx: BenchContext): Promise<Record<string, unknown>> {
-  const runs =
-    typeof ctx.flags.complexityRuns === "string" ? Number(ctx.flags.complexityRuns) : RUNS_PER_CLASS;
+  const exact = countFlag(ctx, "complexityRuns");
   const gates = await allGates(ctx);
-  const idle = stability(ctx, runs);
+  // Without --complexity-runs, each condition fills half the section's remaining time (MIN_RUNS to RUNS_PER_CLASS).
+  const plan = (share: number): RunPlan =>
+    exact
+      ? { min: exact, max: exact, deadline: Number.POSITIVE_INFINITY }
+      : {
+          min: MIN_RUNS_PER_CLASS,
+          max: RUNS_PER_CLASS,
+          deadline: Date.now() + (ctx.deadline - Date.now()) * share,
+        };
+  const idle = stability(ctx, plan(0.5));
   const stop = busyCores();
   let busy: ConditionResult;
   try {
-    busy = stability(ctx, runs);
+    busy = stability(ctx, plan(1));
   } finally {
     stop();
   }
+  const runs =
+    idle.ours.linear.runs === busy.ours.linear.runs
+      ? idle.ours.linear.runs
+      : `${idle.ours.linear.runs} idle, ${busy.ours.linear.runs} busy`;
   const total = (c: ConditionResult, rule: "ours" | "seed") =>
     Object.values(c[rule]).reduce((a, x) => a + x.misclassified, 0);
   ctx.log(
@@ -232,7 +260,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const misclassified = {
     opCounterAndWall: total(idle, "ours") + total(busy, "ours"),
     wallOnlySeedRule: total(idle, "seed") + total(busy, "seed"),
-    runs: CLASSES.length * runs * 2,
+    runs: CLASSES.length * (idle.ours.linear.runs + busy.ours.linear.runs),
   };
   ctx.log(
     `complexity: misclassified — ours ${misclassified.opCounterAndWall}/${misclassified.runs} (goal 0), seed rule ${misclassified.wallOnlySeedRule}/${misclassified.runs}`,

@@ -1,10 +1,12 @@
 /**
- * `npm run bench [-- --json FILE] [-- --only a,b] [-- --with-promptfoo]`: runs every section in one process,
- * prints a table of figures and writes the merged JSON. Every figure is measured in this run.
+ * `npm run bench [-- --json FILE] [-- --only a,b] [-- --with-promptfoo] [-- --seconds N]`: runs every section in
+ * one process, within a time allotment (`budget.ts`), prints a table of figures and writes the merged JSON. Every
+ * figure is measured in this run.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { DEFAULT_SECONDS, sectionDeadline } from "./budget.js";
 import type { BenchContext, BenchSection } from "./types.js";
 
 type Loader = () => Promise<BenchSection>;
@@ -95,12 +97,28 @@ export async function main(root: string, argv: string[]): Promise<number> {
     startedAt: new Date().toISOString(),
   };
   const started = Date.now();
-  const ctx: BenchContext = { root, tmp, flags, log: (line) => process.stdout.write(`  ${line}\n`) };
+  const seconds = flags.seconds === undefined ? DEFAULT_SECONDS : Number(flags.seconds);
+  if (!Number.isFinite(seconds) || seconds < 0)
+    throw new Error("bench: --seconds must be a number of seconds (0: no time allotment)");
+  const allotMs = seconds === 0 ? Number.POSITIVE_INFINITY : seconds * 1000;
+  result.secondsAllotted = seconds === 0 ? null : seconds;
+  const log = (line: string) => process.stdout.write(`  ${line}\n`);
+  const torun = Object.keys(SECTIONS).filter((name) => !only || only.has(name));
+  const unknown = [...(only ?? [])].filter((name) => !(name in SECTIONS));
+  if (unknown.length)
+    throw new Error(
+      `bench: no section ${unknown.join(", ")} (sections: ${Object.keys(SECTIONS).join(", ")})`,
+    );
   let failed = 0;
   try {
-    for (const [name, load] of Object.entries(SECTIONS)) {
-      if (only && !only.has(name)) continue;
-      process.stdout.write(`${name}\n`);
+    for (const [i, name] of torun.entries()) {
+      const load = SECTIONS[name]!;
+      const deadline = sectionDeadline(name, torun.slice(i), allotMs - (Date.now() - started));
+      const ctx: BenchContext = { root, tmp, flags, log, deadline };
+      const share = Number.isFinite(deadline)
+        ? ` (${Math.round((deadline - Date.now()) / 1000)} s allotted)`
+        : "";
+      process.stdout.write(`${name}${share}\n`);
       const t0 = Date.now();
       try {
         merge(result, namespaced(name, await (await load())(ctx)));
@@ -115,7 +133,9 @@ export async function main(root: string, argv: string[]): Promise<number> {
     rmSync(tmp, { recursive: true, force: true });
   }
   result.totalSeconds = Math.round((Date.now() - started) / 100) / 10;
-  process.stdout.write(`total ${result.totalSeconds} s\n`);
+  process.stdout.write(
+    `total ${result.totalSeconds} s${Number.isFinite(allotMs) ? ` (allotted ${seconds} s, 600 s the goal)` : ""}\n`,
+  );
   if (typeof flags.json === "string") {
     const file = resolve(flags.json);
     mkdirSync(dirname(file), { recursive: true });

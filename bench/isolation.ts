@@ -3,6 +3,8 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedAnthropic, text, toolUse } from "../test/support/scripted-anthropic.js";
 import { respCall, respText, startScriptedResponses } from "../test/support/scripted-responses.js";
+import { keepSampling } from "./budget.js";
+import { median } from "./stats.js";
 import type { BenchContext } from "./types.js";
 
 /**
@@ -17,10 +19,19 @@ import type { BenchContext } from "./types.js";
  *   it runs as a plain child (Codex then under its own sandbox, `workspace-write`: the real alternative).
  * Needs `npm run bundle` first.
  */
+/**
+ * Rounds (one process of each mode): as many as the section's time allows, between a minimum and `ROUNDS`; the
+ * gate and agent pair gets a fifth of the time (at least `MIN_ROUNDS`), each CLI two fifths (at least
+ * `MIN_CLI_ROUNDS`: a real-CLI round took 30–45 s at load average 11, when two of them made the section 182 s).
+ */
 const ROUNDS = 3;
+const MIN_ROUNDS = 2;
+const MIN_CLI_ROUNDS = 1;
 const AGENT_TRIALS = 12;
-const CLI_ROUNDS = 3;
 const CLI_TRIALS = 2;
+
+/** The time of a part of the section: `share` of what is left of it. */
+const partDeadline = (ctx: BenchContext, share: number) => Date.now() + (ctx.deadline - Date.now()) * share;
 
 function wallMs(node: string, args: string[], cwd: string, env: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -36,7 +47,6 @@ function wallMs(node: string, args: string[], cwd: string, env: Record<string, s
 }
 
 const signed = (n: number) => (n < 0 ? `${n}` : `+${n}`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A repository with one skill, one case and a `command` agent that answers "ok" at once. */
 function tinyRepo(dir: string): string {
@@ -90,13 +100,15 @@ const MARK_OUTPUT = "bench-mark-42";
  * output back (a blocked shell, a model unreached) is refused, not timed.
  */
 async function cliTrials(
+  deadline: number,
   cli: string,
   repo: string,
   env: Record<string, string>,
   ran: () => number,
 ): Promise<{ isolated: number[]; none: number[] }> {
   const out = { isolated: [] as number[], none: [] as number[] };
-  for (let round = 0; round < CLI_ROUNDS; round++) {
+  const t0 = Date.now();
+  for (let round = 0; keepSampling({ deadline }, round, MIN_CLI_ROUNDS, ROUNDS, t0); round++) {
     const order = round % 2 === 0 ? (["isolated", "none"] as const) : (["none", "isolated"] as const);
     for (const mode of order) {
       const e = mode === "none" ? { ...env, SKILLGATE_ISOLATION: "none" } : env;
@@ -123,7 +135,9 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const repo = tinyRepo(ctx.tmp);
   const gate = { isolated: [] as number[], none: [] as number[] };
   const agent = { isolated: [] as number[], none: [] as number[] };
-  for (let round = 0; round < ROUNDS; round++) {
+  const t0 = Date.now();
+  const pairDeadline = partDeadline(ctx, 0.2);
+  for (let round = 0; keepSampling({ deadline: pairDeadline }, round, MIN_ROUNDS, ROUNDS, t0); round++) {
     // Alternate which goes first, so neither always runs on a machine the other just warmed.
     const order = round % 2 === 0 ? (["isolated", "none"] as const) : (["none", "isolated"] as const);
     for (const mode of order) {
@@ -141,6 +155,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     const iso = median(m.isolated);
     const none = median(m.none);
     return {
+      rounds: m.none.length,
       isolatedMs: Math.round(iso),
       noneMs: Math.round(none),
       overheadMs: Math.round(iso - none),
@@ -165,6 +180,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     const bin = (name: string) => join(ctx.root, "node_modules", ".bin", name);
     c = figures(
       await cliTrials(
+        partDeadline(ctx, 0.5),
         cli,
         cliRepo(ctx.tmp, "claude", `  adapter: claude-code\n  command: ${bin("claude")}\n`),
         { ANTHROPIC_BASE_URL: claude.url, ANTHROPIC_API_KEY: "sk-ant-bench", CLAUDE_CODE_MAX_RETRIES: "0" },
@@ -173,6 +189,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     );
     x = figures(
       await cliTrials(
+        ctx.deadline,
         cli,
         cliRepo(
           ctx.tmp,
@@ -188,17 +205,17 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     await codex.close();
   }
   ctx.log(
-    `isolation.gateRun     ${g.isolatedMs} ms isolated vs ${g.noneMs} ms none (${signed(g.overheadMs)} ms, ×${g.ratio}; whole \`skillgate gate\` process, median of ${ROUNDS})`,
+    `isolation.gateRun     ${g.isolatedMs} ms isolated vs ${g.noneMs} ms none (${signed(g.overheadMs)} ms, ×${g.ratio}; whole \`skillgate gate\` process, median of ${gate.none.length})`,
   );
   ctx.log(
-    `isolation.agentTrial  ${a.isolatedMs} ms isolated vs ${a.noneMs} ms none per trial (${signed(a.overheadMs)} ms, ×${a.ratio}; \`skillgate run\` of ${2 * AGENT_TRIALS} command-agent trials / ${2 * AGENT_TRIALS}, median of ${ROUNDS})`,
+    `isolation.agentTrial  ${a.isolatedMs} ms isolated vs ${a.noneMs} ms none per trial (${signed(a.overheadMs)} ms, ×${a.ratio}; \`skillgate run\` of ${2 * AGENT_TRIALS} command-agent trials / ${2 * AGENT_TRIALS}, median of ${agent.none.length})`,
   );
   for (const [name, f] of [
     ["claudeTrial", c],
     ["codexTrial ", x],
   ] as const)
     ctx.log(
-      `isolation.${name}  ${f.isolatedMs} ms isolated vs ${f.noneMs} ms none per trial (${signed(f.overheadMs)} ms, ×${f.ratio}; \`skillgate run\` of ${2 * CLI_TRIALS} real-CLI trials / ${2 * CLI_TRIALS}, median of ${CLI_ROUNDS}; wall time on a shared machine: compare within this run only)`,
+      `isolation.${name}  ${f.isolatedMs} ms isolated vs ${f.noneMs} ms none per trial (${signed(f.overheadMs)} ms, ×${f.ratio}; \`skillgate run\` of ${2 * CLI_TRIALS} real-CLI trials / ${2 * CLI_TRIALS}, median of ${f.rounds}; wall time on a shared machine: compare within this run only)`,
     );
   return {
     isolation: {
@@ -206,9 +223,8 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
       agentTrial: a,
       claudeTrial: c,
       codexTrial: x,
-      rounds: ROUNDS,
+      rounds: gate.none.length,
       agentTrials: AGENT_TRIALS,
-      cliRounds: CLI_ROUNDS,
       cliTrials: CLI_TRIALS,
     },
   };

@@ -28,6 +28,8 @@ import { emptyResult } from "../src/agents/result.js";
 import type { AgentAdapter, InstalledSkill, Logger, TrialRequest } from "../src/model/index.js";
 import { trialKey } from "../src/run/keys.js";
 import { type RunOptions, runTrials } from "../src/run/runner.js";
+import { keepSampling } from "./budget.js";
+import { median } from "./stats.js";
 import type { BenchContext } from "./types.js";
 
 const execFileP = promisify(execFile);
@@ -35,7 +37,9 @@ const execFileP = promisify(execFile);
 export const CASES = 100;
 export const TRIALS = 3;
 export const CONCURRENCY = 8;
-export const ROUNDS = 3;
+/** Measured rounds: as many as the section's time allows, between `MIN_ROUNDS` and `ROUNDS` (after one warm-up). */
+export const ROUNDS = 5;
+export const MIN_ROUNDS = 2;
 /** Each round alternates floor and runner over this many slices of the battery (100 trials each). */
 export const CHUNKS = 6;
 export const PROMPTFOO_VERSION = "0.121.20";
@@ -139,12 +143,6 @@ function addCost(a: Cost, b: Cost): Cost {
   };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
 /** Peak RSS of this process so far (VmHWM, KiB), or undefined where /proc is not there. */
 function peakRssKiB(): number | undefined {
   try {
@@ -233,7 +231,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     budget: {},
     logger: quietLogger,
   };
-  // One round of each first, unmeasured: the first pass pays for JIT compilation and cold file caches.
+  // One slice of each first, unmeasured: the first pass pays for JIT compilation and cold file caches.
   const chunkSize = n / CHUNKS;
   const chunks = Array.from({ length: CHUNKS }, (_, k) => requests.slice(k * chunkSize, (k + 1) * chunkSize));
   const floorOf = (chunk: TrialRequest[]) =>
@@ -253,10 +251,13 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
         if (passed !== chunk.length) throw new Error(`only ${passed}/${chunk.length} trials passed`);
       }, true),
     );
-  for (let round = -1; round < ROUNDS; round++) {
+  let roundsFrom = Date.now();
+  for (let round = -1; round < 0 || keepSampling(ctx, round, MIN_ROUNDS, ROUNDS, roundsFrom); round++) {
+    if (round === 0) roundsFrom = Date.now();
     let floor: Cost = { wallMs: 0, parentCpuMs: 0, childCpuMs: 0 };
     let ours: Cost = floor;
-    for (const [k, chunk] of chunks.entries()) {
+    // The warm-up (round -1) is one slice of each: JIT compilation and file caches are warm after it.
+    for (const [k, chunk] of (round < 0 ? chunks.slice(0, 1) : chunks).entries()) {
       // In turn first, so neither side always follows the other.
       let f: Cost;
       let o: Awaited<ReturnType<typeof runnerOf>>;
@@ -290,7 +291,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     },
   };
   const withoutSpawn: number[] = [];
-  for (let round = -1; round < ROUNDS; round++) {
+  for (let round = -1; round < MIN_ROUNDS; round++) {
     const c = await measure(async () => {
       await runTrials(requests, { ...runOptions, adapter: inProcess });
     });
@@ -312,7 +313,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   };
   const wallOverhead = median(perTrial(runs.map((r, i) => r.wallMs - floors[i]!.wallMs)));
   ctx.log(
-    `orchestration: ${CASES} cases × ${TRIALS} trials = ${n}, concurrency ${CONCURRENCY}, sh agent, ${ROUNDS} rounds of ${CHUNKS} alternating slices (medians)`,
+    `orchestration: ${CASES} cases × ${TRIALS} trials = ${n}, concurrency ${CONCURRENCY}, sh agent, ${runs.length} rounds of ${CHUNKS} alternating slices (medians)`,
   );
   ctx.log(
     `orchestration spawn floor: ${(f.parentCpuMs / n).toFixed(2)} ms orchestrator CPU/trial, agent ${(f.childCpuMs / n).toFixed(2)} ms CPU, ${(f.wallMs / n).toFixed(2)} ms wall/trial`,
@@ -330,7 +331,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const result: Record<string, unknown> = {
     "orchestration.trials": n,
     "orchestration.concurrency": CONCURRENCY,
-    "orchestration.rounds": ROUNDS,
+    "orchestration.rounds": runs.length,
     "orchestration.slicesPerRound": CHUNKS,
     "orchestration.overheadMsPerTrial": round2(overhead),
     "orchestration.overheadMsPerTrialByRound": diffs.map(round2),

@@ -13,6 +13,7 @@ import {
   respText,
   startScriptedResponses,
 } from "../test/support/scripted-responses.js";
+import { countFlag } from "./budget.js";
 import type { BenchContext } from "./types.js";
 
 /**
@@ -20,18 +21,19 @@ import type { BenchContext } from "./types.js";
  * dist/cli.js with the real Claude Code and Codex CLIs against a scripted model on loopback. The model behaves
  * like a real one: after loading the skill it works on (reads a file, runs a command, writes, answers: 5 model
  * requests in all); a should-not-fire prompt gets another tool first and then an answer (3), or a plain answer (1).
- * One trigger battery (3 should-fire, 3 should-not-fire prompts, RUNS runs each), run with `triggerStop: off`
+ * One trigger battery (3 should-fire, 3 should-not-fire prompts, `DEFAULT_RUNS` runs each), run with `triggerStop: off`
  * (the full run) and with the default (`first-action`), alternating which goes first, ROUNDS times (one: on the
- * 2-core machine a full Claude Code run of it takes ~100 s when the machine is busy).
+ * 2-core machine a full Claude Code run of it takes ~100 s when the machine is busy). One run per query: the
+ * scripted model answers a prompt the same way each time, so more runs repeat the same per-trial figures (three
+ * runs gave the same ones, 18 trials, at four times the section's time); `--trigger-stop-runs N` for more.
  * Per trigger trial: model requests the server saw (the CLI's main loop; Claude Code's tool-less side requests
  * apart), bytes it sent (what input tokens are billed on, ≈ 4 bytes a token), the tokens the CLI reported (in the
  * report's cost), and wall time (the whole process over its trials). The trigger figures (precision, recall) of
  * both runs must be equal, or the section fails. Needs `npm run bundle` first.
  */
 const ROUNDS = 1;
-/** Runs per trigger query (the `triggerRuns` default). */
-const RUNS = 3;
-const TRIALS = 6 * RUNS;
+/** Runs per trigger query. */
+const DEFAULT_RUNS = 1;
 
 const PROMPTS = {
   shouldFire: [
@@ -93,7 +95,7 @@ function codexModel(r: ResponsesRequest) {
   }
 }
 
-function repoFor(dir: string, name: string, agent: string, stop: string): string {
+function repoFor(dir: string, name: string, agent: string, stop: string, runs: number): string {
   const repo = join(dir, `trigger-stop-${name}-${stop}`);
   for (const [skill, desc] of [
     ["split-cents", "Split money amounts in cents among people without losing a cent."],
@@ -116,7 +118,7 @@ function repoFor(dir: string, name: string, agent: string, stop: string): string
   );
   writeFileSync(
     join(repo, ".skillgate.yml"),
-    `agent:\n${agent}  options:\n    triggerStop: ${stop}\ntriggerRuns: ${RUNS}\ncache:\n  enabled: false\nconcurrency: 2\ntimeoutSeconds: 180\n`,
+    `agent:\n${agent}  options:\n    triggerStop: ${stop}\ntriggerRuns: ${runs}\ncache:\n  enabled: false\nconcurrency: 2\ntimeoutSeconds: 180\n`,
   );
   return repo;
 }
@@ -146,6 +148,7 @@ function runCli(node: string, args: string[], cwd: string, env: Record<string, s
 }
 
 async function measure(
+  expectedTrials: number,
   cli: string,
   repo: string,
   env: Record<string, string>,
@@ -168,7 +171,8 @@ async function measure(
   const loop = mine.filter((r) => r.hasTools !== false);
   const report = JSON.parse(readFileSync(json, "utf8"));
   const trials = report.cost.agentCalls as number;
-  if (trials !== TRIALS) throw new Error(`${repo}: ${trials} agent calls, expected ${TRIALS}`);
+  if (trials !== expectedTrials)
+    throw new Error(`${repo}: ${trials} agent calls, expected ${expectedTrials}`);
   const skill = report.skills.find((s: { name: string }) => s.name === "split-cents");
   return {
     wallMs,
@@ -208,7 +212,9 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const bin = (name: string) => join(ctx.root, "node_modules", ".bin", name);
   const claude = await startScriptedAnthropic(claudeModel);
   const codex = await startScriptedResponses(codexModel);
-  const out: Record<string, unknown> = { trials: TRIALS, rounds: ROUNDS };
+  const runsPerQuery = countFlag(ctx, "triggerStopRuns") ?? DEFAULT_RUNS;
+  const trials = (PROMPTS.shouldFire.length + PROMPTS.shouldNotFire.length) * runsPerQuery;
+  const out: Record<string, unknown> = { trials, runsPerQuery, rounds: ROUNDS };
   try {
     for (const [name, agent, env, requests] of [
       [
@@ -228,8 +234,9 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
       for (let round = 0; round < ROUNDS; round++) {
         const order = round % 2 === 0 ? (["full", "stopped"] as const) : (["stopped", "full"] as const);
         for (const which of order) {
-          const repo = repoFor(ctx.tmp, `${name}-${round}`, agent, which === "full" ? "off" : "first-action");
-          runs[which].push(await measure(cli, repo, env, requests));
+          const stop = which === "full" ? "off" : "first-action";
+          const repo = repoFor(ctx.tmp, `${name}-${round}`, agent, stop, runsPerQuery);
+          runs[which].push(await measure(trials, cli, repo, env, requests));
         }
       }
       const full = perTrial(runs.full);
@@ -244,7 +251,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
         ["stopped", stopped],
       ] as const) {
         ctx.log(
-          `triggerStop.${name}.${which}  ${f.requests} model requests, ${f.requestKB} KB sent (≈ ${f.estInputTokens} input tokens), ${f.reportedInputTokens} in / ${f.reportedOutputTokens} out tokens reported, ${f.wallMs} ms wall per trigger trial (${TRIALS} trials × ${ROUNDS} round${ROUNDS > 1 ? "s" : ""})`,
+          `triggerStop.${name}.${which}  ${f.requests} model requests, ${f.requestKB} KB sent (≈ ${f.estInputTokens} input tokens), ${f.reportedInputTokens} in / ${f.reportedOutputTokens} out tokens reported, ${f.wallMs} ms wall per trigger trial (${trials} trials × ${ROUNDS} round${ROUNDS > 1 ? "s" : ""})`,
         );
       }
       out[name] = { full, stopped, sameVerdict: true };

@@ -8,6 +8,12 @@ export interface BenchContext {
   tmp: string;
   /** Options from the command line, e.g. `withPromptfoo`. */
   flags: Record<string, boolean | string>;
+  /**
+   * When this section should be done (a `Date.now()` time), from the bench's time allotment (`--seconds`): sections
+   * that repeat samples stop starting new ones after it (`keepSampling`), each above its own minimum. Infinity when
+   * the allotment is off (`--seconds 0`).
+   */
+  deadline: number;
 }
 
 export type BenchSection = (ctx: BenchContext) => Promise<Record<string, unknown>>;

@@ -38,13 +38,13 @@ const run = promisify(execFile);
 const SKILL = "sim-skill";
 
 /**
- * Without `--verdict-e2e-prs N`, the section runs rounds of PRs for this long (`--verdict-e2e-seconds` to change),
- * at least `MIN_ROUNDS`: the whole bench must finish within 10 minutes on a busy 2-core machine, and the figures
- * come with their Wilson half-widths, so a short run says how little it shows. Long measurements give
- * `--verdict-e2e-prs`.
+ * Without `--verdict-e2e-prs N`, the section runs rounds of PRs until its share of the bench's time allotment is
+ * spent (or for `--verdict-e2e-seconds S`), at least `MIN_ROUNDS`: the whole bench must finish within 10 minutes on
+ * a busy 2-core machine, and the figures come with their Wilson half-widths, so a short run says how little it
+ * shows. Long measurements give `--verdict-e2e-prs`.
  */
-const DEFAULT_SECONDS = 120;
 const MIN_ROUNDS = 2;
+const UNBOUNDED_SECONDS = 120;
 
 /**
  * The agent: one line of prompt on stdin. `case-<i> …` (skill and baseline modes) passes with the body's
@@ -187,18 +187,21 @@ async function runPrs(
   root: string,
   agent: string,
   kinds: Scenario[],
-  plan: { prs?: number; seconds: number },
+  plan: { prs?: number; deadline: number },
   parallel: number,
 ): Promise<Map<Scenario, PrResult[]>> {
   const results = new Map<Scenario, PrResult[]>(kinds.map((k) => [k, []]));
-  const t0 = Date.now();
   let issued = 0;
+  let finished = 0;
+  let finishedSeconds = 0;
   const nextJob = (): { s: Scenario; k: number } | undefined => {
     const round = Math.floor(issued / kinds.length);
+    // A PR started now ends about one PR's time from now (each worker runs its PRs one after the other).
+    const perPr = finished ? finishedSeconds / finished : 0;
     const done =
       plan.prs !== undefined
         ? round >= plan.prs
-        : round >= MIN_ROUNDS && Date.now() - t0 >= plan.seconds * 1000;
+        : round >= MIN_ROUNDS && Date.now() + perPr * 1000 > plan.deadline;
     if (done || kinds.length === 0) return undefined;
     const s = kinds[issued % kinds.length]!;
     issued++;
@@ -209,6 +212,8 @@ async function runPrs(
       const dir = join(root, `${job.s}-${job.k}`);
       const r = await onePr(ctx, dir, job.s, agent);
       results.get(job.s)!.push(r);
+      finished++;
+      finishedSeconds += r.seconds;
       rmSync(dir, { recursive: true, force: true });
       // One line per PR, so a long run's log holds every result even if it is stopped.
       if (ctx.flags.verdictE2eLog) ctx.log(`verdict e2e pr ${JSON.stringify({ kind: job.s, ...r })}`);
@@ -252,12 +257,12 @@ function summarize(results: PrResult[]) {
 export async function bench(ctx: BenchContext): Promise<Record<string, unknown>> {
   const prs = typeof ctx.flags.verdictE2ePrs === "string" ? Number(ctx.flags.verdictE2ePrs) : undefined;
   const seconds =
-    typeof ctx.flags.verdictE2eSeconds === "string" ? Number(ctx.flags.verdictE2eSeconds) : DEFAULT_SECONDS;
+    typeof ctx.flags.verdictE2eSeconds === "string" ? Number(ctx.flags.verdictE2eSeconds) : undefined;
   const parallel =
     typeof ctx.flags.verdictE2eParallel === "string" ? Number(ctx.flags.verdictE2eParallel) : 3;
   if (
     (prs !== undefined && (!Number.isInteger(prs) || prs < 1)) ||
-    !(seconds > 0) ||
+    (seconds !== undefined && !(seconds > 0)) ||
     !Number.isInteger(parallel) ||
     parallel < 1
   )
@@ -272,7 +277,14 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   // `--verdict-e2e-only assertion` runs one kind (a long measurement in parts); the others then report 0 PRs.
   const only = typeof ctx.flags.verdictE2eOnly === "string" ? ctx.flags.verdictE2eOnly : undefined;
   const kinds = (["aa", "assertion", "trigger"] as const).filter((s) => !only || only === s);
-  const results = await runPrs(ctx, root, agent, [...kinds], { prs, seconds }, parallel);
+  // Without an allotment (`--seconds 0`) the rounds have no natural end: UNBOUNDED_SECONDS of them then.
+  const deadline =
+    seconds !== undefined
+      ? t0 + seconds * 1000
+      : Number.isFinite(ctx.deadline)
+        ? ctx.deadline
+        : t0 + UNBOUNDED_SECONDS * 1000;
+  const results = await runPrs(ctx, root, agent, [...kinds], { prs, deadline }, parallel);
   const aa = summarize(results.get("aa") ?? []);
   const assertion = summarize(results.get("assertion") ?? []);
   const trigger = summarize(results.get("trigger") ?? []);

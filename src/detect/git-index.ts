@@ -24,7 +24,7 @@ export function findGitCheckout(repoDir: string): GitCheckout | undefined {
   for (let dir = real; ; dir = dirname(dir)) {
     const dotGit = join(dir, ".git");
     const st = statSync(dotGit, { throwIfNoEntry: false });
-    if (st?.isDirectory()) return checkout(dir, dotGit, real);
+    if (st?.isDirectory() && isGitDirectory(dotGit)) return checkout(dir, dotGit, real);
     if (st?.isFile()) {
       const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"));
       if (!m) return undefined;
@@ -32,6 +32,29 @@ export function findGitCheckout(repoDir: string): GitCheckout | undefined {
     }
     if (dirname(dir) === dir) return undefined;
   }
+}
+
+/**
+ * What git itself asks of a `.git` folder before it takes it for a repository (`is_git_directory`): a `HEAD`, and
+ * `objects/` and `refs/` folders of its own or of the common folder `commondir` names. Git passes over any other
+ * `.git` folder (an empty one left in /tmp, say) and goes on up; so do we, instead of asking git about a folder
+ * it will refuse.
+ */
+function isGitDirectory(gitDir: string): boolean {
+  const is = (p: string, kind: "file" | "dir") => {
+    const st = statSync(p, { throwIfNoEntry: false });
+    return kind === "file" ? st?.isFile() === true : st?.isDirectory() === true;
+  };
+  if (!is(join(gitDir, "HEAD"), "file")) return false;
+  let common = gitDir;
+  if (is(join(gitDir, "commondir"), "file")) {
+    try {
+      common = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
+    } catch {
+      return false;
+    }
+  }
+  return is(join(common, "objects"), "dir") && is(join(common, "refs"), "dir");
 }
 
 function checkout(workTree: string, gitDir: string, repoDir: string): GitCheckout {

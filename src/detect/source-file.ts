@@ -76,10 +76,16 @@ export function parseSourceFile(file: string, text: string, lineOffset = 0, fast
   // (found by fuzzing). That is a syntax error of the file, located at its start, not a crash.
   let doc: Document.Parsed | undefined;
   let unparsable: string | undefined;
+  // yaml builds an Error (and its stack) per problem, and a malformed file can hold thousands; their stacks are never
+  // read. Fuzzing spent a third of its time capturing them.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true });
   } catch (e) {
     unparsable = e instanceof RangeError ? "nesting too deep to parse" : firstLine(String(e));
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
   let value: unknown;
   if (isJson) {

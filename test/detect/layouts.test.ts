@@ -294,6 +294,25 @@ describe("what discovery reads and skips", () => {
     expect(lsFiles(dir)).toContain(long);
   });
 
+  it("a `.git` folder git would not take for a repository is passed over, as git passes over it", () => {
+    // An empty `.git` (left in /tmp, say) is no checkout: the folder is walked and no git process is asked.
+    const dir = repo({ "skills/one/SKILL.md": skillMd("one"), ".git/placeholder": "" });
+    expect(findGitCheckout(dir)).toBeUndefined();
+    expect(discoverRepository(dir, opts).files.source).toBe("walk");
+    // Below a real checkout, a stray `.git` in a subfolder does not hide the checkout above it.
+    const outer = repo({
+      "inner/skills/two/SKILL.md": skillMd("two"),
+      "inner/.git/HEAD": "ref: refs/heads/x\n",
+    });
+    git(outer, "init", "-q");
+    git(outer, "add", "-A", "-f");
+    git(outer, "commit", "-q", "-m", "c");
+    expect(findGitCheckout(join(outer, "inner"))).toMatchObject({ prefix: "inner" });
+    expect(discoverRepository(join(outer, "inner"), opts).skills.map((s) => s.path)).toEqual([
+      "skills/two/SKILL.md",
+    ]);
+  });
+
   it("a SKILL.md linking outside the repository is not read; one linking inside is its target, once", () => {
     const outside = repo({ "secret/SKILL.md": skillMd("secret") });
     const dir = repo({ "skills/real/SKILL.md": skillMd("real") });
