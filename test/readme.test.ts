@@ -60,7 +60,8 @@ const NOT_RUN_HERE: Record<string, string> = {
   "node --expose-gc scripts/bench.mjs --json F": "what `npm run bench` runs: the whole benchmark, see above",
   "npm run bench -- --only verdict-e2e --verdict-e2e-only aa --verdict-e2e-prs 300 --verdict-e2e-log --seconds 0":
     "300 whole CLI runs took 54 minutes; its agent draws from /dev/urandom, so figures differ run to run",
-  "npm run bench -- --only gates --complexity-runs 1": "the gates section once (about a minute); its figures are in the README",
+  "npm run bench -- --only gates --complexity-runs 1":
+    "the gates section once (about a minute); its figures are in the README",
   "npm run bench -- --only cost,orchestration --with-promptfoo":
     "installs promptfoo from the npm registry and runs both sections (about 4 minutes); its figures are in the README",
   "npm run bench -- --only trigger-stop --json F":
