@@ -395,7 +395,22 @@ async function collect(cdp: PipeCdp, page: PageSpec): Promise<CascadeObservation
   const nav = (await send("Page.navigate", { url })) as { errorText?: string };
   if (nav.errorText) throw new Error(`could not load ${page.file}: ${nav.errorText}`);
   await loaded;
-  sheetEvents.stop();
+  // The listener stays on until the page is read: a sheet's header may arrive after the load event (the wait in
+  // `matched` counts on it; stopping here left a CI run without the rule's file:line).
+  try {
+    return await readPage(send, cdp, page, url, sheets);
+  } finally {
+    sheetEvents.stop();
+  }
+}
+
+async function readPage(
+  send: (m: string, p?: Record<string, unknown>) => Promise<unknown>,
+  cdp: PipeCdp,
+  page: PageSpec,
+  url: string,
+  sheets: Map<string, Sheet>,
+): Promise<CascadeObservation> {
   const { root } = (await send("DOM.getDocument", { depth: -1, pierce: true })) as {
     root: Node & { documentURL?: string };
   };
