@@ -98,7 +98,7 @@ export async function main(root: string, argv: string[]): Promise<number> {
   };
   const started = Date.now();
   const seconds = flags.seconds === undefined ? DEFAULT_SECONDS : Number(flags.seconds);
-  if (!Number.isFinite(seconds) || seconds < 0)
+  if (typeof (flags.seconds ?? "") !== "string" || !Number.isFinite(seconds) || seconds < 0)
     throw new Error("bench: --seconds must be a number of seconds (0: no time allotment)");
   const allotMs = seconds === 0 ? Number.POSITIVE_INFINITY : seconds * 1000;
   result.secondsAllotted = seconds === 0 ? null : seconds;
