@@ -9,9 +9,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_CONFINE_LIMITS } from "../../../src/agents/confine.js";
-import { runTrials } from "../../../src/run/runner.js";
 import { isolation } from "../../../src/sandbox/isolation/detect.js";
-import { makeRequest, recordingLogger } from "../../support/trials.js";
+import { runHostileTrial } from "./hostile-trial.js";
 import { processesIn } from "./namespace.js";
 
 const SECRET = "ghs_redteam_agent_0a1b2c3d4e5f60718293a4b5c6d7e8f9";
@@ -45,15 +44,10 @@ afterAll(async () => {
 describe.runIf(process.platform === "linux")("red team: a hostile command agent", () => {
   it("is contained on every count, and no secret reaches its record", async () => {
     if ((await isolation()).level === "none") return;
-    const out = await runTrials([makeRequest({ prompt: "escape" })], {
-      agent: { adapter: "command", command: `node ${AGENT}` },
-      repoDir: mkdtempSync(join(tmpdir(), "sg-redteam-repo-")),
-      concurrency: 1,
+    const out = await runHostileTrial(AGENT, {
+      prompt: "escape",
+      name: "agent",
       timeoutMs: 150_000,
-      maxRetries: 0,
-      cache: { enabled: false, dir: mkdtempSync(join(tmpdir(), "sg-redteam-cache-")) },
-      budget: {},
-      logger: recordingLogger(),
       extraEnv: ["REDTEAM_REPO", "REDTEAM_OUTSIDE", "REDTEAM_PORT"],
     });
     const record = out.records[0]!;

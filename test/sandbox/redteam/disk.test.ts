@@ -8,9 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chooseWorkspaceParent } from "../../../src/agents/workspace-parent.js";
-import { runTrials } from "../../../src/run/runner.js";
 import { isolation } from "../../../src/sandbox/isolation/detect.js";
-import { makeRequest, recordingLogger } from "../../support/trials.js";
+import { runHostileTrial } from "./hostile-trial.js";
 
 const AGENT = join(import.meta.dirname, "fixtures", "disk-fill-agent.mjs");
 /** The workspace cap the trusted config sets for these trials, MiB: the agent writes 3 × 60% of it. */
@@ -26,19 +25,10 @@ afterEach(() => {
 
 async function fill(workspaceDir: string | undefined, sandbox = { diskMb: DISK_MB, memoryMb: 2 * DISK_MB }) {
   if (workspaceDir) process.env.SKILLGATE_WORKSPACE_DIR = workspaceDir;
-  const out = await runTrials([makeRequest({ prompt: "fill" })], {
-    agent: {
-      adapter: "command",
-      command: `node ${AGENT}`,
-      options: { sandbox },
-    },
-    repoDir: mkdtempSync(join(tmpdir(), "sg-redteam-disk-repo-")),
-    concurrency: 1,
-    timeoutMs: 60_000,
-    maxRetries: 0,
-    cache: { enabled: false, dir: mkdtempSync(join(tmpdir(), "sg-redteam-disk-cache-")) },
-    budget: {},
-    logger: recordingLogger(),
+  const out = await runHostileTrial(AGENT, {
+    prompt: "fill",
+    name: "disk",
+    sandbox,
     extraEnv: ["REDTEAM_FILL_FILES", "REDTEAM_FILL_MB"],
   });
   return out.records[0]!;

@@ -1,17 +1,9 @@
-/**
- * Red team: memory and process bounds of a whole sandboxed tree. A hostile `command` agent (a memory bomb of
- * child processes) and an oracle-like sandboxed command: one process over the cap, then several under it each
- * but over it together. The per-process bound (RLIMIT_DATA) stops the first; only a cgroup bounds the second.
- */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runTrials } from "../../../src/run/runner.js";
 import { runSandboxedCommand } from "../../../src/sandbox/index.js";
 import { resetResourceHost } from "../../../src/sandbox/isolation/cgroup.js";
 import { isolation } from "../../../src/sandbox/isolation/detect.js";
-import { makeRequest, recordingLogger } from "../../support/trials.js";
+import { runHostileTrial } from "./hostile-trial.js";
 
 const AGENT = join(import.meta.dirname, "fixtures", "memory-bomb-agent.mjs");
 /** Small, so the bomb stays small: 4 × 60% of it at once. */
@@ -29,15 +21,10 @@ describe.runIf(process.platform === "linux")("red team: memory bombs", () => {
   it("a command agent's tree stays under its memory cap", async () => {
     const iso = await isolation();
     if (iso.level === "none") return;
-    const out = await runTrials([makeRequest({ prompt: "bomb" })], {
-      agent: { adapter: "command", command: `node ${AGENT}`, options: { sandbox: { memoryMb: CAP_MB } } },
-      repoDir: mkdtempSync(join(tmpdir(), "sg-redteam-mem-repo-")),
-      concurrency: 1,
-      timeoutMs: 60_000,
-      maxRetries: 0,
-      cache: { enabled: false, dir: mkdtempSync(join(tmpdir(), "sg-redteam-mem-cache-")) },
-      budget: {},
-      logger: recordingLogger(),
+    const out = await runHostileTrial(AGENT, {
+      prompt: "bomb",
+      name: "mem",
+      sandbox: { memoryMb: CAP_MB },
       extraEnv: ["REDTEAM_CAP_MB"],
     });
     const record = out.records[0]!;
