@@ -39,6 +39,11 @@ export function sectionDeadline(
   return now + Math.max(0, msLeft) * (share(section) / total);
 }
 
+/** The deadline of a part of a section: `share` of what is left of the section's time (Infinity stays Infinity). */
+export function partDeadline(ctx: Pick<BenchContext, "deadline">, share: number, now = Date.now()): number {
+  return now + (ctx.deadline - now) * share;
+}
+
 /**
  * Whether a sampling loop should take another sample: always below `min`, never at `max`, otherwise when one more
  * sample (at the mean time of those taken since `startedAt`) still ends before the deadline.

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { assertionLookup } from "../src/detect/assertion-types.js";
 import { classifyChanges } from "../src/detect/changes.js";
@@ -67,7 +67,7 @@ function generate(root: string): void {
  * allotted under a minute, plus the `sync` that keeps their write-back off discovery's clock.
  */
 export async function bench(ctx: BenchContext): Promise<Record<string, unknown>> {
-  const inMemory = existsSync("/dev/shm") && statSync("/dev/shm").isDirectory();
+  const inMemory = statSync("/dev/shm", { throwIfNoEntry: false })?.isDirectory() === true;
   const scratch = inMemory ? mkdtempSync("/dev/shm/skillgate-bench-discovery-") : join(ctx.tmp, "discovery");
   try {
     return await measureIn(ctx, scratch, !inMemory);

@@ -28,7 +28,7 @@ import { CONFIRM_ROUNDS, measureCounts, measureWall } from "../gates/complexity/
 import { GATE_IDS, runGate } from "../gates/registry.js";
 import { childScript } from "../src/sandbox/compile.js";
 import { SANDBOX_CONCURRENCY } from "../src/sandbox/process.js";
-import { countFlag, keepSampling } from "./budget.js";
+import { countFlag, keepSampling, partDeadline } from "./budget.js";
 import { median } from "./stats.js";
 import type { BenchContext } from "./types.js";
 
@@ -225,7 +225,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
       : {
           min: MIN_RUNS_PER_CLASS,
           max: RUNS_PER_CLASS,
-          deadline: Date.now() + (ctx.deadline - Date.now()) * share,
+          deadline: partDeadline(ctx, share),
         };
   const idle = stability(ctx, plan(0.5));
   const stop = busyCores();
@@ -235,14 +235,12 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   } finally {
     stop();
   }
-  const runs =
-    idle.ours.linear.runs === busy.ours.linear.runs
-      ? idle.ours.linear.runs
-      : `${idle.ours.linear.runs} idle, ${busy.ours.linear.runs} busy`;
+  // Every class of a condition takes the same runs (run r of each before run r + 1 of any).
+  const runsPerClass = { idle: idle.ours.linear.runs, busy: busy.ours.linear.runs };
   const total = (c: ConditionResult, rule: "ours" | "seed") =>
     Object.values(c[rule]).reduce((a, x) => a + x.misclassified, 0);
   ctx.log(
-    `complexity: stability, ${runs} runs per class, events-users join, N = ${SIZES[0]}…${SIZES[SIZES.length - 1]}`,
+    `complexity: stability, ${runsPerClass.idle} idle, ${runsPerClass.busy} busy runs per class, events-users join, N = ${SIZES[0]}…${SIZES[SIZES.length - 1]}`,
   );
   ctx.log("complexity:   class          condition  ours (counters+wall)  seed rule (wall only, ≤120×)");
   for (const [name, c] of [
@@ -260,11 +258,11 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const misclassified = {
     opCounterAndWall: total(idle, "ours") + total(busy, "ours"),
     wallOnlySeedRule: total(idle, "seed") + total(busy, "seed"),
-    runs: CLASSES.length * (idle.ours.linear.runs + busy.ours.linear.runs),
+    runs: CLASSES.length * (runsPerClass.idle + runsPerClass.busy),
   };
   ctx.log(
     `complexity: misclassified — ours ${misclassified.opCounterAndWall}/${misclassified.runs} (goal 0), seed rule ${misclassified.wallOnlySeedRule}/${misclassified.runs}`,
   );
   // Merged at the top level of the bench JSON: keys gates.* and complexity.*.
-  return { gates, complexity: { misclassified, runsPerClass: runs, idle, busy, seed: SEED } };
+  return { gates, complexity: { misclassified, runsPerClass, idle, busy, seed: SEED } };
 }

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startScriptedAnthropic, text, toolUse } from "../test/support/scripted-anthropic.js";
 import { respCall, respText, startScriptedResponses } from "../test/support/scripted-responses.js";
-import { keepSampling } from "./budget.js";
+import { keepSampling, partDeadline } from "./budget.js";
 import { median } from "./stats.js";
 import type { BenchContext } from "./types.js";
 
@@ -29,9 +29,6 @@ const MIN_ROUNDS = 2;
 const MIN_CLI_ROUNDS = 1;
 const AGENT_TRIALS = 12;
 const CLI_TRIALS = 2;
-
-/** The time of a part of the section: `share` of what is left of it. */
-const partDeadline = (ctx: BenchContext, share: number) => Date.now() + (ctx.deadline - Date.now()) * share;
 
 function wallMs(node: string, args: string[], cwd: string, env: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
