@@ -35,4 +35,5 @@ process.stdout.write(
     usage: { inputTokens: prompt.length, outputTokens: 0, costUsd: 0 },
   })}\n`,
 );
-console.error(`case ${process.env.SKILLGATE_CASE} trial ${process.env.SKILLGATE_TRIAL} (${process.env.SKILLGATE_MODE})`);
+const env = (name) => process.env[name] ?? "?";
+console.error(`case ${env("SKILLGATE_CASE")} trial ${env("SKILLGATE_TRIAL")} (${env("SKILLGATE_MODE")})`);
