@@ -180,8 +180,11 @@ export function resolvePolicy(
         : undefined;
   let loaded: LoadedConfig;
   let origin: string;
+  let operatorFile: string | undefined;
   if (configOption && !rel) {
-    loaded = readConfigFile(resolve(configOption));
+    // Read where the repository check looked: a relative --config is a path from the repository.
+    operatorFile = resolve(repoDir, configOption);
+    loaded = readConfigFile(operatorFile);
     origin = `the operator's file ${configOption}`;
   } else if (trusted) {
     loaded = readTrustedConfig(trusted.tree, rel, trusted.where);
@@ -194,6 +197,7 @@ export function resolvePolicy(
     origin,
     ...(loaded.file ? { file: loaded.file } : {}),
     ...(base?.kind === "dir" ? { dir: base.dir } : !base ? { dir: repoDir } : {}),
+    ...(operatorFile ? { agentDir: dirname(operatorFile) } : {}),
     changes: [],
     headDiagnostics: [],
     overrideLabel: loaded.config.override?.label ?? DEFAULT_OVERRIDE_LABEL,

@@ -3,7 +3,7 @@
  * `skillgate run`, named the way a user names them: `command: node agents/agent.mjs`, a script path relative to the
  * repository. And a command whose first trials all fail the same way stops there, saying what failed and the fix.
  */
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/index.js";
@@ -63,6 +63,39 @@ describe("the example agents, named by a path relative to the repository", () =>
       expect(skill.trigger?.recall.rate).toBe(1);
       expect(skill.trigger?.precision.rate).toBe(1);
       expect(skill.discriminator?.skill.passRate.total).toBeGreaterThan(0);
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
+
+describe("an operator's own config file outside the repository", () => {
+  it(
+    "resolves its relative command paths from its own folder",
+    async () => {
+      const repo = repoWith("node agents/not-in-the-repo.mjs");
+      const operator = writeRepo({}, "sg-operator-");
+      mkdirSync(join(operator, "tools"));
+      copyFileSync(join(EXAMPLES, "agent.mjs"), join(operator, "tools", "my-agent.mjs"));
+      writeFileSync(
+        join(operator, "live.yml"),
+        "agent:\n  adapter: command\n  command: node tools/my-agent.mjs\ntriggerRuns: 1\ntimeoutSeconds: 30\n",
+      );
+      const json = join(repo, "out", "report.json");
+      const r = await runCli([
+        "run",
+        "--repo",
+        repo,
+        "--config",
+        join(operator, "live.yml"),
+        "--json",
+        json,
+        "--no-cache",
+        "--quiet",
+      ]);
+      const report = JSON.parse(readFileSync(json, "utf8")) as Report;
+      if (r.code !== 0) console.log(r.stdout, r.stderr);
+      expect(report.verdict).toBe("pass");
+      expect(r.code).toBe(0);
     },
     RUN_TIMEOUT_MS,
   );

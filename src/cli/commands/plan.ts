@@ -22,7 +22,8 @@ usage recorded by earlier runs of the same agent), the confirmation allowance an
   --trials N          trials per case and mode (overrides meta.json)
   --shard I/N         only shard I of N
   --no-cache          expect no cache hits
-  --config FILE       configuration file (default .skillgate.yml)
+  --config FILE       configuration file, a path from --repo (default .skillgate.yml); one outside the
+                      repository is the operator's own, and its relative command paths resolve from its folder
   --json FILE         write the forecast as JSON
 
 Exit codes: 0 within budget, 3 the first trials alone would exceed the budget (run would stop before spending),

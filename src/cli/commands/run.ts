@@ -24,7 +24,8 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --shard I/N         evaluate only shard I of N (deterministic, balanced by expected cost)
   --seed N            seed of every randomised step (default 42); reported, replayable
   --no-cache          do not read or write the trial cache
-  --config FILE       configuration file (default .skillgate.yml)
+  --config FILE       configuration file, a path from --repo (default .skillgate.yml); one outside the
+                      repository is the operator's own, and its relative command paths resolve from its folder
   --json FILE         write the JSON report (and skill-creator exports to FILE's name + .skill-creator/)
   --junit FILE        write JUnit XML
   --sarif FILE        write SARIF (new roots as results with locations)
