@@ -24,6 +24,8 @@ export interface RawOptions {
   repo?: string;
   config?: string;
   agent?: string;
+  /** The agent's model (`agent.model`), for this run. */
+  model?: string;
   trials?: string;
   skills?: string;
   shard?: string;
@@ -111,9 +113,10 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   }
 
   const { config, policy } = resolvePolicy(repoDir, base, raw.config);
-  const agent: AgentConfig = raw.agent
+  const chosen: AgentConfig = raw.agent
     ? { ...(config.agent?.adapter === raw.agent ? config.agent : {}), adapter: raw.agent }
     : (config.agent ?? DEFAULT_AGENT);
+  const agent: AgentConfig = raw.model ? { ...chosen, model: raw.model } : chosen;
   // `--trials` (the `trials` input) overrides every suite's meta.json; the config's `trials` is the default.
   const trialsOverride = raw.trials !== undefined ? positiveInt(raw.trials, "--trials") : undefined;
   const trials = trialsOverride ?? config.trials ?? DEFAULTS.trials;
