@@ -8,12 +8,22 @@
  * keep their columns, relative links lead to files, the README fits on two screens, docs/README.md lists every
  * page, the workflow shown is the example file, and the Action's inputs table is action.yml's.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { readConfig } from "../src/settings/policy.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const DOCS = readdirSync(join(ROOT, "docs"))
@@ -269,6 +279,22 @@ describe("the pages", () => {
       [m[1], m[2]].filter((x): x is string => !!x),
     );
     expect(listed.sort()).toEqual(Object.keys(action.inputs).sort());
+  });
+
+  it("show only valid configuration: the README's and docs/configuration.md's `.skillgate.yml` examples", () => {
+    const examples = [
+      /## Configure[\s\S]*?```yaml\n([\s\S]*?)```/.exec(README)?.[1],
+      /```yaml\n([\s\S]*?)```/.exec(PAGES["docs/configuration.md"]!)?.[1],
+    ];
+    for (const text of examples) {
+      expect(text).toBeDefined();
+      const dir = mkdtempSync(join(tmpdir(), "sg-config-example-"));
+      writeFileSync(join(dir, ".skillgate.yml"), text!);
+      const loaded = readConfig({ kind: "dir", dir });
+      rmSync(dir, { recursive: true, force: true });
+      expect(loaded.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`)).toEqual([]);
+      expect(loaded.config.agent?.adapter).toBeDefined();
+    }
   });
 
   it("name the Claude Code version the tests run", () => {
