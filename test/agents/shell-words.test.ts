@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { resolveCommand } from "../../src/agents/shell-words.js";
 import { writeRepo } from "../support/repo-files.js";
 
@@ -9,6 +9,10 @@ describe("resolveCommand", () => {
   const repo = writeRepo({ "agent/agent.mjs": "", "agent/lib/x.json": "{}", "run.sh": "", fast: "" });
   mkdirSync(join(repo, "empty"));
   writeFileSync(join(repo, "..", "sg-outside.mjs"), "");
+  afterAll(() => {
+    rmSync(repo, { recursive: true, force: true });
+    rmSync(join(repo, "..", "sg-outside.mjs"), { force: true });
+  });
 
   it("makes a script argument relative to the repository absolute (`node agent/agent.mjs`)", () => {
     expect(resolveCommand("node agent/agent.mjs --config agent/lib/x.json", repo)).toEqual({
