@@ -409,6 +409,7 @@ export function loadSuite(
   if (roots.length === 0) return undefined;
   const start = reader.sourceFiles.length;
   const firstDiagnostic = reader.diagnostics.length;
+  const firstPartProblem = reader.partProblems.length;
   const draft: SuiteDraft = { skillDir: skill.dir, cases: [], formats: [] };
   reader.hide(hidden);
   try {
@@ -430,6 +431,7 @@ export function loadSuite(
   }
   diagnostics.push(...reader.diagnostics.slice(firstDiagnostic));
   const root = roots[0]!.dir;
+  const partProblems = reader.partProblems.slice(firstPartProblem);
   if (draft.formats.length === 0) {
     diagnostics.push({
       file: root,
@@ -455,6 +457,7 @@ export function loadSuite(
     cases: draft.cases,
     trigger: draft.trigger,
     sourceFiles: [...new Set(reader.sourceFiles.slice(start))],
+    ...(partProblems.length > 0 ? { partProblems } : {}),
   };
 }
 
