@@ -6,7 +6,7 @@ import type { Diagnostic, Skill, SkillFolderContent, Suite, ValidationProfile } 
 import { readRegularFile, sha256OfFile } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
-import { findPlugins, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
+import { findPlugins, type PluginManifest, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
 import {
   listRepositoryFiles,
   NAMED_SUITE_FILES,
@@ -81,7 +81,7 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     opts.reuse && reuse
       ? filesAtBase(opts.reuse)
       : listRepositoryFiles(repoDir, dirs, { untracked: env.GITHUB_ACTIONS !== "true" });
-  const plugins = findPlugins(files.pluginManifests, files.skillFiles, (m) => manifestName(repoDir, m));
+  const plugins = findPlugins(files.pluginManifests, files.skillFiles, (m) => readManifest(repoDir, m));
   const narrowed = narrowing(opts);
   const candidates = new Set(files.skillFiles);
   const candidateDirs = new Set(files.skillFiles.map((f) => f.slice(0, Math.max(0, f.lastIndexOf("/")))));
@@ -139,11 +139,17 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     if (!kept) fresh.add(skill);
     const clash = byName.get(skill.name);
     if (clash) {
+      // One agent loads one plugin, or one skills folder (`.claude/skills`, `.agents/skills` …), at a time: two
+      // skills of one name there are a conflict; copies in folders no agent loads together (per-agent folders,
+      // template projects, translations) are not.
+      const together = loadGroup(clash) === loadGroup(skill);
       diagnostics.push({
         ...(skill.loc.name ?? skill.loc.frontmatter),
-        severity: "error",
-        code: "skill/duplicate-name",
-        message: `skill name \`${skill.name}\` is also used by ${clash.path}; names must be unique ${skill.namespace ? `in plugin ${skill.namespace}` : "in a repository (outside plugins)"}`,
+        severity: together ? "error" : "notice",
+        code: together ? "skill/duplicate-name" : "skill/duplicate-copy",
+        message: together
+          ? `skill name \`${skill.name}\` is also used by ${clash.path}; names must be unique ${skill.namespace ? `in plugin ${skill.namespace}` : `in one skills folder (${loadGroup(skill)}/)`}`
+          : `a copy of skill \`${skill.name}\` (${clash.path}) in a folder no agent loads together with it: evaluated once, as ${clash.path}`,
       });
       continue;
     }
@@ -160,6 +166,11 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   }
   diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
   return { repoDir, skills, diagnostics: dedupe(diagnostics), outsideGlobs, files };
+}
+
+/** The skills one agent loads together: a plugin's, or one skills folder's (the folder holding skill folders). */
+function loadGroup(s: Skill): string {
+  return s.namespace ? `plugin ${s.namespace}` : s.dir === "." ? "." : posix.dirname(s.dir);
 }
 
 /** The common case of a valid name, tested before the Unicode rule (discovery tests 10,000 of them). */
@@ -243,15 +254,20 @@ function namedSkill(repoDir: string, rel: string): string | undefined {
   return suiteFileSkillName(parseSourceFile(rel, bytes.toString("utf8")).value);
 }
 
-/** The `name` of a plugin manifest, when it has a string one. */
-function manifestName(repoDir: string, rel: string): string | undefined {
+/** The `name` and `skills` paths of a plugin manifest, where they are strings. */
+function readManifest(repoDir: string, rel: string): PluginManifest {
   try {
     const bytes = readRegularFile(join(repoDir, rel));
     const v: unknown = bytes ? JSON.parse(bytes.toString("utf8")) : undefined;
-    const name = v && typeof v === "object" ? (v as { name?: unknown }).name : undefined;
-    return typeof name === "string" ? name : undefined;
+    if (!v || typeof v !== "object") return {};
+    const { name, skills } = v as { name?: unknown; skills?: unknown };
+    const paths = [skills].flat().filter((p): p is string => typeof p === "string");
+    return {
+      ...(typeof name === "string" ? { name } : {}),
+      ...(skills !== undefined ? { skills: paths } : {}),
+    };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -284,14 +300,24 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
       const real = realpathSync(join(repoDir, path));
       const rel = relative(ctx.realRepo, real).split(sep).join("/");
       if (rel.startsWith("../") || isAbsolute(rel)) {
-        problem("warning", "skill/link-outside", "SKILL.md links outside the repository: not read");
+        // The agent would be handed a file the repository does not hold (#27): never read, never installed.
+        problem("error", "skill/link-outside", "SKILL.md links outside the repository: not read");
         return undefined;
       }
-      if (rel !== path && ctx.candidates.has(rel)) return undefined; // the skill at its real path
+      if (rel !== path && ctx.candidates.has(rel)) {
+        // The same skill again (a per-agent folder linking to the real one): reported once, at its real path.
+        problem("notice", "skill/linked", `a link to ${rel}: the same skill, reported once at its real path`);
+        return undefined;
+      }
       bytes = readRegularFile(real);
     }
   } catch (e) {
-    problem("error", "skill/unreadable", `cannot read SKILL.md: ${(e as Error).message}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ELOOP")
+      problem("error", "skill/link-loop", "SKILL.md is a loop of symbolic links: not read");
+    else if (code === "ENOENT")
+      problem("error", "skill/link-dangling", "SKILL.md is a symbolic link to nothing: not read");
+    else problem("error", "skill/unreadable", `cannot read SKILL.md: ${(e as Error).message}`);
     return undefined;
   }
   if (!bytes) return undefined;
@@ -306,6 +332,7 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
   } else expected = { name: posix.basename(dir), what: "its folder name" };
   const parsed = parseSkillFile(path, raw, ctx.profile, expected);
   diagnostics.push(...parsed.diagnostics);
+  if (parsed.notASkill) return undefined;
   const validName =
     parsed.name &&
     (ASCII_NAME.test(parsed.name) ||

@@ -53,6 +53,8 @@ export class SuiteReader {
   /** What reading and parsing each file reported (reported once, whichever part read it first). */
   private readonly fileProblems = new Map<string, Diagnostic[]>();
   private readonly inPart = new Set<Diagnostic>();
+  /** Where each part being loaded began in `diagnostics`, innermost last. */
+  private readonly partStarts: number[] = [];
 
   constructor(
     readonly repoDir: string,
@@ -148,7 +150,13 @@ export class SuiteReader {
   withinPart<T>(part: Omit<SuitePartProblem, "diagnostic">, load: () => T): { value: T; ok: boolean } {
     const first = this.diagnostics.length;
     const firstRead = this.sourceFiles.length;
-    const value = load();
+    this.partStarts.push(first);
+    let value: T;
+    try {
+      value = load();
+    } finally {
+      this.partStarts.pop();
+    }
     const found = this.diagnostics.slice(first).filter((d) => d.severity === "error");
     for (const f of new Set(this.sourceFiles.slice(firstRead)))
       for (const d of this.fileProblems.get(f) ?? []) if (d.severity === "error") found.push(d);
@@ -361,6 +369,10 @@ export class SuiteReader {
     c: Case,
     hint = `inline \`assertions:\`, or a file assertions/${c.id}.yaml in the seed layout`,
   ): boolean {
+    const start = this.partStarts.at(-1);
+    // A case whose checks did not load already has its error: "no checks" would only repeat it.
+    if (start !== undefined && this.diagnostics.slice(start).some((d) => d.severity === "error"))
+      return false;
     if (c.assertions.length === 0) {
       this.partWarning(
         { part: "case", caseId: c.id },

@@ -7,6 +7,7 @@ import type { SuiteDraft, SuiteFormatLoader } from "./types.js";
 import { loadWazaEval, WAZA_EVAL_FILES } from "./waza-eval.js";
 
 const FILES = ["trigger_tests.yaml", "trigger_tests.yml"];
+const PROMPT_KEYS = new Set(["prompt", "reason", "confidence"]);
 const TRIGGER_KEYS = new Set(["$schema", "skill", "should_trigger_prompts", "should_not_trigger_prompts"]);
 
 /** microsoft/waza: `trigger_tests.yaml` (`confidence: medium` weighs 0.5 as waza does) and `eval.yaml` tasks. */
@@ -36,11 +37,21 @@ function loadTriggerTests(reader: SuiteReader, file: string, draft: SuiteDraft):
         `\`${key}\` is not a key of waza's trigger_tests.yaml: ignored`,
       );
   const v = src.value as Record<string, unknown[] | undefined>;
+  const warned = new Set<string>();
   const toQueries = (key: string): TriggerQuery[] =>
     (v[key] ?? []).map((q, i) => {
       const loc = src.locate([key, i]);
       if (typeof q === "string") return { prompt: q, weight: 1, loc };
       const o = q as { prompt: string; reason?: string; confidence?: string };
+      for (const k of Object.keys(o))
+        if (!PROMPT_KEYS.has(k) && !warned.has(k)) {
+          warned.add(k);
+          reader.warn(
+            src.locateKey([key, i, k]),
+            "suite/unknown-key",
+            `\`${k}\` is not read by waza's trigger tests: ignored (reported once per file)`,
+          );
+        }
       return { prompt: o.prompt, reason: o.reason, weight: o.confidence === "medium" ? 0.5 : 1, loc };
     });
   addTriggers(
