@@ -517,7 +517,8 @@ describe("nothing checked is never a pass (what a hostile PR would try)", () => 
     ]);
     const r = await runHere(dir, "--skills", "csv-clean", "--quiet", "--no-cache");
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("evals/evals.json:4:5");
+    expect(r.stdout).toContain("evals/evals.json:4");
+    expect(r.stdout).toContain("set `judge:` in .skillgate.yml");
   });
 
   it("suite files that match no skill are warnings, never silently skipped", async () => {
