@@ -156,6 +156,7 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     byName.set(skill.name, skill);
     skills.push(skill);
   }
+  diagnostics.push(...followLinks(repoDir, skills, files.links, fresh));
   const reader = new SuiteReader(repoDir, opts.assertionTypes, dirs);
   const placement = placeSuites(reader, skills, files.namedSuiteFiles, (s) => fresh.has(s));
   diagnostics.push(...placement.diagnostics);
@@ -166,6 +167,56 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   }
   diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
   return { repoDir, skills, diagnostics: dedupe(diagnostics), outsideGlobs, files };
+}
+
+/**
+ * The symbolic links inside each fresh skill's folder (but its `evals/`): where each leads, kept as the skill's
+ * `linkTargets` (its files are installed and hashed with the skill, so an edit of the target is an edit of the
+ * skill); a link out of the repository, into a loop or to nothing is a located error, and is never followed.
+ */
+function followLinks(
+  repoDir: string,
+  skills: readonly Skill[],
+  links: readonly string[] | undefined,
+  fresh: ReadonlySet<Skill>,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (!links?.length) return out;
+  const byDir = new Map(skills.filter((s) => fresh.has(s)).map((s) => [s.dir, s]));
+  let realRepo: string | undefined;
+  for (const link of links) {
+    let owner: Skill | undefined;
+    for (let d = posix.dirname(link); ; d = posix.dirname(d)) {
+      owner = byDir.get(d);
+      if (owner || d === ".") break;
+    }
+    if (!owner) continue;
+    const inSkill = owner.dir === "." ? link : link.slice(owner.dir.length + 1);
+    if (inSkill === "evals" || inSkill.startsWith("evals/") || link === owner.path) continue; // SKILL.md: loadSkill
+    const problem = (code: string, message: string) =>
+      out.push({ file: link, line: 1, column: 1, severity: "error", code, message });
+    let real: string;
+    try {
+      realRepo ??= realpathSync(repoDir);
+      real = realpathSync(join(repoDir, link));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ELOOP")
+        problem("skill/link-loop", "a loop of symbolic links in the skill folder: not installed");
+      else problem("skill/link-dangling", "a symbolic link to nothing in the skill folder: not installed");
+      continue;
+    }
+    const rel = relative(realRepo, real).split(sep).join("/");
+    if (rel === "" || rel.startsWith("../") || isAbsolute(rel)) {
+      problem(
+        "skill/link-outside",
+        "a symbolic link out of the repository in the skill folder: never followed, hashed or installed",
+      );
+      continue;
+    }
+    owner.linkTargets = [...(owner.linkTargets ?? []), rel];
+  }
+  return out;
 }
 
 /** The skills one agent loads together: a plugin's, or one skills folder's (the folder holding skill folders). */
@@ -391,8 +442,10 @@ class SkillFolder implements SkillFolderContent {
 }
 
 /**
- * What the agent sees of a skill: every regular file of its folder but `evals/` (symbolic links are never
- * installed), hashed by path and content. `known` holds contents already read (SKILL.md), by relative path.
+ * What the agent sees of a skill: every file of its folder but `evals/`, hashed by path and content. A symbolic
+ * link that stays inside the repository is what it points at (a linked SKILL.md, a shared `references/` folder):
+ * the agent is given the same content the router reads (#27); one that leaves it, loops or leads nowhere is
+ * never followed (discovery reports it). `known` holds contents already read (SKILL.md), by relative path.
  */
 export function hashSkillFolder(
   repoDir: string,
@@ -402,16 +455,37 @@ export function hashSkillFolder(
 ): { files: string[]; contentHash: string } {
   const files: string[] = [];
   const at = (rel: string) => (dir === "." ? rel : rel ? `${dir}/${rel}` : dir);
-  const walk = (rel: string) => {
-    for (const [name, e] of dirs.list(at(rel)) ?? []) {
-      const p = rel ? `${rel}/${name}` : name;
-      if ((!rel && name === "evals") || e.link) continue;
-      // A root skill's folder is the repository: its history and installed packages are not the skill.
-      if (e.kind === "dir" && !SKIPPED_DIRS.has(name)) walk(p);
-      else if (e.kind === "file") files.push(p);
+  let realRepo: string | undefined;
+  /** The real path of a link inside the repository, else undefined. */
+  const inside = (rel: string): string | undefined => {
+    try {
+      realRepo ??= realpathSync(repoDir);
+      const real = realpathSync.native(join(repoDir, at(rel)));
+      const r = relative(realRepo, real);
+      return r !== "" && !r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r) ? real : undefined;
+    } catch {
+      return undefined;
     }
   };
-  walk("");
+  // The real path of every folder entered on the way down: a link to one of them (or above) is a loop.
+  const walk = (rel: string, entered: readonly string[]) => {
+    const here = entered[entered.length - 1]!;
+    for (const [name, e] of dirs.list(at(rel)) ?? []) {
+      const p = rel ? `${rel}/${name}` : name;
+      if (!rel && name === "evals") continue;
+      const real = e.link ? inside(p) : join(here, name);
+      if (!real) continue;
+      // A root skill's folder is the repository: its history and installed packages are not the skill.
+      if (e.kind === "dir" && !SKIPPED_DIRS.has(name)) {
+        if (!entered.some((x) => x === real || x.startsWith(`${real}${sep}`))) walk(p, [...entered, real]);
+      } else if (e.kind === "file") files.push(p);
+    }
+  };
+  let top: string | undefined;
+  try {
+    top = realpathSync.native(join(repoDir, dir));
+  } catch {}
+  if (top) walk("", [top]);
   files.sort();
   // sha256 over `path \0 sha256(content) \n` per file, as one string (the same bytes as updating per piece).
   let listing = "";
