@@ -172,7 +172,8 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
 /**
  * The symbolic links inside each fresh skill's folder (but its `evals/`): where each leads, kept as the skill's
  * `linkTargets` (its files are installed and hashed with the skill, so an edit of the target is an edit of the
- * skill); a link out of the repository, into a loop or to nothing is a located error, and is never followed.
+ * skill); a link out of the repository or into a loop is a located error, one to nothing a warning; neither is
+ * followed.
  */
 function followLinks(
   repoDir: string,
@@ -193,8 +194,8 @@ function followLinks(
     if (!owner) continue;
     const inSkill = owner.dir === "." ? link : link.slice(owner.dir.length + 1);
     if (inSkill === "evals" || inSkill.startsWith("evals/") || link === owner.path) continue; // SKILL.md: loadSkill
-    const problem = (code: string, message: string) =>
-      out.push({ file: link, line: 1, column: 1, severity: "error", code, message });
+    const problem = (code: string, message: string, severity: Diagnostic["severity"] = "error") =>
+      out.push({ file: link, line: 1, column: 1, severity, code, message });
     let real: string;
     try {
       realRepo ??= realpathSync(repoDir);
@@ -203,7 +204,13 @@ function followLinks(
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ELOOP")
         problem("skill/link-loop", "a loop of symbolic links in the skill folder: not installed");
-      else problem("skill/link-dangling", "a symbolic link to nothing in the skill folder: not installed");
+      // Nothing there for any agent either (often a generated or ignored file): said, not blocking.
+      else
+        problem(
+          "skill/link-dangling",
+          "a symbolic link to nothing in the skill folder: not installed",
+          "warning",
+        );
       continue;
     }
     const rel = relative(realRepo, real).split(sep).join("/");
