@@ -51,9 +51,12 @@ function measure(name, dir) {
   const planFile = join(values.repos, "..", `rr-plan-${name}.json`);
   rmSync(planFile, { force: true });
   const p = run(["plan", "--repo", dir, "--config", config, "--json", planFile]);
-  const plan = existsSync(planFile) ? JSON.parse(execFileSync("cat", [planFile], { encoding: "utf8" })) : undefined;
+  const plan = existsSync(planFile)
+    ? JSON.parse(execFileSync("cat", [planFile], { encoding: "utf8" }))
+    : undefined;
   const lines = plan?.forecast.lines ?? [];
-  const planned = (skill, battery) => lines.some((l) => l.skill === skill && l.battery === battery && l.trials > 0);
+  const planned = (skill, battery) =>
+    lines.some((l) => l.skill === skill && l.battery === battery && l.trials > 0);
   const skills = validation.skills;
   const evalFiles = listEvalFiles(dir);
   const attached = new Set();
@@ -120,8 +123,9 @@ function looksLikeEvalFile(p) {
   if (/^(trigger[-_]?evals?|triggers?|trigger[-_]?queries|eval[-_]?set)\.json$/i.test(base)) return true;
   // Data files of an evals/ folder (a case per file, prompts/, assertions/), not its fixtures or results.
   return (
-    /(^|\/)evals\/(?!.*\/(fixtures|files|results|runs|outputs|workspace|assets)\/)[^.]*\.(json|ya?ml)$/i.test(p) &&
-    !/(^|\/)evals\/.*\/(fixtures|files)\//.test(p)
+    /(^|\/)evals\/(?!.*\/(fixtures|files|results|runs|outputs|workspace|assets)\/)[^.]*\.(json|ya?ml)$/i.test(
+      p,
+    ) && !/(^|\/)evals\/.*\/(fixtures|files)\//.test(p)
   );
 }
 
