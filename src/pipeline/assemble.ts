@@ -124,6 +124,7 @@ export function buildReport(input: ReportInput): Report {
       ...(settings.policy.file ? { file: settings.policy.file } : {}),
       ...(settings.override ? { override: settings.override } : {}),
       roots: policyRoots,
+      verdict: settings.verdict,
     },
     blockingRoots,
     newRoots: sortRoots(allRoots.filter(isNewRoot)),
