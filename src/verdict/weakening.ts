@@ -6,6 +6,7 @@ import {
   type InputSet,
   inSuite,
   type Trees,
+  type TreeView,
 } from "./dependencies.js";
 
 export type { Trees } from "./dependencies.js";
@@ -404,6 +405,14 @@ type Add = (
   direction?: "loosened" | "tightened",
 ) => void;
 
+/** A fixture's content: the file's digest, or a folder's every file and its digest. */
+function fixtureDigest(view: TreeView, rel: string): string | undefined {
+  const own = view.digest(rel);
+  if (own !== undefined) return own;
+  const inside = view.list(rel);
+  return inside.length ? JSON.stringify(inside.map((f) => [f, view.digest(f)])) : undefined;
+}
+
 function compareCase(bc: Case, hc: Case, add: Add, trees: Trees | undefined): void {
   const where = `(${bc.loc.file}:${bc.loc.line} at base)`;
   if (normalisePrompt(bc.prompt) !== normalisePrompt(hc.prompt))
@@ -426,8 +435,8 @@ function compareCase(bc: Case, hc: Case, add: Add, trees: Trees | undefined): vo
     );
   else if (trees)
     for (const f of hc.files) {
-      const b = trees.base.digest(f.from);
-      const h = trees.head.digest(f.from);
+      const b = fixtureDigest(trees.base, f.from);
+      const h = fixtureDigest(trees.head, f.from);
       if (b !== h)
         add(
           "case-changed",
