@@ -314,6 +314,19 @@ const agentConfig = {
   },
 } as const;
 
+/** A cell of the agent matrix: an agent configuration with a name, whether it decides the verdict, its label. */
+const agentCellConfig = {
+  type: "object",
+  required: ["name", "adapter"],
+  additionalProperties: false,
+  properties: {
+    ...agentConfig.properties,
+    name: { type: "string", pattern: "^[a-z0-9][a-z0-9._-]{0,62}$" },
+    required: { type: "boolean" },
+    label: nonEmptyString,
+  },
+} as const;
+
 /** `.skillgate.yml`. */
 export const configSchema = {
   $id: "skillgate/config",
@@ -321,6 +334,7 @@ export const configSchema = {
   additionalProperties: false,
   properties: {
     agent: agentConfig,
+    agents: { type: "array", items: agentCellConfig, minItems: 1, maxItems: 16 },
     judge: agentConfig,
     skills: {
       type: "object",

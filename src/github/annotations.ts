@@ -43,7 +43,7 @@ function fromRoot(
     end_line: Math.max(1, r.line),
     annotation_level: level,
     title: clip(
-      `skillgate · ${r.skill}${r.status === "new" ? "" : ` (${r.status})`}: ${r.title}`,
+      `skillgate · ${r.skill}${r.cell ? ` (cell ${r.cell})` : ""}${r.status === "new" ? "" : ` (${r.status})`}: ${r.title}`,
       MAX_ANNOTATION_TITLE_CHARS,
     ),
     message: clip(r.message, MAX_ANNOTATION_MESSAGE_CHARS),

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { runCells } from "../../pipeline/matrix.js";
 import { runPipeline } from "../../pipeline.js";
 import { exitCodeFor } from "../../report/exit-codes.js";
 import { renderJUnit } from "../../report/junit.js";
@@ -20,6 +21,7 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --base-dir DIR      compare with the base checked out in DIR
   --skills GLOB       only skills whose name or path matches
   --agent NAME        agent adapter (replay, claude-code, codex, command, openai, anthropic, lexical)
+  --cell NAMES        with an agents: matrix in the config, evaluate only these cells (comma separated)
   --trials N          trials per case and mode (default: meta.json, else 3)
   --shard I/N         evaluate only shard I of N (deterministic, balanced by expected cost)
   --seed N            seed of every randomised step (default 42); reported, replayable
@@ -42,6 +44,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       "base-dir": { type: "string" },
       skills: { type: "string" },
       agent: { type: "string" },
+      cell: { type: "string" },
       trials: { type: "string" },
       shard: { type: "string" },
       seed: { type: "string" },
@@ -70,6 +73,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       baseDir: values["base-dir"],
       skills: values.skills,
       agent: values.agent,
+      cells: values.cell,
       trials: values.trials,
       shard: values.shard,
       seed: values.seed,
@@ -85,7 +89,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     },
     logger,
   );
-  const report = await runPipeline(settings);
+  const report = await runCells(settings, runPipeline);
   const write = async (file: string | undefined, text: string) => {
     if (!file) return;
     await mkdir(dirname(file), { recursive: true });
