@@ -17,6 +17,7 @@ import type {
   SkillReport,
   Suite,
   Thresholds,
+  RecoveryTrial,
   ToolCall,
   TrialRecord,
   TrialRequest,
@@ -40,6 +41,8 @@ export interface SkillOutcomeInput {
   baseSuite?: Suite;
   /** Trials per case and trigger runs the batteries started with; undefined when nothing ran. */
   trials?: { perCase: number; triggerRuns: number };
+  /** Error-recovery probes' rounds (head arm). */
+  recovery?: RecoveryTrial[];
 }
 
 export interface ReportInput {
@@ -261,7 +264,20 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
     ...(skill.version ? { version: skill.version } : {}),
     ...(discriminator ? { discriminator } : {}),
     ...(trigger ? { trigger } : {}),
-    ...(o.headChecks.length ? { robustness: summariseRobustness(o.headChecks) } : {}),
+    ...(o.headChecks.length
+      ? {
+          robustness: summariseRobustness({
+            checks: o.headChecks,
+            cases: skill.suite?.cases ?? [],
+            meta: skill.suite?.meta.robustness,
+            ...(o.recovery ? { recovery: o.recovery } : {}),
+            outputOf: (caseId, trial) =>
+              o.headRecords.find(
+                (r) => r.request.mode === "skill" && r.request.caseId === caseId && r.request.trial === trial,
+              )?.record.output,
+          }),
+        }
+      : {}),
     ...(baseDiscriminator || baseTrigger
       ? {
           base: {

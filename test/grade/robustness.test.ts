@@ -38,24 +38,31 @@ function gateRun(
 }
 
 describe("robustness summary", () => {
-  it("maps gates and discriminators onto dimensions, never inventing unmeasured ones", () => {
-    const s = summariseRobustness([
-      gateRun("conservation", true),
-      gateRun("conservation", false),
-      gateRun("boundary", true),
-      gateRun("tenant-isolation", true),
-      gateRun("tenant-isolation", false, false), // did not load: hallucination, not security
-      check({ discriminator: true, status: "pass" }),
-      check({ discriminator: true, status: "fail" }),
-      check({ discriminator: false, status: "fail" }), // ordinary assertion: no dimension
-      check({ discriminator: true, status: "fail", mode: "baseline" }), // baseline: not rated
-      gateRun("complexity", false, true, "baseline"),
-    ]);
+  it("maps untagged gates and discriminators onto dimensions, never inventing unmeasured ones", () => {
+    const s = summariseRobustness({
+      cases: [
+        { id: "c", prompt: "p", files: [], assertions: [], vars: {}, loc: { file: "f", line: 1, column: 1 } },
+      ],
+      checks: [
+        gateRun("conservation", true),
+        gateRun("conservation", false),
+        gateRun("boundary", true),
+        gateRun("tenant-isolation", true),
+        gateRun("tenant-isolation", false, false), // did not load: hallucination, not security
+        check({ discriminator: true, status: "pass" }),
+        check({ discriminator: true, status: "fail" }),
+        check({ discriminator: false, status: "fail" }), // ordinary assertion: no dimension
+        check({ discriminator: true, status: "fail", mode: "baseline" }), // baseline: not rated
+        gateRun("complexity", false, true, "baseline"),
+      ],
+    });
     const d = Object.fromEntries(s.dimensions.map((x) => [x.id, x]));
     // adversarial: conservation 1/2 + boundary 1/1 + discriminators 1/2 = 3/5
     expect(d["adversarial-correctness"]).toMatchObject({ measured: true, passed: 3, total: 5, score: 60 });
-    expect(d["security-awareness"]).toMatchObject({ measured: true, passed: 1, total: 1, score: 100 });
-    expect(d.hallucination).toMatchObject({ measured: true, passed: 4, total: 5, score: 80 });
+    // tenant-isolation: one run passed, one did not load (a failed probe, not a pass)
+    expect(d["security-awareness"]).toMatchObject({ measured: true, passed: 1, total: 2, score: 50 });
+    // A gate module that failed to load is not a measure of hallucination (issue #32): that needs probes made for it.
+    expect(d.hallucination!.measured).toBe(false);
     for (const id of [
       "spec-underspecification",
       "consistency-under-reformulation",
@@ -67,9 +74,11 @@ describe("robustness summary", () => {
       expect(d[id]!.score).toBeUndefined();
     }
     expect(s.dimensions).toHaveLength(8);
-    // Mean over the three measured dimensions only (not over eight): (60 + 100 + 80) / 3 = 80.
-    expect(s.composite).toBeCloseTo(80, 12);
-    expect(s.tier).toBe("adequate");
+    // The tempting wrong answer: the mean of what was measured, labelled as if it were the whole audit.
+    expect(s.composite).toBeUndefined();
+    expect(s.tier).toBeUndefined();
+    expect(s.partial).toEqual({ measured: 2, of: 8 });
+    expect(s.label).toBe("partial, 2 of 8");
   });
 
   it("tiers: ≥85 robust, 70–84 adequate, 50–69 fragile, <50 unreliable; nothing measured → no composite", () => {
@@ -81,7 +90,7 @@ describe("robustness summary", () => {
       "fragile",
       "unreliable",
     ]);
-    const none = summariseRobustness([check({})]);
+    const none = summariseRobustness({ checks: [check({})], cases: [] });
     expect(none.composite).toBeUndefined();
     expect(none.tier).toBeUndefined();
   });
