@@ -1,5 +1,6 @@
 import type { Forecast, RateWithInterval, Report, Root, SkillReport, Verdict } from "../model/report.js";
 import { matrixMarkdown } from "./matrix-render.js";
+import { robustnessMarkdown } from "./robustness-render.js";
 
 /**
  * Markdown for the job summary, the check run summary and the sticky PR comment. Pure: Report → string.
@@ -275,6 +276,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
         if (chart) blocks.push(`\n${chart}`);
       }
     }
+    if (s.robustness) blocks.push(...robustnessMarkdown(s.name, s.robustness, escapeText));
     if (s.gates.length) {
       // One gate runs once per trial: identical outcomes are one row with a count.
       const rows = new Map<string, { row: string; count: number }>();

@@ -1,6 +1,7 @@
 import type { RateWithInterval, Report, Root, SkillReport } from "../model/index.js";
 import { trialsFact } from "./markdown.js";
 import { matrixTerminal } from "./matrix-render.js";
+import { robustnessTerminal } from "./robustness-render.js";
 
 export interface TerminalOptions {
   color: boolean;
@@ -99,6 +100,8 @@ function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[]
     );
     for (const w of t.warnings) out.push(c.yellow(`      ${w}`));
   }
+  if (s.robustness && (opts.verbose || s.robustness.dimensions.some((d) => d.measured && d.selected)))
+    out.push(...robustnessTerminal(s.robustness));
   const failedGates = new Map<string, number>();
   for (const g of s.gates.filter((g) => !g.passed)) {
     const k = `gate ${g.gate} failed on ${g.module} (${g.caseId}/${g.assertionId})`;

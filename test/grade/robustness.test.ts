@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { summariseRobustness, tierOf } from "../../src/grade/robustness.js";
 import type { CheckResult } from "../../src/model/check.js";
+import type { Case } from "../../src/model/suite.js";
 
 let n = 0;
 function check(partial: Partial<CheckResult>): CheckResult {
@@ -93,5 +94,54 @@ describe("robustness summary", () => {
     const none = summariseRobustness({ checks: [check({})], cases: [] });
     expect(none.composite).toBeUndefined();
     expect(none.tier).toBeUndefined();
+  });
+});
+
+describe("probes whose trials crashed", () => {
+  const loc = { file: "f", line: 1, column: 1 };
+  const refusal = {
+    id: "refused",
+    rawType: "icontains",
+    type: "icontains",
+    negate: false,
+    discriminator: false,
+    dependsOn: [],
+    params: { value: "cannot" },
+    rubric: "refusal" as const,
+    loc,
+  };
+  const stated = { ...refusal, id: "stated", rubric: "stated" as const };
+  const caseOf = (id: string, probe: Case["probe"], assertions: Case["assertions"] = [refusal]): Case => ({
+    id,
+    prompt: id,
+    files: [],
+    assertions,
+    vars: {},
+    loc,
+    probe,
+  });
+  const crashed = (caseId: string, assertionId: string) => [
+    check({
+      caseId,
+      assertionId: "trial-ok",
+      checkId: `${caseId}/trial-ok`,
+      status: "fail",
+      message: "crash",
+    }),
+    // the rubric check is skipped on a crashed trial: an empty set of checks must not read as "refused"
+    check({ caseId, assertionId, checkId: `${caseId}/${assertionId}`, status: "skipped" }),
+  ];
+  it("never pass a rubric (the tempting answer: every() of no checks is true)", () => {
+    const s = summariseRobustness({
+      cases: [
+        caseOf("imp", { dimension: "refusal-calibration", expect: "refusal" }),
+        caseOf("ctl", { dimension: "refusal-calibration" }),
+        caseOf("und", { dimension: "spec-underspecification" }, [stated]),
+      ],
+      checks: [...crashed("imp", "refused"), ...crashed("ctl", "refused"), ...crashed("und", "stated")],
+    });
+    const d = Object.fromEntries(s.dimensions.map((x) => [x.id, x]));
+    expect(d["refusal-calibration"]!.score).toBe(0);
+    expect(d["spec-underspecification"]!.score).toBe(0);
   });
 });
