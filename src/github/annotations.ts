@@ -76,7 +76,8 @@ export function buildAnnotations(
   const isNew = (r: Root) => r.blocking && r.status === "new";
   const seen = new Set<string>();
   const firstSeen = (r: Root) => {
-    const k = `${r.skill}\0${r.id}`;
+    // One per root of each cell: a matrix's cells each annotate the line they failed on.
+    const k = `${r.cell ?? ""}\0${r.skill}\0${r.id}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

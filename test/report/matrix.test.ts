@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { buildAnnotations } from "../../src/github/annotations.js";
 import type { EvidenceCheck, Report, SkillReport } from "../../src/model/index.js";
 import { tagCell } from "../../src/pipeline/matrix.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
@@ -186,6 +187,18 @@ describe("merging the cells of an agent matrix", () => {
     expect(md).toMatch(/⚠️ \*\*split-cents, claude vs codex: the change hurts claude/);
     expect(md).toContain("split-cents (cell claude)");
     expect(renderTerminal(m, { color: false })).toMatch(/FLAGGED interaction split-cents, claude vs codex/);
+  });
+
+  it("annotates a root once per cell that has it (the same line can fail in two cells)", () => {
+    const m = mergeReports([
+      { source: "a", report: cellReport("claude", {}) },
+      { source: "b", report: cellReport("codex", {}) },
+    ]);
+    const titles = buildAnnotations(m).annotations.map((a) => a.title);
+    expect(titles).toEqual([
+      "skillgate · split-cents (cell claude): D:no-lost-cent fails",
+      "skillgate · split-cents (cell codex): D:no-lost-cent fails",
+    ]);
   });
 
   it("a cell that is not required is reported, never blocking", () => {
