@@ -110,7 +110,9 @@ export const metaSchema = {
         weights: {
           type: "object",
           additionalProperties: false,
-          properties: Object.fromEntries(ROBUSTNESS_DIMENSIONS.map((d) => [d, { type: "number", minimum: 0 }])),
+          properties: Object.fromEntries(
+            ROBUSTNESS_DIMENSIONS.map((d) => [d, { type: "number", minimum: 0 }]),
+          ),
         },
       },
     },

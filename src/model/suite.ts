@@ -31,7 +31,10 @@ export interface SuiteMeta {
    * Which robustness dimensions the suite audits (default all eight: a full audit) and their weights in the
    * composite (default equal), from meta.json `robustness`.
    */
-  robustness?: { dimensions?: RobustnessDimensionId[]; weights?: Partial<Record<RobustnessDimensionId, number>> };
+  robustness?: {
+    dimensions?: RobustnessDimensionId[];
+    weights?: Partial<Record<RobustnessDimensionId, number>>;
+  };
   /** Location of `meta.json` (or the file the meta came from), and of individual keys. */
   loc: SourceLocation;
   keyLoc: Record<string, SourceLocation>;

@@ -55,7 +55,8 @@ export const seedFormat: SuiteFormatLoader = {
       }
       draft.cases.push(c);
       // A rephrasing without checks of its own is graded by its original's: checked once all cases are read.
-      if (c.probe?.reformulationOf && c.assertions.length === 0) rephrased.push({ c, src: reader.read(file)! });
+      if (c.probe?.reformulationOf && c.assertions.length === 0)
+        rephrased.push({ c, src: reader.read(file)! });
       else checkProbe(reader, c);
     }
     for (const { c, src } of rephrased) {
