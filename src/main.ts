@@ -6,23 +6,30 @@ import "./util/no-inspector.js";
 import * as core from "@actions/core";
 import { coreActionIO } from "./github/io.js";
 import { type EvaluationContext, runAction } from "./github/run-action.js";
-import type { Settings } from "./model/index.js";
+import type { Report, Settings } from "./model/index.js";
 import { EXIT, exitCodeFor } from "./report/exit-codes.js";
 
 /**
  * The trial cache travels between runs through the Actions cache service (a warning when unavailable): runs of a
  * branch save, a pull request's run reads the base's entries only.
  */
-async function runWithActionsCache(settings: Settings, run: EvaluationContext) {
+async function runWithActionsCache(settings: Settings, run: EvaluationContext): Promise<Report> {
+  const { runCells } = await import("./pipeline/matrix.js");
+  return runCells(settings, (cell) => runCellWithActionsCache(cell, run));
+}
+
+/** One run (one cell of an agent matrix: its own cache folder under its own key scope). */
+async function runCellWithActionsCache(settings: Settings, run: EvaluationContext) {
   const { runPipeline } = await import("./pipeline.js");
   if (!settings.cache.enabled) return runPipeline(settings);
   const { restoreTrialCache, saveTrialCache } = await import("./run/cache-actions.js");
   const { cacheAccess } = run;
-  const state = await restoreTrialCache(settings.cache.dir, settings.logger, {}, undefined, cacheAccess);
+  const scope = settings.cell ? { scope: `cell-${settings.cell}` } : {};
+  const state = await restoreTrialCache(settings.cache.dir, settings.logger, scope, undefined, cacheAccess);
   try {
     return await runPipeline(settings);
   } finally {
-    await saveTrialCache(settings.cache.dir, state, settings.logger, {}, undefined, cacheAccess);
+    await saveTrialCache(settings.cache.dir, state, settings.logger, scope, undefined, cacheAccess);
   }
 }
 

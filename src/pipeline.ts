@@ -33,6 +33,7 @@ import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
 import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
 import { decideIsolation } from "./pipeline/isolation.js";
 import { TrialLedger } from "./pipeline/ledger.js";
+import { recoverProbes } from "./pipeline/recovery.js";
 import { batteryOf, renderForecast } from "./plan/forecast.js";
 import { assignShard } from "./plan/shard.js";
 import { writeSkillCreatorExports } from "./report/exports.js";
@@ -238,6 +239,15 @@ async function pipeline(
     else await ledger.run(runs.flatMap((r) => r.requests));
     const gradeOpts = { judge, gateSeed: settings.seed };
     for (const r of runs) r.checks = await gradeJob(r.job, r.requests, ledger.records, gradeOpts);
+    // error-recovery probes that failed get their own answer and failures back (robustness only, not the verdict)
+    const recovery = await recoverProbes(
+      runs.filter((r) => r.job.arm.name === "head"),
+      {
+        records: ledger.records,
+        run: (requests) => ledger.run(requests),
+        grade: (job, requests) => gradeJob(job, requests, ledger.records, gradeOpts),
+      },
+    );
 
     // verdict: new roots decided over the whole PR (one α for the family), with sequential confirmation trials
     // on suspects: decide → plan → run → grade → decide again, until every root is decided.
@@ -308,6 +318,7 @@ async function pipeline(
         record: ledger.records.get(r.key)!,
       })),
       baseSuite: j.info.base?.suite,
+      ...(j.head && recovery.has(j.head) ? { recovery: recovery.get(j.head) } : {}),
       ...(j.head ? { trials: { perCase: trialsOf(j.head), triggerRuns: settings.triggerRuns } } : {}),
     }));
     await ledger.recordUsage();

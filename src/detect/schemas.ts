@@ -66,6 +66,17 @@ const thresholds = {
 
 const versionLike = { type: ["string", "number"] } as const;
 
+const ROBUSTNESS_DIMENSIONS = [
+  "adversarial-correctness",
+  "spec-underspecification",
+  "consistency-under-reformulation",
+  "error-recovery",
+  "security-awareness",
+  "hallucination",
+  "graceful-degradation",
+  "refusal-calibration",
+] as const;
+
 export const metaSchema = {
   $id: "skillgate/meta",
   type: "object",
@@ -91,6 +102,20 @@ export const metaSchema = {
     vars: { type: "object" },
     evalMode: { type: "string" },
     constraints: { type: "array", items: { type: "string" } },
+    robustness: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        dimensions: { type: "array", items: { enum: ROBUSTNESS_DIMENSIONS }, minItems: 1, uniqueItems: true },
+        weights: {
+          type: "object",
+          additionalProperties: false,
+          properties: Object.fromEntries(
+            ROBUSTNESS_DIMENSIONS.map((d) => [d, { type: "number", minimum: 0 }]),
+          ),
+        },
+      },
+    },
   },
 } as const;
 
@@ -107,6 +132,7 @@ export const assertionSchema = {
     condition: { type: "string" },
     extract: { type: "string", pattern: "^(text|first-number|last-line|code-block|json:.*)$" },
     description: { type: "string" },
+    rubric: { enum: ["stated", "reasonable", "honest", "partial", "refusal", "warning"] },
   },
 } as const;
 
@@ -138,6 +164,10 @@ export const caseSchema = {
     files: caseFiles,
     vars: { type: "object" },
     assertions: { type: "array", items: { type: "object" } },
+    dimension: { enum: ROBUSTNESS_DIMENSIONS },
+    reformulationOf: { type: "string", minLength: 1 },
+    expect: { enum: ["refusal", "solution"] },
+    tier: { type: "integer", minimum: 0, maximum: 100 },
   },
 } as const;
 
@@ -228,6 +258,19 @@ const agentConfig = {
   },
 } as const;
 
+/** A cell of the agent matrix: an agent configuration with a name, whether it decides the verdict, its label. */
+const agentCellConfig = {
+  type: "object",
+  required: ["name", "adapter"],
+  additionalProperties: false,
+  properties: {
+    ...agentConfig.properties,
+    name: { type: "string", pattern: "^[a-z0-9][a-z0-9._-]{0,62}$" },
+    required: { type: "boolean" },
+    label: nonEmptyString,
+  },
+} as const;
+
 /** `.skillgate.yml`. */
 export const configSchema = {
   $id: "skillgate/config",
@@ -235,6 +278,7 @@ export const configSchema = {
   additionalProperties: false,
   properties: {
     agent: agentConfig,
+    agents: { type: "array", items: agentCellConfig, minItems: 1, maxItems: 16 },
     judge: agentConfig,
     skills: {
       type: "object",

@@ -40,6 +40,7 @@ const COMMON_ASSERTION_KEYS = new Set([
   "condition",
   "extract",
   "description",
+  "rubric",
 ]);
 
 /** Shared helpers for the format loaders: reading files with located diagnostics. */
@@ -252,6 +253,7 @@ export class SuiteReader {
       condition: typeof a.condition === "string" ? a.condition : undefined,
       extract: typeof a.extract === "string" ? a.extract : undefined,
       description: typeof a.description === "string" ? a.description : undefined,
+      ...(typeof a.rubric === "string" ? { rubric: a.rubric as Assertion["rubric"] } : {}),
       params,
       loc,
     };

@@ -10,6 +10,8 @@ export interface ActionInputs {
   mode: Mode;
   config?: string;
   agent?: string;
+  /** Cells of the base config's agents: matrix to evaluate (a job of a workflow matrix names one). */
+  cell?: string;
   trials?: string;
   skills?: string;
   shard?: string;
@@ -60,6 +62,7 @@ export function readInputs(io: ActionIO): ActionInputs {
     mode: oneOf(io, "mode", ["auto", "evaluate", "report"] as const, "auto"),
     config: opt(io.getInput("config")),
     agent: opt(io.getInput("agent")),
+    cell: opt(io.getInput("cell")),
     trials: opt(io.getInput("trials")),
     skills: opt(io.getInput("skills")),
     shard: opt(io.getInput("shard")),

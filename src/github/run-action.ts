@@ -260,7 +260,11 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   try {
     if (plan.kind === "report") {
       const loaded = await loadReports(inputs.reportsFrom.map((p) => resolve(repoDir, p)));
-      report = mergeReports(loaded);
+      // An agent matrix's cells, as the trusted checkout's config defines them: each required one must report.
+      const { resolvePolicy } = await import("../settings/resolve.js");
+      const { matrixCells } = await import("../settings/matrix.js");
+      const agents = resolvePolicy(repoDir, undefined, inputs.config).config.agents;
+      report = mergeReports(loaded, agents ? { cells: matrixCells(agents) } : {});
       const refused: string[] = [];
       // Reports are artifacts of the run's jobs, downloaded next to the checkout; a committed one is anybody's.
       for (const file of await committedFiles(
@@ -496,7 +500,12 @@ export async function reportDistrust(
   // A sweep's merge job (workflow_dispatch, schedule, push) posts the shard reports of its own run: the same
   // workflow at the same commit, started by a maintainer or by the branch, never by a pull request.
   const ownRun = ["workflow_dispatch", "schedule", "push"].includes(o.ctx.eventName);
+  // An agent matrix's merge job in a pull request's (or merge group's) own run merges its cell jobs' reports:
+  // made by this run's workflow, the same one whose evaluate job would otherwise post (and whose change in a PR
+  // each cell's report names as a blocking policy root).
+  const ownMatrixRun = ["pull_request", "merge_group"].includes(o.ctx.eventName) && !!report.matrix && !wr;
   if (ownRun) o.logger.info(`merging the shard reports of this ${o.ctx.eventName} run`);
+  else if (ownMatrixRun) o.logger.info(`merging the cell reports of this ${o.ctx.eventName} run`);
   else if (path && made) {
     if (!o.client) out.push(`cannot compare ${path} of ${made.slice(0, 7)} with the base branch's: no token`);
     else {
@@ -520,9 +529,11 @@ export async function reportDistrust(
   const { resolvePolicy } = await import("../settings/resolve.js");
   const { DEFAULT_VERDICT_POLICY } = await import("../verdict/policy.js");
   const { evidenceDisagreements } = await import("../verdict/recompute.js");
+  const { cellAlpha, matrixCells } = await import("../settings/matrix.js");
   const { config } = resolvePolicy(o.repoDir, undefined, o.config);
   const policy = { ...DEFAULT_VERDICT_POLICY, ...config.verdict };
-  const disagreements = evidenceDisagreements(report, policy);
+  const cells = config.agents ? { alpha: cellAlpha(policy.alpha, matrixCells(config.agents)) } : undefined;
+  const disagreements = evidenceDisagreements(report, policy, cells);
   if (disagreements.length)
     out.push(
       `the report's verdict does not follow from its trials under the base's policy: ${disagreements.slice(0, 5).join("; ")}${disagreements.length > 5 ? ` (+${disagreements.length - 5} more)` : ""}`,
@@ -590,6 +601,7 @@ async function evaluate(
       repo: repoDir,
       config: inputs.config,
       agent: inputs.agent,
+      cells: inputs.cell,
       trials: inputs.trials,
       skills: inputs.skills,
       shard: inputs.shard,
@@ -622,6 +634,8 @@ async function evaluate(
       change.pullNumber !== undefined
         ? await currentLabels(client, ctx, change.pullNumber, logger)
         : undefined;
+    // Label-gated cells of an agent matrix run only with their label (unreadable labels: every cell runs).
+    if (settings.matrix && labels) settings.matrix.labels = labels;
     if (labels?.includes(label)) settings.override = { by: `label "${label}" on PR #${change.pullNumber}` };
     else if (inputs.allowWeakening && !workflowChanged)
       settings.override = {

@@ -191,6 +191,8 @@ export interface Root extends SourceLocation {
   blocking: boolean;
   /** For suite and policy changes: a tightening or neutral change is reported, never blocking, and never "new". */
   change?: "loosened" | "tightened" | "changed";
+  /** The agent-matrix cell it was found in (absent without `agents:`). */
+  cell?: string;
 }
 
 export interface SkillCost {
@@ -213,28 +215,73 @@ export type RobustnessDimensionId =
 
 export type RobustnessTier = "robust" | "adequate" | "fragile" | "unreliable";
 
+/** The grade of a dimension's score in the report template's table: A ≥ 90, B ≥ 80, C ≥ 70, D ≥ 60, F below. */
+export type RobustnessGrade = "A" | "B" | "C" | "D" | "F";
+
 export interface RobustnessDimension {
   id: RobustnessDimensionId;
   name: string;
   /** False when nothing skillgate ran measures it: then there is no score, never an invented one. */
   measured: boolean;
-  /** 0–100 when measured. */
+  /** Part of this audit (meta.json `robustness.dimensions`, default all eight). */
+  selected?: boolean;
+  /** 0–100 when measured, by the taxonomy's formula for the dimension. */
   score?: number;
+  grade?: RobustnessGrade;
+  /** The formula's numerator and denominator (weighted for error recovery, tier points for degradation). */
   passed?: number;
   total?: number;
+  /** Probes (trials of cases made for the dimension, pairs for reformulation) the score is over. */
+  probes?: number;
   /** What was counted, or why it is not measured. */
   basis: string;
+  /** Secondary figures of the dimension (precision and recall of refusals, unprompted warning rate, regressions …). */
+  figures?: Record<string, number>;
+  /** Fewer probes than the taxonomy's minimum (5 per dimension; 15+ for a reliable signal). */
+  warning?: string;
+}
+
+/** One failed probe, as the report template's examples show it. */
+export interface RobustnessExample {
+  caseId: string;
+  trial: number;
+  prompt: string;
+  output: string;
+  /** What failed: the failing check's message. */
+  failure: string;
+}
+
+export interface RobustnessFailurePattern {
+  /** `<dimension>: <check>`: the same check failing on a dimension's probes. */
+  pattern: string;
+  dimension: RobustnessDimensionId;
+  checkId: string;
+  /** Failed probe trials. */
+  count: number;
+  example: RobustnessExample;
 }
 
 export interface RobustnessSummary {
   dimensions: RobustnessDimension[];
-  /** Mean of the measured dimensions only; absent when none was measured. */
+  /** The dimensions this audit covers (meta.json `robustness.dimensions`, default all eight). */
+  selected: RobustnessDimensionId[];
+  /** Weighted mean of the selected dimensions; only when every selected one was measured. */
   composite?: number;
   tier?: RobustnessTier;
+  /** When a selected dimension is not measured: no composite, "partial, N of M". */
+  partial?: { measured: number; of: number };
+  /** "Robust", "Adequate", …, or "partial, 5 of 8". */
+  label: string;
+  /** Dimensions scoring below 50, with failed probes as examples. */
+  criticalFailures: { dimension: RobustnessDimensionId; score: number; examples: RobustnessExample[] }[];
+  /** The three most frequent failures on the probes, each with an example probe and output. */
+  topFailurePatterns: RobustnessFailurePattern[];
 }
 
 export interface SkillReport {
   name: string;
+  /** The agent-matrix cell this evaluation ran in (absent without `agents:`): a skill appears once per cell. */
+  cell?: string;
   path: string;
   change: SkillChange;
   version?: string;
@@ -343,4 +390,81 @@ export interface Report {
   pullRequest?: number;
   /** How untrusted code was confined (absent in reports made before skillgate reported it). */
   isolation?: IsolationReport;
+  /** The agent-matrix cell this report is of (a cell's own report, before the cells are merged). */
+  cell?: CellIdentity;
+  /** Cells × skills, the PR's effect per cell and the interactions between cells (a merged matrix report). */
+  matrix?: MatrixSummary;
+}
+
+/** Which cell of the matrix a report is of. */
+export interface CellIdentity {
+  name: string;
+  adapter: string;
+  identity: string;
+  required: boolean;
+  /** False when the cell was not evaluated (its label is not on the PR): `reason` says why. */
+  selected: boolean;
+  reason?: string;
+}
+
+/** One cell of a merged matrix: its verdict and totals. */
+export interface MatrixCell extends CellIdentity {
+  /** Absent when the cell's report is missing (then the merged verdict is `error` if it is required). */
+  verdict?: Verdict;
+  blockingRoots: number;
+  newRoots: number;
+  cost: { usd: number; agentCalls: number; cacheHits: number };
+  errors: string[];
+}
+
+/**
+ * The PR's effect on one skill in one cell: mean per-trial score at head minus at base. A trial's score is the
+ * share of its checks that passed (skill-mode trials, the suite score of seeds/002); `low`/`high` a 95 % percentile
+ * bootstrap interval (trials resampled within each case and arm).
+ */
+export interface CellEffect {
+  head: { mean: number; trials: number };
+  base: { mean: number; trials: number };
+  effect: number;
+  low: number;
+  high: number;
+}
+
+/** One row of the cell × skill table. */
+export interface MatrixEntry {
+  cell: string;
+  skill: string;
+  verdict: Verdict;
+  change: SkillChange;
+  /** Discriminator pass rate with the skill, at head and at base. */
+  discriminatorPassRate?: { head: number; base?: number };
+  triggerF1?: { head: number; base?: number };
+  newRoots: number;
+  blockingRoots: number;
+  /** Absent without a base arm (a sweep, a new skill) or without skill-mode trials. */
+  effect?: CellEffect;
+}
+
+/**
+ * Difference in differences of one skill between two cells: effect(a) − effect(b), with its bootstrap interval.
+ * `flagged`: the interval excludes zero and the change helps one cell while it hurts the other.
+ */
+export interface CellInteraction {
+  skill: string;
+  a: string;
+  b: string;
+  difference: number;
+  low: number;
+  high: number;
+  excludesZero: boolean;
+  flagged: boolean;
+  message: string;
+}
+
+export interface MatrixSummary {
+  cells: MatrixCell[];
+  entries: MatrixEntry[];
+  interactions: CellInteraction[];
+  /** How the intervals were computed: resamples, seed, interval level, the unit resampled. */
+  bootstrap: { resamples: number; seed: number; level: number; unit: string };
 }

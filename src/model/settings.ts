@@ -1,4 +1,4 @@
-import type { AgentConfig } from "./agent.js";
+import type { AgentCell, AgentCellConfig, AgentConfig } from "./agent.js";
 import type { Diagnostic } from "./diagnostics.js";
 import type { ValidationProfile } from "./skill.js";
 import type { Thresholds } from "./suite.js";
@@ -25,6 +25,8 @@ export interface VerdictPolicy {
 /** `.skillgate.yml`, validated. Everything optional; defaults applied in `resolveSettings`. */
 export interface SkillgateConfig {
   agent?: AgentConfig;
+  /** An agent matrix: named cells, each evaluated on its own; exclusive with `agent`. */
+  agents?: AgentCellConfig[];
   judge?: AgentConfig;
   skills?: { globs?: string[]; include?: string[]; exclude?: string[] };
   profile?: ValidationProfile;
@@ -69,6 +71,13 @@ export interface Settings {
   /** Only skills whose name or path matches (sweeps, `--skills`). */
   skillsFilter?: string;
   agent: AgentConfig;
+  /**
+   * The agent matrix of the trusted config (`agents:`): every cell, and the names this run evaluates (all, or those
+   * `--cell` / the `cell` input names). Absent without `agents:`.
+   */
+  matrix?: MatrixSettings;
+  /** The matrix cell this run evaluates (set per cell by `runCells`; its own Actions cache scope). */
+  cell?: string;
   judge?: AgentConfig;
   profile: ValidationProfile;
   /** Trials per case and arm when a suite's meta.json sets none (config `trials`, else 3). */
@@ -102,6 +111,16 @@ export interface Settings {
    */
   isolation?: { required: boolean; allowWeaker: boolean };
   logger: Logger;
+}
+
+export interface MatrixSettings {
+  cells: AgentCell[];
+  /** Names of the cells this run evaluates, in config order. */
+  selected: string[];
+  /** A cell this run was told to evaluate alone (a job of a workflow matrix): its report is that cell's. */
+  single?: boolean;
+  /** The PR's labels (label-gated cells run only with theirs); undefined outside a PR or when unreadable. */
+  labels?: string[];
 }
 
 /** The trust side of the settings: which tree the policy came from and what the PR changed in it. */

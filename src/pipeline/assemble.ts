@@ -9,6 +9,7 @@ import type {
   CheckResult,
   Diagnostic,
   GateSummary,
+  RecoveryTrial,
   Report,
   Root,
   Settings,
@@ -39,6 +40,8 @@ export interface SkillOutcomeInput {
   baseSuite?: Suite;
   /** Trials per case and trigger runs the batteries started with; undefined when nothing ran. */
   trials?: { perCase: number; triggerRuns: number };
+  /** Error-recovery probes' rounds (head arm). */
+  recovery?: RecoveryTrial[];
 }
 
 export interface ReportInput {
@@ -239,7 +242,20 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput, trees: Trees | und
     ...(skill.version ? { version: skill.version } : {}),
     ...(discriminator ? { discriminator } : {}),
     ...(trigger ? { trigger } : {}),
-    ...(o.headChecks.length ? { robustness: summariseRobustness(o.headChecks) } : {}),
+    ...(o.headChecks.length
+      ? {
+          robustness: summariseRobustness({
+            checks: o.headChecks,
+            cases: skill.suite?.cases ?? [],
+            meta: skill.suite?.meta.robustness,
+            ...(o.recovery ? { recovery: o.recovery } : {}),
+            outputOf: (caseId, trial) =>
+              o.headRecords.find(
+                (r) => r.request.mode === "skill" && r.request.caseId === caseId && r.request.trial === trial,
+              )?.record.output,
+          }),
+        }
+      : {}),
     ...(baseDiscriminator || baseTrigger
       ? {
           base: {

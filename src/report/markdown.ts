@@ -1,4 +1,6 @@
 import type { Forecast, RateWithInterval, Report, Root, SkillReport, Verdict } from "../model/report.js";
+import { matrixMarkdown } from "./matrix-render.js";
+import { robustnessMarkdown } from "./robustness-render.js";
 
 /**
  * Markdown for the job summary, the check run summary and the sticky PR comment. Pure: Report → string.
@@ -129,7 +131,7 @@ function rootRow(r: Root): string {
   ]
     .filter(Boolean)
     .join(", ");
-  return `| ${escapeText(r.skill, 80)} | ${rootWhere(r)} | ${escapeText(r.title, 120)} | ${escapeText(r.message)} | ${escapeText(counts || "–")} |`;
+  return `| ${escapeText(r.cell ? `${r.skill} (cell ${r.cell})` : r.skill, 150)} | ${rootWhere(r)} | ${escapeText(r.title, 120)} | ${escapeText(r.message)} | ${escapeText(counts || "–")} |`;
 }
 
 const ROOT_TABLE_HEAD = "| skill | where | root | expected / seen | trials |\n|---|---|---|---|---|";
@@ -220,6 +222,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
     );
   for (const e of report.errors) doc.add(`\n> [!CAUTION]\n> ${escapeText(e, 1000)}`);
   if (report.forecast) forecastTable(doc, report.forecast);
+  if (report.matrix) for (const b of matrixMarkdown(report.matrix, escapeText)) doc.add(b);
 
   doc.add("\n### Skills\n");
   doc.add(
@@ -229,7 +232,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   for (const s of report.skills) {
     const trig = s.trigger ? `${pct(s.trigger.precision.rate)} / ${pct(s.trigger.recall.rate)}` : "–";
     doc.add(
-      `| ${escapeText(s.name, 80)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.blockingRoots.length}) | $${s.cost.usd.toFixed(2)} |`,
+      `| ${escapeText(s.cell ? `${s.name} (cell ${s.cell})` : s.name, 150)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.blockingRoots.length}) | $${s.cost.usd.toFixed(2)} |`,
     );
   }
 
@@ -248,7 +251,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
 
   for (const s of report.skills) {
     const blocks: string[] = [
-      `\n### ${VERDICT_ICON[s.verdict]} ${escapeText(s.name, 80)} — ${escapeText(s.change, 20)}\n`,
+      `\n### ${VERDICT_ICON[s.verdict]} ${escapeText(s.cell ? `${s.name} (cell ${s.cell})` : s.name, 150)} — ${escapeText(s.change, 20)}\n`,
     ];
     blocks.push(
       `\`${escapeText(s.path, 200).replace(/`/g, "")}\`${s.version ? ` · version ${escapeText(s.version, 40)}` : ""}`,
@@ -273,6 +276,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
         if (chart) blocks.push(`\n${chart}`);
       }
     }
+    if (s.robustness) blocks.push(...robustnessMarkdown(s.name, s.robustness, escapeText));
     if (s.gates.length) {
       // One gate runs once per trial: identical outcomes are one row with a count.
       const rows = new Map<string, { row: string; count: number }>();

@@ -1,5 +1,7 @@
 import type { RateWithInterval, Report, Root, SkillReport } from "../model/index.js";
 import { trialsFact } from "./markdown.js";
+import { matrixTerminal } from "./matrix-render.js";
+import { robustnessTerminal } from "./robustness-render.js";
 
 export interface TerminalOptions {
   color: boolean;
@@ -46,6 +48,8 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
     );
   for (const r of report.policy.roots) out.push(...renderRoot(r, r.blocking ? c.red : c.dim, c));
   for (const e of report.errors) out.push(c.yellow(`  error: ${e}`));
+  if (report.matrix)
+    out.push("", ...matrixTerminal(report.matrix).map((l) => (l.includes("FLAGGED") ? c.yellow(l) : l)));
   for (const s of report.skills) out.push("", ...renderSkill(s, c, opts));
   const errs = report.diagnostics.filter((d) => d.severity === "error");
   if (errs.length) {
@@ -67,7 +71,9 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
 function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[] {
   const out: string[] = [];
   const vc = s.verdict === "pass" ? c.green : s.verdict === "fail" ? c.red : c.yellow;
-  out.push(`${vc(ICON[s.verdict].padEnd(5))} ${c.bold(s.name)} ${c.dim(`(${s.change}, ${s.path})`)}`);
+  out.push(
+    `${vc(ICON[s.verdict].padEnd(5))} ${c.bold(s.cell ? `${s.name} (cell ${s.cell})` : s.name)} ${c.dim(`(${s.change}, ${s.path})`)}`,
+  );
   const d = s.discriminator;
   if (d) {
     const bd = s.base?.discriminator;
@@ -94,6 +100,8 @@ function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[]
     );
     for (const w of t.warnings) out.push(c.yellow(`      ${w}`));
   }
+  if (s.robustness && (opts.verbose || s.robustness.dimensions.some((d) => d.measured && d.selected)))
+    out.push(...robustnessTerminal(s.robustness));
   const failedGates = new Map<string, number>();
   for (const g of s.gates.filter((g) => !g.passed)) {
     const k = `gate ${g.gate} failed on ${g.module} (${g.caseId}/${g.assertionId})`;

@@ -8,6 +8,7 @@ import { DEFAULT_COMPETITOR_PROMPTS } from "../plan/competitors.js";
 import { DEFAULT_BUDGET } from "../plan/forecast.js";
 import { parseShard } from "../plan/shard.js";
 import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
+import { resolveMatrix } from "./matrix.js";
 import {
   type ConfigTree,
   comparePolicies,
@@ -43,6 +44,8 @@ export interface RawOptions {
   allowWeakening?: { by: string };
   /** Writes replay recordings of every trial run into this directory. */
   record?: string;
+  /** Cells of the config's agent matrix to evaluate (comma separated names); default every cell. */
+  cells?: string;
   /** Environment the cache location is derived from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
 }
@@ -113,10 +116,25 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   }
 
   const { config, policy } = resolvePolicy(repoDir, base, raw.config);
+  if (raw.cells && !config.agents)
+    throw new UsageError(
+      `--cell ${raw.cells}: the configuration (${policy.origin}) defines no agents: matrix`,
+    );
+  const override = raw.agent ? `--agent ${raw.agent}` : raw.model ? `--model ${raw.model}` : undefined;
+  if (override && config.agents)
+    throw new UsageError(
+      `${override}: the configuration (${policy.origin}) defines an agents: matrix; choose its cells with --cell`,
+    );
+  const matrix = config.agents ? resolveMatrix(config.agents, raw.cells) : undefined;
+  const firstCell = matrix?.cells.find((c) => c.name === matrix.selected[0]);
   const chosen: AgentConfig = raw.agent
     ? { ...(config.agent?.adapter === raw.agent ? config.agent : {}), adapter: raw.agent }
     : (config.agent ?? DEFAULT_AGENT);
-  const agent: AgentConfig = raw.model ? { ...chosen, model: raw.model } : chosen;
+  const agent: AgentConfig = firstCell
+    ? firstCell.agent
+    : raw.model
+      ? { ...chosen, model: raw.model }
+      : chosen;
   // `--trials` (the `trials` input) overrides every suite's meta.json; the config's `trials` is the default.
   const trialsOverride = raw.trials !== undefined ? positiveInt(raw.trials, "--trials") : undefined;
   const trials = trialsOverride ?? config.trials ?? DEFAULTS.trials;
@@ -128,6 +146,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     base,
     skillsFilter: raw.skills || undefined,
     agent,
+    ...(matrix ? { matrix } : {}),
     judge: config.judge,
     profile: config.profile ?? "claude-code",
     trials,

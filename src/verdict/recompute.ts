@@ -121,7 +121,25 @@ const STATISTICAL = new Set(["assertion", "gate", "trigger"]);
  * one sentence per disagreement (a root missing, another status, a root the evidence does not support, a skill
  * without evidence). Empty when the report's decisions follow from its trials.
  */
-export function evidenceDisagreements(report: Report, policy: VerdictPolicy): string[] {
+export function evidenceDisagreements(
+  report: Report,
+  policy: VerdictPolicy,
+  cells?: { alpha: number },
+): string[] {
+  // A matrix: each cell decided on its own, at its share of the PR's α (src/settings/matrix.ts).
+  if (report.skills.some((s) => s.cell)) {
+    const names = [...new Set(report.skills.map((s) => s.cell))];
+    const cellPolicy = cells ? { ...policy, alpha: cells.alpha } : policy;
+    return names.flatMap((name) =>
+      cellDisagreements({ ...report, skills: report.skills.filter((s) => s.cell === name) }, cellPolicy).map(
+        (m) => (name ? `cell ${name}: ${m}` : m),
+      ),
+    );
+  }
+  return cellDisagreements(report, policy);
+}
+
+function cellDisagreements(report: Report, policy: VerdictPolicy): string[] {
   const out: string[] = [];
   const evidence: Record<string, SkillEvidence> = {};
   for (const s of report.skills) {

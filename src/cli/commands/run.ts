@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { runCells } from "../../pipeline/matrix.js";
 import { runPipeline } from "../../pipeline.js";
 import { exitCodeFor } from "../../report/exit-codes.js";
 import { renderJUnit } from "../../report/junit.js";
@@ -21,6 +22,7 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --skills GLOB       only skills whose name or path matches
   --agent NAME        agent adapter (replay, claude-code, codex, command, openai, anthropic, lexical)
   --model NAME        the agent's model (agent.model), e.g. claude-sonnet-4-5 for --agent anthropic
+  --cell NAMES        with an agents: matrix in the config, evaluate only these cells (comma separated)
   --trials N          trials per case and mode (default: meta.json, else 3)
   --shard I/N         evaluate only shard I of N (deterministic, balanced by expected cost)
   --seed N            seed of every randomised step (default 42); reported, replayable
@@ -45,6 +47,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       skills: { type: "string" },
       agent: { type: "string" },
       model: { type: "string" },
+      cell: { type: "string" },
       trials: { type: "string" },
       shard: { type: "string" },
       seed: { type: "string" },
@@ -74,6 +77,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       skills: values.skills,
       agent: values.agent,
       model: values.model,
+      cells: values.cell,
       trials: values.trials,
       shard: values.shard,
       seed: values.seed,
@@ -89,7 +93,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     },
     logger,
   );
-  const report = await runPipeline(settings);
+  const report = await runCells(settings, runPipeline);
   const write = async (file: string | undefined, text: string) => {
     if (!file) return;
     await mkdir(dirname(file), { recursive: true });

@@ -1,5 +1,12 @@
 import { posix } from "node:path";
-import type { Case, SourceLocation, SuiteMeta, TriggerQuery } from "../../model/index.js";
+import type {
+  Case,
+  RobustnessDimensionId,
+  RobustnessProbe,
+  SourceLocation,
+  SuiteMeta,
+  TriggerQuery,
+} from "../../model/index.js";
 import { assertionFileSchema, caseSchema, metaSchema, triggerEvalSchema } from "../schemas.js";
 import type { SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
@@ -27,6 +34,7 @@ export const seedFormat: SuiteFormatLoader = {
     for (const f of reader.list(posix.join(root, "assertions"), DATA_FILE))
       assertionFiles.set(posix.basename(f).replace(DATA_FILE, ""), f);
     const seenAssertionFiles = new Set<string>();
+    const rephrased: { c: Case; src: SourceFile; part: { part: "case"; caseId: string } }[] = [];
     for (const file of reader.list(posix.join(root, "prompts"), DATA_FILE)) {
       // One case per file: a file that does not load is an error of that case alone.
       const part = { part: "case" as const, caseId: posix.basename(file).replace(DATA_FILE, "") };
@@ -49,9 +57,30 @@ export const seedFormat: SuiteFormatLoader = {
             });
           }
         }
-        return reader.checkCase(c) ? c : undefined;
+        // A rephrasing without checks of its own is graded by its original's: checked once all cases are read.
+        if (c.probe?.reformulationOf && c.assertions.length === 0) {
+          rephrased.push({ c, src: reader.read(file)!, part: { ...part } });
+          return undefined;
+        }
+        return checkProbe(reader, c) ? c : undefined;
       });
       if (c && ok) draft.cases.push(c);
+    }
+    for (const { c, src, part } of rephrased) {
+      const { value: ready, ok } = reader.withinPart(part, () => {
+        const original = draft.cases.find((o) => o.id === c.probe!.reformulationOf);
+        if (!original) {
+          reader.error(
+            src.locate(["reformulationOf"]),
+            "suite/unknown-reformulation",
+            `case \`${c.id}\` rephrases \`${c.probe!.reformulationOf}\`, which this suite does not define`,
+          );
+          return undefined;
+        }
+        c.assertions.push(...original.assertions);
+        return checkProbe(reader, c) ? c : undefined;
+      });
+      if (ready && ok) draft.cases.push(ready);
     }
     for (const [id, f] of assertionFiles)
       if (!seenAssertionFiles.has(f))
@@ -112,8 +141,41 @@ export function loadMeta(reader: SuiteReader, file: string): SuiteMeta | undefin
               loc: src.locate(["oracle"]),
             },
     vars: (v.vars as Record<string, unknown>) ?? {},
+    ...(v.robustness ? { robustness: v.robustness as SuiteMeta["robustness"] } : {}),
     loc: { file, line: 1, column: 1 },
     keyLoc,
+  };
+}
+
+/** The case's own checks, and what its robustness dimension needs to be scored (seeds/001's rubrics). */
+/** The case's own checks (`checkCase`) and what its robustness probe needs; false when it cannot be graded. */
+function checkProbe(reader: SuiteReader, c: Case): boolean {
+  if (!reader.checkCase(c)) return false;
+  const need: Partial<Record<string, { rubric: string; why: string }>> = {
+    "spec-underspecification": { rubric: "stated", why: "whether the agent stated its assumption" },
+    "refusal-calibration": { rubric: "refusal", why: "whether the agent refused" },
+  };
+  const n = c.probe && need[c.probe.dimension];
+  if (n && !c.assertions.some((a) => a.rubric === n.rubric))
+    reader.error(
+      c.loc,
+      "suite/probe-rubric",
+      `case \`${c.id}\` probes ${c.probe!.dimension}: it needs an assertion with \`rubric: ${n.rubric}\` that checks ${n.why}`,
+    );
+  return true;
+}
+
+/** `dimension`, `reformulationOf`, `expect`, `tier` of a case file (a rephrasing probes consistency). */
+function probeOf(v: Record<string, unknown>): RobustnessProbe | undefined {
+  const dimension =
+    (v.dimension as RobustnessDimensionId | undefined) ??
+    (v.reformulationOf ? "consistency-under-reformulation" : undefined);
+  if (!dimension) return undefined;
+  return {
+    dimension,
+    ...(typeof v.reformulationOf === "string" ? { reformulationOf: v.reformulationOf } : {}),
+    ...(v.expect === "refusal" || v.expect === "solution" ? { expect: v.expect } : {}),
+    ...(typeof v.tier === "number" ? { tier: v.tier } : {}),
   };
 }
 
@@ -130,6 +192,8 @@ function loadCase(reader: SuiteReader, root: string, file: string): Case | undef
     vars: (v.vars as Record<string, unknown>) ?? {},
     loc: src.locate([]),
   };
+  const probe = probeOf(v);
+  if (probe) c.probe = probe;
   const stem = posix.basename(file).replace(DATA_FILE, "");
   if (stem !== c.id)
     reader.warn(
