@@ -18,6 +18,8 @@ export interface MarkdownOptions {
   charts?: boolean;
   /** Check name shown in the heading. */
   title?: string;
+  /** Where the HTML review report is (an https URL skillgate composed, e.g. the run's artifact), linked under the heading. */
+  reviewReportUrl?: string;
 }
 
 /** Longest rendering of one untrusted value in a table cell. */
@@ -47,6 +49,26 @@ function rate(r: RateWithInterval | undefined): string {
 function signedPct(x: number | undefined): string {
   if (x === undefined || !Number.isFinite(x)) return "–";
   return `${x >= 0 ? "+" : "−"}${(Math.abs(x) * 100).toFixed(1)} pp`;
+}
+
+/** An https URL safe inside a Markdown link target (no spaces, quotes, brackets or parentheses), else undefined. */
+export function safeUrl(url: string | undefined): string | undefined {
+  if (!url || !/^https:\/\/[^\s"'<>()[\]`\\]+$/.test(url)) return undefined;
+  return url;
+}
+
+/** "composite 67 (fragile) over 2 of 8 dimensions; unmeasured: …": the robustness summary in one line. */
+export function robustnessLine(s: SkillReport): string | undefined {
+  const r = s.robustness;
+  if (!r) return undefined;
+  const measured = r.dimensions.filter((d) => d.measured);
+  const unmeasured = r.dimensions.filter((d) => !d.measured).map((d) => d.name.toLowerCase());
+  const scores = measured.map((d) => `${d.name.toLowerCase()} ${Math.round(d.score ?? 0)}`).join(", ");
+  const head =
+    r.composite === undefined
+      ? `no dimension measured`
+      : `composite ${Math.round(r.composite)}${r.tier ? ` (${r.tier})` : ""} over ${measured.length} of ${r.dimensions.length} dimensions: ${scores}`;
+  return `${head}${unmeasured.length ? `; unmeasured: ${unmeasured.join(", ")}` : ""}`;
 }
 
 /** The figures compared head vs base, in chart order. Values are fractions (lift: −1..1). */
@@ -195,6 +217,11 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   const icon = report.onDemand ? "⏸️" : VERDICT_ICON[report.verdict];
   doc.add(`## ${icon} ${title}: ${escapeText(headline(report), 400)}`);
   if (report.onDemand) doc.add(`\n${escapeText(report.onDemand.message, 1000)}`);
+  const link = safeUrl(options.reviewReportUrl);
+  if (link)
+    doc.add(
+      `\n📄 **[Review report](${link})**: the roots with their transcripts (failing head trial beside passing base trial), every check head vs base, every trial.`,
+    );
   doc.add("");
   const facts = [
     `head \`${escapeText(report.head.sha?.slice(0, 12) ?? report.head.ref ?? "working tree", 40)}\``,
@@ -254,6 +281,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
       `\`${escapeText(s.path, 200).replace(/`/g, "")}\`${s.version ? ` · version ${escapeText(s.version, 40)}` : ""}`,
     );
     if (s.reasons.length) blocks.push(s.reasons.map((r) => `- ${escapeText(r, 500)}`).join("\n"));
+    const robust = robustnessLine(s);
+    if (robust) blocks.push(`\nrobustness: ${escapeText(robust, 600)}`);
     const figures = skillFigures(s);
     if (figures.length) {
       const fmt = (f: Figure, x: number | undefined) => (f.kind === "rate" ? pct(x) : signedPct(x));

@@ -1,5 +1,5 @@
 import type { RateWithInterval, Report, Root, SkillReport } from "../model/index.js";
-import { trialsFact } from "./markdown.js";
+import { robustnessLine, trialsFact } from "./markdown.js";
 
 export interface TerminalOptions {
   color: boolean;
@@ -94,6 +94,8 @@ function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[]
     );
     for (const w of t.warnings) out.push(c.yellow(`      ${w}`));
   }
+  const robust = robustnessLine(s);
+  if (robust) out.push(`      robustness  ${robust}`);
   const failedGates = new Map<string, number>();
   for (const g of s.gates.filter((g) => !g.passed)) {
     const k = `gate ${g.gate} failed on ${g.module} (${g.caseId}/${g.assertionId})`;
