@@ -3,7 +3,7 @@
  * token and a database URL in an innocently named variable; a `command` agent prints both, raw and encoded
  * (base64 at an odd offset, base64url, hex, URL-encoding), in its answer, in a file it writes and in its error
  * output. No form of either secret may reach stdout, stderr, the JSON report, JUnit, SARIF, the skill-creator
- * exports, the replay recordings or the trial cache — and the report must show `[REDACTED]` where they were
+ * exports, the HTML review report, the Markdown summary, the replay recordings or the trial cache — and the report must show `[REDACTED]` where they were
  * (so the test cannot pass by the leak not happening).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -96,6 +96,10 @@ describe("secrets never leave", () => {
         join(out, "junit.xml"),
         "--sarif",
         join(out, "report.sarif"),
+        "--html",
+        join(out, "report.html"),
+        "--markdown",
+        join(out, "summary.md"),
         "--record",
         join(out, "recordings"),
         "--verbose",
@@ -110,9 +114,21 @@ describe("secrets never leave", () => {
     const report = readFileSync(join(out, "report.json"), "utf8");
     // the leak happened and was redacted where it was
     expect(report).toContain("[REDACTED]");
+    // the review page keeps the transcripts (output, files), redacted as the JSON report is
+    const page = readFileSync(join(out, "report.html"), "utf8");
+    expect(page).toContain("[REDACTED]");
+    expect(page).toContain("src/leak.txt");
     const everything = [String(r.stdout), String(r.stderr), allText(out), allText(cache)].join("\n");
     expect(readdirSync(out).sort()).toEqual(
-      ["junit.xml", "recordings", "report.json", "report.sarif", "report.skill-creator"].sort(),
+      [
+        "junit.xml",
+        "recordings",
+        "report.html",
+        "report.json",
+        "report.sarif",
+        "report.skill-creator",
+        "summary.md",
+      ].sort(),
     );
     for (const form of [...encodingsOf(TOKEN), ...encodingsOf(DB)]) expect(everything).not.toContain(form);
   }, 180_000);
