@@ -409,7 +409,7 @@ async function publishReviewReport(
     sha && !sub.startsWith("..")
       ? `${ctx.serverUrl.replace(/\/+$/, "")}/${ctx.owner}/${ctx.repo}/blob/${sha}${sub ? `/${sub}` : ""}`
       : undefined;
-  await writeOut(file, renderHtml(report, { ...(blobBase ? { blobBase } : {}) }));
+  await writeOut(file, renderHtml(report, { ...(blobBase ? { blobBase } : {}), redact: redactOutput }));
   if (!artifactsAvailable(deps.env)) {
     deps.io.info(`review report written to ${file} (no artifact service in this step: not uploaded)`);
     return undefined;

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodingsOf } from "../../src/util/redact.js";
+import { storeOf } from "../support/html-store.js";
 import { writeRepo } from "../support/repo-files.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -115,10 +116,11 @@ describe("secrets never leave", () => {
     // the leak happened and was redacted where it was
     expect(report).toContain("[REDACTED]");
     // the review page keeps the transcripts (output, files), redacted as the JSON report is
-    const page = readFileSync(join(out, "report.html"), "utf8");
+    const html = readFileSync(join(out, "report.html"), "utf8");
+    const page = `${html}\n${Object.values(storeOf(html)).join("\n")}`;
     expect(page).toContain("[REDACTED]");
     expect(page).toContain("src/leak.txt");
-    const everything = [String(r.stdout), String(r.stderr), allText(out), allText(cache)].join("\n");
+    const everything = [String(r.stdout), String(r.stderr), allText(out), allText(cache), page].join("\n");
     expect(readdirSync(out).sort()).toEqual(
       [
         "junit.xml",

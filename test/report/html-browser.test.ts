@@ -185,7 +185,11 @@ describe.runIf(browserHere)("the review report in headless Chromium", () => {
       if (k) reached.add(k);
     }
     expect(reached.size).toBe(controls);
+    // the long list of trials opens with Enter, and so does a trial in it
+    await page.locator("details.trial-list > summary").first().focus();
+    await page.keyboard.press("Enter");
     const summary = page.locator("details.trial > summary").first();
+    await expect.poll(() => summary.isVisible()).toBe(true);
     await summary.focus();
     await page.keyboard.press("Enter");
     await expect.poll(() => page.locator("details.trial").first().locator(".transcript").count()).toBe(1);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Report, TrialTranscript } from "../../src/model/report.js";
 import { renderHtml, SECTIONS } from "../../src/report/html/index.js";
 import { makeReport, makeRoot, makeSkill } from "../github/fixtures.js";
+import { storeOf } from "../support/html-store.js";
 
 const HOSTILE = `</script><script>alert(1)</script><img src=x onerror="alert(2)"> \` ' " &amp; \u2028`;
 
@@ -147,10 +148,9 @@ describe("the HTML review report", () => {
     expect(scripts(html)).toHaveLength(2); // the transcript store and the page's own script
     expect(html).not.toMatch(/<img|<b>/i);
     expect(html).toContain("&lt;/script&gt;&lt;script&gt;alert(1)");
-    // the lazy transcript bodies are JSON whose `<` cannot end its element, and hold the escaped text
-    const store = /<script type="application\/json" id="sg-transcripts">([\s\S]*?)<\/script>/.exec(html)![1]!;
-    expect(store).not.toContain("<");
-    const bodies = Object.values(JSON.parse(store) as Record<string, string>).join("");
+    // the lazy bodies wait compressed in a data block (base64: no `<` to end it) and hold the escaped text
+    const store = storeOf(html);
+    const bodies = Object.values(store).join("");
     expect(bodies).toContain(
       "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=&quot;alert(2)&quot;&gt;",
     );

@@ -6,7 +6,7 @@ import { loadReports } from "../../report/load.js";
 import { renderMarkdown } from "../../report/markdown.js";
 import { mergeReports } from "../../report/merge.js";
 import { renderSarif } from "../../report/sarif.js";
-import { redactOutput } from "../../util/redact.js";
+import { outputRedactor, redactOutput } from "../../util/redact.js";
 import type { CliIO } from "../io.js";
 import { parseCommandLine, UsageError } from "../usage.js";
 
@@ -58,7 +58,11 @@ export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
         charts: true,
       }),
     );
-  if (values.html) await writeFile(values.html, redactOutput(renderHtml(merged)));
+  if (values.html)
+    await writeFile(
+      values.html,
+      redactOutput(renderHtml(outputRedactor().redactDeep(merged), { redact: redactOutput })),
+    );
   for (const e of merged.errors) io.stderr(`skillgate merge: ${e}\n`);
   io.stderr(
     `skillgate merge: ${merged.verdict} (${merged.skills.length} skills, ${merged.newRoots.length} new roots)\n`,

@@ -106,7 +106,10 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   if (settings.outputs.html)
     await write(
       settings.outputs.html,
-      renderHtml(report, { blobBase: githubBlobBase(settings.repoDir, report.head.sha, process.env) }),
+      renderHtml(report, {
+        blobBase: githubBlobBase(settings.repoDir, report.head.sha, process.env),
+        redact: redactOutput,
+      }),
     );
   if (settings.outputs.markdown)
     await write(

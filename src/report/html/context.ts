@@ -1,5 +1,6 @@
 import type { Report, SkillReport, TrialTranscript } from "../../model/report.js";
 import { esc } from "./escape.js";
+import { Store } from "./store.js";
 
 export interface HtmlOptions {
   /**
@@ -9,6 +10,11 @@ export interface HtmlOptions {
   blobBase?: string;
   /** Page title (the check's name). */
   title?: string;
+  /**
+   * Applied to the compressed store's text before compression (which no later text redaction could see into):
+   * the writer's `redactOutput`. The report itself should already be redacted.
+   */
+  redact?: (text: string) => string;
 }
 
 /** What every section renderer reads: the report, the options, and the transcripts by id. */
@@ -17,17 +23,19 @@ export interface RenderContext {
   options: HtmlOptions;
   /** Every kept transcript, by `<skill>\0<id>`. */
   transcripts: Map<string, { skill: string; t: TrialTranscript }>;
-  /** Transcript bodies the page fills in when a reader opens them: slot id → HTML. */
-  lazy: Map<string, string>;
+  /** Bodies the page fills in when a reader opens them (transcripts, long lists). */
+  store: Store;
   /** Slot id of each transcript rendered so far, by `transcriptKey`. */
   slotIds: Map<string, string>;
+  /** Characters of transcript bodies in the store so far. */
+  transcriptChars: number;
 }
 
 export function makeContext(report: Report, options: HtmlOptions): RenderContext {
   const transcripts = new Map<string, { skill: string; t: TrialTranscript }>();
   for (const s of report.skills)
     for (const t of s.transcripts ?? []) transcripts.set(transcriptKey(s.name, t.id), { skill: s.name, t });
-  return { report, options, transcripts, lazy: new Map(), slotIds: new Map() };
+  return { report, options, transcripts, store: new Store(), slotIds: new Map(), transcriptChars: 0 };
 }
 
 export function transcriptKey(skill: string, id: string): string {

@@ -52,14 +52,6 @@ function contentSecurityPolicy(): string {
   ].join("; ");
 }
 
-/** JSON inside a `<script type="application/json">`: no `<` can close the element. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
-}
-
 function filters(ctx: RenderContext): string {
   const options = (xs: [string, string][]) =>
     xs.map(([v, l]) => `<option value="${esc(v)}">${esc(l)}</option>`).join("");
@@ -117,7 +109,7 @@ ${filters(ctx)}
 ${body}
 </main>
 <noscript><p>Transcripts open with JavaScript, which this page runs only from its own inline script.</p></noscript>
-<script type="application/json" id="sg-transcripts">${scriptJson(Object.fromEntries(ctx.lazy))}</script>
+${ctx.store.html(options.redact ?? ((x) => x))}
 <script>${CLIENT_SCRIPT}</script>
 </body>
 </html>

@@ -76,16 +76,46 @@ export function renderTranscript(t: TrialTranscript): string {
   ].join("");
 }
 
+/**
+ * Characters of transcript bodies one page holds. Slots are made in reading order (the roots' trials first, then
+ * every trial failures first), so the cap leaves out the least telling; what it leaves out stays in the JSON report.
+ * It keeps a report of 10,000 trials a page a browser opens in about 2 s (`npm run bench -- --only review-report`).
+ */
+export const MAX_PAGE_TRANSCRIPT_CHARS = 6 * 1024 * 1024;
+
 /** A placeholder the page fills with the transcript when its `<details>` opens; the body is rendered once. */
 export function slot(ctx: RenderContext, skill: string, t: TrialTranscript): string {
   const key = transcriptKey(skill, t.id);
   let id = ctx.slotIds.get(key);
   if (!id) {
-    id = `t${ctx.slotIds.size}`;
+    const body = renderTranscript(t);
+    if (ctx.transcriptChars + body.length > MAX_PAGE_TRANSCRIPT_CHARS)
+      return `<div class="slot" data-filled="1"><p class="muted">This transcript is not in the page (its size limit went to the roots' and the failing trials'); the JSON report holds it as ${esc(t.id)}.</p></div>`;
+    id = ctx.store.add(body);
     ctx.slotIds.set(key, id);
-    ctx.lazy.set(id, renderTranscript(t));
+    ctx.transcriptChars += body.length;
   }
   return `<div class="slot" data-slot="${id}"></div>`;
+}
+
+/** Rows a list shows in the page as it loads; a longer one waits in the page's store until a reader opens it. */
+export const INLINE_ROWS_UP_TO = 150;
+
+/**
+ * A long list (trials, checks) as a `<details>` whose body waits in the store until it is opened, so a report of
+ * thousands of trials builds only what a reader looks at; a short one is in the page, open.
+ */
+export function lazyList(
+  ctx: RenderContext,
+  cls: string,
+  summary: string,
+  rows: number,
+  body: string,
+): string {
+  if (rows <= INLINE_ROWS_UP_TO)
+    return `<details class="${cls}" open><summary>${summary}</summary>${body}</details>`;
+  const id = ctx.store.add(body);
+  return `<details class="${cls} lazy-list"><summary>${summary}</summary><div class="slot" data-slot="${id}"></div></details>`;
 }
 
 /** Two trials side by side, each under its label; a missing side says why. */

@@ -4,7 +4,7 @@ import { skillFigures } from "../../markdown.js";
 import { type RenderContext, skillAnchor, sourceLink } from "../context.js";
 import { el, esc } from "../escape.js";
 import { pct, rateCell, signedPts } from "../format.js";
-import { badge } from "../transcript.js";
+import { badge, lazyList } from "../transcript.js";
 import { batteryOfMode, filterAttrs, type Section } from "./common.js";
 
 /** Per skill: the verdict, the figures head vs base with intervals, and every check's pass rate in both arms. */
@@ -95,5 +95,7 @@ function checksTable(ctx: RenderContext, s: SkillReport): string {
       `<th scope="row"><code>${esc(r.checkId)}</code><br>${sourceLink(ctx, r.loc.file, r.loc.line)}</th><td>${esc(r.mode)}</td><td>${rateCell(rate(...r.head))}</td><td>${r.base[1] ? rateCell(rate(...r.base)) : `<span class="muted">not run</span>`}</td>`,
     );
   });
-  return `<table class="checks-table"><caption>Checks: pass rate per check, head vs base (Wilson 95 % intervals)</caption><thead><tr><th scope="col">check</th><th scope="col">mode</th><th scope="col">head</th><th scope="col">base</th></tr></thead><tbody>${body.join("")}</tbody></table>`;
+  const failing = [...rows.values()].filter((r) => r.head[0] < r.head[1]).length;
+  const table = `<table class="checks-table"><caption>Pass rate per check, head vs base (Wilson 95 % intervals)</caption><thead><tr><th scope="col">check</th><th scope="col">mode</th><th scope="col">head</th><th scope="col">base</th></tr></thead><tbody>${body.join("")}</tbody></table>`;
+  return lazyList(ctx, "checks", `Checks: ${rows.size} (${failing} failing at head)`, rows.size, table);
 }

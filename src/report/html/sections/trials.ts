@@ -2,7 +2,7 @@ import type { SkillReport, TrialTranscript } from "../../../model/report.js";
 import type { RenderContext } from "../context.js";
 import { el, esc } from "../escape.js";
 import { duration } from "../format.js";
-import { badge, slot, trialLabel, trialStatus } from "../transcript.js";
+import { badge, lazyList, slot, trialLabel, trialStatus } from "../transcript.js";
 import { batteryOfMode, filterAttrs, type Section } from "./common.js";
 
 const STATUS_RANK = { error: 0, fail: 1, pass: 2 } as const;
@@ -23,7 +23,9 @@ function skillTrials(ctx: RenderContext, s: SkillReport): string {
   const ts = s
     .transcripts!.map((t, i) => ({ t, i, status: trialStatus(t) }))
     .sort((a, b) => STATUS_RANK[a.status] - STATUS_RANK[b.status] || a.i - b.i);
-  return `<h3>${esc(s.name)}</h3><div class="trials">${ts.map(({ t, status }) => trialRow(ctx, s.name, t, status)).join("")}</div>`;
+  const rows = ts.map(({ t, status }) => trialRow(ctx, s.name, t, status));
+  const failing = ts.filter((x) => x.status !== "pass").length;
+  return `<h3>${esc(s.name)}</h3>${lazyList(ctx, "trial-list", `Trials: ${rows.length} (${failing} failing or in error)`, rows.length, `<div class="trials">${rows.join("")}</div>`)}`;
 }
 
 function trialRow(
