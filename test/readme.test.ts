@@ -91,6 +91,8 @@ const NOT_RUN_HERE: Record<string, string> = {
   "npm run demo:claude -- --json out.json":
     "`npm run demo:claude` with its report written: the same run as above, about 50 Claude Code processes again",
   "npm run bench": "the whole benchmark, see `npm run bench -- --json bench.json`",
+  "npm run bench -- --only review-report":
+    "renders a 10,000-trial report and opens it several times in headless Chromium: minutes on a busy 2-core machine",
   "npm run bench -- --only cost --json F":
     "the bench's cost section took 1,058 s on a busy 2-core machine; its figures are in docs/performance.md",
   "npm run bench -- --only verdict-e2e --verdict-e2e-prs 15":
