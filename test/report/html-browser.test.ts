@@ -47,7 +47,7 @@ beforeAll(async () => {
   if (!browserHere) return;
   browser = await launchBrowser();
   demo = await openPage(browser, join(dir, "report.html"));
-}, 240_000);
+}, 600_000);
 
 afterAll(async () => {
   await browser?.close();
