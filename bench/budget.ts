@@ -24,6 +24,7 @@ export const SECTION_SHARES: Readonly<Record<string, number>> = {
   isolation: 60,
   "trigger-stop": 60,
   fuzz: 60,
+  "review-report": 30,
 };
 
 /** The deadline of `section`, given the sections still to run (itself included) and the time left. */

@@ -25,6 +25,7 @@ const SECTIONS: Record<string, Loader> = {
   isolation: async () => (await import("./isolation.js")).bench,
   "trigger-stop": async () => (await import("./trigger-stop.js")).bench,
   fuzz: async () => (await import("./fuzz.js")).bench,
+  "review-report": async () => (await import("./review-report.js")).bench,
 };
 
 function parseFlags(argv: string[]): Record<string, boolean | string> {

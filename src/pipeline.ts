@@ -317,6 +317,10 @@ async function pipeline(
         request: r,
         record: ledger.records.get(r.key)!,
       })),
+      baseRecords: (runOf(j.base)?.requests ?? []).map((r) => ({
+        request: r,
+        record: ledger.records.get(r.key)!,
+      })),
       baseSuite: j.info.base?.suite,
       ...(j.head && recovery.has(j.head) ? { recovery: recovery.get(j.head) } : {}),
       ...(j.head ? { trials: { perCase: trialsOf(j.head), triggerRuns: settings.triggerRuns } } : {}),

@@ -26,6 +26,8 @@ export interface ActionInputs {
   reportsFrom: string[];
   junit?: string;
   sarif?: string;
+  /** Where the HTML review report is written (workspace-relative) and uploaded from; undefined: not written. */
+  htmlReport?: string;
   workingDirectory: string;
   allowPullRequestTarget: boolean;
   /** A maintainer's approval of suite or policy weakening, set in the base branch's workflow. */
@@ -78,6 +80,7 @@ export function readInputs(io: ActionIO): ActionInputs {
       .filter(Boolean),
     junit: opt(io.getInput("junit")),
     sarif: opt(io.getInput("sarif")),
+    htmlReport: opt(io.getInput("html-report")),
     workingDirectory: io.getInput("working-directory") || ".",
     allowPullRequestTarget: booleanInput(io, "allow-pull-request-target", false),
     allowWeakening: booleanInput(io, "allow-weakening", false),

@@ -3,6 +3,9 @@ import type { Diagnostic, SourceLocation } from "./diagnostics.js";
 import type { VerdictPolicy } from "./settings.js";
 import type { TrialErrorKind, TrialMode } from "./trial.js";
 
+/** Which side of the comparison a trial ran on: the PR head, or the base it is compared with. */
+export type ArmName = "head" | "base";
+
 export type Verdict = "pass" | "fail" | "error";
 
 /**
@@ -185,6 +188,8 @@ export interface Root extends SourceLocation {
   head?: { failed: number; trials: number };
   base?: { failed: number; trials: number };
   pValue?: number;
+  /** The rejection threshold α/(m·K) the p-value was held to (statistically decided roots). */
+  threshold?: number;
   /** Failed checks that cascade from this root. */
   cascaded: string[];
   /** Blocks the merge. */
@@ -278,6 +283,56 @@ export interface RobustnessSummary {
   topFailurePatterns: RobustnessFailurePattern[];
 }
 
+/** One check of one kept trial, with its message as long as the transcript limits allow. */
+export interface TranscriptCheck {
+  checkId: string;
+  status: EvidenceCheck["status"];
+  message: string;
+  /** For a gate: the command that replays it on the module this trial wrote (same seed, same verdict). */
+  replay?: string;
+}
+
+/** One tool call of a kept trial; input and output as text, each capped. */
+export interface TranscriptToolCall {
+  name: string;
+  /** The arguments, as JSON. */
+  input: string;
+  output?: string;
+  isError?: boolean;
+  turn: number;
+}
+
+/**
+ * One trial as the review report shows it: what the agent was asked, what it did and what it left. Bounded (the
+ * limits are named in src/pipeline/transcripts.ts) and redacted like every other string of the report. Trials past
+ * the report's detail budget keep the summary only (`detail: false`): no tool inputs or outputs, no files.
+ */
+export interface TrialTranscript {
+  /** `<arm>/<mode>/<caseId>/<trial>`: the evidence checks of that arm, mode, case and trial are this trial's. */
+  id: string;
+  arm: ArmName;
+  mode: TrialMode;
+  caseId: string;
+  trial: number;
+  prompt: string;
+  skillsActivated: string[];
+  skillsRegistered?: string[];
+  toolCalls: TranscriptToolCall[];
+  output: string;
+  /** Text files the agent wrote, workspace-relative. */
+  files: { path: string; content: string }[];
+  checks: TranscriptCheck[];
+  durationMs: number;
+  costUsd: number;
+  cached?: boolean;
+  error?: { kind: TrialErrorKind; message: string };
+  notes?: string[];
+  /** False when only the summary was kept (the report's detail budget went to more telling trials). */
+  detail: boolean;
+  /** What the limits cut, e.g. "output: 12,000 of 40,000 characters kept". */
+  cut?: string[];
+}
+
 export interface SkillReport {
   name: string;
   /** The agent-matrix cell this evaluation ran in (absent without `agents:`): a skill appears once per cell. */
@@ -299,6 +354,8 @@ export interface SkillReport {
     head: EvidenceCheck[];
     base?: EvidenceCheck[];
   };
+  /** The trials of both arms as the review report shows them (bounded; absent in reports made before). */
+  transcripts?: TrialTranscript[];
   roots: Root[];
   /** The roots that block the merge (a subset of `roots`). */
   blockingRoots: Root[];

@@ -102,7 +102,14 @@ export interface Settings {
   /** Changed files when known (from the PR API or git); undefined means "evaluate every skill". */
   changedFiles?: string[];
   /** `exports`: folder for skill-creator-compatible benchmark.json / grading.json (`<report>.skill-creator/`). */
-  outputs: { json?: string; junit?: string; sarif?: string; exports?: string };
+  outputs: {
+    json?: string;
+    junit?: string;
+    sarif?: string;
+    html?: string;
+    markdown?: string;
+    exports?: string;
+  };
   /** Write replay recordings of every trial run into this directory (absolute). */
   record?: string;
   /**

@@ -20,6 +20,13 @@ import type {
   TrialRecord,
   TrialRequest,
 } from "../model/index.js";
+import {
+  buildTranscripts,
+  checksByTrial,
+  MAX_DETAIL_CHARS_PER_REPORT,
+  type RanTrial,
+  transcriptId,
+} from "../report/transcripts.js";
 import { costBySkill } from "../run/cost.js";
 import { combineVerdicts, decideSkillVerdict, isNewRoot } from "../verdict/decide.js";
 import type { RootDecision } from "../verdict/new-roots.js";
@@ -37,6 +44,8 @@ export interface SkillOutcomeInput {
   validation: Diagnostic[];
   /** The head job's trials and their records (base trials are not counted in the head's cost or errors). */
   headRecords: { request: TrialRequest; record: TrialRecord }[];
+  /** The base job's trials and their records (for the review report's transcripts only). */
+  baseRecords?: { request: TrialRequest; record: TrialRecord }[];
   baseSuite?: Suite;
   /** Trials per case and trigger runs the batteries started with; undefined when nothing ran. */
   trials?: { perCase: number; triggerRuns: number };
@@ -73,7 +82,9 @@ export function buildReport(input: ReportInput): Report {
   const { settings } = input;
   // Both checkouts as the suite comparison reads them: each file hashed once, in full.
   const trees = input.trees && { head: checkoutTree(input.trees.head), base: checkoutTree(input.trees.base) };
-  const skills = input.outcomes.map((o) => buildSkill(o, input, trees));
+  // One detail budget for the transcripts of the whole report, spent on the most telling trials first.
+  const transcriptBudget = { chars: MAX_DETAIL_CHARS_PER_REPORT };
+  const skills = input.outcomes.map((o) => buildSkill(o, input, trees, transcriptBudget));
   const policyRoots = [...rootsOfPolicy(settings), ...validationRoots(input.repositoryErrors ?? [])];
   const allRoots = [...policyRoots, ...skills.flatMap((s) => s.roots)];
   const blockingRoots = sortRoots(allRoots.filter((r) => r.blocking));
@@ -122,7 +133,27 @@ export function buildReport(input: ReportInput): Report {
   };
 }
 
-function buildSkill(o: SkillOutcomeInput, input: ReportInput, trees: Trees | undefined): SkillReport {
+/** Each trial of one arm with the checks graded on it. */
+function ranTrials(
+  arm: RanTrial["arm"],
+  ran: { request: TrialRequest; record: TrialRecord }[],
+  checks: CheckResult[],
+): RanTrial[] {
+  const byTrial = checksByTrial(arm, checks);
+  return ran.map(({ request, record }) => ({
+    arm,
+    request,
+    record,
+    checks: byTrial.get(transcriptId(arm, request.mode, request.caseId, request.trial)) ?? [],
+  }));
+}
+
+function buildSkill(
+  o: SkillOutcomeInput,
+  input: ReportInput,
+  trees: Trees | undefined,
+  transcriptBudget: { chars: number },
+): SkillReport {
   const { info } = o;
   const skill = info.head ?? info.base!;
   const suite = info.head?.suite;
@@ -232,6 +263,14 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput, trees: Trees | und
         metrics: g.gate.metrics,
       };
     });
+  const transcripts = buildTranscripts(
+    [
+      ...ranTrials("head", o.headRecords, o.headChecks),
+      ...ranTrials("base", o.baseRecords ?? [], o.baseChecks ?? []),
+    ],
+    decided.roots,
+    transcriptBudget,
+  );
   const reasons = [...decided.reasons];
   if (noSuite) reasons.push("no eval suite: only validated (add one with `skillgate init`)");
   reasons.push(info.reason);
@@ -275,6 +314,7 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput, trees: Trees | und
         }
       : {}),
     gates,
+    ...(transcripts.length ? { transcripts } : {}),
     roots: decided.roots,
     blockingRoots: decided.blockingRoots,
     newRoots: decided.newRoots,

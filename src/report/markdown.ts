@@ -20,6 +20,8 @@ export interface MarkdownOptions {
   charts?: boolean;
   /** Check name shown in the heading. */
   title?: string;
+  /** Where the HTML review report is (an https URL skillgate composed, e.g. the run's artifact), linked under the heading. */
+  reviewReportUrl?: string;
 }
 
 /** Longest rendering of one untrusted value in a table cell. */
@@ -49,6 +51,12 @@ function rate(r: RateWithInterval | undefined): string {
 function signedPct(x: number | undefined): string {
   if (x === undefined || !Number.isFinite(x)) return "–";
   return `${x >= 0 ? "+" : "−"}${(Math.abs(x) * 100).toFixed(1)} pp`;
+}
+
+/** An https URL safe inside a Markdown link target (no spaces, quotes, brackets or parentheses), else undefined. */
+export function safeUrl(url: string | undefined): string | undefined {
+  if (!url || !/^https:\/\/[^\s"'<>()[\]`\\]+$/.test(url)) return undefined;
+  return url;
 }
 
 /** The figures compared head vs base, in chart order. Values are fractions (lift: −1..1). */
@@ -197,6 +205,11 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   const icon = report.onDemand ? "⏸️" : VERDICT_ICON[report.verdict];
   doc.add(`## ${icon} ${title}: ${escapeText(headline(report), 400)}`);
   if (report.onDemand) doc.add(`\n${escapeText(report.onDemand.message, 1000)}`);
+  const link = safeUrl(options.reviewReportUrl);
+  if (link)
+    doc.add(
+      `\n📄 **[Review report](${link})**: the roots with their transcripts (failing head trial beside passing base trial), every check head vs base, every trial.`,
+    );
   doc.add("");
   const facts = [
     `head \`${escapeText(report.head.sha?.slice(0, 12) ?? report.head.ref ?? "working tree", 40)}\``,

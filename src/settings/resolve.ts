@@ -38,6 +38,10 @@ export interface RawOptions {
   json?: string;
   junit?: string;
   sarif?: string;
+  /** The review report: one self-contained HTML file. */
+  html?: string;
+  /** The check run's Markdown summary. */
+  markdown?: string;
   seed?: string;
   changedFiles?: string[];
   /** A maintainer's approval of suite or policy weakening, and where it came from (label, input, flag). */
@@ -172,6 +176,8 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
       json: raw.json && abs(raw.json),
       junit: raw.junit && abs(raw.junit),
       sarif: raw.sarif && abs(raw.sarif),
+      html: raw.html && abs(raw.html),
+      markdown: raw.markdown && abs(raw.markdown),
       exports: raw.json ? skillCreatorExportsDir(abs(raw.json)) : undefined,
     },
     record: raw.record ? abs(raw.record) : undefined,

@@ -136,6 +136,7 @@ function rootFromDecision(d: RootDecision, input: SkillVerdictInput): Root {
     head: d.head,
     ...(d.base ? { base: d.base } : {}),
     ...(d.pValue !== undefined ? { pValue: d.pValue } : {}),
+    ...(d.pValue !== undefined && d.threshold !== undefined ? { threshold: d.threshold } : {}),
     cascaded: d.cascaded,
     blocking: isBlocking(d, input.policy),
   };

@@ -18,7 +18,13 @@ describe("action.yml", () => {
       post: "dist/post.js",
       "post-if": "always()",
     });
-    expect(Object.keys(action.outputs).sort()).toEqual(["blocking-roots", "new-roots", "report", "verdict"]);
+    expect(Object.keys(action.outputs).sort()).toEqual([
+      "blocking-roots",
+      "new-roots",
+      "report",
+      "review-report-url",
+      "verdict",
+    ]);
   });
 
   it("gives every input a default (getBooleanInput-style parsing throws on empty booleans)", () => {

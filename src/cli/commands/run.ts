@@ -1,8 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { githubBlobBase } from "../../detect/repo-name.js";
+import { buildCheckRunCompletion } from "../../github/check-run.js";
 import { runCells } from "../../pipeline/matrix.js";
 import { runPipeline } from "../../pipeline.js";
 import { exitCodeFor } from "../../report/exit-codes.js";
+import { renderHtml } from "../../report/html/index.js";
 import { renderJUnit } from "../../report/junit.js";
 import { renderSarif } from "../../report/sarif.js";
 import { renderTerminal } from "../../report/terminal.js";
@@ -32,6 +35,8 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --json FILE         write the JSON report (and skill-creator exports to FILE's name + .skill-creator/)
   --junit FILE        write JUnit XML
   --sarif FILE        write SARIF (new roots as results with locations)
+  --html FILE         write the review report: one self-contained HTML page (roots, transcripts, every trial)
+  --markdown FILE     write the Markdown summary the check run shows
   --record DIR        write replay recordings of every trial run to DIR
   --allow-weakening   accept a weakened suite or policy: you, the operator, approve it (reported)
   --quiet, --verbose, --no-color
@@ -56,6 +61,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       json: { type: "string" },
       junit: { type: "string" },
       sarif: { type: "string" },
+      html: { type: "string" },
+      markdown: { type: "string" },
       record: { type: "string" },
       "allow-weakening": { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
@@ -86,6 +93,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       json: values.json,
       junit: values.junit,
       sarif: values.sarif,
+      html: values.html,
+      markdown: values.markdown,
       record: values.record,
       ...(values["allow-weakening"]
         ? { allowWeakening: { by: "--allow-weakening, given by the operator" } }
@@ -102,6 +111,22 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   await write(settings.outputs.json, `${JSON.stringify(report, null, 2)}\n`);
   await write(settings.outputs.junit, renderJUnit(report));
   await write(settings.outputs.sarif, renderSarif(report));
+  if (settings.outputs.html)
+    await write(
+      settings.outputs.html,
+      renderHtml(report, {
+        blobBase: githubBlobBase(settings.repoDir, report.head.sha, process.env),
+        redact: redactOutput,
+      }),
+    );
+  if (settings.outputs.markdown)
+    await write(
+      settings.outputs.markdown,
+      buildCheckRunCompletion(report, {
+        checkName: "skillgate",
+        fullReportHint: settings.outputs.json ?? settings.outputs.html ?? "the JSON report (--json FILE)",
+      }).outputs[0]!.summary,
+    );
   const color = !values["no-color"] && !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
   io.stdout(renderTerminal(report, { color, verbose: values.verbose }));
   return exitCodeFor(report.verdict);
