@@ -160,9 +160,11 @@ export async function detectIsolation(
   const isRoot = process.getuid?.() === 0;
   if (!isRoot) failures.push("uid+namespaces needs root (run skillgate with sudo)");
   else if (cap !== "namespaces") {
+    // The action re-runs itself through password-less sudo as a runner user (src/github/elevate.ts): say so.
+    const sudoer = process.env.SUDO_UID ? ` (root through sudo, for uid ${process.env.SUDO_UID})` : "";
     const iso: Isolation = {
       level: "uid+namespaces",
-      reason: DESCRIBE["uid+namespaces"],
+      reason: `${DESCRIBE["uid+namespaces"]}${sudoer}`,
       resources,
       tools,
       layout,
