@@ -137,7 +137,9 @@ export async function detectIsolation(
   const cap = ISOLATION_LEVELS.includes(requested as IsolationLevel)
     ? (requested as IsolationLevel)
     : undefined;
-  const capped = (why: string) => `${why}; ${ISOLATION_SWITCH}=${cap} asks for no more`;
+  // The operator's cap, after whatever failed above it (nothing, when root asks for less).
+  const capped = (why: string) =>
+    [why, `${ISOLATION_SWITCH}=${cap} asks for no more`].filter(Boolean).join("; ");
   const none = (why: string): Isolation => ({
     level: "none",
     reason: `${DESCRIBE.none} (${why})`,
