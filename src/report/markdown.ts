@@ -39,8 +39,17 @@ function pct(x: number | undefined): string {
   return x === undefined || !Number.isFinite(x) ? "–" : `${(x * 100).toFixed(1)} %`;
 }
 
+/** Precision of a skill that fired on no prompt: nothing to measure (its stored rate, 1, is vacuous). */
+const NEVER_FIRED = "n/a (never fired)";
+
+/** A measured rate, or undefined when nothing was counted (precision with no firing). */
+function measured(r: RateWithInterval | undefined): number | undefined {
+  return r && r.total > 0 ? r.rate : undefined;
+}
+
 function rate(r: RateWithInterval | undefined): string {
   if (!r) return "–";
+  if (r.total === 0) return "n/a (0/0)";
   return `${pct(r.rate)} (${r.passed}/${r.total}, 95 % CI ${pct(r.low)}–${pct(r.high)})`;
 }
 
@@ -80,8 +89,8 @@ export function skillFigures(s: SkillReport): Figure[] {
     { label: "lift", head: s.discriminator?.lift, base: s.base?.discriminator?.lift, kind: "delta" },
     {
       label: "trigger precision",
-      head: s.trigger?.precision.rate,
-      base: s.base?.trigger?.precision.rate,
+      head: measured(s.trigger?.precision),
+      base: measured(s.base?.trigger?.precision),
       kind: "rate",
     },
     {
@@ -227,7 +236,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   );
   doc.add("|---|---|---|---|---|---|---|---|");
   for (const s of report.skills) {
-    const trig = s.trigger ? `${pct(s.trigger.precision.rate)} / ${pct(s.trigger.recall.rate)}` : "–";
+    const precision = s.trigger?.precision.total === 0 ? NEVER_FIRED : pct(s.trigger?.precision.rate);
+    const trig = s.trigger ? `${precision} / ${pct(s.trigger.recall.rate)}` : "–";
     doc.add(
       `| ${escapeText(s.name, 80)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.blockingRoots.length}) | $${s.cost.usd.toFixed(2)} |`,
     );
