@@ -156,6 +156,7 @@ export function mergeReports(loaded: LoadedReport[]): Report {
     },
     cost: {
       usd: sum((r) => r.cost.usd),
+      unpricedCalls: sum((r) => r.cost.unpricedCalls ?? 0),
       agentCalls: sum((r) => r.cost.agentCalls),
       cacheHits: sum((r) => r.cost.cacheHits),
       inputTokens: sum((r) => r.cost.inputTokens),

@@ -57,7 +57,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
     c.dim(
       `failed checks ${report.stats.failedChecks} → roots ${report.stats.roots}` +
         ` (per trial: ${report.stats.meanFailedChecksPerTrial.toFixed(2)} failed checks → ${report.stats.meanRootsPerTrial.toFixed(2)} roots)` +
-        `; agent calls ${report.cost.agentCalls}, cache hits ${report.cost.cacheHits}, cost $${report.cost.usd.toFixed(4)}` +
+        `; agent calls ${report.cost.agentCalls}, cache hits ${report.cost.cacheHits}, cost $${report.cost.usd.toFixed(4)}${report.cost.unpricedCalls ? ` + unknown (${report.cost.unpricedCalls} call(s) of unknown price)` : ""}` +
         `; ${(report.durationMs / 1000).toFixed(1)} s`,
     ),
   );
