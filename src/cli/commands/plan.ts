@@ -20,11 +20,13 @@ usage recorded by earlier runs of the same agent), the confirmation allowance an
   --base-dir DIR      compare with the base checked out in DIR
   --skills GLOB       only skills whose name or path matches
   --agent NAME        agent adapter
+  --model NAME        the agent's model (agent.model), e.g. claude-sonnet-4-5 for --agent anthropic
   --trials N          trials per case and mode (overrides meta.json)
   --shard I/N         only shard I of N
   --seed N            seed of the run (default 42); recorded in the JSON forecast
   --no-cache          expect no cache hits
-  --config FILE       configuration file (default .skillgate.yml)
+  --config FILE       configuration file, a path from --repo (default .skillgate.yml); one outside the
+                      repository is the operator's own, and its relative command paths resolve from its folder
   --allow-weakening   as run: the operator accepts a weakened suite or policy
   --json FILE         write the forecast as JSON (seed, scope, forecast)
   --junit FILE, --sarif FILE, --record DIR
@@ -49,6 +51,7 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
       baseDir: values["base-dir"],
       skills: values.skills,
       agent: values.agent,
+      model: values.model,
       trials: values.trials,
       shard: values.shard,
       seed: values.seed,
