@@ -99,7 +99,7 @@ async function pipeline(
           settings.changedFiles ? { from: head, changedFiles: settings.changedFiles } : undefined,
         )
       : undefined;
-    const changes = selectChanges(
+    const { changes, beforeShard } = selectChanges(
       classifyChanges(
         { dir: settings.repoDir, skills: head.skills },
         base && checkout ? { dir: checkout.dir, skills: base.skills } : undefined,
@@ -122,9 +122,11 @@ async function pipeline(
       evaluated: toEvaluate,
       message:
         changes.length === 0
-          ? checkout
-            ? `${head.skills.length} skill(s) found; this change touches none of them: nothing to evaluate`
-            : `${head.skills.length} skill(s) found; none selected`
+          ? settings.shard && beforeShard > 0
+            ? `${head.skills.length} skill(s) found; shard ${settings.shard.index}/${settings.shard.total} got none of the ${beforeShard} selected skill(s): nothing to evaluate in this shard`
+            : checkout
+              ? `${head.skills.length} skill(s) found; this change touches none of them: nothing to evaluate`
+              : `${head.skills.length} skill(s) found; none selected`
           : `${head.skills.length} skill(s) found, ${changes.length} selected, ${toEvaluate} with batteries to run`,
     };
     log.info(
@@ -383,12 +385,18 @@ export function trialsFor(settings: Settings, info: SkillChangeInfo): number {
  * Sweeps, filters and shards. Other skills a changed description may compete with are not re-run whole: their
  * should-fire prompts likeliest to be stolen run as the changed skill's cross-skill negatives (`makeJob`).
  */
+/**
+ * The skills to evaluate (and how many were selected before sharding, to tell an empty shard from an untouched
+ * repository). A router-only proxy agent answers no discriminator prompt: that battery does not run for it.
+ */
 function selectChanges(
   changes: SkillChangeInfo[],
   _headSkills: Skill[],
   settings: Settings,
-): SkillChangeInfo[] {
-  let out = changes.filter((c) => c.change !== "unchanged");
+): { changes: SkillChangeInfo[]; beforeShard: number } {
+  let out = changes
+    .filter((c) => c.change !== "unchanged")
+    .map((c) => withoutRouterOnlyBatteries(c, settings));
   if (settings.skillsFilter) {
     const match = picomatch(settings.skillsFilter, { dot: true });
     const matches = (c: SkillChangeInfo) => {
@@ -407,13 +415,26 @@ function selectChanges(
       );
     out = out.filter(matches);
   }
+  const beforeShard = out.length;
   if (settings.shard)
     out = assignShard(
       out.map((c) => ({ ...c, expectedCost: expectedCost(c) })),
       settings.shard.index,
       settings.shard.total,
     );
-  return out.sort((a, b) => a.name.localeCompare(b.name));
+  return { changes: out.sort((a, b) => a.name.localeCompare(b.name)), beforeShard };
+}
+
+/** Agents that route but never answer (`lexical`): their canned line is no answer a discriminator could grade. */
+export const ROUTER_ONLY_AGENTS = new Set(["lexical"]);
+
+function withoutRouterOnlyBatteries(c: SkillChangeInfo, settings: Settings): SkillChangeInfo {
+  if (!ROUTER_ONLY_AGENTS.has(settings.agent.adapter) || !c.batteries.discriminator) return c;
+  return {
+    ...c,
+    batteries: { ...c.batteries, discriminator: false },
+    reason: `${c.reason}; discriminator battery not run: the ${settings.agent.adapter} proxy is a router, not an agent (it answers no prompt)`,
+  };
 }
 
 /** Expected cost of a skill's batteries, in trials: what shards are balanced by. */

@@ -431,7 +431,15 @@ export interface Report {
   newRoots: Root[];
   diagnostics: Diagnostic[];
   stats: { failedChecks: number; roots: number; meanFailedChecksPerTrial: number; meanRootsPerTrial: number };
-  cost: { usd: number; agentCalls: number; cacheHits: number; inputTokens: number; outputTokens: number };
+  cost: {
+    usd: number;
+    /** Agent calls of unknown price, not in `usd` (absent in reports of older versions). */
+    unpricedCalls?: number;
+    agentCalls: number;
+    cacheHits: number;
+    inputTokens: number;
+    outputTokens: number;
+  };
   /** What the run expected to spend before it started. */
   forecast?: Forecast;
   /**

@@ -35,6 +35,8 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** The model's price is not known (no configured pricing, not a listed model): `costUsd` 0 is not "free". */
+  costUnknown?: boolean;
 }
 
 /** What the runner asks an adapter to do. Everything that decides the outcome is in here (and in `cacheKey`). */

@@ -18,7 +18,14 @@ export class TrialLedger {
   readonly records = new Map<string, TrialRecord>();
   /** Every unique request run, in the order they ran. */
   readonly requests: TrialRequest[] = [];
-  readonly cost: RunCost = { usd: 0, agentCalls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 };
+  readonly cost: RunCost = {
+    usd: 0,
+    unpricedCalls: 0,
+    agentCalls: 0,
+    cacheHits: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
   /** Run-level errors (the budget stopped the run …). */
   readonly runErrors: string[] = [];
   identity: string;

@@ -43,8 +43,17 @@ function pct(x: number | undefined): string {
   return x === undefined || !Number.isFinite(x) ? "–" : `${(x * 100).toFixed(1)} %`;
 }
 
+/** Precision of a skill that fired on no prompt: nothing to measure (its stored rate, 1, is vacuous). */
+const NEVER_FIRED = "n/a (never fired)";
+
+/** A measured rate, or undefined when nothing was counted (precision with no firing). */
+function measured(r: RateWithInterval | undefined): number | undefined {
+  return r && r.total > 0 ? r.rate : undefined;
+}
+
 function rate(r: RateWithInterval | undefined): string {
   if (!r) return "–";
+  if (r.total === 0) return "n/a (0/0)";
   return `${pct(r.rate)} (${r.passed}/${r.total}, 95 % CI ${pct(r.low)}–${pct(r.high)})`;
 }
 
@@ -90,8 +99,8 @@ export function skillFigures(s: SkillReport): Figure[] {
     { label: "lift", head: s.discriminator?.lift, base: s.base?.discriminator?.lift, kind: "delta" },
     {
       label: "trigger precision",
-      head: s.trigger?.precision.rate,
-      base: s.base?.trigger?.precision.rate,
+      head: measured(s.trigger?.precision),
+      base: measured(s.base?.trigger?.precision),
       kind: "rate",
     },
     {
@@ -223,7 +232,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
     report.isolation
       ? `isolation \`${report.isolation.level}\`${report.isolation.resources ? `, limits \`${report.isolation.resources.level}\`` : ""}`
       : undefined,
-    `cost $${report.cost.usd.toFixed(2)} (${report.cost.agentCalls} agent calls, ${report.cost.cacheHits} cached)`,
+    `cost $${report.cost.usd.toFixed(2)}${report.cost.unpricedCalls ? ` + unknown (${report.cost.unpricedCalls} call(s) of unknown price)` : ""} (${report.cost.agentCalls} agent calls, ${report.cost.cacheHits} cached)`,
     report.shard ? `shard ${report.shard.index}/${report.shard.total}` : undefined,
   ].filter(Boolean);
   doc.add(facts.join(" · "));
@@ -243,7 +252,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   );
   doc.add("|---|---|---|---|---|---|---|---|");
   for (const s of report.skills) {
-    const trig = s.trigger ? `${pct(s.trigger.precision.rate)} / ${pct(s.trigger.recall.rate)}` : "–";
+    const precision = s.trigger?.precision.total === 0 ? NEVER_FIRED : pct(s.trigger?.precision.rate);
+    const trig = s.trigger ? `${precision} / ${pct(s.trigger.recall.rate)}` : "–";
     doc.add(
       `| ${escapeText(s.cell ? `${s.name} (cell ${s.cell})` : s.name, 150)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.blockingRoots.length}) | $${s.cost.usd.toFixed(2)} |`,
     );

@@ -231,6 +231,7 @@ function mergeFlat(
     },
     cost: {
       usd: sum((r) => r.cost.usd),
+      unpricedCalls: sum((r) => r.cost.unpricedCalls ?? 0),
       agentCalls: sum((r) => r.cost.agentCalls),
       cacheHits: sum((r) => r.cost.cacheHits),
       inputTokens: sum((r) => r.cost.inputTokens),

@@ -61,7 +61,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
     c.dim(
       `failed checks ${report.stats.failedChecks} → roots ${report.stats.roots}` +
         ` (per trial: ${report.stats.meanFailedChecksPerTrial.toFixed(2)} failed checks → ${report.stats.meanRootsPerTrial.toFixed(2)} roots)` +
-        `; agent calls ${report.cost.agentCalls}, cache hits ${report.cost.cacheHits}, cost $${report.cost.usd.toFixed(4)}` +
+        `; agent calls ${report.cost.agentCalls}, cache hits ${report.cost.cacheHits}, cost $${report.cost.usd.toFixed(4)}${report.cost.unpricedCalls ? ` + unknown (${report.cost.unpricedCalls} call(s) of unknown price)` : ""}` +
         `; ${(report.durationMs / 1000).toFixed(1)} s`,
     ),
   );
@@ -95,8 +95,12 @@ function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[]
   if (t) {
     const bt = s.base?.trigger;
     out.push(
-      `      trigger${t.proxy ? ` (${t.router} proxy)` : ""}  precision ${rate(t.precision)}  recall ${rate(t.recall)}  F1 ${t.f1.toFixed(2)}` +
-        (bt ? c.dim(`  (base: precision ${pct(bt.precision.rate)}, recall ${pct(bt.recall.rate)})`) : ""),
+      `      trigger${t.proxy ? ` (${t.router} proxy)` : ""}  precision ${rate(t.precision, NEVER_FIRED)}  recall ${rate(t.recall)}  F1 ${t.f1.toFixed(2)}` +
+        (bt
+          ? c.dim(
+              `  (base: precision ${bt.precision.total ? pct(bt.precision.rate) : NEVER_FIRED}, recall ${pct(bt.recall.rate)})`,
+            )
+          : ""),
     );
     for (const w of t.warnings) out.push(c.yellow(`      ${w}`));
   }
@@ -144,7 +148,12 @@ function renderRoot(r: Root, tint: (s: string) => string, c: Colors): string[] {
   return lines;
 }
 
-function rate(r: RateWithInterval): string {
+/** Precision of a skill that fired on no prompt: nothing to measure (its stored rate, 1, is vacuous). */
+const NEVER_FIRED = "n/a (never fired)";
+
+/** A rate with its interval and counts; `empty` when nothing was counted (no rate to give). */
+function rate(r: RateWithInterval, empty = "n/a (0/0)"): string {
+  if (r.total === 0) return empty;
   return `${pct(r.rate)} [${pct(r.low)}–${pct(r.high)}] (${r.passed}/${r.total})`;
 }
 

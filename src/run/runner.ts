@@ -65,6 +65,8 @@ export interface RunOptions {
 
 export interface RunCost {
   usd: number;
+  /** Agent calls whose price is unknown (not counted in `usd`). */
+  unpricedCalls: number;
   agentCalls: number;
   cacheHits: number;
   inputTokens: number;
@@ -272,11 +274,14 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     await workspaces?.drain();
   }
 
+  const unpriced = budget.unpriced();
+  if (unpriced) opts.logger.warn(`budget: ${unpriced}`);
   return {
     records,
     identity,
     cost: {
       usd: budget.usd,
+      unpricedCalls: budget.unpricedCalls,
       agentCalls: budget.agentCalls,
       cacheHits,
       inputTokens: budget.inputTokens,

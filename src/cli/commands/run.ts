@@ -43,34 +43,35 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
 
 Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;
 
+/** run's options; `plan` takes the same (a run's command line, `run` → `plan`, says what it would spend). */
+export const RUN_OPTIONS = {
+  repo: { type: "string" },
+  base: { type: "string" },
+  "base-dir": { type: "string" },
+  skills: { type: "string" },
+  agent: { type: "string" },
+  model: { type: "string" },
+  cell: { type: "string" },
+  trials: { type: "string" },
+  shard: { type: "string" },
+  seed: { type: "string" },
+  "no-cache": { type: "boolean" },
+  config: { type: "string" },
+  json: { type: "string" },
+  junit: { type: "string" },
+  sarif: { type: "string" },
+  html: { type: "string" },
+  markdown: { type: "string" },
+  record: { type: "string" },
+  "allow-weakening": { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
+  verbose: { type: "boolean" },
+  "no-color": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 export async function runCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseCommandLine(argv, {
-    options: {
-      repo: { type: "string" },
-      base: { type: "string" },
-      "base-dir": { type: "string" },
-      skills: { type: "string" },
-      agent: { type: "string" },
-      model: { type: "string" },
-      cell: { type: "string" },
-      trials: { type: "string" },
-      shard: { type: "string" },
-      seed: { type: "string" },
-      "no-cache": { type: "boolean" },
-      config: { type: "string" },
-      json: { type: "string" },
-      junit: { type: "string" },
-      sarif: { type: "string" },
-      html: { type: "string" },
-      markdown: { type: "string" },
-      record: { type: "string" },
-      "allow-weakening": { type: "boolean" },
-      quiet: { type: "boolean", short: "q" },
-      verbose: { type: "boolean" },
-      "no-color": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
+  const { values } = parseCommandLine(argv, { options: RUN_OPTIONS });
   if (values.help) {
     io.stdout(`${RUN_USAGE}\n`);
     return 0;

@@ -115,11 +115,25 @@ function triggerQuery(q: unknown, src: SourceFile, path: (string | number)[]): T
   return { prompt: o.prompt, reason: o.reason, weight: o.confidence === "medium" ? 0.5 : 1, loc };
 }
 
+/**
+ * Keys of the seed's meta.json that skillgate accepts (seed suites carry them) but does not act on, and what it does
+ * instead: said at the key, so nobody believes they took effect.
+ */
+const UNREAD_META_KEYS: Record<string, string> = {
+  lastRun: "each report records when its run happened",
+  evalMode: "the mode a trial runs in comes from its battery (skill, baseline, trigger), not from the suite",
+  constraints:
+    "every baseline trial gets skillgate's own constraint block (src/plan/constraints.ts); a suite, which a pull request may edit, cannot change what the baseline is told",
+};
+
 export function loadMeta(reader: SuiteReader, file: string): SuiteMeta | undefined {
   const src = reader.read(file);
   if (!src) return undefined;
   if (!reader.validate(metaSchema, src.value, src, [], "suite/meta")) return undefined;
   const v = src.value as Record<string, unknown>;
+  for (const [key, instead] of Object.entries(UNREAD_META_KEYS))
+    if (key in v)
+      reader.warn(src.locate([key]), "suite/meta-unread", `\`${key}\` is not read by skillgate: ${instead}`);
   const keyLoc: Record<string, SourceLocation> = {};
   for (const k of Object.keys(v)) keyLoc[k] = src.locate([k]);
   for (const k of Object.keys((v.thresholds as object) ?? {}))
