@@ -4,7 +4,12 @@
  * a false `condition` skips the assertion, a trial error skips everything. Nothing that could not be evaluated
  * ever counts as a pass.
  */
-import type { AssertionOutcome, CheckResult, CheckStatus } from "../model/check.js";
+import {
+  type AssertionOutcome,
+  type CheckResult,
+  type CheckStatus,
+  CONDITION_FALSE,
+} from "../model/check.js";
 import type { Assertion, Case, Suite } from "../model/suite.js";
 import type { TrialRecord } from "../model/trial.js";
 import "./assertions/index.js";
@@ -87,7 +92,7 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
     if (trial.error) {
       // An assertion whose condition is false would not have applied anyway: it does not count against the trial.
       if (a.condition !== undefined && conditionIsFalse(a.condition, vars)) {
-        return finish("skipped", "skipped: condition false", { skipReason: "condition false" });
+        return finish("skipped", `skipped: ${CONDITION_FALSE}`, { skipReason: CONDITION_FALSE });
       }
       const reason = `trial error (${trial.error.kind})`;
       return finish("skipped", `skipped: ${reason}`, { skipReason: reason });
@@ -113,7 +118,7 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
     let resolved: Assertion;
     try {
       if (a.condition !== undefined && !evaluateCondition(a.condition, vars)) {
-        return finish("skipped", "skipped: condition false", { skipReason: "condition false" });
+        return finish("skipped", `skipped: ${CONDITION_FALSE}`, { skipReason: CONDITION_FALSE });
       }
       resolved = { ...a, params: resolvePlaceholders(a.params, vars) };
     } catch (e) {

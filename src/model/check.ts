@@ -20,6 +20,9 @@ export interface AssertionOutcome {
 
 export type CheckStatus = "pass" | "fail" | "error" | "skipped";
 
+/** The skip reason of a check whose `condition` is false: it did not apply (no failure, no observation). */
+export const CONDITION_FALSE = "condition false";
+
 /**
  * One check on one trial: an assertion of a case, a trigger query, or an implicit check
  * (`trial-ok`, `skill-registered`, `module-loads`). Check ids are stable across head and base so they can be

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { Attribution } from "../attribute/roots.js";
-import { compressionStats } from "../attribute/roots.js";
+import { attributeRoots, compressionStats } from "../attribute/roots.js";
 import type { SkillChangeInfo } from "../detect/changes.js";
 import { summariseDiscriminator } from "../grade/discriminator.js";
 import { checkLockstep } from "../grade/lockstep.js";
@@ -284,7 +284,8 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
     roots: decided.roots,
     blockingRoots: decided.blockingRoots,
     newRoots: decided.newRoots,
-    failedChecks: o.headChecks.filter((c) => c.status === "fail" || c.status === "error").length,
+    // Cascades counted: a check skipped because its dependency failed is a failed check of its root.
+    failedChecks: attributeRoots(o.headChecks).failedChecks,
     errors,
     verdict: decided.verdict,
     reasons,
