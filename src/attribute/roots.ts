@@ -1,4 +1,10 @@
-import { type CheckResult, CONDITION_FALSE, type SourceLocation, type TrialMode } from "../model/index.js";
+import {
+  type CheckLevel,
+  type CheckResult,
+  CONDITION_FALSE,
+  type SourceLocation,
+  type TrialMode,
+} from "../model/index.js";
 
 /**
  * Root attribution: inside one trial, checks form a dependency graph (explicit `depends_on` plus the implicit
@@ -34,6 +40,8 @@ export interface AttributedRoot {
   /** Message of the first failed trial. */
   message: string;
   discriminator: boolean;
+  /** What the check looks at (assertion roots). */
+  level?: CheckLevel;
   /** Every failed trial was an `error` (could not be evaluated), not a `fail`. */
   errorOnly: boolean;
   /** Trial indices in which this check could not be evaluated (status `error`, as a root), ascending. */
@@ -204,6 +212,7 @@ export function attributeRoots(checks: CheckResult[]): Attribution {
           loc: r.loc,
           message: r.message,
           discriminator: r.discriminator,
+          ...(r.level ? { level: r.level } : {}),
           errorOnly: true,
           erroredTrials: [],
         };

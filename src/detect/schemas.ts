@@ -105,7 +105,8 @@ export const assertionSchema = {
     discriminator: { type: "boolean" },
     depends_on: { anyOf: [nonEmptyString, { type: "array", items: nonEmptyString }] },
     condition: { type: "string" },
-    extract: { type: "string", pattern: "^(text|first-number|last-line|code-block|json:.*)$" },
+    extract: { type: "string", pattern: "^(text|first-number|last-line|code-block|json|json:.*)$" },
+    level: { enum: ["outcome", "final-state", "process"] },
     description: { type: "string" },
   },
 } as const;

@@ -32,6 +32,7 @@ const COMMON_ASSERTION_KEYS = new Set([
   "depends_on",
   "condition",
   "extract",
+  "level",
   "description",
 ]);
 
@@ -179,6 +180,7 @@ export class SuiteReader {
       dependsOn,
       condition: typeof a.condition === "string" ? a.condition : undefined,
       extract: typeof a.extract === "string" ? a.extract : undefined,
+      level: typeof a.level === "string" ? (a.level as Assertion["level"]) : undefined,
       description: typeof a.description === "string" ? a.description : undefined,
       params,
       loc,

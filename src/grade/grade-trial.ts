@@ -13,7 +13,7 @@ import {
 import type { Assertion, Case, Suite } from "../model/suite.js";
 import type { TrialRecord } from "../model/trial.js";
 import "./assertions/index.js";
-import { getAssertionType } from "./assertions/registry.js";
+import { getAssertionType, levelOf } from "./assertions/registry.js";
 import type { Judge } from "./judge.js";
 import type { GradeServices } from "./ports.js";
 import { defaultServices } from "./services.js";
@@ -72,6 +72,7 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
     if (existing) return existing;
     const common = {
       ...base(a),
+      level: levelOf(a),
       dependsOn: [trialOkId, ...a.dependsOn.map((d) => checkIdOf(caseDef.id, d))],
       loc: a.loc,
     };

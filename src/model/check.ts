@@ -1,4 +1,5 @@
 import type { SourceLocation } from "./diagnostics.js";
+import type { CheckLevel } from "./suite.js";
 import type { TrialMode } from "./trial.js";
 
 /** What evaluating one assertion on one trial produced. */
@@ -37,6 +38,8 @@ export interface CheckResult {
   trial: number;
   status: CheckStatus;
   discriminator: boolean;
+  /** What the check looks at; absent for implicit checks (`trial-ok`) and trigger queries. */
+  level?: CheckLevel;
   message: string;
   expected?: string;
   actual?: string;

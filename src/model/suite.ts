@@ -38,6 +38,15 @@ export interface CaseFile {
 }
 
 /**
+ * What a check looks at (seeds/002 §5.4): `outcome` the final answer, `final-state` the files and stored state the
+ * agent left, `process` how it got there (tool selection, arguments, order, scope, counts). Each assertion type has
+ * a default; a suite may set `level` on an assertion.
+ */
+export type CheckLevel = "outcome" | "final-state" | "process";
+
+export const CHECK_LEVELS: readonly CheckLevel[] = ["outcome", "final-state", "process"];
+
+/**
  * One assertion, normalised. `type` never carries the `not-` prefix: that is `negate`.
  * Type-specific fields (value, values, range, gate, module, export, options, tool, args, …) stay in `params`.
  */
@@ -54,6 +63,8 @@ export interface Assertion {
   condition?: string;
   /** `text` (default), `first-number`, `last-line`, `json:<path>`, `code-block`. */
   extract?: string;
+  /** Set in the suite; otherwise the assertion type's default applies (see the grade stage's registry). */
+  level?: CheckLevel;
   description?: string;
   params: Record<string, unknown>;
   loc: SourceLocation;

@@ -4,6 +4,7 @@ import type { Attribution } from "../attribute/roots.js";
 import { attributeRoots, compressionStats } from "../attribute/roots.js";
 import type { SkillChangeInfo } from "../detect/changes.js";
 import { summariseDiscriminator } from "../grade/discriminator.js";
+import { levelsOf } from "../grade/levels.js";
 import { checkLockstep } from "../grade/lockstep.js";
 import { summariseRobustness } from "../grade/robustness.js";
 import { confusionTable, summariseTrigger, triggerQueries } from "../grade/trigger.js";
@@ -102,6 +103,7 @@ export function buildReport(input: ReportInput): Report {
     input.runErrors,
   );
   const c = compressionStats(input.attribution);
+  const levels = levelsOf(input.outcomes.flatMap((o) => o.headChecks));
   const triggerChecks = input.outcomes.flatMap((o) => o.headChecks.filter((x) => x.mode === "trigger"));
   return {
     schemaVersion: 2,
@@ -134,6 +136,7 @@ export function buildReport(input: ReportInput): Report {
       meanFailedChecksPerTrial: c.meanFailedChecksPerTrial,
       meanRootsPerTrial: c.meanRootsPerTrial,
     },
+    ...(levels.length ? { levels } : {}),
     cost: input.cost,
     errors: input.runErrors,
     ...(triggerChecks.length ? { triggerConfusion: confusionTable(triggerChecks) } : {}),
@@ -157,6 +160,7 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
     return summariseTrigger(xs, triggerQueries(s.trigger), { router, proxy });
   };
   const discriminator = disc(o.headChecks);
+  const levels = info.batteries.discriminator ? levelsOf(o.headChecks) : [];
   const trigger = trig(o.headChecks, suite);
   const baseDiscriminator = disc(o.baseChecks);
   const baseTrigger = trig(o.baseChecks, o.baseSuite);
@@ -281,6 +285,7 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
         }
       : {}),
     gates,
+    ...(levels.length ? { levels } : {}),
     roots: decided.roots,
     blockingRoots: decided.blockingRoots,
     newRoots: decided.newRoots,

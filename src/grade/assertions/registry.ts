@@ -1,5 +1,5 @@
 import type { AssertionOutcome } from "../../model/check.js";
-import type { Assertion, Case, Suite } from "../../model/suite.js";
+import type { Assertion, Case, CheckLevel, Suite } from "../../model/suite.js";
 import type { TrialRecord } from "../../model/trial.js";
 import type { Judge } from "../judge.js";
 import type { GradeServices } from "../ports.js";
@@ -23,6 +23,8 @@ export interface AssertionType {
   type: string;
   /** ajv JSON Schema of its params (the type-specific fields of the assertion). */
   schema: object;
+  /** What it looks at when the suite does not say (`level:` on the assertion overrides it). */
+  level: CheckLevel;
   evaluate(a: Assertion, ctx: AssertionContext): Promise<AssertionOutcome>;
 }
 
@@ -73,6 +75,11 @@ export function registerAssertion(def: AssertionType): void {
 
 export function getAssertionType(type: string): AssertionType | undefined {
   return types.get(type);
+}
+
+/** The level of an assertion: its own `level`, else its type's default (`outcome` for an unknown type). */
+export function levelOf(a: Pick<Assertion, "type" | "level">): CheckLevel {
+  return a.level ?? types.get(a.type)?.level ?? "outcome";
 }
 
 export function assertionTypeNames(): string[] {
