@@ -21,7 +21,7 @@ function runsOf(checks: readonly CheckResult[], mode: Mode): Map<string, Run> {
   const runs = new Map<string, Run>();
   for (const c of checks) {
     if (c.mode !== mode) continue;
-    const key = `${c.caseId}\u0000${c.trial}`;
+    const key = `${c.skill}\u0000${c.caseId}\u0000${c.trial}`;
     let run = runs.get(key);
     if (!run) {
       run = { errored: false, checks: [] };
@@ -101,3 +101,45 @@ export function levelsOf(checks: readonly CheckResult[]): LevelDecomposition[] {
     .map((m) => decomposeLevels(checks, m))
     .filter((d): d is LevelDecomposition => !!d);
 }
+
+/**
+ * Several decompositions of one mode as one (shards of a run, skills of a PR): counts add up, rates are taken
+ * again. Distinct check counts add up too, which is exact when the parts hold different skills (shards do).
+ */
+export function sumLevels(parts: readonly LevelDecomposition[]): LevelDecomposition[] {
+  const out: LevelDecomposition[] = [];
+  for (const mode of ["skill", "baseline"] as const) {
+    const xs = parts.filter((p) => p.mode === mode);
+    if (xs.length === 0) continue;
+    const add = (f: (d: LevelDecomposition) => number) => xs.reduce((s, d) => s + f(d), 0);
+    const perLevel = (f: (d: LevelDecomposition) => Record<CheckLevel, number>) =>
+      Object.fromEntries(CHECK_LEVELS.map((l) => [l, add((d) => f(d)[l])])) as Record<CheckLevel, number>;
+    const again = (k: RateKey) =>
+      rate(
+        add((d) => d[k].passed),
+        add((d) => d[k].total),
+      );
+    out.push({
+      mode,
+      runs: add((d) => d.runs),
+      erroredRuns: add((d) => d.erroredRuns),
+      checks: perLevel((d) => d.checks),
+      failedRuns: perLevel((d) => d.failedRuns),
+      outcomePass: again("outcomePass"),
+      outcomePassFinalStateFail: again("outcomePassFinalStateFail"),
+      outcomePassProcessFail: again("outcomePassProcessFail"),
+      outcomePassAnyDeviation: again("outcomePassAnyDeviation"),
+      finalStatePass: again("finalStatePass"),
+      finalStatePassProcessFail: again("finalStatePassProcessFail"),
+    });
+  }
+  return out;
+}
+
+type RateKey =
+  | "outcomePass"
+  | "outcomePassFinalStateFail"
+  | "outcomePassProcessFail"
+  | "outcomePassAnyDeviation"
+  | "finalStatePass"
+  | "finalStatePassProcessFail";

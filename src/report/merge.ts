@@ -1,3 +1,4 @@
+import { sumLevels } from "../grade/levels.js";
 import { InputError } from "../model/diagnostics.js";
 import type { IsolationLevel, IsolationReport, Report, Root, Verdict } from "../model/report.js";
 
@@ -154,6 +155,7 @@ export function mergeReports(loaded: LoadedReport[]): Report {
       meanFailedChecksPerTrial: weighted((r) => r.stats.meanFailedChecksPerTrial),
       meanRootsPerTrial: weighted((r) => r.stats.meanRootsPerTrial),
     },
+    ...levelsOfShards(loaded.map((l) => l.report)),
     cost: {
       usd: sum((r) => r.cost.usd),
       agentCalls: sum((r) => r.cost.agentCalls),
@@ -168,6 +170,12 @@ export function mergeReports(loaded: LoadedReport[]): Report {
     ...(first.pullRequest !== undefined ? { pullRequest: first.pullRequest } : {}),
     ...weakestIsolation(loaded.map((l) => l.report.isolation)),
   };
+}
+
+/** The PR's levels decomposition: the shards' counts added up (they hold different skills). */
+function levelsOfShards(reports: Report[]): Pick<Report, "levels"> {
+  const levels = sumLevels(reports.flatMap((r) => r.levels ?? []));
+  return levels.length ? { levels } : {};
 }
 
 const ISOLATION_STRENGTH: Record<IsolationLevel, number> = { "uid+namespaces": 2, namespaces: 1, none: 0 };

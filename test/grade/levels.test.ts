@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { gradeTrial } from "../../src/grade/grade-trial.js";
-import { decomposeLevels } from "../../src/grade/levels.js";
+import { decomposeLevels, levelsOf, sumLevels } from "../../src/grade/levels.js";
 import type { CheckLevel, CheckResult, CheckStatus } from "../../src/model/index.js";
 import { asrt, mkCase, mkSuite, mkTrial } from "./helpers.js";
 
@@ -109,6 +109,35 @@ describe("decomposeLevels (seeds/002: passed on outcome, failed on process)", ()
       "skill",
     )!;
     expect(e.failedRuns).toEqual({ outcome: 0, "final-state": 1, process: 1 });
+  });
+});
+
+describe("sumLevels (shards of one run)", () => {
+  it("adds two skills' decompositions up to the decomposition of their runs together", () => {
+    const a = run(0, [
+      ["answer", "outcome", "pass"],
+      ["order", "process", "fail"],
+    ]);
+    const b = run(
+      1,
+      [
+        ["answer", "outcome", "fail"],
+        ["file", "final-state", "pass"],
+      ],
+      { mode: "baseline" },
+    ).map((c) => ({ ...c, skill: "t", checkId: `d/${c.assertionId}`, caseId: "d" }));
+    const c = run(2, [
+      ["answer", "outcome", "pass"],
+      ["file", "final-state", "fail"],
+    ]).map((x) => ({
+      ...x,
+      skill: "t",
+      checkId: `d/${x.assertionId}`,
+      caseId: "d",
+    }));
+    const whole = levelsOf([...a, ...b, ...c]);
+    expect(sumLevels([...levelsOf(a), ...levelsOf([...b, ...c])])).toEqual(whole);
+    expect(whole.map((d) => d.mode)).toEqual(["skill", "baseline"]);
   });
 });
 
