@@ -66,6 +66,19 @@ const thresholds = {
 
 const versionLike = { type: ["string", "number"] } as const;
 
+/** Shell words run sandboxed in the suite folder, printing one JSON object of variables. */
+const oracleSchema = {
+  anyOf: [
+    nonEmptyString,
+    {
+      type: "object",
+      required: ["command"],
+      additionalProperties: false,
+      properties: { command: nonEmptyString, timeoutSeconds: { type: "number", exclusiveMinimum: 0 } },
+    },
+  ],
+} as const;
+
 export const metaSchema = {
   $id: "skillgate/meta",
   type: "object",
@@ -77,17 +90,7 @@ export const metaSchema = {
     lastRun: { type: "string" },
     trials: { type: "integer", minimum: 1, maximum: 100 },
     thresholds,
-    oracle: {
-      anyOf: [
-        nonEmptyString,
-        {
-          type: "object",
-          required: ["command"],
-          additionalProperties: false,
-          properties: { command: nonEmptyString, timeoutSeconds: { type: "number", exclusiveMinimum: 0 } },
-        },
-      ],
-    },
+    oracle: oracleSchema,
     vars: { type: "object" },
     evalMode: { type: "string" },
     constraints: { type: "array", items: { type: "string" } },
@@ -138,6 +141,7 @@ export const caseSchema = {
     description: { type: "string" },
     files: caseFiles,
     vars: { type: "object" },
+    oracle: oracleSchema,
     assertions: { type: "array", items: { type: "object" } },
   },
 } as const;

@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import { isAbsolute, join, posix, relative, sep } from "node:path";
-import type { Assertion, Case, CaseFile, Diagnostic, SourceLocation } from "../model/index.js";
+import type { Assertion, Case, CaseFile, Diagnostic, SourceLocation, SuiteMeta } from "../model/index.js";
 import { readFileBytes } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
 import { assertionSchema } from "./schemas.js";
@@ -22,6 +22,11 @@ export interface AssertionTypeLookup {
   names(): string[];
   /** Static checks of a normalised assertion (invalid regexes, unknown gates, gate options …). */
   check?(a: Assertion): StaticProblem[];
+  /** Placeholders of a whole case (prompt, assertions, conditions) against the variables known before a trial. */
+  checkTemplates?(
+    c: Case,
+    meta: SuiteMeta | undefined,
+  ): { loc: SourceLocation; code: string; message: string }[];
 }
 
 /** Keys every assertion may carry; everything else is a type-specific param. */
@@ -283,6 +288,11 @@ export class SuiteReader {
         : realpathSync.native(join(this.repoDir, rel));
     this.realPaths.set(rel, real);
     return real;
+  }
+
+  /** Located errors for the placeholders of case `c` that cannot resolve, or resolve to values its checks refuse. */
+  checkTemplates(c: Case, meta: SuiteMeta | undefined): void {
+    for (const p of this.assertionTypes.checkTemplates?.(c, meta) ?? []) this.error(p.loc, p.code, p.message);
   }
 
   /**

@@ -13,11 +13,18 @@ import {
 import type { Assertion, Case, Suite } from "../model/suite.js";
 import type { TrialRecord } from "../model/trial.js";
 import "./assertions/index.js";
-import { getAssertionType, levelOf } from "./assertions/registry.js";
+import { getAssertionType, levelOf, resolvedParamsProblems } from "./assertions/registry.js";
 import type { Judge } from "./judge.js";
 import type { GradeServices } from "./ports.js";
 import { defaultServices } from "./services.js";
-import { ConditionError, evaluateCondition, PlaceholderError, resolvePlaceholders } from "./vars.js";
+import {
+  ConditionError,
+  evaluateCondition,
+  PlaceholderError,
+  placeholderNames,
+  resolvePlaceholders,
+  show,
+} from "./vars.js";
 
 export const TRIAL_OK = "trial-ok";
 
@@ -26,6 +33,8 @@ export interface GradeTrialInput {
   caseDef: Case;
   trial: TrialRecord;
   vars: Record<string, unknown>;
+  /** What the case's own oracle computed: overrides `vars` and the case's `vars`. */
+  caseVars?: Record<string, unknown>;
   repoDir: string;
   judge?: Judge;
   gateSeed: number;
@@ -39,7 +48,7 @@ export function checkIdOf(caseId: string, assertionId: string): string {
 
 export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]> {
   const { suite, caseDef, trial } = input;
-  const vars = { ...input.vars, ...caseDef.vars };
+  const vars = { ...input.vars, ...caseDef.vars, ...(input.caseVars ?? {}) };
   const trialOkId = checkIdOf(caseDef.id, TRIAL_OK);
   const base = (a: { id: string; discriminator: boolean }) => ({
     checkId: checkIdOf(caseDef.id, a.id),
@@ -132,6 +141,15 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
 
     const type = getAssertionType(a.type);
     if (!type) return finish("error", `unknown assertion type "${a.rawType}"`);
+    // A value that came from a variable is checked now that it is known: a list where a list belongs, numbers …
+    if (placeholderNames(a.params).length > 0) {
+      const problems = resolvedParamsProblems(resolved);
+      if (problems.length)
+        return finish(
+          "error",
+          `after placeholders resolve (${show(resolved.params)}): ${problems.join("; ")}`,
+        );
+    }
     let out: AssertionOutcome;
     try {
       out = await type.evaluate(resolved, {

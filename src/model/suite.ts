@@ -72,11 +72,16 @@ export interface Assertion {
 
 export interface Case {
   id: string;
+  /** As written: `$placeholders` resolve before the agent receives it. */
   prompt: string;
   files: CaseFile[];
   assertions: Assertion[];
   vars: Record<string, unknown>;
+  /** This case's own oracle: its JSON object of variables overrides the suite's and the case's `vars`. */
+  oracle?: OracleSpec;
   loc: SourceLocation;
+  /** Where the prompt is written (for its placeholders' diagnostics). */
+  promptLoc?: SourceLocation;
 }
 
 export interface TriggerQuery {

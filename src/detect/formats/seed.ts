@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { Case, SourceLocation, SuiteMeta, TriggerQuery } from "../../model/index.js";
+import type { Case, OracleSpec, SourceLocation, SuiteMeta, TriggerQuery } from "../../model/index.js";
 import { assertionFileSchema, caseSchema, metaSchema, triggerEvalSchema } from "../schemas.js";
 import type { SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
@@ -89,26 +89,26 @@ export function loadMeta(reader: SuiteReader, file: string): SuiteMeta | undefin
   for (const k of Object.keys(v)) keyLoc[k] = src.locate([k]);
   for (const k of Object.keys((v.thresholds as object) ?? {}))
     keyLoc[`thresholds.${k}`] = src.locate(["thresholds", k]);
-  const oracle = v.oracle as string | { command: string; timeoutSeconds?: number } | undefined;
   return {
     skillVersion: v.skillVersion === undefined ? undefined : String(v.skillVersion),
     suiteVersion: v.suiteVersion === undefined ? undefined : String(v.suiteVersion),
     trials: v.trials as number | undefined,
     thresholds: (v.thresholds as SuiteMeta["thresholds"]) ?? {},
-    oracle:
-      oracle === undefined
-        ? undefined
-        : typeof oracle === "string"
-          ? { command: oracle, loc: src.locate(["oracle"]) }
-          : {
-              command: oracle.command,
-              timeoutMs: oracle.timeoutSeconds ? oracle.timeoutSeconds * 1000 : undefined,
-              loc: src.locate(["oracle"]),
-            },
+    oracle: oracleSpec(v.oracle, src),
     vars: (v.vars as Record<string, unknown>) ?? {},
     loc: { file, line: 1, column: 1 },
     keyLoc,
   };
+}
+
+/** `oracle:` of meta.json or of a case, as validated: a command string or `{command, timeoutSeconds?}`. */
+function oracleSpec(raw: unknown, src: SourceFile): OracleSpec | undefined {
+  if (raw === undefined) return undefined;
+  const o = raw as string | { command: string; timeoutSeconds?: number };
+  const loc = src.locate(["oracle"]);
+  return typeof o === "string"
+    ? { command: o, loc }
+    : { command: o.command, timeoutMs: o.timeoutSeconds ? o.timeoutSeconds * 1000 : undefined, loc };
 }
 
 function loadCase(reader: SuiteReader, root: string, file: string): Case | undefined {
@@ -122,7 +122,9 @@ function loadCase(reader: SuiteReader, root: string, file: string): Case | undef
     files: reader.caseFiles(v.files, root, src, ["files"]),
     assertions: [],
     vars: (v.vars as Record<string, unknown>) ?? {},
+    ...(v.oracle !== undefined ? { oracle: oracleSpec(v.oracle, src) } : {}),
     loc: src.locate([]),
+    promptLoc: src.locate(["prompt"]),
   };
   const stem = posix.basename(file).replace(DATA_FILE, "");
   if (stem !== c.id)
