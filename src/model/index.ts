@@ -6,3 +6,4 @@ export * from "./settings.js";
 export * from "./skill.js";
 export * from "./suite.js";
 export * from "./trial.js";
+export * from "./harvest.js";
