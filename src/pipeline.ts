@@ -202,7 +202,7 @@ async function pipeline(
     };
     // Paths in the agent's configuration (a command script, replay recordings) name files of the trusted tree.
     const ledger = new TrialLedger(settings, {
-      agentDir: settings.policy.dir ?? checkout?.dir ?? settings.repoDir,
+      agentDir: settings.policy.agentDir ?? settings.policy.dir ?? checkout?.dir ?? settings.repoDir,
     });
     const runs: JobTrials[] = jobs.flatMap((j) =>
       [j.head, j.base]

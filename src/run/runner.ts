@@ -30,6 +30,7 @@ import { outputRedactor } from "../util/redact.js";
 import { mapLimited } from "../util/slots.js";
 import { BudgetTracker } from "./budget.js";
 import { TrialCache } from "./cache.js";
+import { FirstFailureWatch, fixFor } from "./first-failures.js";
 import { cacheKey } from "./keys.js";
 import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_MS, seededRandom, sleep } from "./retry.js";
 
@@ -77,6 +78,8 @@ export interface RunOutcome {
   cost: RunCost;
   /** Set when the budget stopped the run: why. Trials not started carry an error of kind `budget`. */
   budgetExhausted?: string;
+  /** Set when the first trials all failed the same way (first-failures.ts): what failed and the fix. */
+  stopped?: string;
 }
 
 function toRecord(req: TrialRequest, result: AgentResult, durationMs: number): TrialRecord {
@@ -120,6 +123,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   let done = 0;
   let errors = 0;
   let budgetExhausted: string | undefined;
+  const firstFailures = new FirstFailureWatch((e) => fixFor(e, opts.agent, opts.agentDir ?? opts.repoDir));
 
   // Only adapters that run in a workspace need a place for them (replays do not).
   const workspaces = adapter.needsWorkspace === false ? undefined : trialWorkspaces(adapter, opts);
@@ -215,6 +219,10 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
         result = errorResult("crash", "not run: the run was aborted");
         break;
       }
+      if (firstFailures.stopped) {
+        result = errorResult(firstFailures.stopped.kind, `not run: ${firstFailures.stopped.reason}`);
+        break;
+      }
       result = await attempt(req);
       if (cacheable && !result.cached) {
         attempts++;
@@ -228,6 +236,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       );
       await sleep(delay, opts.signal);
     }
+    if (attempts > 0 || !cacheable) firstFailures.observe(result.error);
     if (!result.error && req.mode === "baseline") {
       const offending = findContamination(result, { skill: req.skill, repoDir: opts.repoDir });
       if (offending) {
@@ -274,5 +283,6 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       outputTokens: budget.outputTokens,
     },
     ...(budgetExhausted ? { budgetExhausted } : {}),
+    ...(firstFailures.stopped ? { stopped: firstFailures.stopped.reason } : {}),
   };
 }
