@@ -296,7 +296,7 @@ async function harvestCase(
   const notes: string[] = [...proposed.notes];
   if (errored) notes.push(`${errored} trial(s) errored: left out`);
   if (!file) notes.push(`${c.loc.file} is not in the seed layout: proposals are reported, not patched`);
-  if (proposals.length === 0)
+  if (proposals.length === 0 && proposed.notes.length === 0)
     notes.push(
       baseline === 0
         ? "no baseline trial gave an answer"
