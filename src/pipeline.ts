@@ -18,7 +18,7 @@ import * as assertionRegistry from "./grade/assertions/registry.js";
 import { summariseDiscriminator } from "./grade/discriminator.js";
 import { createJudge, type Judge } from "./grade/judge.js";
 import { nearDuplicateWarnings } from "./grade/lexical-router.js";
-import { resolveVars } from "./grade/oracle.js";
+import { resolveCaseVars, resolveVars } from "./grade/oracle.js";
 import {
   type CheckResult,
   type Diagnostic,
@@ -28,7 +28,7 @@ import {
   type Settings,
   type Skill,
 } from "./model/index.js";
-import { type Arm, gradeJob, makeJob, planJob, type SkillJob } from "./pipeline/arm.js";
+import { type Arm, gradeJob, makeJob, planJob, type SkillJob, templateJob } from "./pipeline/arm.js";
 import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
 import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
 import { decideIsolation } from "./pipeline/isolation.js";
@@ -192,6 +192,17 @@ async function pipeline(
       entry.head = makeJob(headArm, info.head, batteries, vars, undefined, competitorCap);
       if (baseArm && info.base?.suite)
         entry.base = makeJob(baseArm, info.base, batteries, baseVars?.vars ?? {}, entry.head, competitorCap);
+      // Per-case oracles, with the same rule: a case the base has takes the base's values.
+      const headCases = await resolveCaseVars(info.head.suite, settings.repoDir);
+      const baseCases = entry.base?.skill.suite
+        ? await resolveCaseVars(entry.base.skill.suite, baseArm!.repoDir)
+        : undefined;
+      entry.errors.push(...headCases.errors, ...(baseCases?.errors ?? []).map((e) => `base: ${e}`));
+      const caseVars = new Map(headCases.vars);
+      for (const [id, v] of baseCases?.vars ?? []) caseVars.set(id, { ...caseVars.get(id), ...v });
+      entry.errors.push(...templateJob(entry.head, caseVars));
+      if (entry.base)
+        entry.errors.push(...templateJob(entry.base, baseCases?.vars ?? new Map()).map((e) => `base: ${e}`));
     }
 
     // run + grade: the first batch of every job, both arms with the trials the trusted policy sets

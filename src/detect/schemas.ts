@@ -76,6 +76,18 @@ const ROBUSTNESS_DIMENSIONS = [
   "graceful-degradation",
   "refusal-calibration",
 ] as const;
+/** Shell words run sandboxed in the suite folder, printing one JSON object of variables. */
+const oracleSchema = {
+  anyOf: [
+    nonEmptyString,
+    {
+      type: "object",
+      required: ["command"],
+      additionalProperties: false,
+      properties: { command: nonEmptyString, timeoutSeconds: { type: "number", exclusiveMinimum: 0 } },
+    },
+  ],
+} as const;
 
 export const metaSchema = {
   $id: "skillgate/meta",
@@ -88,17 +100,7 @@ export const metaSchema = {
     lastRun: { type: "string" },
     trials: { type: "integer", minimum: 1, maximum: 100 },
     thresholds,
-    oracle: {
-      anyOf: [
-        nonEmptyString,
-        {
-          type: "object",
-          required: ["command"],
-          additionalProperties: false,
-          properties: { command: nonEmptyString, timeoutSeconds: { type: "number", exclusiveMinimum: 0 } },
-        },
-      ],
-    },
+    oracle: oracleSchema,
     vars: { type: "object" },
     evalMode: { type: "string" },
     constraints: { type: "array", items: { type: "string" } },
@@ -130,7 +132,8 @@ export const assertionSchema = {
     discriminator: { type: "boolean" },
     depends_on: { anyOf: [nonEmptyString, { type: "array", items: nonEmptyString }] },
     condition: { type: "string" },
-    extract: { type: "string", pattern: "^(text|first-number|last-line|code-block|json:.*)$" },
+    extract: { type: "string", pattern: "^(text|first-number|last-line|code-block|json|json:.*)$" },
+    level: { enum: ["outcome", "final-state", "process"] },
     description: { type: "string" },
     rubric: { enum: ["stated", "reasonable", "honest", "partial", "refusal", "warning"] },
   },
@@ -163,6 +166,7 @@ export const caseSchema = {
     description: { type: "string" },
     files: caseFiles,
     vars: { type: "object" },
+    oracle: oracleSchema,
     assertions: { type: "array", items: { type: "object" } },
     dimension: { enum: ROBUSTNESS_DIMENSIONS },
     reformulationOf: { type: "string", minLength: 1 },

@@ -1,6 +1,7 @@
 import type { CheckResult } from "./check.js";
 import type { Diagnostic, SourceLocation } from "./diagnostics.js";
 import type { VerdictPolicy } from "./settings.js";
+import type { CheckLevel } from "./suite.js";
 import type { TrialErrorKind, TrialMode } from "./trial.js";
 
 /** Which side of the comparison a trial ran on: the PR head, or the base it is compared with. */
@@ -91,6 +92,35 @@ export interface AssertionResult {
   line: number;
   /** One failure message (first failing trial), for the report. */
   sampleFailure?: string;
+}
+
+/**
+ * Outcome vs final-state vs process (seeds/002 §7): "175 of 240 runs passed every final numerical check, and 162 of
+ * those still had a deviation". A run is one trial of one case in one mode; runs whose trial errored are left out
+ * (`erroredRuns`). A run passes a level when none of its checks of that level failed, errored or was skipped
+ * because a dependency failed (a case with no check of a level passes it vacuously: `checks` says how many there
+ * are). In the rates below `passed` is the count of runs the row describes, `total` the runs it is a share of.
+ */
+export interface LevelDecomposition {
+  mode: "skill" | "baseline";
+  runs: number;
+  erroredRuns: number;
+  /** Distinct check ids per level among these runs. */
+  checks: Record<CheckLevel, number>;
+  /** Runs failing at least one check of the level. */
+  failedRuns: Record<CheckLevel, number>;
+  /** Runs passing every outcome check, of all runs. */
+  outcomePass: RateWithInterval;
+  /** Of the runs passing every outcome check: those failing a final-state check. */
+  outcomePassFinalStateFail: RateWithInterval;
+  /** Of the runs passing every outcome check: those failing a process check. */
+  outcomePassProcessFail: RateWithInterval;
+  /** Of the runs passing every outcome check: those failing any other check (the paper's 162/175). */
+  outcomePassAnyDeviation: RateWithInterval;
+  /** Runs passing every outcome and final-state check, of all runs. */
+  finalStatePass: RateWithInterval;
+  /** Of the runs passing every outcome and final-state check: those failing a process check (the paper's 151/164). */
+  finalStatePassProcessFail: RateWithInterval;
 }
 
 export interface DiscriminatorSummary {
@@ -190,8 +220,10 @@ export interface Root extends SourceLocation {
   pValue?: number;
   /** The rejection threshold α/(m·K) the p-value was held to (statistically decided roots). */
   threshold?: number;
-  /** Failed checks that cascade from this root. */
+  /** Failed checks that cascade from this root (failed, or skipped because it failed). */
   cascaded: string[];
+  /** What an assertion root looks at (absent for trigger, threshold, policy and other roots). */
+  level?: CheckLevel;
   /** Blocks the merge. */
   blocking: boolean;
   /** For suite and policy changes: a tightening or neutral change is reported, never blocking, and never "new". */
@@ -346,6 +378,8 @@ export interface SkillReport {
   robustness?: RobustnessSummary;
   base?: { discriminator?: DiscriminatorSummary; trigger?: TriggerSummary };
   gates: GateSummary[];
+  /** Outcome / final-state / process decomposition of the head's discriminator battery, per mode. */
+  levels?: LevelDecomposition[];
   /** Trials per case and arm, and runs per trigger query, this skill was evaluated with (before confirmation). */
   trials?: { perCase: number; triggerRuns: number };
   /** Per-trial check outcomes of both arms: what `mode: report` recomputes the decision from. */
@@ -431,6 +465,8 @@ export interface Report {
   newRoots: Root[];
   diagnostics: Diagnostic[];
   stats: { failedChecks: number; roots: number; meanFailedChecksPerTrial: number; meanRootsPerTrial: number };
+  /** The levels decomposition over every evaluated skill's runs (the PR's head), per mode. */
+  levels?: LevelDecomposition[];
   cost: {
     usd: number;
     /** Agent calls of unknown price, not in `usd` (absent in reports of older versions). */

@@ -47,6 +47,15 @@ export interface CaseFile {
 }
 
 /**
+ * What a check looks at (seeds/002 §5.4): `outcome` the final answer, `final-state` the files and stored state the
+ * agent left, `process` how it got there (tool selection, arguments, order, scope, counts). Each assertion type has
+ * a default; a suite may set `level` on an assertion.
+ */
+export type CheckLevel = "outcome" | "final-state" | "process";
+
+export const CHECK_LEVELS: readonly CheckLevel[] = ["outcome", "final-state", "process"];
+
+/**
  * One assertion, normalised. `type` never carries the `not-` prefix: that is `negate`.
  * Type-specific fields (value, values, range, gate, module, export, options, tool, args, …) stay in `params`.
  */
@@ -63,6 +72,8 @@ export interface Assertion {
   condition?: string;
   /** `text` (default), `first-number`, `last-line`, `json:<path>`, `code-block`. */
   extract?: string;
+  /** Set in the suite; otherwise the assertion type's default applies (see the grade stage's registry). */
+  level?: CheckLevel;
   description?: string;
   /**
    * What the assertion tells a robustness probe (seeds/001): `stated` an assumption was stated, `reasonable` it was a
@@ -90,13 +101,18 @@ export interface RobustnessProbe {
 
 export interface Case {
   id: string;
+  /** As written: `$placeholders` resolve before the agent receives it. */
   prompt: string;
   files: CaseFile[];
   assertions: Assertion[];
   vars: Record<string, unknown>;
+  /** This case's own oracle: its JSON object of variables overrides the suite's and the case's `vars`. */
+  oracle?: OracleSpec;
   loc: SourceLocation;
   /** Set when the case is a probe of a robustness dimension. */
   probe?: RobustnessProbe;
+  /** Where the prompt is written (for its placeholders' diagnostics). */
+  promptLoc?: SourceLocation;
 }
 
 export interface TriggerQuery {

@@ -1,7 +1,8 @@
 import type { Attribution } from "../attribute/roots.js";
-import { compressionStats } from "../attribute/roots.js";
+import { attributeRoots, compressionStats } from "../attribute/roots.js";
 import type { SkillChangeInfo } from "../detect/changes.js";
 import { summariseDiscriminator } from "../grade/discriminator.js";
+import { levelsOf } from "../grade/levels.js";
 import { checkLockstep } from "../grade/lockstep.js";
 import { summariseRobustness } from "../grade/robustness.js";
 import { confusionTable, summariseTrigger, triggerQueries } from "../grade/trigger.js";
@@ -93,6 +94,7 @@ export function buildReport(input: ReportInput): Report {
     input.runErrors,
   );
   const c = compressionStats(input.attribution);
+  const levels = levelsOf(input.outcomes.flatMap((o) => o.headChecks));
   const triggerChecks = input.outcomes.flatMap((o) => o.headChecks.filter((x) => x.mode === "trigger"));
   return {
     schemaVersion: 2,
@@ -126,6 +128,7 @@ export function buildReport(input: ReportInput): Report {
       meanFailedChecksPerTrial: c.meanFailedChecksPerTrial,
       meanRootsPerTrial: c.meanRootsPerTrial,
     },
+    ...(levels.length ? { levels } : {}),
     cost: input.cost,
     errors: input.runErrors,
     ...(triggerChecks.length ? { triggerConfusion: confusionTable(triggerChecks) } : {}),
@@ -169,6 +172,7 @@ function buildSkill(
     return summariseTrigger(xs, triggerQueries(s.trigger), { router, proxy });
   };
   const discriminator = disc(o.headChecks);
+  const levels = info.batteries.discriminator ? levelsOf(o.headChecks) : [];
   const trigger = trig(o.headChecks, suite);
   const baseDiscriminator = disc(o.baseChecks);
   const baseTrigger = trig(o.baseChecks, o.baseSuite);
@@ -315,10 +319,12 @@ function buildSkill(
       : {}),
     gates,
     ...(transcripts.length ? { transcripts } : {}),
+    ...(levels.length ? { levels } : {}),
     roots: decided.roots,
     blockingRoots: decided.blockingRoots,
     newRoots: decided.newRoots,
-    failedChecks: o.headChecks.filter((c) => c.status === "fail" || c.status === "error").length,
+    // Cascades counted: a check skipped because its dependency failed is a failed check of its root.
+    failedChecks: attributeRoots(o.headChecks).failedChecks,
     errors,
     verdict: decided.verdict,
     reasons,

@@ -1,4 +1,5 @@
 import type { Forecast, RateWithInterval, Report, Root, SkillReport, Verdict } from "../model/report.js";
+import { levelTable } from "./levels.js";
 import { matrixMarkdown } from "./matrix-render.js";
 import { robustnessMarkdown } from "./robustness-render.js";
 
@@ -259,6 +260,13 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
     );
   }
 
+  if (report.levels?.length) {
+    doc.add(
+      `\n### Outcome, final state, process\n\nRuns of every evaluated skill's cases at head; failed checks ${report.stats.failedChecks} → roots ${report.stats.roots}.\n`,
+    );
+    doc.add(levelTable(report.levels));
+  }
+
   if (report.blockingRoots.length > 0) {
     doc.add("\n### Blocking root failures\n");
     doc.add(ROOT_TABLE_HEAD);
@@ -300,6 +308,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
       }
     }
     if (s.robustness) blocks.push(...robustnessMarkdown(s.name, s.robustness, escapeText));
+    if (s.levels?.length) blocks.push(`\n${levelTable(s.levels)}`);
     if (s.gates.length) {
       // One gate runs once per trial: identical outcomes are one row with a count.
       const rows = new Map<string, { row: string; count: number }>();

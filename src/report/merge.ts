@@ -1,3 +1,4 @@
+import { sumLevels } from "../grade/levels.js";
 import type { AgentCell } from "../model/agent.js";
 import { InputError } from "../model/diagnostics.js";
 import type { IsolationLevel, IsolationReport, Report, Root, Verdict } from "../model/report.js";
@@ -229,6 +230,7 @@ function mergeFlat(
       meanFailedChecksPerTrial: weighted((r) => r.stats.meanFailedChecksPerTrial),
       meanRootsPerTrial: weighted((r) => r.stats.meanRootsPerTrial),
     },
+    ...levelsOfShards(loaded.map((l) => l.report)),
     cost: {
       usd: sum((r) => r.cost.usd),
       unpricedCalls: sum((r) => r.cost.unpricedCalls ?? 0),
@@ -267,6 +269,12 @@ function shardProblems(loaded: LoadedReport[]): string[] {
       `missing shard report${missing.length > 1 ? "s" : ""}${of}: ${missing.map((i) => `${i}/${total}`).join(", ")} — their skills were not evaluated`,
     );
   return errors;
+}
+
+/** The PR's levels decomposition: the shards' counts added up (they hold different skills). */
+function levelsOfShards(reports: Report[]): Pick<Report, "levels"> {
+  const levels = sumLevels(reports.flatMap((r) => r.levels ?? []));
+  return levels.length ? { levels } : {};
 }
 
 const ISOLATION_STRENGTH: Record<IsolationLevel, number> = { "uid+namespaces": 2, namespaces: 1, none: 0 };

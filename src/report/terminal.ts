@@ -1,4 +1,5 @@
 import type { RateWithInterval, Report, Root, SkillReport } from "../model/index.js";
+import { levelLines } from "./levels.js";
 import { trialsFact } from "./markdown.js";
 import { matrixTerminal } from "./matrix-render.js";
 import { robustnessTerminal } from "./robustness-render.js";
@@ -56,6 +57,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
     out.push("", c.bold("Validation errors"));
     for (const d of errs) out.push(`  ${d.file}:${d.line}:${d.column}: ${d.message}`);
   }
+  if (report.levels?.length) out.push("", ...levelLines(report.levels).map((l) => c.dim(`levels, ${l}`)));
   out.push(
     "",
     c.dim(
@@ -91,6 +93,7 @@ function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[]
     if (d.styleGuideNotGuardrail)
       out.push(c.yellow("      style guide, not a guardrail: overall lift without discriminator lift"));
   }
+  for (const l of levelLines(s.levels ?? [])) out.push(`      levels, ${l}`);
   const t = s.trigger;
   if (t) {
     const bt = s.base?.trigger;
@@ -141,10 +144,11 @@ function renderRoot(r: Root, tint: (s: string) => string, c: Colors): string[] {
     tint(`      ${r.status.toUpperCase()} ${r.kind} ${r.id}`) + c.dim(`  ${r.file}:${r.line}${counts}`),
     `        ${r.message.split("\n").join("\n        ")}`,
   ];
-  if (r.cascaded.length)
-    lines.push(
-      c.dim(`        cascaded: ${r.cascaded.slice(0, 6).join(", ")}${r.cascaded.length > 6 ? ", …" : ""}`),
-    );
+  const cascaded = r.cascaded.length
+    ? `cascaded (${r.cascaded.length}): ${r.cascaded.slice(0, 6).join(", ")}${r.cascaded.length > 6 ? ", …" : ""}`
+    : undefined;
+  const facts = [r.level ? `level ${r.level}` : undefined, cascaded].filter(Boolean);
+  if (facts.length) lines.push(c.dim(`        ${facts.join("; ")}`));
   return lines;
 }
 

@@ -1,5 +1,12 @@
 import { type AttributedRoot, attributeRoots, type CheckTally } from "../attribute/roots.js";
-import type { CheckResult, RootStatus, SourceLocation, TrialMode, VerdictPolicy } from "../model/index.js";
+import type {
+  CheckLevel,
+  CheckResult,
+  RootStatus,
+  SourceLocation,
+  TrialMode,
+  VerdictPolicy,
+} from "../model/index.js";
 import {
   BASE_TRIALS_PER_HEAD_TRIAL,
   CONFIRMATION_GROWTH,
@@ -71,6 +78,8 @@ export interface RootDecision {
   /** The head failure message (first failed trial). */
   message: string;
   discriminator: boolean;
+  /** What the check looks at (assertion roots). */
+  level?: CheckLevel;
   /** Every failed head trial of this root was an `error` (could not be evaluated), none a plain failure. */
   errorOnly: boolean;
 }
@@ -351,6 +360,7 @@ export class RootDecider {
       loc: r.loc,
       message: r.message,
       discriminator: r.discriminator,
+      ...(r.level ? { level: r.level } : {}),
       errorOnly: r.errorOnly,
     };
   }

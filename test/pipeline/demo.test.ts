@@ -84,6 +84,22 @@ describe("the bundled demo (replayed recordings, offline)", () => {
     }
     expect(report.newRoots.filter((x) => x.id.startsWith("trigger/cross/"))).toEqual([]);
     expect(r.stdout).toContain("skillgate: FAIL");
+    // Cascades counted (#31): the gate's dependent is skipped when the gate fails, a failed check of its root.
+    expect(report.stats.failedChecks).toBeGreaterThan(report.stats.roots);
+    const conserves = report.newRoots.find((x) => x.id === "split-1000-3/split-conserves")!;
+    expect(conserves.cascaded).toEqual(["split-1000-3/reports-conserved-parts"]);
+    expect(conserves.level).toBe("final-state");
+    expect(split.failedChecks).toBeGreaterThan(split.roots.length);
+    expect(r.stdout).toMatch(/failed checks (\d+) → roots (\d+)/);
+    const [, failed, rootsN] = /failed checks (\d+) → roots (\d+)/.exec(r.stdout)!;
+    expect(Number(failed)).toBeGreaterThan(Number(rootsN));
+    // The three levels, per skill and for the PR, in the JSON and on the terminal.
+    for (const levels of [split.levels!, report.levels!]) {
+      expect(levels.map((l) => l.mode)).toEqual(["skill", "baseline"]);
+      for (const l of levels) for (const n of Object.values(l.checks)) expect(n).toBeGreaterThan(0);
+    }
+    expect(r.stdout).toMatch(/levels, skill runs \(\d+ outcome, \d+ final-state, \d+ process check\(s\)\)/);
+    expect(r.stdout).toContain("level final-state; cascaded (1): split-1000-3/reports-conserved-parts");
     // An honest report's statistical verdict follows from the per-trial evidence it carries (what report mode
     // recomputes before posting a stored report), and a forged status does not.
     expect(evidenceDisagreements(report, DEFAULT_VERDICT_POLICY)).toEqual([]);

@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import type {
   Case,
+  OracleSpec,
   RobustnessDimensionId,
   RobustnessProbe,
   SourceLocation,
@@ -138,22 +139,12 @@ export function loadMeta(reader: SuiteReader, file: string): SuiteMeta | undefin
   for (const k of Object.keys(v)) keyLoc[k] = src.locate([k]);
   for (const k of Object.keys((v.thresholds as object) ?? {}))
     keyLoc[`thresholds.${k}`] = src.locate(["thresholds", k]);
-  const oracle = v.oracle as string | { command: string; timeoutSeconds?: number } | undefined;
   return {
     skillVersion: v.skillVersion === undefined ? undefined : String(v.skillVersion),
     suiteVersion: v.suiteVersion === undefined ? undefined : String(v.suiteVersion),
     trials: v.trials as number | undefined,
     thresholds: (v.thresholds as SuiteMeta["thresholds"]) ?? {},
-    oracle:
-      oracle === undefined
-        ? undefined
-        : typeof oracle === "string"
-          ? { command: oracle, loc: src.locate(["oracle"]) }
-          : {
-              command: oracle.command,
-              timeoutMs: oracle.timeoutSeconds ? oracle.timeoutSeconds * 1000 : undefined,
-              loc: src.locate(["oracle"]),
-            },
+    oracle: oracleSpec(v.oracle, src),
     vars: (v.vars as Record<string, unknown>) ?? {},
     ...(v.robustness ? { robustness: v.robustness as SuiteMeta["robustness"] } : {}),
     loc: { file, line: 1, column: 1 },
@@ -161,7 +152,6 @@ export function loadMeta(reader: SuiteReader, file: string): SuiteMeta | undefin
   };
 }
 
-/** The case's own checks, and what its robustness dimension needs to be scored (seeds/001's rubrics). */
 /** The case's own checks (`checkCase`) and what its robustness probe needs; false when it cannot be graded. */
 function checkProbe(reader: SuiteReader, c: Case): boolean {
   if (!reader.checkCase(c)) return false;
@@ -193,6 +183,16 @@ function probeOf(v: Record<string, unknown>): RobustnessProbe | undefined {
   };
 }
 
+/** `oracle:` of meta.json or of a case, as validated: a command string or `{command, timeoutSeconds?}`. */
+function oracleSpec(raw: unknown, src: SourceFile): OracleSpec | undefined {
+  if (raw === undefined) return undefined;
+  const o = raw as string | { command: string; timeoutSeconds?: number };
+  const loc = src.locate(["oracle"]);
+  return typeof o === "string"
+    ? { command: o, loc }
+    : { command: o.command, timeoutMs: o.timeoutSeconds ? o.timeoutSeconds * 1000 : undefined, loc };
+}
+
 function loadCase(reader: SuiteReader, root: string, file: string): Case | undefined {
   const src = reader.read(file);
   if (!src) return undefined;
@@ -204,7 +204,9 @@ function loadCase(reader: SuiteReader, root: string, file: string): Case | undef
     files: reader.caseFiles(v.files, root, src, ["files"]),
     assertions: [],
     vars: (v.vars as Record<string, unknown>) ?? {},
+    ...(v.oracle !== undefined ? { oracle: oracleSpec(v.oracle, src) } : {}),
     loc: src.locate([]),
+    promptLoc: src.locate(["prompt"]),
   };
   const probe = probeOf(v);
   if (probe) c.probe = probe;

@@ -63,6 +63,7 @@ export function gateOptionProblems(a: Assertion): AssertionProblem[] {
  */
 export const gate: AssertionType = {
   type: "gate",
+  level: "final-state",
   schema: {
     type: "object",
     required: ["gate", "module"],

@@ -13,7 +13,9 @@ export const robustnessSection: Section = {
   render(ctx) {
     const skills = ctx.report.skills.filter((s) => s.robustness);
     if (!skills.length) return undefined;
-    return skills.map((s) => skillRobustness(s.cell ? `${s.name} (cell ${s.cell})` : s.name, s.robustness!)).join("");
+    return skills
+      .map((s) => skillRobustness(s.cell ? `${s.name} (cell ${s.cell})` : s.name, s.robustness!))
+      .join("");
   },
 };
 
