@@ -18,6 +18,11 @@ export interface VerdictPolicy {
   preExisting: "report" | "fail";
   /** Extra trials per arm allowed for confirming suspects. */
   maxConfirmationTrials: number;
+  /**
+   * Trials per case a run of the default branch (no base: push, schedule) stores for PRs to read as their base
+   * arm; a PR's base arm takes every stored one for free. Default 30 (`DEFAULT_BASE_DEPTH`).
+   */
+  baseDepth?: number;
   /** Whether roots with no base to compare (new skill, sweep) block. Default `fail` (fail-closed). */
   headOnly?: "fail" | "report";
 }

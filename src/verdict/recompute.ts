@@ -78,12 +78,14 @@ export function recomputeDecisions(
   let missing: string | undefined;
   for (let req = decider.next(); req; req = decider.next()) {
     const batch: ConfirmationBatch = { head: [], base: [] };
-    const units = [...new Set(req.roots.map((r) => unitOf(r)))];
     for (const arm of ["head", "base"] as const) {
       const checks = arm === "head" ? head : base;
-      for (const u of units) {
+      // Suspects of one case share its trials: the most any of them asks for.
+      const units = new Map<string, number>();
+      for (const r of req.roots)
+        units.set(unitOf(r), Math.max(units.get(unitOf(r)) ?? 0, r.extraTrials[arm]));
+      for (const [u, wanted] of units) {
         const queue = queues[arm].get(u) ?? [];
-        const wanted = req.extraTrials[arm];
         if (queue.length < wanted) {
           missing = `the report holds ${queue.length} further ${arm} trial(s) of ${u.split("|").join(" ")}; the policy's look ${req.look} needs ${wanted}`;
           break;
