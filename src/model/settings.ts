@@ -143,5 +143,15 @@ export interface Logger {
   debug(message: string): void;
   group<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Live progress of the trial runner (the CLI redraws one line). */
-  progress(p: { done: number; total: number; errors: number; costUsd: number; cacheHits: number }): void;
+  progress(p: {
+    done: number;
+    total: number;
+    errors: number;
+    costUsd: number;
+    cacheHits: number;
+    /** The batch: `first batch`, `confirmation round 1 of ≤3: 2 suspects`. */
+    label?: string;
+    /** Expected time left in this batch (from the mean live trial so far), when there is an estimate. */
+    etaMs?: number;
+  }): void;
 }

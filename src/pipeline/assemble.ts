@@ -40,6 +40,8 @@ export interface SkillOutcomeInput {
   baseSuite?: Suite;
   /** Trials per case and trigger runs the batteries started with; undefined when nothing ran. */
   trials?: { perCase: number; triggerRuns: number };
+  /** Cases whose first batch held more trials in one arm (a sweep's stored depth, a PR's stored base trials). */
+  deeper?: { headPerCase?: Record<string, number>; basePerCase?: Record<string, number> };
 }
 
 export interface ReportInput {
@@ -274,7 +276,7 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
     ...(o.trials && o.headChecks.length
       ? {
           evidence: {
-            firstBatch: o.trials,
+            firstBatch: { ...o.trials, ...o.deeper },
             head: toEvidence(o.headChecks),
             ...(o.baseChecks ? { base: toEvidence(o.baseChecks) } : {}),
           },

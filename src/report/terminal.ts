@@ -1,5 +1,5 @@
 import type { RateWithInterval, Report, Root, SkillReport } from "../model/index.js";
-import { trialsFact } from "./markdown.js";
+import { timeFact, trialsFact } from "./markdown.js";
 
 export interface TerminalOptions {
   color: boolean;
@@ -58,7 +58,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
       `failed checks ${report.stats.failedChecks} → roots ${report.stats.roots}` +
         ` (per trial: ${report.stats.meanFailedChecksPerTrial.toFixed(2)} failed checks → ${report.stats.meanRootsPerTrial.toFixed(2)} roots)` +
         `; agent calls ${report.cost.agentCalls}, cache hits ${report.cost.cacheHits}, cost $${report.cost.usd.toFixed(4)}` +
-        `; ${(report.durationMs / 1000).toFixed(1)} s`,
+        `; ${timeFact(report)}`,
     ),
   );
   return `${out.join("\n")}\n`;

@@ -259,6 +259,11 @@ export class RootDecider {
     this.suspects = family;
   }
 
+  /** Confirmation rounds this design may ask for (each one round of agent calls). */
+  get rounds(): number {
+    return this.schedule.length;
+  }
+
   /**
    * Decides every suspect the observations so far settle and returns the trials the others need next, or
    * undefined once every root is decided (confirmation not allowed or exhausted included).
