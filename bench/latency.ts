@@ -4,13 +4,15 @@
  * with a `command` agent that sleeps L before it answers:
  * - `fixed`: every trial takes L; `tail`: a long-tailed latency (L for 70 % of trials, 2 L for 20 %, 4 L for 8 %,
  *   8 L for 2 %: mean 1.58 L), drawn from /dev/urandom. L is the median either way.
- * PRs: the 10-case suite of `verdict-suite.ts` (its body edited): `aa` rewords it, `regression` drops case 7 from
- * 0.9 to 0.5; and `descriptionEdit`, one description reworded in the 30-skill catalogue of `cost.ts`.
+ * PRs: the 10-case suite of `verdict-suite.ts` with its SKILL.md body edited (so its discriminator battery runs):
+ * `aa` rewords it, `regression` also drops case 7 from 0.9 to 0.5; and `descriptionEdit`, one description reworded
+ * in the 30-skill catalogue of `cost.ts` (its trigger battery runs).
  * Cold: an empty trial cache. Warm: the default branch's run (a sweep of the base, as a push to main runs it)
  * stored its trials first, and each PR reads a copy of that store (so it cannot write what main reads). The
  * default branch's run is not timed: its agent reads its latency from a file beside the script, 0 during that run
  * (the script, and so the agent's identity and the stored trials' keys, are the same).
- * Per PR: `wallL` (the process's wall time / L), `rounds` (batches of agent calls: first batch + confirmation
+ * Per PR: `wallL` (the process's wall time / L), `overheadL` (the same PR with a latency of 0: skillgate's own time
+ * on this machine, which a real agent's 30–120 s latency dwarfs), `rounds` (batches of agent calls: first batch + confirmation
  * rounds, from the report), `paidCalls` (the PR's agent calls), `servedFromMain` (stored answers it read), and for
  * a regression whether the regressed case was named new. Goals: warm A/A ≤ 8 L and ≤ 60 calls; warm regression ≤
  * 16 L with the case found; cold A/A ≤ 20 L; description edit warm ≤ 6 L.
@@ -29,7 +31,7 @@ import { regressedCheckId, TRIGGER_RUNS } from "./verdict-suite.js";
 const run = promisify(execFile);
 
 /** L in seconds when `--latency-l` is not given: long enough that a CLI process's own start-up is small beside it. */
-const DEFAULT_L_SECONDS = 1.5;
+const DEFAULT_L_SECONDS = 2;
 
 type Profile = "fixed" | "tail";
 type Pr = "aa" | "regression" | "descriptionEdit";
@@ -65,6 +67,7 @@ async function cli(ctx: BenchContext, args: string[], out: string): Promise<Repo
 
 interface Measured {
   wallL: number;
+  overheadL: number;
   rounds: number;
   paidCalls: number;
   servedFromMain: number;
@@ -106,9 +109,12 @@ class Fixture {
   }
 
   private writeHead(dir: string, pr: Pr, cacheDir: string): void {
-    if (this.kind === "suite")
-      writeRepo(dir, pr === "regression" ? "assertion" : "base", true, this.agent, this.config(cacheDir));
-    else {
+    if (this.kind === "suite") {
+      // A body edit: the description stays the base's (a reworded description would run the trigger battery too).
+      writeRepo(dir, pr === "regression" ? "assertion" : "base", false, this.agent, this.config(cacheDir));
+      const md = join(dir, ".claude/skills/sim-skill/SKILL.md");
+      writeFileSync(md, readFileSync(md, "utf8").replace("Follow these.", "Follow these, reworded."));
+    } else {
       writeBase(dir, this.config(cacheDir));
       EDITS.descriptionEdit!(dir);
     }
@@ -127,8 +133,24 @@ class Fixture {
     return { agentCalls: r.cost.agentCalls };
   }
 
-  async pr(pr: Pr, profile: Profile, warm: boolean, lSeconds: number, n: number): Promise<Measured> {
-    const dir = join(this.dir, `${pr}-${profile}-${warm ? "warm" : "cold"}-${n}`);
+  /** The same PR without latency: what skillgate itself takes here (process start, discovery, grading), in s. */
+  async overhead(pr: Pr, warm: boolean, n: number): Promise<number> {
+    return (await this.once(pr, "fixed", warm, 0, n)).seconds;
+  }
+
+  async pr(pr: Pr, profile: Profile, warm: boolean, lSeconds: number, n: number, overheadS: number) {
+    const m = await this.once(pr, profile, warm, lSeconds, n);
+    return { ...m, overheadL: Number((overheadS / lSeconds).toFixed(1)) };
+  }
+
+  private async once(
+    pr: Pr,
+    profile: Profile,
+    warm: boolean,
+    lSeconds: number,
+    n: number,
+  ): Promise<Omit<Measured, "overheadL"> & { seconds: number }> {
+    const dir = join(this.dir, `${pr}-${profile}-${warm ? "warm" : "cold"}-${lSeconds}-${n}`);
     const cacheDir = join(dir, "cache");
     if (warm) cpSync(this.mainCache, cacheDir, { recursive: true });
     const base = join(dir, "base");
@@ -144,7 +166,8 @@ class Fixture {
       throw new Error(`latency ${pr}: the run ended in error: ${r.errors.join("; ")}`);
     const target = pr === "regression" ? regressedCheckId("assertion") : undefined;
     return {
-      wallL: Number((seconds / lSeconds).toFixed(1)),
+      seconds,
+      wallL: lSeconds > 0 ? Number((seconds / lSeconds).toFixed(1)) : 0,
       rounds: r.rounds?.length ?? 0,
       paidCalls: r.cost.agentCalls,
       servedFromMain: r.cost.cacheHits,
@@ -183,23 +206,29 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   ctx.log(`latency: L = ${lSeconds} s (median trial), default concurrency on this machine ${concurrency}`);
   const figures: Record<string, unknown> = {};
   const plan: { fixture: Fixture; pr: Pr; profile: Profile; warm: boolean }[] = [];
-  for (const profile of ["fixed", "tail"] as const)
-    for (const warm of [false, true])
-      for (const pr of ["aa", "regression"] as const) plan.push({ fixture: suite, pr, profile, warm });
+  // The long tail is measured warm (the figures a team with the default branch's run set up sees).
+  for (const warm of [false, true])
+    for (const pr of ["aa", "regression"] as const) plan.push({ fixture: suite, pr, profile: "fixed", warm });
+  for (const pr of ["aa", "regression"] as const)
+    plan.push({ fixture: suite, pr, profile: "tail", warm: true });
   for (const warm of [false, true])
     plan.push({ fixture: catalogue, pr: "descriptionEdit", profile: "fixed", warm });
   const results = new Map<string, Measured>();
+  const overheads = new Map<string, number>();
   for (const [n, p] of plan.entries()) {
     if (p.warm) {
       const main = await p.fixture.main();
       if (main.agentCalls) figures[`latency.mainRun.${p.fixture.kind}.agentCalls`] = main.agentCalls;
     }
     const key = `${p.pr}.${p.profile}.${p.warm ? "warm" : "cold"}`;
-    const m = await p.fixture.pr(p.pr, p.profile, p.warm, lSeconds, n);
+    const ok = `${p.pr}.${p.warm}`;
+    if (!overheads.has(ok)) overheads.set(ok, await p.fixture.overhead(p.pr, p.warm, n));
+    const m = await p.fixture.pr(p.pr, p.profile, p.warm, lSeconds, n, overheads.get(ok)!);
     results.set(key, m);
-    figures[`latency.${key}`] = m;
+    const { seconds: _s, ...kept } = m as Measured & { seconds?: number };
+    figures[`latency.${key}`] = kept;
     ctx.log(
-      `latency: ${key.padEnd(28)} ${String(m.wallL).padStart(5)} L, ${m.rounds} round(s), ${m.paidCalls} calls paid, ${m.servedFromMain} served from main${m.found === undefined ? "" : m.found ? ", regressed case found" : ", regressed case NOT found"} (verdict ${m.verdict})`,
+      `latency: ${key.padEnd(28)} ${String(m.wallL).padStart(5)} L (${m.overheadL} L of it skillgate's own time at latency 0), ${m.rounds} round(s), ${m.paidCalls} calls paid, ${m.servedFromMain} served from main${m.found === undefined ? "" : m.found ? ", regressed case found" : ", regressed case NOT found"} (verdict ${m.verdict})`,
     );
   }
   const goals = Object.fromEntries(GOALS.map((g) => [g.key, g.ok(results.get(g.key)!)]));

@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { UsageError } from "../../model/diagnostics.js";
 import { forecastPipeline } from "../../pipeline.js";
 import { renderForecast } from "../../plan/forecast.js";
+import { shardCount, shardMatrix } from "../../plan/shard.js";
 import { EXIT } from "../../report/exit-codes.js";
 import { resolveSettings } from "../../settings/resolve.js";
 import type { CliIO } from "../io.js";
@@ -24,6 +26,9 @@ usage recorded by earlier runs of the same agent), the confirmation allowance an
   --no-cache          expect no cache hits
   --config FILE       configuration file (default .skillgate.yml)
   --json FILE         write the forecast as JSON
+  --matrix FILE       write the job matrix this run needs as JSON ({"shard": ["1/n", …]}): enough shards that
+                      each one's first batch takes about --rounds rounds of agent calls (default 4)
+  --rounds N          rounds of agent calls per shard's first batch for --matrix
 
 Exit codes: 0 within budget, 3 the first trials alone would exceed the budget (run would stop before spending),
 2 usage or configuration error.`;
@@ -41,6 +46,8 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
       "no-cache": { type: "boolean" },
       config: { type: "string" },
       json: { type: "string" },
+      matrix: { type: "string" },
+      rounds: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -65,6 +72,18 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
   );
   const { forecast, scope } = await forecastPipeline(settings);
   io.stdout(`${[scope.message, ...renderForecast(forecast)].join("\n")}\n`);
+  if (values.matrix) {
+    const rounds = values.rounds === undefined ? undefined : Number(values.rounds);
+    if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1))
+      throw new UsageError(`--rounds: expected a positive integer, got ${JSON.stringify(values.rounds)}`);
+    const n = shardCount(forecast, { concurrency: settings.concurrency, rounds });
+    io.stdout(
+      `fan out over ${n} shard(s): ${forecast.total.agentCalls} agent call(s) at ${settings.concurrency} at once, about ${Math.ceil(forecast.total.agentCalls / n / settings.concurrency)} round(s) of agent calls per shard's first batch\n`,
+    );
+    const file = resolve(values.matrix);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, `${JSON.stringify(shardMatrix(n))}\n`);
+  }
   if (values.json) {
     const file = resolve(values.json);
     await mkdir(dirname(file), { recursive: true });
