@@ -9,8 +9,9 @@ import { assertionLookup } from "./detect/assertion-types.js";
 import { type BaseCheckout, checkoutBase, headSha } from "./detect/base.js";
 import { classifyChanges, type SkillChangeInfo } from "./detect/changes.js";
 import { type Discovery, discoverRepository, type ReuseUnchanged } from "./detect/discover.js";
-import { judgeWithoutJudge } from "./detect/needs-judge.js";
+import { withoutJudge } from "./detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "./detect/outside-globs.js";
+import { splitSkillProblems } from "./detect/part-problems.js";
 import { skillOwnsFile } from "./detect/touched.js";
 import "./grade/assertions/index.js";
 import * as assertionRegistry from "./grade/assertions/registry.js";
@@ -68,8 +69,8 @@ async function pipeline(
   if (!confinement.go) throw confinement.refused;
   if (confinement.warning) log.warn(confinement.warning);
   const lookup = assertionLookup(assertionRegistry);
-  const discover = (dir: string, reuse?: ReuseUnchanged): Discovery =>
-    discoverRepository(dir, {
+  const discover = (dir: string, reuse?: ReuseUnchanged): Discovery => {
+    const found = discoverRepository(dir, {
       reuse,
       profile: settings.profile,
       globs: settings.config.skills?.globs,
@@ -77,13 +78,16 @@ async function pipeline(
       exclude: settings.config.skills?.exclude,
       assertionTypes: lookup,
     });
+    // Without a judge, natural-language checks are not graded; a case left with none is an error of that case.
+    if (!settings.judge) found.diagnostics.push(...withoutJudge(found.skills));
+    return found;
+  };
 
   // detect (near-duplicate descriptions make routers guess: warn at both descriptions)
   const head = discover(settings.repoDir);
   head.diagnostics.push(
     ...nearDuplicateWarnings(head.skills),
     ...outsideGlobsDiagnostics(head.outsideGlobs, settings.changedFiles),
-    ...(settings.judge ? [] : judgeWithoutJudge(head.skills, "error")),
   );
   let checkout: BaseCheckout | undefined;
   try {
@@ -155,13 +159,23 @@ async function pipeline(
       validation: Diagnostic[];
     }[] = [];
     for (const info of changes) {
-      const validation = info.head ? headErrors.filter((d) => skillOwnsFile(info.head!, d.file)) : [];
+      // An error is as small as what it breaks: one of a case (or a trigger file) is that part's root, and the
+      // rest of the skill runs; any other error of the skill's files keeps the whole skill from running.
+      const problems = info.head
+        ? splitSkillProblems(
+            info.head,
+            headErrors.filter((d) => skillOwnsFile(info.head!, d.file)),
+          )
+        : { skill: [], parts: [], triggerBroken: false };
+      const validation = [...problems.skill, ...problems.parts];
       const entry = { info, errors: [] as string[], validation } as (typeof jobs)[number];
       jobs.push(entry);
+      const batteries = {
+        discriminator: info.batteries.discriminator && (info.head?.suite?.cases.length ?? 0) > 0,
+        trigger: info.batteries.trigger && !problems.triggerBroken,
+      };
       const runnable =
-        info.head?.suite &&
-        (info.batteries.discriminator || info.batteries.trigger) &&
-        validation.length === 0;
+        info.head?.suite && (batteries.discriminator || batteries.trigger) && problems.skill.length === 0;
       if (!runnable || !info.head?.suite) continue;
       const headVars = await resolveVars(info.head.suite, settings.repoDir);
       if (headVars.error) entry.errors.push(headVars.error);
@@ -173,16 +187,9 @@ async function pipeline(
       const vars = { ...headVars.vars, ...(baseVars?.vars ?? {}) };
       // In a PR only the likeliest competitor prompts run (a sweep runs every one: they are other skills' own).
       const competitorCap = baseArm ? settings.competitorPrompts : undefined;
-      entry.head = makeJob(headArm, info.head, info.batteries, vars, undefined, competitorCap);
+      entry.head = makeJob(headArm, info.head, batteries, vars, undefined, competitorCap);
       if (baseArm && info.base?.suite)
-        entry.base = makeJob(
-          baseArm,
-          info.base,
-          info.batteries,
-          baseVars?.vars ?? {},
-          entry.head,
-          competitorCap,
-        );
+        entry.base = makeJob(baseArm, info.base, batteries, baseVars?.vars ?? {}, entry.head, competitorCap);
     }
 
     // run + grade: the first batch of every job, both arms with the trials the trusted policy sets
@@ -192,7 +199,7 @@ async function pipeline(
     };
     // Paths in the agent's configuration (a command script, replay recordings) name files of the trusted tree.
     const ledger = new TrialLedger(settings, {
-      agentDir: settings.policy.dir ?? checkout?.dir ?? settings.repoDir,
+      agentDir: settings.policy.agentDir ?? settings.policy.dir ?? checkout?.dir ?? settings.repoDir,
     });
     const runs: JobTrials[] = jobs.flatMap((j) =>
       [j.head, j.base]

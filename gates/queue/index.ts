@@ -6,7 +6,9 @@
  * exactly once; poison jobs are tried exactly `maxAttempts` times and land in the dead-letter list once,
  * unmodified; no job is tried more than `maxAttempts` times; `drain()` resolves, and only when all is settled.
  * Some scenarios push in 2–3 phases, each after the previous `drain()` resolved (to an idle queue); some pass a
- * per-attempt `timeoutMs` with slow jobs that outlast it. An attempt cannot be cancelled: a queue may stop
+ * per-attempt `timeoutMs` with slow jobs that outlast it; others run the module's timers on a virtual clock with
+ * attempts that take ~25 days of it, so a timeout the module keeps under an option of its own, of any length,
+ * fires (gates/shared/virtual-clock.ts). An attempt cannot be cancelled: a queue may stop
  * waiting for it, but must not start the job again while it runs, and a late success is a success.
  */
 import fc from "fast-check";
@@ -35,6 +37,11 @@ const MAX_JOBS = 10;
 /** The `timeoutMs` given to createQueue in timed scenarios, and how long their slow attempts take. */
 export const TIMEOUT_MS = 1;
 export const SLOW_MS = 2;
+/**
+ * How long a slow attempt takes in a virtual-clock scenario: the longest delay a timer can have (2^31 − 1 ms,
+ * ~24.8 days), so a module's own per-attempt timeout of any length fires while the attempt still runs.
+ */
+export const VIRTUAL_SLOW_MS = 2 ** 31 - 1;
 
 export const INVARIANTS = [
   { id: "concurrency-limit", what: "never more handlers in flight than `concurrency`" },
@@ -53,11 +60,14 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
   .record({
     concurrency: fc.integer({ min: 1, max: 8 }),
     maxAttempts: fc.integer({ min: 1, max: 4 }),
-    // Pushes in 1–3 phases, each after the previous drain() resolved; a tenth of the scenarios are timed.
+    // Pushes in 1–3 phases, each after the previous drain() resolved; a tenth of the scenarios are timed in real
+    // time with a `timeoutMs` hint, another tenth run the module's timers on a virtual clock.
     phases: fc.constantFrom(1, 1, 2, 3),
-    timed: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+    clock: fc.integer({ min: 0, max: 9 }).map((n) => (n === 0 ? "real" : n === 1 ? "virtual" : "none")),
   })
-  .chain(({ concurrency, maxAttempts, phases, timed }) => {
+  .chain(({ concurrency, maxAttempts, phases, clock }) => {
+    const timed = clock === "real";
+    const slowMs = clock === "virtual" ? VIRTUAL_SLOW_MS : SLOW_MS;
     const base = {
       // A transient job fails fewer times than maxAttempts; with one attempt there are none.
       kind:
@@ -68,17 +78,19 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       ticks: fc.integer({ min: 1, max: 2 }),
     };
     // In timed scenarios a quarter of the jobs are slow: each attempt outlasts the timeout.
-    const job: fc.Arbitrary<JobSpec> = timed
-      ? fc
-          .record({ ...base, delayMs: fc.constantFrom(0, 0, 0, SLOW_MS) })
-          .map(({ delayMs, ...j }) => (delayMs ? { ...j, delayMs } : j))
-      : fc.record(base);
+    const job: fc.Arbitrary<JobSpec> =
+      clock !== "none"
+        ? fc
+            .record({ ...base, delayMs: fc.constantFrom(0, 0, 0, slowMs) })
+            .map(({ delayMs, ...j }) => (delayMs ? { ...j, delayMs } : j))
+        : fc.record(base);
     return fc.record({
       concurrency: fc.constant(concurrency),
       maxAttempts: fc.constant(maxAttempts),
       jobs: fc.array(job, { minLength: 1, maxLength: MAX_JOBS }),
       ...(phases > 1 ? { phases: fc.constant(phases) } : {}),
       ...(timed ? { timeoutMs: fc.constant(TIMEOUT_MS) } : {}),
+      ...(clock === "virtual" ? { virtual: fc.constant(true) } : {}),
     });
   });
 
@@ -104,6 +116,8 @@ interface Scenario {
   phases?: number;
   /** Per-attempt timeout given to createQueue. */
   timeoutMs?: number;
+  /** The module's timers run on a virtual clock (its own timeouts and back-offs fire, however long). */
+  virtual?: boolean;
 }
 
 const EVENT = {
@@ -306,7 +320,12 @@ function where(s: Scenario, i: number): string {
   for (let seen = sizes[0] as number; i >= seen; seen += sizes[phase] as number) phase++;
   const parts = [];
   if (sizes.length > 1) parts.push(`pushed in phase ${phase + 1} of ${sizes.length}, after drain() resolved`);
-  if (s.jobs[i]?.delayMs) parts.push(`slow: ${s.jobs[i]?.delayMs} ms per attempt, timeoutMs ${s.timeoutMs}`);
+  if (s.jobs[i]?.delayMs)
+    parts.push(
+      s.virtual
+        ? `slow: each attempt takes ${s.jobs[i]?.delayMs} ms of virtual time, so the module's own timers of any length fire while it runs`
+        : `slow: ${s.jobs[i]?.delayMs} ms per attempt, timeoutMs ${s.timeoutMs}`,
+    );
   return parts.length ? ` (${parts.join("; ")})` : "";
 }
 
@@ -333,6 +352,13 @@ function scenarioProbe(s: Scenario): QueueProbe {
     phases: phaseSizes(s.jobs.length, s.phases),
     drainTimeoutMs: DRAIN_TIMEOUT_MS,
     ...(s.timeoutMs !== undefined ? { extra: { timeoutMs: s.timeoutMs } } : {}),
+    // Long enough for every attempt of every job one after the other, with as long again for back-offs.
+    ...(s.virtual
+      ? {
+          clock: "virtual" as const,
+          virtualHorizonMs: 2 * (s.jobs.length * s.maxAttempts + 1) * VIRTUAL_SLOW_MS,
+        }
+      : {}),
   };
 }
 

@@ -5,13 +5,20 @@
  * handler fails or succeeds as the scenario says (the world the queue lives in); every judgement of the
  * trace (in flight, attempts, retries, dead letters) is the parent's (gates/queue/index.ts).
  */
-import { clearTimeout, setImmediate, setTimeout } from "node:timers";
 import { describeThrown, encodeValue, type Tagged } from "../../src/sandbox/tagged.js";
+import {
+  type Drive,
+  installVirtualClock,
+  real,
+  virtualSleep,
+  withVirtualClock,
+} from "../shared/virtual-clock.js";
 import type { GateCollector, GateInput, ProbeRunner } from "../types.js";
 import { jobIdOf, type QueueEvent, type QueueObservation, type QueueProbe } from "./trace.js";
 
-const tick = () => new Promise<void>((r) => setImmediate(r));
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+// The probe's own waiting is in real time, whatever clock the module's timers run on.
+const tick = () => new Promise<void>((r) => real.setImmediate(r));
+const sleep = (ms: number) => new Promise<void>((r) => real.setTimeout(r, ms));
 
 /**
  * A failed attempt: an Error (instanceof, message, toString) without a captured stack. Thousands are thrown
@@ -23,7 +30,50 @@ function jobFailure(message: string): Error {
   }) as Error;
 }
 
-async function runScenario(create: (o: unknown) => unknown, s: QueueProbe): Promise<QueueObservation> {
+/** How one phase's `drain()` settled: in real time, or while driving the virtual clock. */
+async function awaitDrain(
+  drained: Promise<unknown>,
+  s: QueueProbe,
+  drive: Drive | undefined,
+): Promise<"resolved" | "timeout"> {
+  if (drive) {
+    let settled = false;
+    const watched = drained.then(
+      () => {
+        settled = true;
+      },
+      () => {
+        settled = true;
+      },
+    );
+    const why = await drive(() => settled, { horizonMs: s.virtualHorizonMs ?? 0, realMs: s.drainTimeoutMs });
+    if (why !== "settled") return "timeout";
+    await watched;
+    await drained; // rejects here when drain() rejected
+    return "resolved";
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((r) => {
+    timer = real.setTimeout(() => r("timeout"), s.drainTimeoutMs);
+  });
+  try {
+    return await Promise.race([drained.then(() => "resolved" as const), timeout]);
+  } finally {
+    real.clearTimeout(timer);
+  }
+}
+
+function runScenario(create: (o: unknown) => unknown, s: QueueProbe): Promise<QueueObservation> {
+  return s.clock === "virtual"
+    ? withVirtualClock((drive) => runPhases(create, s, drive))
+    : runPhases(create, s, undefined);
+}
+
+async function runPhases(
+  create: (o: unknown) => unknown,
+  s: QueueProbe,
+  drive: Drive | undefined,
+): Promise<QueueObservation> {
   const events: QueueEvent[] = [];
   const attempts = new Array<number>(s.jobs.length).fill(0);
   const index = new Map(s.ids.map((id, i) => [id, i]));
@@ -36,8 +86,9 @@ async function runScenario(create: (o: unknown) => unknown, s: QueueProbe): Prom
     const n = ++(attempts[i] as number);
     events.push(["start", i]);
     const spec = s.jobs[i] as QueueProbe["jobs"][number];
-    if (spec.delayMs) await sleep(spec.delayMs);
-    for (let t = 0; t < spec.ticks; t++) await tick();
+    if (spec.delayMs) await (drive ? virtualSleep(spec.delayMs) : sleep(spec.delayMs));
+    // On the virtual clock a turn is a microtask: virtual time moves only once nothing else can run.
+    for (let t = 0; t < spec.ticks; t++) await (drive ? Promise.resolve() : tick());
     const fails = spec.kind === "poison" || (spec.kind === "transient" && n <= spec.failures);
     events.push(["end", i, fails ? "fail" : "ok"]);
     if (fails) throw jobFailure(`job ${s.ids[i]} failed (attempt ${n})`);
@@ -75,17 +126,11 @@ async function runScenario(create: (o: unknown) => unknown, s: QueueProbe): Prom
       obs.failure = `push threw: ${describeThrown(err)}`;
       return obs;
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<"timeout">((r) => {
-      timer = setTimeout(() => r("timeout"), s.drainTimeoutMs);
-    });
     try {
-      const how = await Promise.race([Promise.resolve(api.drain()).then(() => "resolved" as const), timeout]);
+      const how = await awaitDrain(Promise.resolve(api.drain()), s, drive);
       obs.drains.push({ how, at: events.length });
     } catch (err) {
       obs.drains.push({ how: "rejected", at: events.length, error: describeThrown(err) });
-    } finally {
-      clearTimeout(timer);
     }
     if (obs.drains[obs.drains.length - 1]?.how !== "resolved") break;
   }
@@ -99,6 +144,10 @@ async function runScenario(create: (o: unknown) => unknown, s: QueueProbe): Prom
 
 export const collector: GateCollector = {
   id: "queue",
+  // Before the realm is pinned: the module's timers become switchable to the virtual clock.
+  prepare() {
+    installVirtualClock();
+  },
   start(input: GateInput): ProbeRunner {
     const create = input.kind === "export" && typeof input.value === "function" ? input.value : undefined;
     return (probe) =>

@@ -15,6 +15,9 @@ const references: Reference[] = [
   { file: "good-timeout-late.ts" },
   { file: "bad-timeout-retry.js", fails: ["exactly-once"] },
   { file: "bad-no-restart.js", fails: ["drain"] },
+  // #27: a timeout of the module's own (10 s, its own option name), only reached on a virtual clock.
+  { file: "good-own-timeout.ts" },
+  { file: "bad-own-timeout.js", fails: ["exactly-once"] },
 ];
 
 describe("queue gate on reference modules (20 seeds each)", () => {

@@ -11,7 +11,7 @@ export interface JobSpec {
   failures: number;
   /** Event-loop turns an attempt takes. */
   ticks: number;
-  /** Milliseconds an attempt takes before its turns (slow jobs). */
+  /** Milliseconds an attempt takes before its turns (slow jobs): virtual ones in a virtual probe. */
   delayMs?: number;
 }
 
@@ -25,6 +25,13 @@ export interface QueueProbe {
   drainTimeoutMs: number;
   /** More options given to createQueue (hints a queue may use, e.g. a per-attempt timeout). */
   extra?: Record<string, unknown>;
+  /**
+   * `virtual`: the module's timers run on a fake clock the probe advances timer by timer, so its own timeouts and
+   * back-offs of any length fire (gates/shared/virtual-clock.ts); a drain that is not done by `virtualHorizonMs` of
+   * virtual time (or `drainTimeoutMs` of real time) counts as never resolving.
+   */
+  clock?: "virtual";
+  virtualHorizonMs?: number;
 }
 
 export type QueueEvent =

@@ -4,7 +4,7 @@
  * ANTHROPIC_BASE_URL, else the public API. Pricing from `options.pricing` ({inputPerMTok, outputPerMTok}).
  */
 import type { AgentAdapter, AgentConfig, AgentResult } from "../model/index.js";
-import { InputError } from "../model/index.js";
+import { modelMissing } from "./guidance.js";
 import {
   ACTIVATE_SKILL_DESCRIPTION,
   ACTIVATE_SKILL_TOOL,
@@ -27,7 +27,7 @@ export const ANTHROPIC_VERSION = "2023-06-01";
 type Json = any;
 
 export function createAnthropicAgent(config: AgentConfig, _ctx: { repoDir: string }): AgentAdapter {
-  if (!config.model) throw new InputError('agent adapter "anthropic" needs `model`');
+  if (!config.model) throw modelMissing("anthropic", "claude-sonnet-4-5");
   const model = config.model;
   const maxTurns = typeof config.options?.maxTurns === "number" ? config.options.maxTurns : DEFAULT_MAX_TURNS;
   return {

@@ -10,8 +10,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, TrialRequest } from "../model/index.js";
-import { InputError } from "../model/index.js";
 import { agentEgress, sandboxOptions } from "./confine.js";
+import { agentCliError } from "./guidance.js";
 import { priceUsage } from "./http-common.js";
 import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
@@ -183,7 +183,7 @@ export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: strin
         ({ stdout }) =>
           `claude-code/${stdout.trim().split(/\s+/)[0]}/${config.model ?? "default"}/trigger-stop=${stopPolicy}`,
         (e: Error) => {
-          throw new InputError(`claude-code: cannot run \`${file} --version\`: ${e.message.split("\n")[0]}`);
+          throw agentCliError("claude-code", file, e);
         },
       );
       return identity;

@@ -15,10 +15,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, TrialError } from "../model/index.js";
-import { InputError } from "../model/index.js";
 import { activatedSkill } from "./claude-code.js";
 import { constraintBlock } from "./command.js";
 import { agentEgress, agentsConfined, sandboxOptions } from "./confine.js";
+import { agentCliError } from "./guidance.js";
 import { priceUsage } from "./http-common.js";
 import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
@@ -187,7 +187,7 @@ export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }):
         ([{ stdout }]) =>
           `codex/${stdout.trim().split(/\s+/).at(-1)}/${config.model ?? "default"}/${config.baseUrl ?? "openai"}/trigger-stop=${stopPolicy}`,
         (e: Error) => {
-          throw new InputError(`codex: cannot run \`${file} --version\`: ${e.message.split("\n")[0]}`);
+          throw agentCliError("codex", file, e);
         },
       );
       return identity;

@@ -1,14 +1,17 @@
 /**
- * `command` adapter: any CLI. Runs in the trial workspace with the skills under `.agents/skills/<name>/`, the
- * prompt on stdin (the baseline constraint block before it), env SKILLGATE_CASE / SKILLGATE_TRIAL /
- * SKILLGATE_SEED. stdout is plain text (the output) or one JSON object
- * `{output, skillsActivated?, toolCalls?: [{name, input, output?, isError?}], usage?: {inputTokens, outputTokens, costUsd}}`.
+ * `command` adapter: any CLI (docs/agent-protocol.md). Runs in the trial workspace with the skills under
+ * `.agents/skills/<name>/`, the prompt on stdin (the baseline constraint block before it), env SKILLGATE_CASE /
+ * SKILLGATE_TRIAL / SKILLGATE_SEED / SKILLGATE_MODE / SKILLGATE_SKILL. stdout is plain text (the output) or one
+ * JSON object that fits command-reply.schema.json.
  */
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { didYouMean } from "../detect/suggest.js";
 import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, Usage } from "../model/index.js";
 import { ZERO_USAGE } from "../model/index.js";
+import commandReplySchema from "./command-reply.schema.json" with { type: "json" };
 import { sandboxOptions } from "./confine.js";
 import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
@@ -23,11 +26,37 @@ export function constraintBlock(constraints: readonly string[] | undefined): str
   return `Constraints for this task:\n${constraints.map((c) => `- ${c}`).join("\n")}\n\n`;
 }
 
-function num(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0;
+/** The reply's JSON Schema, the protocol's contract (docs/agent-protocol.md). */
+export const COMMAND_REPLY_SCHEMA = commandReplySchema;
+let validateReply: ValidateFunction | undefined;
+
+/** `/toolCalls/0/name` → `toolCalls[0].name`. */
+function where(instancePath: string): string {
+  return instancePath
+    .split("/")
+    .slice(1)
+    .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`))
+    .join("");
 }
 
-/** Reads the command protocol. Returns a protocol error message when stdout is a JSON object of the wrong shape. */
+/** One ajv error said plainly, with the key meant for an unknown one. */
+function explainReplyError(e: ErrorObject): string {
+  const at = where(e.instancePath);
+  const params = e.params as Record<string, unknown>;
+  if (e.keyword === "required")
+    return `${at ? `${at} lacks` : "JSON reply lacks"} a${params.missingProperty === "output" ? " string" : ""} "${params.missingProperty}"`;
+  if (e.keyword === "additionalProperties") {
+    const key = String(params.additionalProperty);
+    const known = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
+    return `unknown key "${key}"${at ? ` in ${at}` : ""}${didYouMean(key, known)}`;
+  }
+  return `"${at}" ${e.message ?? "is invalid"}`;
+}
+
+/**
+ * Reads the command protocol: stdout is plain text, or one JSON object that fits command-reply.schema.json.
+ * Returns a protocol error message when stdout is a JSON object that does not fit.
+ */
 export function parseCommandOutput(stdout: string): AgentResult | { protocolError: string } {
   const trimmed = stdout.trim();
   if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) return { ...emptyResult(), output: stdout };
@@ -38,43 +67,35 @@ export function parseCommandOutput(stdout: string): AgentResult | { protocolErro
     // Text that merely looks like an object (a code snippet) is plain output.
     return { ...emptyResult(), output: stdout };
   }
-  const o = parsed as Record<string, unknown>;
-  if (typeof o.output !== "string") return { protocolError: 'JSON reply lacks a string "output"' };
-  if (
-    o.skillsActivated !== undefined &&
-    !(Array.isArray(o.skillsActivated) && o.skillsActivated.every((s) => typeof s === "string"))
-  ) {
-    return { protocolError: '"skillsActivated" must be an array of strings' };
+  validateReply ??= new Ajv({ allErrors: true, strict: false, verbose: true }).compile(COMMAND_REPLY_SCHEMA);
+  if (!validateReply(parsed)) {
+    const errors = (validateReply.errors ?? []).slice(0, 3).map(explainReplyError);
+    return {
+      protocolError: `${errors.join("; ")} (the reply's schema: src/agents/command-reply.schema.json)`,
+    };
   }
-  const toolCalls: ToolCall[] = [];
-  if (o.toolCalls !== undefined) {
-    if (!Array.isArray(o.toolCalls)) return { protocolError: '"toolCalls" must be an array' };
-    for (const [i, c] of o.toolCalls.entries()) {
-      const call = c as Record<string, unknown> | null;
-      if (!call || typeof call.name !== "string")
-        return { protocolError: `toolCalls[${i}] lacks a string "name"` };
-      toolCalls.push({
-        name: call.name,
-        input: call.input ?? null,
-        ...(typeof call.output === "string" ? { output: call.output } : {}),
-        ...(typeof call.isError === "boolean" ? { isError: call.isError } : {}),
-        turn: typeof call.turn === "number" ? call.turn : 0,
-      });
-    }
-  }
-  const u = (o.usage ?? {}) as Record<string, unknown>;
+  const o = parsed as CommandReply;
+  const toolCalls: ToolCall[] = (o.toolCalls ?? []).map((call) => ({
+    name: call.name,
+    input: call.input ?? null,
+    ...(call.output !== undefined ? { output: call.output } : {}),
+    ...(call.isError !== undefined ? { isError: call.isError } : {}),
+    turn: call.turn ?? 0,
+  }));
   const usage: Usage = {
-    inputTokens: num(u.inputTokens),
-    outputTokens: num(u.outputTokens),
-    costUsd: num(u.costUsd),
+    inputTokens: o.usage?.inputTokens ?? 0,
+    outputTokens: o.usage?.outputTokens ?? 0,
+    costUsd: o.usage?.costUsd ?? 0,
   };
-  return {
-    ...emptyResult(),
-    output: o.output,
-    toolCalls,
-    skillsActivated: (o.skillsActivated as string[] | undefined) ?? [],
-    usage,
-  };
+  return { ...emptyResult(), output: o.output, toolCalls, skillsActivated: o.skillsActivated ?? [], usage };
+}
+
+/** A reply that fits the schema. */
+interface CommandReply {
+  output: string;
+  skillsActivated?: string[];
+  toolCalls?: { name: string; input?: unknown; output?: string; isError?: boolean; turn?: number }[];
+  usage?: Partial<Usage>;
 }
 
 /**

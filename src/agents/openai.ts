@@ -5,7 +5,7 @@
  * Azure: a base URL on `*.openai.azure.com` (or `options.azure: true`) sends `api-key` and `api-version`.
  */
 import type { AgentAdapter, AgentConfig, AgentResult } from "../model/index.js";
-import { InputError } from "../model/index.js";
+import { modelMissing } from "./guidance.js";
 import {
   ACTIVATE_SKILL_DESCRIPTION,
   ACTIVATE_SKILL_TOOL,
@@ -33,8 +33,7 @@ export function chatCompletionsUrl(base: string, azure: boolean, apiVersion: str
 }
 
 export function createOpenAIAgent(config: AgentConfig, _ctx: { repoDir: string }): AgentAdapter {
-  if (!config.model)
-    throw new InputError('agent adapter "openai" needs `model` (the deployment name on Azure)');
+  if (!config.model) throw modelMissing("openai", "gpt-4o", " (on Azure, the deployment name)");
   const model = config.model;
   const maxTurns = typeof config.options?.maxTurns === "number" ? config.options.maxTurns : DEFAULT_MAX_TURNS;
   return {

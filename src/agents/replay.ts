@@ -17,6 +17,7 @@ import type {
 } from "../model/index.js";
 import { InputError } from "../model/index.js";
 import { outputRedactor } from "../util/redact.js";
+import { recordingsMissing } from "./guidance.js";
 import { registerAgent } from "./registry.js";
 import { errorResult } from "./result.js";
 
@@ -51,7 +52,7 @@ export async function loadRecordings(dir: string, repoDir: string): Promise<Map<
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith(".jsonl")).sort();
   } catch {
-    throw new InputError(`replay: recordings folder ${relative(repoDir, dir) || dir} does not exist`);
+    throw recordingsMissing(relative(repoDir, dir) || dir);
   }
   const byKey = new Map<string, Recording>();
   const diagnostics: Diagnostic[] = [];

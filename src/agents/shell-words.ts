@@ -1,5 +1,6 @@
 /** Splits a configured command (`"node agent.mjs --fast"`) into words: POSIX-style quotes and backslashes, no expansion. */
-import { isAbsolute, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
 import { InputError } from "../model/index.js";
 
 export function splitShellWords(command: string): string[] {
@@ -42,9 +43,26 @@ export function splitShellWords(command: string): string[] {
   return words;
 }
 
-/** A command word with a slash is a path, relative to the repository; a bare name is looked up on PATH. */
-export function resolveCommand(command: string, repoDir: string): { file: string; args: string[] } {
+/** `path` lies strictly inside `dir` (not `dir` itself, nor above it). */
+function strictlyInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+/**
+ * The words as a shell started in `dir` (the trusted tree: the repository, or the folder of an operator's config
+ * file) would hand them over, for a program that runs elsewhere (the trial workspace): the program word with a
+ * slash is a path from `dir`, a bare one is looked up on PATH; every other relative word naming a file or folder
+ * inside `dir` (`node agent/agent.mjs`, `python3 agent.py`) becomes its absolute path. Flags and words naming
+ * nothing there are passed as they are.
+ */
+export function resolveCommand(command: string, dir: string): { file: string; args: string[] } {
   const [file, ...args] = splitShellWords(command);
-  const resolved = file!.includes("/") && !isAbsolute(file!) ? resolve(repoDir, file!) : file!;
-  return { file: resolved, args };
+  const fromDir = (word: string) => {
+    if (isAbsolute(word) || word.startsWith("-")) return word;
+    const path = resolve(dir, word);
+    return strictlyInside(path, dir) && existsSync(path) ? path : word;
+  };
+  const program = file!.includes("/") && !isAbsolute(file!) ? resolve(dir, file!) : file!;
+  return { file: program, args: args.map(fromDir) };
 }

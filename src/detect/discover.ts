@@ -6,7 +6,7 @@ import type { Diagnostic, Skill, SkillFolderContent, Suite, ValidationProfile } 
 import { readRegularFile, sha256OfFile } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
-import { findPlugins, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
+import { findPlugins, type PluginManifest, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
 import {
   listRepositoryFiles,
   NAMED_SUITE_FILES,
@@ -81,7 +81,7 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     opts.reuse && reuse
       ? filesAtBase(opts.reuse)
       : listRepositoryFiles(repoDir, dirs, { untracked: env.GITHUB_ACTIONS !== "true" });
-  const plugins = findPlugins(files.pluginManifests, files.skillFiles, (m) => manifestName(repoDir, m));
+  const plugins = findPlugins(files.pluginManifests, files.skillFiles, (m) => readManifest(repoDir, m));
   const narrowed = narrowing(opts);
   const candidates = new Set(files.skillFiles);
   const candidateDirs = new Set(files.skillFiles.map((f) => f.slice(0, Math.max(0, f.lastIndexOf("/")))));
@@ -139,17 +139,24 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     if (!kept) fresh.add(skill);
     const clash = byName.get(skill.name);
     if (clash) {
+      // One agent loads one plugin, or one skills folder (`.claude/skills`, `.agents/skills` …), at a time: two
+      // skills of one name there are a conflict; copies in folders no agent loads together (per-agent folders,
+      // template projects, translations) are not.
+      const together = loadGroup(clash) === loadGroup(skill);
       diagnostics.push({
         ...(skill.loc.name ?? skill.loc.frontmatter),
-        severity: "error",
-        code: "skill/duplicate-name",
-        message: `skill name \`${skill.name}\` is also used by ${clash.path}; names must be unique ${skill.namespace ? `in plugin ${skill.namespace}` : "in a repository (outside plugins)"}`,
+        severity: together ? "error" : "notice",
+        code: together ? "skill/duplicate-name" : "skill/duplicate-copy",
+        message: together
+          ? `skill name \`${skill.name}\` is also used by ${clash.path}; names must be unique ${skill.namespace ? `in plugin ${skill.namespace}` : `in one skills folder (${loadGroup(skill)}/)`}`
+          : `a copy of skill \`${skill.name}\` (${clash.path}) in a folder no agent loads together with it: evaluated once, as ${clash.path}`,
       });
       continue;
     }
     byName.set(skill.name, skill);
     skills.push(skill);
   }
+  diagnostics.push(...followLinks(repoDir, skills, files.links, fresh));
   const reader = new SuiteReader(repoDir, opts.assertionTypes, dirs);
   const placement = placeSuites(reader, skills, files.namedSuiteFiles, (s) => fresh.has(s));
   diagnostics.push(...placement.diagnostics);
@@ -160,6 +167,68 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   }
   diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
   return { repoDir, skills, diagnostics: dedupe(diagnostics), outsideGlobs, files };
+}
+
+/**
+ * The symbolic links inside each fresh skill's folder (but its `evals/`): where each leads, kept as the skill's
+ * `linkTargets` (its files are installed and hashed with the skill, so an edit of the target is an edit of the
+ * skill); a link out of the repository or into a loop is a located error, one to nothing a warning; neither is
+ * followed.
+ */
+function followLinks(
+  repoDir: string,
+  skills: readonly Skill[],
+  links: readonly string[] | undefined,
+  fresh: ReadonlySet<Skill>,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (!links?.length) return out;
+  const byDir = new Map(skills.filter((s) => fresh.has(s)).map((s) => [s.dir, s]));
+  let realRepo: string | undefined;
+  for (const link of links) {
+    let owner: Skill | undefined;
+    for (let d = posix.dirname(link); ; d = posix.dirname(d)) {
+      owner = byDir.get(d);
+      if (owner || d === ".") break;
+    }
+    if (!owner) continue;
+    const inSkill = owner.dir === "." ? link : link.slice(owner.dir.length + 1);
+    if (inSkill === "evals" || inSkill.startsWith("evals/") || link === owner.path) continue; // SKILL.md: loadSkill
+    const problem = (code: string, message: string, severity: Diagnostic["severity"] = "error") =>
+      out.push({ file: link, line: 1, column: 1, severity, code, message });
+    let real: string;
+    try {
+      realRepo ??= realpathSync(repoDir);
+      real = realpathSync(join(repoDir, link));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ELOOP")
+        problem("skill/link-loop", "a loop of symbolic links in the skill folder: not installed");
+      // Nothing there for any agent either (often a generated or ignored file): said, not blocking.
+      else
+        problem(
+          "skill/link-dangling",
+          "a symbolic link to nothing in the skill folder: not installed",
+          "warning",
+        );
+      continue;
+    }
+    const rel = relative(realRepo, real).split(sep).join("/");
+    if (rel === "" || rel.startsWith("../") || isAbsolute(rel)) {
+      problem(
+        "skill/link-outside",
+        "a symbolic link out of the repository in the skill folder: never followed, hashed or installed",
+      );
+      continue;
+    }
+    owner.linkTargets = [...(owner.linkTargets ?? []), rel];
+  }
+  return out;
+}
+
+/** The skills one agent loads together: a plugin's, or one skills folder's (the folder holding skill folders). */
+function loadGroup(s: Skill): string {
+  return s.namespace ? `plugin ${s.namespace}` : s.dir === "." ? "." : posix.dirname(s.dir);
 }
 
 /** The common case of a valid name, tested before the Unicode rule (discovery tests 10,000 of them). */
@@ -243,15 +312,20 @@ function namedSkill(repoDir: string, rel: string): string | undefined {
   return suiteFileSkillName(parseSourceFile(rel, bytes.toString("utf8")).value);
 }
 
-/** The `name` of a plugin manifest, when it has a string one. */
-function manifestName(repoDir: string, rel: string): string | undefined {
+/** The `name` and `skills` paths of a plugin manifest, where they are strings. */
+function readManifest(repoDir: string, rel: string): PluginManifest {
   try {
     const bytes = readRegularFile(join(repoDir, rel));
     const v: unknown = bytes ? JSON.parse(bytes.toString("utf8")) : undefined;
-    const name = v && typeof v === "object" ? (v as { name?: unknown }).name : undefined;
-    return typeof name === "string" ? name : undefined;
+    if (!v || typeof v !== "object") return {};
+    const { name, skills } = v as { name?: unknown; skills?: unknown };
+    const paths = [skills].flat().filter((p): p is string => typeof p === "string");
+    return {
+      ...(typeof name === "string" ? { name } : {}),
+      ...(skills !== undefined ? { skills: paths } : {}),
+    };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -284,14 +358,24 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
       const real = realpathSync(join(repoDir, path));
       const rel = relative(ctx.realRepo, real).split(sep).join("/");
       if (rel.startsWith("../") || isAbsolute(rel)) {
-        problem("warning", "skill/link-outside", "SKILL.md links outside the repository: not read");
+        // The agent would be handed a file the repository does not hold (#27): never read, never installed.
+        problem("error", "skill/link-outside", "SKILL.md links outside the repository: not read");
         return undefined;
       }
-      if (rel !== path && ctx.candidates.has(rel)) return undefined; // the skill at its real path
+      if (rel !== path && ctx.candidates.has(rel)) {
+        // The same skill again (a per-agent folder linking to the real one): reported once, at its real path.
+        problem("notice", "skill/linked", `a link to ${rel}: the same skill, reported once at its real path`);
+        return undefined;
+      }
       bytes = readRegularFile(real);
     }
   } catch (e) {
-    problem("error", "skill/unreadable", `cannot read SKILL.md: ${(e as Error).message}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ELOOP")
+      problem("error", "skill/link-loop", "SKILL.md is a loop of symbolic links: not read");
+    else if (code === "ENOENT")
+      problem("error", "skill/link-dangling", "SKILL.md is a symbolic link to nothing: not read");
+    else problem("error", "skill/unreadable", `cannot read SKILL.md: ${(e as Error).message}`);
     return undefined;
   }
   if (!bytes) return undefined;
@@ -306,6 +390,7 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
   } else expected = { name: posix.basename(dir), what: "its folder name" };
   const parsed = parseSkillFile(path, raw, ctx.profile, expected);
   diagnostics.push(...parsed.diagnostics);
+  if (parsed.notASkill) return undefined;
   const validName =
     parsed.name &&
     (ASCII_NAME.test(parsed.name) ||
@@ -364,8 +449,10 @@ class SkillFolder implements SkillFolderContent {
 }
 
 /**
- * What the agent sees of a skill: every regular file of its folder but `evals/` (symbolic links are never
- * installed), hashed by path and content. `known` holds contents already read (SKILL.md), by relative path.
+ * What the agent sees of a skill: every file of its folder but `evals/`, hashed by path and content. A symbolic
+ * link that stays inside the repository is what it points at (a linked SKILL.md, a shared `references/` folder):
+ * the agent is given the same content the router reads (#27); one that leaves it, loops or leads nowhere is
+ * never followed (discovery reports it). `known` holds contents already read (SKILL.md), by relative path.
  */
 export function hashSkillFolder(
   repoDir: string,
@@ -375,16 +462,37 @@ export function hashSkillFolder(
 ): { files: string[]; contentHash: string } {
   const files: string[] = [];
   const at = (rel: string) => (dir === "." ? rel : rel ? `${dir}/${rel}` : dir);
-  const walk = (rel: string) => {
-    for (const [name, e] of dirs.list(at(rel)) ?? []) {
-      const p = rel ? `${rel}/${name}` : name;
-      if ((!rel && name === "evals") || e.link) continue;
-      // A root skill's folder is the repository: its history and installed packages are not the skill.
-      if (e.kind === "dir" && !SKIPPED_DIRS.has(name)) walk(p);
-      else if (e.kind === "file") files.push(p);
+  let realRepo: string | undefined;
+  /** The real path of a link inside the repository, else undefined. */
+  const inside = (rel: string): string | undefined => {
+    try {
+      realRepo ??= realpathSync(repoDir);
+      const real = realpathSync.native(join(repoDir, at(rel)));
+      const r = relative(realRepo, real);
+      return r !== "" && !r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r) ? real : undefined;
+    } catch {
+      return undefined;
     }
   };
-  walk("");
+  // The real path of every folder entered on the way down: a link to one of them (or above) is a loop.
+  const walk = (rel: string, entered: readonly string[]) => {
+    const here = entered[entered.length - 1]!;
+    for (const [name, e] of dirs.list(at(rel)) ?? []) {
+      const p = rel ? `${rel}/${name}` : name;
+      if (!rel && name === "evals") continue;
+      const real = e.link ? inside(p) : join(here, name);
+      if (!real) continue;
+      // A root skill's folder is the repository: its history and installed packages are not the skill.
+      if (e.kind === "dir" && !SKIPPED_DIRS.has(name)) {
+        if (!entered.some((x) => x === real || x.startsWith(`${real}${sep}`))) walk(p, [...entered, real]);
+      } else if (e.kind === "file") files.push(p);
+    }
+  };
+  let top: string | undefined;
+  try {
+    top = realpathSync.native(join(repoDir, dir));
+  } catch {}
+  if (top) walk("", [top]);
   files.sort();
   // sha256 over `path \0 sha256(content) \n` per file, as one string (the same bytes as updating per piece).
   let listing = "";
@@ -409,6 +517,7 @@ export function loadSuite(
   if (roots.length === 0) return undefined;
   const start = reader.sourceFiles.length;
   const firstDiagnostic = reader.diagnostics.length;
+  const firstPartProblem = reader.partProblems.length;
   const draft: SuiteDraft = { skillDir: skill.dir, cases: [], formats: [] };
   reader.hide(hidden);
   try {
@@ -430,6 +539,7 @@ export function loadSuite(
   }
   diagnostics.push(...reader.diagnostics.slice(firstDiagnostic));
   const root = roots[0]!.dir;
+  const partProblems = reader.partProblems.slice(firstPartProblem);
   if (draft.formats.length === 0) {
     diagnostics.push({
       file: root,
@@ -455,6 +565,7 @@ export function loadSuite(
     cases: draft.cases,
     trigger: draft.trigger,
     sourceFiles: [...new Set(reader.sourceFiles.slice(start))],
+    ...(partProblems.length > 0 ? { partProblems } : {}),
   };
 }
 

@@ -64,6 +64,7 @@ function checkout(workTree: string, gitDir: string, repoDir: string): GitCheckou
 
 /** Entry modes git stores for what is not a file: a submodule (gitlink) and a sparse index's folder. */
 const GITLINK = 0o160000;
+const SYMLINK = 0o120000;
 const SPARSE_DIR = 0o040000;
 
 /**
@@ -72,7 +73,12 @@ const SPARSE_DIR = 0o040000;
  * is most of the cost. Undefined whenever the index is not one this reader is sure of: another hash than
  * SHA-1, a split or sparse index, a truncated or odd file. The caller then asks git itself.
  */
-export function readIndexPaths(git: GitCheckout, names: readonly string[]): string[] | undefined {
+export function readIndexPaths(
+  git: GitCheckout,
+  names: readonly string[],
+  /** When given, every symbolic link's path (mode 120000) is added to it, whatever its name. */
+  links?: string[],
+): string[] | undefined {
   if (!sha1Repository(git.gitDir)) return undefined;
   let buf: Buffer;
   try {
@@ -142,6 +148,10 @@ export function readIndexPaths(git: GitCheckout, names: readonly string[]): stri
     const kind = mode & 0o170000;
     if (kind === SPARSE_DIR) return undefined;
     if (kind === GITLINK) continue; // a submodule: its files are its own repository's
+    if (links && kind === SYMLINK) {
+      const p = from.toString("utf8", pathStart, pathEnd);
+      if (!prefix || p.startsWith(prefix)) links.push(prefix ? p.slice(prefix.length) : p);
+    }
     if (!endsWithName(from, pathStart, pathEnd, wanted)) continue;
     const p = from.toString("utf8", pathStart, pathEnd);
     if (prefix && !p.startsWith(prefix)) continue;

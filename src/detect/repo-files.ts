@@ -60,6 +60,11 @@ export interface RepositoryFiles {
   namedSuiteFiles: string[];
   /** Paths of `.claude-plugin/plugin.json` files, sorted. */
   pluginManifests: string[];
+  /**
+   * Paths of symbolic links, when the listing knows them (the index file and a walk do; a `git ls-files` of
+   * named files does not: undefined). A skill folder holding one has files elsewhere in the repository.
+   */
+  links?: string[];
 }
 
 export interface ListOptions {
@@ -76,16 +81,24 @@ export interface ListOptions {
 export function listRepositoryFiles(repoDir: string, dirs: DirIndex, opts: ListOptions): RepositoryFiles {
   const git = findGitCheckout(repoDir);
   // Tracked files are read from the index; untracked ones only git can tell from ignored ones.
-  let tracked = git && !opts.untracked ? readIndexPaths(git, LISTED_NAMES) : undefined;
-  if (git && !tracked) tracked = gitListing(repoDir, opts.untracked);
+  let links: string[] | undefined = [];
+  let tracked = git && !opts.untracked ? readIndexPaths(git, LISTED_NAMES, links) : undefined;
+  if (git && !tracked) {
+    tracked = gitListing(repoDir, opts.untracked);
+    // Tracked links from the index file itself (cheap); a link not yet added to git is not among them.
+    links = [];
+    if (!readIndexPaths(git, [], links)) links = undefined;
+  }
   // Git tracking nothing here is a folder it ignores or does not know: it is read as a plain folder.
   if (tracked?.length === 0) tracked = undefined;
-  const paths = tracked ?? walk(dirs);
+  if (!tracked) links = [];
+  const paths = tracked ?? walk(dirs, links!);
   const out: RepositoryFiles = {
     source: tracked ? "git" : "walk",
     skillFiles: [],
     namedSuiteFiles: [],
     pluginManifests: [],
+    ...(links ? { links: links.sort() } : {}),
   };
   for (const p of new Set(paths)) {
     const slash = p.lastIndexOf("/");
@@ -171,7 +184,7 @@ function gitListing(repoDir: string, untracked: boolean): string[] | undefined {
  * Skipped folders are not entered; a vendored folder only to see whether it is a skill itself; symbolic links
  * to folders are not followed.
  */
-function walk(dirs: DirIndex): string[] {
+function walk(dirs: DirIndex, links: string[]): string[] {
   const files: string[] = [];
   const stack = [""];
   while (stack.length > 0) {
@@ -179,6 +192,7 @@ function walk(dirs: DirIndex): string[] {
     const vendored = rel !== "" && VENDORED_DIRS.has(posix.basename(rel));
     for (const [name, e] of dirs.list(rel) ?? []) {
       const p = rel ? `${rel}/${name}` : name;
+      if (e.link) links.push(p);
       if (e.kind === "file") files.push(p);
       else if (e.kind === "dir" && !e.link && !vendored && !SKIPPED_DIRS.has(name)) stack.push(p);
     }

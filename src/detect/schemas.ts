@@ -183,53 +183,13 @@ export const triggerEvalSchema = {
   },
 } as const;
 
-/** skill-creator `evals/evals.json`. */
-export const skillCreatorEvalsSchema = {
-  $id: "skillgate/skill-creator-evals",
-  type: "object",
-  required: ["evals"],
-  additionalProperties: false,
-  properties: {
-    $schema: { type: "string" },
-    skill_name: { type: "string" },
-    evals: {
-      type: "array",
-      items: {
-        type: "object",
-        required: ["prompt"],
-        additionalProperties: false,
-        properties: {
-          id: { type: ["string", "integer"] },
-          prompt: nonEmptyString,
-          expected_output: { type: "string" },
-          files: { type: "array", items: nonEmptyString },
-          expectations: { type: "array", items: { type: ["string", "object"] } },
-          assertions: { type: "array", items: { type: ["string", "object"] } },
-        },
-      },
-    },
-  },
-} as const;
-
-/** skill-creator trigger set: `[{query, should_trigger}]`. */
-export const skillCreatorTriggerSchema = {
-  $id: "skillgate/skill-creator-trigger",
-  type: "array",
-  items: {
-    type: "object",
-    required: ["query", "should_trigger"],
-    additionalProperties: false,
-    properties: { query: nonEmptyString, should_trigger: { type: "boolean" } },
-  },
-} as const;
-
+/** waza's trigger prompts; keys it does not read (`category` …) are passed over, as its YAML decoder does. */
 const wazaPrompt = {
   anyOf: [
     nonEmptyString,
     {
       type: "object",
       required: ["prompt"],
-      additionalProperties: false,
       properties: {
         prompt: nonEmptyString,
         reason: { type: "string" },
@@ -243,7 +203,6 @@ const wazaPrompt = {
 export const wazaTriggerSchema = {
   $id: "skillgate/waza-trigger",
   type: "object",
-  additionalProperties: false,
   properties: {
     $schema: { type: "string" },
     skill: { type: "string" },
@@ -251,51 +210,6 @@ export const wazaTriggerSchema = {
     should_not_trigger_prompts: { type: "array", items: wazaPrompt },
   },
   anyOf: [{ required: ["should_trigger_prompts"] }, { required: ["should_not_trigger_prompts"] }],
-} as const;
-
-/**
- * microsoft/waza `eval.yaml`: the keys of its published schema. What skillgate grades of it is in
- * `formats/waza-eval.ts`; the rest (config, metrics) is waza's own run configuration.
- */
-export const wazaEvalSchema = {
-  $id: "skillgate/waza-eval",
-  type: "object",
-  required: ["tasks"],
-  additionalProperties: false,
-  properties: {
-    $schema: { type: "string" },
-    name: { type: "string" },
-    description: { type: "string" },
-    skill: { type: "string" },
-    agent: { type: "string" },
-    version: { type: ["string", "number"] },
-    schemaVersion: { type: ["string", "number"] },
-    config: { type: "object" },
-    metrics: { type: "array" },
-    graders: { type: "array", items: { type: "object", required: ["type"] } },
-    tasks: { type: "array", items: nonEmptyString },
-  },
-} as const;
-
-/** A waza task file (`tasks/*.yaml`). */
-export const wazaTaskSchema = {
-  $id: "skillgate/waza-task",
-  type: "object",
-  required: ["inputs"],
-  additionalProperties: false,
-  properties: {
-    id: nonEmptyString,
-    name: { type: "string" },
-    description: { type: "string" },
-    tags: { type: "array" },
-    inputs: {
-      type: "object",
-      required: ["prompt"],
-      properties: { prompt: nonEmptyString },
-    },
-    expected: { type: "object" },
-    graders: { type: "array", items: { type: "object", required: ["type"] } },
-  },
 } as const;
 
 const agentConfig = {

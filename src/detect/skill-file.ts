@@ -30,6 +30,8 @@ export interface ParsedSkillFile {
     version?: SourceLocation;
   };
   diagnostics: Diagnostic[];
+  /** No frontmatter at all: a file no agent loads as a skill. */
+  notASkill?: boolean;
 }
 
 /** What a skill's `name` must equal: its folder's name, or for a skill at the repository root the repository's. */
@@ -65,12 +67,14 @@ export function parseSkillFile(
   const src = text.replace(/^\uFEFF/, "");
   const split = splitFrontmatter(src);
   if (split === "no-frontmatter") {
-    err(
-      top,
-      "skill/no-frontmatter",
-      "SKILL.md must start with YAML frontmatter (a `---` line, then name and description)",
-    );
-    return { frontmatter: {}, body: src, loc: { frontmatter: top }, diagnostics };
+    // Claude Code loads no skill from such a file (a template, a fragment, a preview): neither does skillgate.
+    diagnostics.push({
+      ...top,
+      severity: "notice",
+      code: "skill/no-frontmatter",
+      message: `not a skill: ${posix.basename(file)} has no YAML frontmatter (a \`---\` line, then name and description), so no agent loads it`,
+    });
+    return { frontmatter: {}, body: src, loc: { frontmatter: top }, diagnostics, notASkill: true };
   }
   if (split === "unterminated") {
     err(top, "skill/unterminated-frontmatter", "frontmatter is not closed: add a `---` line after it");
@@ -110,12 +114,17 @@ export function parseSkillFile(
           `name \`${name}\` must be lowercase letters, digits and single hyphens (no leading, trailing or double \`-\`)`,
         );
     }
-    if (expected && name !== expected.name && name.normalize("NFKC") !== expected.name.normalize("NFKC"))
-      err(
-        at,
-        "skill/name-folder",
-        `name \`${name}\` must equal ${expected.what} \`${expected.name}\`${expected.why ? ` (${expected.why})` : ""}`,
-      );
+    if (expected && name !== expected.name && name.normalize("NFKC") !== expected.name.normalize("NFKC")) {
+      // The spec's rule; Claude Code takes the name from `name:` whatever the folder is called.
+      const message = `name \`${name}\` ${profile === "strict" ? "must equal" : "differs from"} ${expected.what} \`${expected.name}\`${expected.why ? ` (${expected.why})` : ""}`;
+      if (profile === "strict") err(at, "skill/name-folder", message);
+      else
+        warn(
+          at,
+          "skill/name-folder",
+          `${message}: the spec requires them equal (strict profile); Claude Code loads it as \`${name}\``,
+        );
+    }
   }
 
   const description = typeof frontmatter.description === "string" ? frontmatter.description : undefined;

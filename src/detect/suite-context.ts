@@ -1,6 +1,13 @@
 import { realpathSync } from "node:fs";
 import { isAbsolute, join, posix, relative, sep } from "node:path";
-import type { Assertion, Case, CaseFile, Diagnostic, SourceLocation } from "../model/index.js";
+import type {
+  Assertion,
+  Case,
+  CaseFile,
+  Diagnostic,
+  SourceLocation,
+  SuitePartProblem,
+} from "../model/index.js";
 import { readFileBytes } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
 import { assertionSchema } from "./schemas.js";
@@ -39,8 +46,15 @@ const COMMON_ASSERTION_KEYS = new Set([
 export class SuiteReader {
   readonly diagnostics: Diagnostic[] = [];
   readonly sourceFiles: string[] = [];
+  /** Problems confined to one case or trigger file (see `Suite.partProblems`), in the order found. */
+  readonly partProblems: SuitePartProblem[] = [];
   /** Every file read so far, parsed (undefined: it did not parse). */
   private readonly parsed = new Map<string, SourceFile | undefined>();
+  /** What reading and parsing each file reported (reported once, whichever part read it first). */
+  private readonly fileProblems = new Map<string, Diagnostic[]>();
+  private readonly inPart = new Set<Diagnostic>();
+  /** Where each part being loaded began in `diagnostics`, innermost last. */
+  private readonly partStarts: number[] = [];
 
   constructor(
     readonly repoDir: string,
@@ -93,6 +107,15 @@ export class SuiteReader {
   }
 
   private readOnce(rel: string): SourceFile | undefined {
+    const first = this.diagnostics.length;
+    try {
+      return this.readAndParse(rel);
+    } finally {
+      this.fileProblems.set(rel, this.diagnostics.slice(first));
+    }
+  }
+
+  private readAndParse(rel: string): SourceFile | undefined {
     let text: string;
     try {
       // A suite folder or file may be a symbolic link (the PR's to make): it is read only inside the repository.
@@ -117,6 +140,50 @@ export class SuiteReader {
     const src = parseSourceFile(rel, text);
     this.diagnostics.push(...src.diagnostics);
     return src.value === undefined ? undefined : src;
+  }
+
+  /**
+   * Loads one part of a suite (a case, the cases of one file, a trigger file): every error reported meanwhile,
+   * and every problem of a file read meanwhile, is that part's (`partProblems`), so `run` leaves out that part
+   * only. `ok` is false when the part has an error. Parts may nest: a problem belongs to the innermost.
+   */
+  withinPart<T>(part: Omit<SuitePartProblem, "diagnostic">, load: () => T): { value: T; ok: boolean } {
+    const first = this.diagnostics.length;
+    const firstRead = this.sourceFiles.length;
+    this.partStarts.push(first);
+    let value: T;
+    try {
+      value = load();
+    } finally {
+      this.partStarts.pop();
+    }
+    const found = this.diagnostics.slice(first).filter((d) => d.severity === "error");
+    for (const f of new Set(this.sourceFiles.slice(firstRead)))
+      for (const d of this.fileProblems.get(f) ?? []) if (d.severity === "error") found.push(d);
+    let ok = true;
+    for (const d of new Set(found)) {
+      ok = false;
+      if (this.inPart.has(d)) continue;
+      this.inPart.add(d);
+      this.partProblems.push({ ...part, diagnostic: d });
+    }
+    return { value, ok };
+  }
+
+  /** A problem `run` must not pass over but `validate` only warns of (a case with nothing to check). */
+  partWarning(
+    part: Omit<SuitePartProblem, "diagnostic">,
+    loc: SourceLocation,
+    code: string,
+    message: string,
+  ) {
+    const d: Diagnostic = { ...loc, severity: "warning", code, message };
+    this.diagnostics.push(d);
+    this.partProblems.push({ ...part, diagnostic: d });
+  }
+
+  notice(loc: SourceLocation, code: string, message: string): void {
+    this.diagnostics.push({ ...loc, severity: "notice", code, message });
   }
 
   validate(
@@ -144,7 +211,12 @@ export class SuiteReader {
    * Normalises one assertion object found at `path` in `src`. Returns undefined when it is unusable
    * (diagnostics say why).
    */
-  assertion(raw: unknown, src: SourceFile, path: readonly PathSegment[]): Assertion | undefined {
+  assertion(
+    raw: unknown,
+    src: SourceFile,
+    path: readonly PathSegment[],
+    opts: { foreign?: boolean } = {},
+  ): Assertion | undefined {
     if (!this.validate(assertionSchema, raw, src, path, "suite/assertion")) return undefined;
     const a = raw as Record<string, unknown>;
     const loc = src.locate(path);
@@ -183,14 +255,18 @@ export class SuiteReader {
       params,
       loc,
     };
-    for (const p of this.assertionTypes.check?.(assertion) ?? [])
+    const problems = this.assertionTypes.check?.(assertion) ?? [];
+    // Mapped from another tool's format, a check skillgate cannot run as written (a regex in a dialect
+    // JavaScript lacks) is not graded, said at its line; the rest of its case runs.
+    const unusable = opts.foreign && problems.some((p) => (p.severity ?? "error") === "error");
+    for (const p of problems)
       this.diagnostics.push({
         ...src.locate([...path, ...p.path]),
-        severity: p.severity ?? "error",
-        code: p.code,
-        message: `assertion \`${id}\`: ${p.message}`,
+        severity: unusable ? "notice" : (p.severity ?? "error"),
+        code: unusable ? "suite/not-graded" : p.code,
+        message: unusable ? `not graded: ${p.message}` : `assertion \`${id}\`: ${p.message}`,
       });
-    return assertion;
+    return unusable ? undefined : assertion;
   }
 
   /** Case `files`: strings or `{from, to}`; `from` is relative to the suite root and must exist. */
@@ -285,15 +361,27 @@ export class SuiteReader {
 
   /**
    * Checks a case has checks, its ids are unique and `depends_on` points at assertions of the same case,
-   * without cycles. A case with no check would "pass" every trial: an error, never a silent pass.
+   * without cycles. A case with no check would "pass" every trial: never run, and never a silent pass — a
+   * warning in `validate` (skill-creator's own flow writes prompts before assertions), an error root of that case
+   * in `run` (`partProblems`). `hint` says how to add checks in the case's own format.
    */
-  checkCase(c: Case): void {
-    if (c.assertions.length === 0)
-      this.error(
+  checkCase(
+    c: Case,
+    hint = `inline \`assertions:\`, or a file assertions/${c.id}.yaml in the seed layout`,
+  ): boolean {
+    const start = this.partStarts.at(-1);
+    // A case whose checks did not load already has its error: "no checks" would only repeat it.
+    const failed = start !== undefined && this.diagnostics.slice(start).some((d) => d.severity === "error");
+    if (c.assertions.length === 0 && failed) return false;
+    if (c.assertions.length === 0) {
+      this.partWarning(
+        { part: "case", caseId: c.id },
         c.loc,
         "suite/case-no-checks",
-        `case \`${c.id}\` has no checks: add assertions (inline \`assertions:\`, or a file assertions/${c.id}.yaml in the seed layout)`,
+        `case \`${c.id}\` has no checks yet: \`run\` cannot grade it (add ${hint})`,
       );
+      return false;
+    }
     const ids = new Map<string, Assertion>();
     for (const a of c.assertions) {
       if (ids.has(a.id))
@@ -327,6 +415,7 @@ export class SuiteReader {
       state.set(a.id, 2);
     };
     for (const a of c.assertions) visit(a, []);
+    return true;
   }
 }
 

@@ -56,7 +56,8 @@ export interface SuitePlacement {
  * Attaches each suite file that may live anywhere (skill-creator `evals.json`, waza `eval.yaml` and
  * `trigger_tests.yaml`) to its skill. A file naming a skill (`skill_name`, `skill`) belongs to it wherever it is;
  * a file naming none belongs to the skill whose suite folder holds it, the skill beside it (waza puts
- * `eval.yaml` next to SKILL.md) or the skill of waza's project folder `evals/<name>/`. A file that matches no
+ * `eval.yaml` next to SKILL.md), the skill of waza's project folder `evals/<name>/`, or the skill a folder is named
+ * after (`tests/<plugin>/<skill>/`, dotnet/skills' layout). A file that matches no
  * skill is a warning, never silently skipped. Files are parsed once (the loaders reuse the parse); those in the
  * folders of a skill that is not `fresh` (a base record reused from head) are not read at all.
  */
@@ -122,7 +123,14 @@ export function placeSuites(
         code: "suite/names-other-skill",
         message: `suite file names skill \`${named}\` but sits with ${(inSuiteOf ?? beside)!.name}: read as ${namedSkill.name}'s`,
       });
-    const owner = namedSkill ?? inSuiteOf ?? beside;
+    // A file naming no skill, away from every skill, in a folder named after one (dotnet/skills keeps
+    // `tests/<plugin>/<skill>/eval.yaml`): that skill's, when the name is unambiguous.
+    const byFolder =
+      named === undefined && !inSuiteOf && !beside
+        ? (byName.get(`${posix.basename(posix.dirname(dir))}:${posix.basename(dir)}`) ??
+          resolve(posix.basename(dir)))
+        : undefined;
+    const owner = namedSkill ?? inSuiteOf ?? beside ?? byFolder;
     if (!owner) {
       if (named === undefined)
         diagnostics.push({

@@ -38,6 +38,7 @@ export function touchedBy(
     dirs.has(s.dir) ||
     dirs.has(seedSuiteDir(s)) ||
     named.has(s.name) ||
+    (s.linkTargets?.some((t) => changed.has(t) || dirs.has(t)) ?? false) ||
     (s.suite !== undefined &&
       (suiteDirs(s).some((d) => dirs.has(d)) || s.suite.sourceFiles.some((f) => changed.has(f))));
 }

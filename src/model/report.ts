@@ -1,5 +1,6 @@
 import type { CheckResult } from "./check.js";
 import type { Diagnostic, SourceLocation } from "./diagnostics.js";
+import type { VerdictPolicy } from "./settings.js";
 import type { TrialErrorKind, TrialMode } from "./trial.js";
 
 export type Verdict = "pass" | "fail" | "error";
@@ -322,7 +323,14 @@ export interface Report {
   scope?: { skillsFound: number; selected: number; evaluated: number; message: string };
   skills: SkillReport[];
   /** What the run was judged by, and roots of the repository rather than of a skill (policy changes). */
-  policy: { origin: string; file?: string; override?: { by: string }; roots: Root[] };
+  policy: {
+    origin: string;
+    file?: string;
+    override?: { by: string };
+    roots: Root[];
+    /** The verdict policy the run was judged by: what `merge` recomputes the report's decisions under. */
+    verdict?: VerdictPolicy;
+  };
   /** Every skill's blocking roots, most important first: what the check run annotates as failures. */
   blockingRoots: Root[];
   /** Every skill's new roots (status `new`), most important first. */

@@ -117,6 +117,8 @@ export interface PolicyState {
   file?: string;
   /** Directory holding the trusted tree's files when it is a folder (`--base-dir`, a sweep's checkout). */
   dir?: string;
+  /** Where paths in the agent's configuration resolve when not from the trusted tree: an operator's file's folder. */
+  agentDir?: string;
   /** Differences of the PR's configuration from the policy's, located in the PR's file. */
   changes: PolicyChangeRecord[];
   /** Problems of the PR's own configuration file (it does not apply here, but it would after the merge). */

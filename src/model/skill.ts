@@ -47,6 +47,12 @@ export interface Skill {
     version?: SourceLocation;
   };
   suite?: Suite;
+  /**
+   * Where the symbolic links of the skill folder lead, repository-relative (files or folders inside the
+   * repository; a link leaving it is an error, never followed): their contents are the skill's, so a change there
+   * is a change of the skill.
+   */
+  linkTargets?: string[];
 }
 
 export interface SkillFolderContent {

@@ -1,4 +1,4 @@
-import type { SourceLocation } from "./diagnostics.js";
+import type { Diagnostic, SourceLocation } from "./diagnostics.js";
 
 /** Which on-disk format a suite was loaded from. All are normalised into `Suite`. */
 export type SuiteFormat = "seed" | "skill-creator" | "waza";
@@ -92,4 +92,18 @@ export interface Suite {
   trigger?: TriggerSet;
   /** Every file read for this suite (repository-relative), for change detection. */
   sourceFiles: string[];
+  /**
+   * Problems confined to one part of the suite: that part is left out (a case not in `cases`, a trigger file not
+   * in `trigger`) and `run` reports each as an error root of that part, while the rest of the suite runs. Among
+   * them, warnings of `validate` that `run` cannot pass over (a case with no checks, or none it can grade).
+   */
+  partProblems?: SuitePartProblem[];
+}
+
+/** One problem of one part of a suite (see `Suite.partProblems`). */
+export interface SuitePartProblem {
+  /** `case`: one case (`caseId`), or every case of a file that did not load (`caseId` unset); `trigger`: one trigger file. */
+  part: "case" | "trigger";
+  caseId?: string;
+  diagnostic: Diagnostic;
 }

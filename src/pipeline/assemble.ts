@@ -1,5 +1,3 @@
-import { readFileSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve } from "node:path";
 import type { Attribution } from "../attribute/roots.js";
 import { compressionStats } from "../attribute/roots.js";
 import type { SkillChangeInfo } from "../detect/changes.js";
@@ -25,8 +23,9 @@ import { costBySkill } from "../run/cost.js";
 import { combineVerdicts, decideSkillVerdict, isNewRoot } from "../verdict/decide.js";
 import type { RootDecision } from "../verdict/new-roots.js";
 import { toEvidence } from "../verdict/recompute.js";
-import { diffSuites, skillRemoved, type TreeReader } from "../verdict/weakening.js";
+import { diffSuites, skillRemoved, type Trees } from "../verdict/weakening.js";
 import { VERSION } from "../version.js";
+import { checkoutTree } from "./checkout-tree.js";
 
 export interface SkillOutcomeInput {
   info: SkillChangeInfo;
@@ -67,35 +66,13 @@ export interface ReportInput {
   isolation?: Report["isolation"];
 }
 
-/** Size above which a referenced file is compared by its first bytes only (a fixture can be large). */
-const MAX_COMPARED_FILE_BYTES = 4 * 1024 * 1024;
-
-/** Readers of repository-relative files in each checkout; a path that leaves its checkout reads as absent. */
-function treeReaders(trees: { head: string; base?: string }): { head: TreeReader; base: TreeReader } {
-  const reader =
-    (root: string | undefined): TreeReader =>
-    (rel) => {
-      if (!root) return undefined;
-      const abs = resolve(root, rel);
-      const inside = relative(root, abs);
-      if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) return undefined;
-      try {
-        const st = statSync(abs);
-        if (!st.isFile()) return undefined;
-        const buf = readFileSync(abs);
-        return buf.subarray(0, MAX_COMPARED_FILE_BYTES).toString("latin1");
-      } catch {
-        return undefined;
-      }
-    };
-  return { head: reader(trees.head), base: reader(trees.base) };
-}
-
 const PROXY_ROUTERS = new Set(["lexical"]);
 
 export function buildReport(input: ReportInput): Report {
   const { settings } = input;
-  const skills = input.outcomes.map((o) => buildSkill(o, input));
+  // Both checkouts as the suite comparison reads them: each file hashed once, in full.
+  const trees = input.trees && { head: checkoutTree(input.trees.head), base: checkoutTree(input.trees.base) };
+  const skills = input.outcomes.map((o) => buildSkill(o, input, trees));
   const policyRoots = [...rootsOfPolicy(settings), ...validationRoots(input.repositoryErrors ?? [])];
   const allRoots = [...policyRoots, ...skills.flatMap((s) => s.roots)];
   const blockingRoots = sortRoots(allRoots.filter((r) => r.blocking));
@@ -126,6 +103,7 @@ export function buildReport(input: ReportInput): Report {
       ...(settings.policy.file ? { file: settings.policy.file } : {}),
       ...(settings.override ? { override: settings.override } : {}),
       roots: policyRoots,
+      verdict: settings.verdict,
     },
     blockingRoots,
     newRoots: sortRoots(allRoots.filter(isNewRoot)),
@@ -143,7 +121,7 @@ export function buildReport(input: ReportInput): Report {
   };
 }
 
-function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
+function buildSkill(o: SkillOutcomeInput, input: ReportInput, trees: Trees | undefined): SkillReport {
   const { info } = o;
   const skill = info.head ?? info.base!;
   const suite = info.head?.suite;
@@ -167,7 +145,7 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput): SkillReport {
   const edited = info.change !== "unchanged" && info.change !== "sweep" && info.change !== "deleted";
   const weakening =
     edited && o.baseSuite
-      ? diffSuites(o.baseSuite, suite, info.base, info.head, input.trees && treeReaders(input.trees))
+      ? diffSuites(o.baseSuite, suite, info.base, info.head, trees)
       : info.change === "deleted" && o.baseSuite && info.base
         ? [skillRemoved(o.baseSuite, info.base)]
         : [];

@@ -38,6 +38,8 @@ export class TrialLedger {
   /** Whether the adapter's trials are live agent calls (set by `adapter()`; a replay is not). */
   private live = false;
   private adapterInfo: Promise<{ identity: string; live: boolean }> | undefined;
+  /** Why the run stopped starting trials (its first trials all failed alike): later batches run nothing. */
+  private stopped: string | undefined;
 
   constructor(
     private readonly settings: Settings,
@@ -48,12 +50,17 @@ export class TrialLedger {
 
   /**
    * Runs the requests whose key has no record yet, as one round labelled `label` in progress lines and the report.
-   * Returns whether the budget stopped this batch.
+   * Returns why this batch stopped early, when it did: the budget, or first trials that all failed alike (then no
+   * later batch runs either).
    */
   async run(requests: TrialRequest[], label = "trials"): Promise<{ budgetExhausted?: string }> {
     const { settings } = this;
     const unique = uniqueByKey(requests).filter((r) => !this.records.has(r.key));
     if (unique.length === 0) return {};
+    if (this.stopped) {
+      this.notRun(unique, "crash", this.stopped);
+      return { budgetExhausted: this.stopped };
+    }
     const started = Date.now();
     const outcome = await settings.logger.group(`${label} (${unique.length} trials)`, () =>
       runTrials(unique, {
@@ -85,14 +92,24 @@ export class TrialLedger {
     for (const k of Object.keys(this.cost) as (keyof RunCost)[]) this.cost[k] += outcome.cost[k];
     if (outcome.budgetExhausted && !this.runErrors.includes(outcome.budgetExhausted))
       this.runErrors.push(outcome.budgetExhausted);
-    return outcome.budgetExhausted ? { budgetExhausted: outcome.budgetExhausted } : {};
+    if (outcome.stopped) {
+      this.stopped = outcome.stopped;
+      this.runErrors.push(outcome.stopped);
+    }
+    const stoppedBy = outcome.budgetExhausted ?? outcome.stopped;
+    return stoppedBy ? { budgetExhausted: stoppedBy } : {};
   }
 
   /** Records every request as not run (kind `budget`): the forecast said the budget cannot cover them. */
   refuse(requests: TrialRequest[], reason: string): void {
+    this.notRun(requests, "budget", reason);
+    if (!this.runErrors.includes(`not run: ${reason}`)) this.runErrors.push(`not run: ${reason}`);
+  }
+
+  private notRun(requests: TrialRequest[], kind: "budget" | "crash", reason: string): void {
     for (const r of uniqueByKey(requests)) {
       if (this.records.has(r.key)) continue;
-      const result = errorResult("budget", `not run: ${reason}`);
+      const result = errorResult(kind, `not run: ${reason}`);
       this.records.set(r.key, {
         ...result,
         key: r.key,
@@ -103,7 +120,6 @@ export class TrialLedger {
         durationMs: 0,
       });
     }
-    if (!this.runErrors.includes(`not run: ${reason}`)) this.runErrors.push(`not run: ${reason}`);
   }
 
   /** The adapter's identity and whether its trials are live agent calls (a replay is not); computed once. */

@@ -1,10 +1,15 @@
 import { InputError } from "../model/diagnostics.js";
 import type { IsolationLevel, IsolationReport, Report, Root, Verdict } from "../model/report.js";
+import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
+import { verdictDisagreements } from "../verdict/recompute.js";
 
 /**
  * Combines the JSON reports of a sharded sweep (or of separate jobs) into one Report for one check run and one
  * summary. Fail-closed: a missing shard, a skill reported twice or reports of different commits make the merged
- * verdict `error` with a message that says which. Pure apart from `parseReport`'s error locations.
+ * verdict `error` with a message that says which. Each report's verdict is recomputed from its per-trial records
+ * under the verdict policy it names (the default one when it names none), as the action's report mode does under
+ * the base's: a report whose records and verdict disagree is refused. Pure apart from `parseReport`'s error
+ * locations.
  */
 
 export interface LoadedReport {
@@ -91,6 +96,15 @@ export function mergeReports(loaded: LoadedReport[]): Report {
     if (missing.length)
       errors.push(
         `missing shard report${missing.length > 1 ? "s" : ""}: ${missing.map((i) => `${i}/${total}`).join(", ")} — their skills were not evaluated`,
+      );
+  }
+
+  for (const l of loaded) {
+    const policy = { ...DEFAULT_VERDICT_POLICY, ...(l.report.policy?.verdict ?? {}) };
+    const disagreements = verdictDisagreements(l.report, policy);
+    if (disagreements.length)
+      errors.push(
+        `${l.source} is refused: its verdict does not follow from its records under the policy it names: ${disagreements.slice(0, 5).join("; ")}${disagreements.length > 5 ? ` (+${disagreements.length - 5} more)` : ""}`,
       );
   }
 

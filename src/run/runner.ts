@@ -31,6 +31,7 @@ import { mapLimited } from "../util/slots.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
 import { BudgetTracker } from "./budget.js";
 import { TrialCache } from "./cache.js";
+import { FirstFailureWatch, fixFor } from "./first-failures.js";
 import { cacheKey } from "./keys.js";
 import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_MS, seededRandom, sleep } from "./retry.js";
 
@@ -85,6 +86,8 @@ export interface RunOutcome {
   budgetExhausted?: string;
   /** Agent calls at once: the configured ceiling, the lowest rate limits pushed it to, and how often they did. */
   concurrency: { ceiling: number; lowest: number; cuts: number };
+  /** Set when the first trials all failed the same way (first-failures.ts): what failed and the fix. */
+  stopped?: string;
 }
 
 function toRecord(req: TrialRequest, result: AgentResult, durationMs: number): TrialRecord {
@@ -128,6 +131,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   let done = 0;
   let errors = 0;
   let budgetExhausted: string | undefined;
+  const firstFailures = new FirstFailureWatch((e) => fixFor(e, opts.agent, opts.agentDir ?? opts.repoDir));
 
   // Only adapters that run in a workspace need a place for them (replays do not).
   const workspaces = adapter.needsWorkspace === false ? undefined : trialWorkspaces(adapter, opts);
@@ -249,6 +253,10 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
             value: { stop: errorResult("crash", "not run: the run was aborted") },
             rateLimited: false,
           };
+        if (firstFailures.stopped) {
+          const { kind, reason: why } = firstFailures.stopped;
+          return { value: { stop: errorResult(kind, `not run: ${why}`) }, rateLimited: false };
+        }
         const r = await attempt(req);
         if (cacheable && !r.cached) {
           attempts++;
@@ -269,6 +277,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       );
       await sleep(delay, opts.signal);
     }
+    if (attempts > 0 || !cacheable) firstFailures.observe(result.error);
     if (!result.error && req.mode === "baseline") {
       const offending = findContamination(result, { skill: req.skill, repoDir: opts.repoDir });
       if (offending) {
@@ -326,5 +335,6 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     },
     ...(budgetExhausted ? { budgetExhausted } : {}),
     concurrency: { ceiling: limit.ceiling, lowest: limit.lowest, cuts: limit.cuts },
+    ...(firstFailures.stopped ? { stopped: firstFailures.stopped.reason } : {}),
   };
 }

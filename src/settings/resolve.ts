@@ -25,6 +25,8 @@ export interface RawOptions {
   repo?: string;
   config?: string;
   agent?: string;
+  /** The agent's model (`agent.model`), for this run. */
+  model?: string;
   trials?: string;
   skills?: string;
   shard?: string;
@@ -111,9 +113,10 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   }
 
   const { config, policy } = resolvePolicy(repoDir, base, raw.config);
-  const agent: AgentConfig = raw.agent
+  const chosen: AgentConfig = raw.agent
     ? { ...(config.agent?.adapter === raw.agent ? config.agent : {}), adapter: raw.agent }
     : (config.agent ?? DEFAULT_AGENT);
+  const agent: AgentConfig = raw.model ? { ...chosen, model: raw.model } : chosen;
   // `--trials` (the `trials` input) overrides every suite's meta.json; the config's `trials` is the default.
   const trialsOverride = raw.trials !== undefined ? positiveInt(raw.trials, "--trials") : undefined;
   const trials = trialsOverride ?? config.trials ?? DEFAULTS.trials;
@@ -180,8 +183,11 @@ export function resolvePolicy(
         : undefined;
   let loaded: LoadedConfig;
   let origin: string;
+  let operatorFile: string | undefined;
   if (configOption && !rel) {
-    loaded = readConfigFile(resolve(configOption));
+    // Read where the repository check looked: a relative --config is a path from the repository.
+    operatorFile = resolve(repoDir, configOption);
+    loaded = readConfigFile(operatorFile);
     origin = `the operator's file ${configOption}`;
   } else if (trusted) {
     loaded = readTrustedConfig(trusted.tree, rel, trusted.where);
@@ -194,6 +200,7 @@ export function resolvePolicy(
     origin,
     ...(loaded.file ? { file: loaded.file } : {}),
     ...(base?.kind === "dir" ? { dir: base.dir } : !base ? { dir: repoDir } : {}),
+    ...(operatorFile ? { agentDir: dirname(operatorFile) } : {}),
     changes: [],
     headDiagnostics: [],
     overrideLabel: loaded.config.override?.label ?? DEFAULT_OVERRIDE_LABEL,

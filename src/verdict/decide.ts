@@ -75,7 +75,10 @@ function rootKindOf(d: RootDecision): RootKind {
   return "assertion";
 }
 
-function isBlocking(d: RootDecision, policy: VerdictPolicy): boolean {
+export function isBlocking(
+  d: Pick<RootDecision, "status" | "undecidedBecause">,
+  policy: VerdictPolicy,
+): boolean {
   switch (d.status) {
     case "new":
       return true;

@@ -5,7 +5,16 @@
  * in the order the trials were run — from the checks the report recorded, and compares what it finds with what
  * the report claims.
  */
-import type { CheckResult, EvidenceCheck, Report, Root, SkillReport, VerdictPolicy } from "../model/index.js";
+import type {
+  CheckResult,
+  EvidenceCheck,
+  Report,
+  Root,
+  SkillReport,
+  Verdict,
+  VerdictPolicy,
+} from "../model/index.js";
+import { combineVerdicts, isBlocking } from "./decide.js";
 import { type ConfirmationBatch, RootDecider, type RootDecision } from "./new-roots.js";
 
 /** What a report keeps per skill so another job can recompute its decision. */
@@ -146,5 +155,67 @@ export function evidenceDisagreements(report: Report, policy: VerdictPolicy): st
     for (const r of claimed.values())
       out.push(`${s.name}: ${r.id} (${r.status}) is in the report, but the evidence has no such root`);
   }
+  return out;
+}
+
+const SEVERITY: Record<Verdict, number> = { pass: 0, fail: 1, error: 2 };
+/** A claimed verdict is believed only when it is no better than what its roots and errors imply. */
+const better = (claimed: Verdict, implied: Verdict) => SEVERITY[claimed] < SEVERITY[implied];
+
+/** The verdict a skill's own roots and errors imply: a blocking failure fails, a blocking error errs. */
+function impliedSkillVerdict(s: SkillReport): Verdict {
+  const blocking = s.roots.filter((r) => r.blocking);
+  if (blocking.some((r) => r.kind !== "error" && r.status !== "error")) return "fail";
+  return blocking.length > 0 || s.errors.length > 0 ? "error" : "pass";
+}
+
+/**
+ * Everything in a stored report that does not follow from its records under `policy`: the statistical roots its
+ * evidence does not support (`evidenceDisagreements`), a statistical root whose blocking flag the policy does not
+ * give it, blocking roots missing from a skill's or the report's lists, and a skill's or the report's verdict
+ * better than its roots, errors and skills allow. Roots that are no statistics (a weakened suite, a threshold, a
+ * validation error) cannot be recomputed without the checkout: they are taken as the report has them, and they
+ * count toward the verdict. Empty when the report is consistent.
+ */
+export function verdictDisagreements(report: Report, policy: VerdictPolicy): string[] {
+  const out = evidenceDisagreements(report, policy);
+  const evidence: Record<string, SkillEvidence> = {};
+  for (const s of report.skills) if (s.evidence) evidence[s.name] = s.evidence;
+  const decided = new Map(
+    recomputeDecisions(evidence, policy).decisions.map((d) => [`${d.skill}\0${d.checkId}`, d]),
+  );
+  const listed = new Set(report.blockingRoots.map((r) => `${r.skill}\0${r.id}`));
+  for (const s of report.skills) {
+    const blockingIds = new Set(s.blockingRoots.map((r) => r.id));
+    for (const r of s.roots) {
+      const d = decided.get(`${s.name}\0${r.id}`);
+      if (d && !(d.errorOnly && d.mode === "trigger") && r.blocking !== isBlocking(d, policy))
+        out.push(
+          `${s.name}: ${r.id} (${d.status}) is ${isBlocking(d, policy) ? "blocking" : "not blocking"} under the policy; the report says ${r.blocking ? "blocking" : "not blocking"}`,
+        );
+      if (!r.blocking) continue;
+      if (!blockingIds.has(r.id))
+        out.push(`${s.name}: blocking root ${r.id} is missing from its blockingRoots`);
+      if (!listed.has(`${s.name}\0${r.id}`))
+        out.push(`${s.name}: blocking root ${r.id} is missing from the report's blockingRoots`);
+    }
+    const implied = impliedSkillVerdict(s);
+    if (better(s.verdict, implied))
+      out.push(`${s.name}: verdict ${s.verdict}, but its roots and errors make it ${implied}`);
+  }
+  const repositoryBlocks = (report.policy?.roots ?? []).some((r) => r.blocking);
+  const implied = combineVerdicts(
+    [
+      ...report.skills.map((s) =>
+        better(s.verdict, impliedSkillVerdict(s)) ? impliedSkillVerdict(s) : s.verdict,
+      ),
+      ...(repositoryBlocks ? (["fail"] as const) : []),
+    ],
+    report.errors,
+  );
+  if (better(report.verdict, implied))
+    out.push(
+      `the report's verdict is ${report.verdict}, but its skills, policy roots and errors make it ${implied}`,
+    );
   return out;
 }

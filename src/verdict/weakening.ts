@@ -1,10 +1,25 @@
 import type { Assertion, Case, Skill, SourceLocation, Suite, TriggerQuery } from "../model/index.js";
+import {
+  checkInputs,
+  commandFiles,
+  firstDifferentLine,
+  type InputSet,
+  inSuite,
+  type Trees,
+  type TreeView,
+} from "./dependencies.js";
+
+export type { Trees } from "./dependencies.js";
 
 /**
  * Suite changes: what a PR removed, loosened or tightened in the eval suite of a skill it edits. Each finding
  * becomes a `suite-weakened` root: a loosening blocks unless a maintainer approves it, a tightening is reported
  * and never blocks. The rule is conservative: a change that cannot be shown to accept a subset of what the base
  * accepted (a reworded prompt, a new regex, other gate options, an edited predicate or oracle) is a loosening.
+ *
+ * Every file a check reads at grading is compared too, in full (dependencies.ts): a predicate's imports, the
+ * oracle's working folder, files named by parameters, fixtures. A changed one is a loosening at its first changed
+ * line: each arm grades with its own checkout's copy, so the check itself changed.
  *
  * Findings sit on the head line that replaced the loosened item and name the base line it loosened; a deleted
  * item sits on the head line of its case when the case survives, else on its base line in the same file when that
@@ -30,6 +45,7 @@ export type WeakeningKind =
   | "predicate-changed"
   | "oracle-changed"
   | "vars-changed"
+  | "dependency-changed"
   | "threshold-lowered"
   | "trials-lowered"
   | "trigger-prompt-removed"
@@ -64,9 +80,6 @@ export interface WeakeningFinding {
   /** The base line it changed, when there was one. */
   base?: { file: string; line: number };
 }
-
-/** Reads a repository-relative file of one side (undefined when absent): for predicate, oracle and fixture content. */
-export type TreeReader = (rel: string) => string | undefined;
 
 /** Every needle must occur (`contains X` with `values` means all of them): adding one narrows what passes. */
 const ALL_OF: ReadonlySet<string> = new Set(["contains", "icontains", "file-contains"]);
@@ -179,17 +192,6 @@ const THRESHOLD_KEYS = [
   "triggerPrecision",
   "triggerRecall",
 ] as const;
-
-/** A suite-relative file named by a command word (`node oracle.mjs`): its content is part of the oracle. */
-function commandFiles(command: string, root: string): string[] {
-  return command
-    .split(/\s+/)
-    .filter((w) => /^[\w./-]+\.[a-z0-9]+$/i.test(w) && !w.startsWith("/") && !w.includes(".."))
-    .map((w) => `${root}/${w.replace(/^\.\//, "")}`);
-}
-
-/** Readers of both checkouts, for comparing the files a suite names (predicates, oracle scripts, fixtures). */
-export type Trees = { base: TreeReader; head: TreeReader };
 
 /**
  * `head` undefined: the PR deleted the suite of a skill it keeps; one finding on line 1 of the head SKILL.md
@@ -390,6 +392,7 @@ export function diffSuites(
     );
 
   compareTriggers(base, head, add, deletedAt);
+  if (trees) compareInputs(base, head, add, trees, fallback);
   return findings;
 }
 
@@ -401,6 +404,14 @@ type Add = (
   baseLoc?: SourceLocation,
   direction?: "loosened" | "tightened",
 ) => void;
+
+/** A fixture's content: the file's digest, or a folder's every file and its digest. */
+function fixtureDigest(view: TreeView, rel: string): string | undefined {
+  const own = view.digest(rel);
+  if (own !== undefined) return own;
+  const inside = view.list(rel);
+  return inside.length ? JSON.stringify(inside.map((f) => [f, view.digest(f)])) : undefined;
+}
 
 function compareCase(bc: Case, hc: Case, add: Add, trees: Trees | undefined): void {
   const where = `(${bc.loc.file}:${bc.loc.line} at base)`;
@@ -424,8 +435,8 @@ function compareCase(bc: Case, hc: Case, add: Add, trees: Trees | undefined): vo
     );
   else if (trees)
     for (const f of hc.files) {
-      const b = trees.base(f.from);
-      const h = trees.head(f.from);
+      const b = fixtureDigest(trees.base, f.from);
+      const h = fixtureDigest(trees.head, f.from);
       if (b !== h)
         add(
           "case-changed",
@@ -586,8 +597,10 @@ function compareAssertion(
       );
   // A predicate module whose path stayed but whose code changed is a new check.
   if (ha.type === "javascript" && trees && sameJson(br.module, hr.module) && typeof hr.module === "string") {
-    const b = trees.base(`${base.root}/${String(br.module).replace(/^\.\//, "")}`);
-    const h = trees.head(`${head.root}/${String(hr.module).replace(/^\.\//, "")}`);
+    const bf = inSuite(base.root, hr.module);
+    const hf = inSuite(head.root, hr.module);
+    const b = bf && trees.base.digest(bf);
+    const h = hf && trees.head.digest(hf);
     if (b !== h) loose("predicate-changed", `${name}'s predicate ${hr.module} was edited`, "/module-content");
   }
 }
@@ -612,7 +625,7 @@ function compareOracle(base: Suite, head: Suite, add: Add, trees: Trees | undefi
   if (!trees) return;
   for (const f of commandFiles(ho.command, head.root)) {
     const rel = f.slice(head.root.length + 1);
-    if (trees.base(`${base.root}/${rel}`) !== trees.head(f))
+    if (trees.base.digest(`${base.root}/${rel}`) !== trees.head.digest(f))
       add(
         "oracle-changed",
         `file/${rel}`,
@@ -620,6 +633,57 @@ function compareOracle(base: Suite, head: Suite, add: Add, trees: Trees | undefi
         `The oracle's ${rel} was edited ${where}: it computes the expected values.`,
         baseLoc,
       );
+  }
+}
+
+/**
+ * Every file a check reads at grading, on either side (a PR may add an import or drop one), compared in full.
+ * The predicate modules and oracle scripts themselves have findings of their own (`predicate-changed`,
+ * `oracle-changed`); a case's fixtures are compared with its case.
+ */
+function compareInputs(base: Suite, head: Suite, add: Add, trees: Trees, fallback: SourceLocation): void {
+  const own = new Set<string>();
+  for (const s of [base, head]) {
+    for (const c of s.cases) {
+      for (const f of c.files) own.add(f.from);
+      for (const a of c.assertions)
+        if (a.type === "javascript" && typeof a.params.module === "string") {
+          const m = inSuite(s.root, a.params.module);
+          if (m) own.add(m);
+        }
+    }
+    if (s.meta.oracle) for (const f of commandFiles(s.meta.oracle.command, s.root)) own.add(f);
+  }
+  const inputs: InputSet = checkInputs(base, trees.base);
+  for (const [file, readers] of checkInputs(head, trees.head))
+    inputs.set(file, new Set([...(inputs.get(file) ?? []), ...readers]));
+  for (const [file, readers] of [...inputs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (own.has(file)) continue;
+    const b = trees.base.digest(file);
+    const h = trees.head.digest(file);
+    if (b === h) continue;
+    const who = [...readers].sort().join(", ");
+    const why = "each arm grades with its own checkout's copy, so the check itself changed";
+    if (h === undefined)
+      add(
+        "dependency-changed",
+        file,
+        fallback,
+        `${file}, read by ${who}, was deleted (it existed at base; annotated on line 1 of ${fallback.file}): ${why}.`,
+        { file, line: 1, column: 1 },
+      );
+    else {
+      const line = firstDifferentLine(trees.base.text(file), trees.head.text(file));
+      add(
+        "dependency-changed",
+        file,
+        { file, line, column: 1 },
+        b === undefined
+          ? `${file} is new, read by ${who}: ${why}.`
+          : `${file}, read by ${who}, changed from line ${line} on (${file}:${line} at base): ${why}.`,
+        b === undefined ? undefined : { file, line, column: 1 },
+      );
+    }
   }
 }
 

@@ -245,6 +245,8 @@ describe("openai adapter", () => {
   });
 
   test("a model is required", async () => {
-    await expect(runTrials([], opts({ adapter: "openai" }))).rejects.toThrow(/needs `model`/);
+    await expect(runTrials([], opts({ adapter: "openai" }))).rejects.toThrow(
+      /needs a model .*`--model NAME`/,
+    );
   });
 });

@@ -262,14 +262,21 @@ describe("skill file listing", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("never installs a symbolic link of a skill folder (it could point at a runner secret)", () => {
+  it("never installs a symbolic link out of the repository (it could point at a runner secret); one inside is its target (#27)", () => {
+    const outside = write({ "secret.txt": "token" });
     const dir = write({
       "skills/a/SKILL.md": skillMd("a", "A.", "x"),
       "skills/a/ok.md": "ok",
-      "secret.txt": "token",
+      "docs/shared.md": "shared",
     });
-    symlinkSync(join(dir, "secret.txt"), join(dir, "skills/a/leak.txt"));
-    expect(discoverRepository(dir, opts).skills[0]!.folder.files).toEqual(["SKILL.md", "ok.md"]);
+    symlinkSync(join(outside, "secret.txt"), join(dir, "skills/a/leak.txt"));
+    symlinkSync("../../docs/shared.md", join(dir, "skills/a/shared.md"));
+    const found = discoverRepository(dir, opts);
+    expect(found.skills[0]!.folder.files).toEqual(["SKILL.md", "ok.md", "shared.md"]);
+    expect(found.diagnostics.map((d) => `${d.file} ${d.severity} ${d.code}`)).toEqual([
+      "skills/a/leak.txt error skill/link-outside",
+    ]);
     rmSync(dir, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
   });
 });

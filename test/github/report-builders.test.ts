@@ -7,6 +7,8 @@ import { renderJUnit } from "../../src/report/junit.js";
 import { escapeText, mermaidChart, renderMarkdown, skillFigures } from "../../src/report/markdown.js";
 import { mergeReports, parseReport } from "../../src/report/merge.js";
 import { buildSarif } from "../../src/report/sarif.js";
+import { toEvidence } from "../../src/verdict/recompute.js";
+import { check } from "../attribute/make-checks.js";
 import { makeReport, makeRoot, makeSkill, manyRoots } from "./fixtures.js";
 
 const HOSTILE = `</table><img src=x onerror=alert(1)> [click](https://evil.example) ![p](https://t.example/p.png) @octocat | $x$ \`code\``;
@@ -81,11 +83,72 @@ describe("sarif", () => {
 });
 
 describe("merge", () => {
-  const shard = (i: number, n: number, name: string, verdict: "pass" | "fail") =>
-    makeReport({
+  /** An honest shard of a sweep (no base): 5 trials, the discriminator failing in every one when `fail`. */
+  const shard = (i: number, n: number, name: string, verdict: "pass" | "fail") => {
+    const id = "split-1000-3/D:no-lost-cent";
+    const trials = (status: (t: number) => "pass" | "fail") =>
+      toEvidence(Array.from({ length: 5 }, (_, t) => check(id, status(t), { trial: t, skill: name })));
+    const evidence = {
+      firstBatch: { perCase: 5, triggerRuns: 3 },
+      head: trials(() => verdict),
+    };
+    const roots = verdict === "fail" ? [makeRoot({ skill: name, status: "head-only" })] : [];
+    return makeReport({
       shard: { index: i, total: n },
-      skills: [makeSkill({ name, roots: verdict === "fail" ? [makeRoot({ skill: name })] : [] })],
+      skills: [makeSkill({ name, roots, evidence, verdict })],
     });
+  };
+
+  it("recomputes each report: a forged pass (roots and errors removed, verdict edited) is refused", () => {
+    const honest = shard(1, 1, "a", "fail");
+    expect(mergeReports([{ source: "honest.json", report: honest }]).verdict).toBe("fail");
+    const forged = structuredClone(honest);
+    forged.verdict = "pass";
+    forged.skills[0]!.verdict = "pass";
+    forged.skills[0]!.roots = [];
+    forged.skills[0]!.blockingRoots = [];
+    forged.skills[0]!.newRoots = [];
+    forged.blockingRoots = [];
+    forged.newRoots = [];
+    const m = mergeReports([{ source: "forged.json", report: forged }]);
+    expect(m.verdict).toBe("error");
+    expect(m.errors.join("\n")).toMatch(
+      /forged\.json is refused: .*split-1000-3\/D:no-lost-cent is head-only by the evidence but missing from the report/,
+    );
+  });
+
+  it("refuses a verdict better than the report's own roots, and a blocking flag the named policy does not give", () => {
+    const flipped = shard(1, 1, "a", "fail");
+    flipped.verdict = "pass";
+    flipped.skills[0]!.verdict = "pass";
+    expect(mergeReports([{ source: "r.json", report: flipped }]).errors.join("\n")).toMatch(
+      /a: verdict pass, but its roots and errors make it fail/,
+    );
+    const unblocked = shard(1, 1, "a", "fail");
+    unblocked.skills[0]!.roots[0]!.blocking = false;
+    unblocked.skills[0]!.blockingRoots = [];
+    unblocked.blockingRoots = [];
+    unblocked.skills[0]!.verdict = "pass";
+    unblocked.verdict = "pass";
+    expect(mergeReports([{ source: "r.json", report: unblocked }]).errors.join("\n")).toMatch(
+      /split-1000-3\/D:no-lost-cent \(head-only\) is blocking under the policy; the report says not blocking/,
+    );
+    // A weakened suite cannot be recomputed without the checkout, but it counts: the verdict must follow it.
+    const weakened = shard(1, 1, "a", "pass");
+    weakened.skills[0]!.roots = [
+      makeRoot({ id: "suite-weakened/case-removed/x", kind: "suite-weakened", skill: "a" }),
+    ];
+    expect(mergeReports([{ source: "r.json", report: weakened }]).verdict).toBe("error");
+    // The policy a report names is the one it is recomputed under: pre-existing roots block under `preExisting: fail`.
+    const strict = shard(1, 1, "a", "pass");
+    strict.policy.verdict = {
+      alpha: 0.01,
+      inconclusive: "fail",
+      preExisting: "fail",
+      maxConfirmationTrials: 55,
+    };
+    expect(mergeReports([{ source: "r.json", report: strict }]).verdict).toBe("pass");
+  });
 
   it("combines shards: worst verdict, all skills, summed cost", () => {
     const m = mergeReports([
@@ -94,7 +157,7 @@ describe("merge", () => {
     ]);
     expect(m.verdict).toBe("fail");
     expect(m.skills.map((s) => s.name)).toEqual(["a", "b"]);
-    expect(m.newRoots).toHaveLength(1);
+    expect(m.blockingRoots).toHaveLength(1);
     expect(m.cost.agentCalls).toBe(20);
     expect(m.errors).toEqual([]);
   });

@@ -464,7 +464,12 @@ describe("runAction refusals and modes", () => {
       inputs: { mode: "report", "reports-from": "r.json" },
       api: { contents: sameWorkflow() },
     });
-    await writeFile(join(dir, "r.json"), JSON.stringify(makeReport({ head: { sha: "1".repeat(40) } })));
+    // An honest report (no statistical root without its evidence), only of another commit.
+    const other = makeReport({
+      head: { sha: "1".repeat(40) },
+      skills: [makeSkill({ roots: [], discriminator: undefined, base: undefined, verdict: "pass" })],
+    });
+    await writeFile(join(dir, "r.json"), JSON.stringify(other));
     expect((await runAction(deps)).exitCode).toBe(3);
     expect(api!.checkRuns[0]!.output.title).toMatch(/^error: the report is of commit 1{40}/);
   });

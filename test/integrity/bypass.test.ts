@@ -311,3 +311,83 @@ describe("the trigger-confirmation crash", () => {
     expect(trig.every((t) => t.status === "new")).toBe(true);
   }, 240_000);
 });
+
+describe("#27: every input of a check is compared, and merge believes only what its records show", () => {
+  const HELPER = `${SUITE}/checks/lib/keeps.mjs`;
+  const predicateCase = `id: split-1000-3
+prompt: Split 1000 cents among 3 people and list the parts.
+assertions:
+  - id: D:keeps-the-cent
+    type: javascript
+    module: checks/keeps-cent.mjs
+`;
+  const helper = (rule: string) =>
+    `// The rule the discriminator applies.\nexport const keeps = (v) => ${rule};\n`;
+  const withPredicate = (body: string, rule: string) =>
+    repo({
+      body,
+      caseYaml: predicateCase,
+      extra: {
+        [`${SUITE}/checks/keeps-cent.mjs`]:
+          'import { keeps } from "./lib/keeps.mjs";\nexport default (v) => keeps(String(v));\n',
+        [HELPER]: helper(rule),
+      },
+    });
+  const STRICT = "/334\\s*\\n\\s*333\\s*\\n\\s*333/.test(v)";
+
+  it("loosening a helper the predicate imports is a blocking dependency-changed root at the helper's line", async () => {
+    const base = withPredicate(GOOD, STRICT);
+    // control: the honest regression, graded by the same helper, fails on the discriminator
+    const honest = await pr(withPredicate(BAD, STRICT), base);
+    expect(honest.code).toBe(1);
+    const r = await pr(withPredicate(BAD, "/\\d+/.test(v)"), base);
+    expect(r.code).toBe(1);
+    const root = roots(r.report).find((x) => x.id === `suite-weakened/dependency-changed/${HELPER}`);
+    expect(root).toMatchObject({ kind: "suite-weakened", file: HELPER, line: 2, blocking: true });
+    expect(root!.message).toMatch(new RegExp(`${HELPER}:2 at base`));
+  }, 240_000);
+
+  it("a fixture edited past its first 4 MiB is a changed case, located on the case", async () => {
+    const big = "ledger line 0000000000\n".repeat(230_000); // ~5.3 MB
+    const fixtureCase = `${caseYaml()}files:\n  - fixtures/ledger.txt\n`;
+    const base = repo({ caseYaml: fixtureCase, extra: { [`${SUITE}/fixtures/ledger.txt`]: big } });
+    const edited = `${big.slice(0, -12)}9999999999\n`;
+    const head = repo({
+      body: `${GOOD} Say which parts got the extra cents.`,
+      caseYaml: fixtureCase,
+      extra: { [`${SUITE}/fixtures/ledger.txt`]: edited },
+    });
+    const r = await pr(head, base);
+    expect(r.code).toBe(1);
+    expect(
+      roots(r.report).find((x) => x.id === "suite-weakened/case-changed/split-1000-3/file/ledger.txt"),
+    ).toMatchObject({ file: CASE_FILE, blocking: true });
+  }, 240_000);
+
+  it("merge refuses a report edited to pass with its roots and errors removed", async () => {
+    const r = await pr(repo({ body: BAD }), repo());
+    expect(r.code).toBe(1);
+    const forged = structuredClone(r.report!);
+    forged.verdict = "pass";
+    forged.blockingRoots = [];
+    forged.newRoots = [];
+    forged.errors = [];
+    for (const s of forged.skills) {
+      s.verdict = "pass";
+      s.roots = [];
+      s.blockingRoots = [];
+      s.newRoots = [];
+      s.errors = [];
+    }
+    const dir = temp("sg-int-merge-");
+    writeFileSync(join(dir, "forged.json"), JSON.stringify(forged));
+    writeFileSync(join(dir, "honest.json"), JSON.stringify(r.report));
+    const honest = await cli(["merge", join(dir, "honest.json")]);
+    expect(honest.code).toBe(1);
+    const m = await cli(["merge", join(dir, "forged.json")]);
+    expect(m.code).toBe(3);
+    expect(m.stderr).toMatch(
+      /forged\.json is refused: .*split-1000-3\/D:keeps-the-cent is \S+ by the evidence but missing/,
+    );
+  }, 240_000);
+});

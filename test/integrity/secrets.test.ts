@@ -1,7 +1,8 @@
 /**
  * Issue #17 item 4, end to end through a freshly bundled `dist/cli.js`: skillgate's environment holds a GitHub
  * token and a database URL in an innocently named variable; a `command` agent prints both, raw and encoded
- * (base64 at an odd offset, base64url, hex, URL-encoding), in its answer, in a file it writes and in its error
+ * (base64 at an odd offset, base64url, hex, URL-encoding; #27: every byte `%XX` in either case, every character
+ * `\uXXXX`, base64 wrapped at 76, 64 and 10 characters), in its answer, in a file it writes and in its error
  * output. No form of either secret may reach stdout, stderr, the JSON report, JUnit, SARIF, the skill-creator
  * exports, the replay recordings or the trial cache — and the report must show `[REDACTED]` where they were
  * (so the test cannot pass by the leak not happening).
@@ -37,6 +38,13 @@ const leaks = [
   "b64url " + Buffer.from("Bearer " + db).toString("base64url"),
   "hex " + Buffer.from(db).toString("hex"),
   "url " + encodeURIComponent(db),
+  // #27: full escapes and wrapped base64.
+  "pct " + [...Buffer.from(token)].map((b) => "%" + b.toString(16).padStart(2, "0")).join(""),
+  "PCT " + [...Buffer.from(db)].map((b) => "%" + b.toString(16).padStart(2, "0").toUpperCase()).join(""),
+  "uni " + [...db].map((c) => "\\\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")).join(""),
+  "mime\\n" + (b64("Authorization: Bearer " + token + "\\n" + db).match(/.{1,76}/g) ?? []).join("\\n"),
+  "pem\\n" + (Buffer.from("k=" + db).toString("base64url").match(/.{1,64}/g) ?? []).join("\\r\\n"),
+  "narrow\\n" + (b64("xy" + token).match(/.{1,10}/g) ?? []).join("\\n  "),
 ];
 mkdirSync("src", { recursive: true });
 writeFileSync("src/leak.txt", leaks.join("\\n"));
@@ -115,5 +123,14 @@ describe("secrets never leave", () => {
       ["junit.xml", "recordings", "report.json", "report.sarif", "report.skill-creator"].sort(),
     );
     for (const form of [...encodingsOf(TOKEN), ...encodingsOf(DB)]) expect(everything).not.toContain(form);
+    // Wrapped base64: with every line break taken out (raw, or escaped inside JSON), no 8-character run of any core.
+    const joined = everything.replace(/(?:\r?\n|\\r\\n|\\n)[ \t]*/g, "");
+    for (const secret of [TOKEN, DB])
+      for (const alphabet of ["base64", "base64url"] as const)
+        for (let k = 0; k < 3; k++) {
+          const core = Buffer.from(secret).subarray(k).toString(alphabet);
+          for (let i = 0; i + 8 <= core.length - 4; i += 4)
+            expect(joined).not.toContain(core.slice(i, i + 8));
+        }
   }, 180_000);
 });

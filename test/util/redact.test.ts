@@ -92,3 +92,84 @@ describe("every form a secret can take in output", () => {
     expect(r.redactCut("nothing to see here")).toBe("nothing to see here");
   });
 });
+
+describe("escaped forms of random secrets (#27 item 4)", () => {
+  const percent = (s: string, upper: boolean) =>
+    [...Buffer.from(s)]
+      .map((b) => `%${b.toString(16).padStart(2, "0")}`)
+      .map((e) => (upper ? e.toUpperCase() : e))
+      .join("");
+  const unicode = (s: string, upper: boolean) =>
+    [...Array(s.length).keys()]
+      .map((i) => s.charCodeAt(i).toString(16).padStart(4, "0"))
+      .map((h) => `\\u${upper ? h.toUpperCase() : h}`)
+      .join("");
+  /** base64 of `prefix + secret + suffix`, broken every `width` characters with `sep` and indented. */
+  const wrapped = (
+    bytes: Buffer,
+    alphabet: "base64" | "base64url",
+    width: number,
+    sep: string,
+    indent: string,
+  ) => {
+    const flat = bytes.toString(alphabet);
+    const lines: string[] = [];
+    for (let i = 0; i < flat.length; i += width) lines.push(flat.slice(i, i + width));
+    return lines.join(`${sep}${indent}`);
+  };
+  const secretArb = fc
+    .string({ minLength: 8, maxLength: 48, unit: "grapheme" })
+    .filter((s) => s.trim().length >= 8);
+  const noise = fc.string({ maxLength: 12 });
+
+  it("every byte %XX in either case, and every character as \\uXXXX in either case, is redacted", () => {
+    fc.assert(
+      fc.property(secretArb, noise, noise, fc.boolean(), (secret, a, b, upper) => {
+        const r = new Redactor([secret]);
+        for (const form of [percent(secret, upper), unicode(secret, upper)]) {
+          const out = r.redact(`${a}${form}${b}`);
+          expect(out).toContain(REDACTED);
+          expect(out).not.toContain(form);
+        }
+      }),
+      { seed: 27, numRuns: 300 },
+    );
+  });
+
+  it("base64 and base64url wrapped at MIME 76, PEM 64 or any width, raw or JSON-escaped line ends, leave no core", () => {
+    fc.assert(
+      fc.property(
+        secretArb,
+        fc.string({ maxLength: 5 }),
+        fc.string({ maxLength: 5 }),
+        fc.constantFrom<"base64" | "base64url">("base64", "base64url"),
+        fc.oneof(fc.constant(76), fc.constant(64), fc.integer({ min: 4, max: 90 })),
+        fc.constantFrom("\n", "\r\n", "\\n", "\\r\\n"),
+        fc.constantFrom("", "  ", "\t"),
+        (secret, pre, post, alphabet, width, sep, indent) => {
+          const r = new Redactor([secret]);
+          const bytes = Buffer.from(`${pre}${secret}${post}`);
+          const text = `-----BEGIN DATA-----${sep}${wrapped(bytes, alphabet, width, sep, indent)}${sep}-----END DATA-----`;
+          const out = r.redact(text);
+          expect(out).toContain(REDACTED);
+          // Joined again, what is left holds no two consecutive 3-byte groups of the secret at any offset.
+          const joined = out.replace(/(?:\r?\n|\\r\\n|\\n)[ \t]*/g, "");
+          const body = Buffer.from(secret);
+          for (let k = 0; k < 3; k++) {
+            const core = body.subarray(k).toString(alphabet);
+            for (let i = 0; i + 8 <= core.length - 4; i += 4)
+              expect(joined).not.toContain(core.slice(i, i + 8));
+          }
+        },
+      ),
+      { seed: 2027, numRuns: 400 },
+    );
+  });
+
+  it("ordinary wrapped text and code keep their line breaks and words", () => {
+    const r = new Redactor(["ghs_Zq8rT2vLm9XwK4pN7bYc3dFh6jGs1aEe0uRi"]);
+    const prose =
+      "Split the bill\nwithout losing\n  a cent.\\nThen encoding\\nbase64 of nothing secret\r\nhere";
+    expect(r.redact(prose)).toBe(prose);
+  });
+});

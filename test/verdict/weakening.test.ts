@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { memoryTree } from "../../src/verdict/dependencies.js";
 import { diffSuites, type WeakeningFinding } from "../../src/verdict/weakening.js";
 import { assertion, caseOf, query, suite } from "./make-suite.js";
 
@@ -236,8 +237,8 @@ describe("diffSuites", () => {
       ".agent/evals/split-cents/oracle.mjs": o,
     });
     const trees = (b: Record<string, string>, h: Record<string, string>) => ({
-      base: (rel: string) => b[rel],
-      head: (rel: string) => h[rel],
+      base: memoryTree(b),
+      head: memoryTree(h),
     });
     const same = files("export default () => false", "console.log('{}')");
     expect(diffSuites(base, head, undefined, undefined, trees(same, same))).toEqual([]);

@@ -21,10 +21,12 @@ usage recorded by earlier runs of the same agent), the confirmation allowance an
   --base-dir DIR      compare with the base checked out in DIR
   --skills GLOB       only skills whose name or path matches
   --agent NAME        agent adapter
+  --model NAME        the agent's model (agent.model), e.g. claude-sonnet-4-5 for --agent anthropic
   --trials N          trials per case and mode (overrides meta.json)
   --shard I/N         only shard I of N
   --no-cache          expect no cache hits
-  --config FILE       configuration file (default .skillgate.yml)
+  --config FILE       configuration file, a path from --repo (default .skillgate.yml); one outside the
+                      repository is the operator's own, and its relative command paths resolve from its folder
   --json FILE         write the forecast as JSON
   --matrix FILE       write the job matrix this run needs as JSON ({"shard": ["1/n", …]}): enough shards that
                       each one's first batch takes about --rounds rounds of agent calls (default 4)
@@ -41,6 +43,7 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
       "base-dir": { type: "string" },
       skills: { type: "string" },
       agent: { type: "string" },
+      model: { type: "string" },
       trials: { type: "string" },
       shard: { type: "string" },
       "no-cache": { type: "boolean" },
@@ -62,6 +65,7 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
       baseDir: values["base-dir"],
       skills: values.skills,
       agent: values.agent,
+      model: values.model,
       trials: values.trials,
       shard: values.shard,
       noCache: values["no-cache"],

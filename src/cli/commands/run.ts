@@ -20,11 +20,13 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --base-dir DIR      compare with the base checked out in DIR
   --skills GLOB       only skills whose name or path matches
   --agent NAME        agent adapter (replay, claude-code, codex, command, openai, anthropic, lexical)
+  --model NAME        the agent's model (agent.model), e.g. claude-sonnet-4-5 for --agent anthropic
   --trials N          trials per case and mode (default: meta.json, else 3)
   --shard I/N         evaluate only shard I of N (deterministic, balanced by expected cost)
   --seed N            seed of every randomised step (default 42); reported, replayable
   --no-cache          do not read or write the trial cache
-  --config FILE       configuration file (default .skillgate.yml)
+  --config FILE       configuration file, a path from --repo (default .skillgate.yml); one outside the
+                      repository is the operator's own, and its relative command paths resolve from its folder
   --json FILE         write the JSON report (and skill-creator exports to FILE's name + .skill-creator/)
   --junit FILE        write JUnit XML
   --sarif FILE        write SARIF (new roots as results with locations)
@@ -42,6 +44,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       "base-dir": { type: "string" },
       skills: { type: "string" },
       agent: { type: "string" },
+      model: { type: "string" },
       trials: { type: "string" },
       shard: { type: "string" },
       seed: { type: "string" },
@@ -70,6 +73,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       baseDir: values["base-dir"],
       skills: values.skills,
       agent: values.agent,
+      model: values.model,
       trials: values.trials,
       shard: values.shard,
       seed: values.seed,

@@ -1,12 +1,13 @@
 import { assertionLookup } from "../../detect/assertion-types.js";
 import { discoverRepository } from "../../detect/discover.js";
-import { judgeWithoutJudge } from "../../detect/needs-judge.js";
+import { withoutJudge } from "../../detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "../../detect/outside-globs.js";
 import "../../grade/assertions/index.js";
 import * as assertionRegistry from "../../grade/assertions/registry.js";
 import { nearDuplicateWarnings } from "../../grade/lexical-router.js";
 import { formatDiagnostic, InputError, type ValidationProfile } from "../../model/index.js";
 import { EXIT } from "../../report/exit-codes.js";
+import { renderValidationSummary, summariseValidation } from "../../report/validation-summary.js";
 import { loadConfig } from "../../settings/config.js";
 import type { CliIO } from "../io.js";
 import { parseCommandLine, UsageError } from "../usage.js";
@@ -63,11 +64,12 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     ...found.diagnostics,
     ...nearDuplicateWarnings(found.skills),
     ...outsideGlobsDiagnostics(found.outsideGlobs, undefined),
-    ...(judgeConfigured ? [] : judgeWithoutJudge(found.skills, "warning")),
+    ...(judgeConfigured ? [] : withoutJudge(found.skills)),
   );
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.filter((d) => d.severity === "warning").length;
   const notices = diagnostics.length - errors - warnings;
+  const summary = summariseValidation(found.skills, diagnostics);
   if (values.json) {
     const skills = found.skills.map((s) => ({
       name: s.name,
@@ -76,16 +78,18 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
       path: s.path,
       suite: s.suite?.root ?? null,
       suiteFormats: s.suite?.formats ?? [],
+      suiteFiles: s.suite?.sourceFiles ?? [],
       cases: s.suite?.cases.length ?? 0,
       triggerQueries:
         (s.suite?.trigger?.shouldFire.length ?? 0) + (s.suite?.trigger?.shouldNotFire.length ?? 0),
     }));
     io.stdout(
-      `${JSON.stringify({ profile, listing: found.files.source, skills, outsideGlobs: found.outsideGlobs, diagnostics, errors, warnings, notices }, null, 2)}\n`,
+      `${JSON.stringify({ profile, listing: found.files.source, skills, outsideGlobs: found.outsideGlobs, diagnostics, errors, warnings, notices, summary }, null, 2)}\n`,
     );
   } else {
     for (const d of diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
     const suites = found.skills.filter((s) => s.suite).length;
+    if (found.skills.length > 0) io.stdout(`${renderValidationSummary(summary).join("\n")}\n`);
     io.stdout(
       `${found.skills.length} skill(s), ${suites} suite(s) checked under the ${profile} profile: ${errors} error(s), ${warnings} warning(s)${notices ? `, ${notices} notice(s)` : ""}\n`,
     );

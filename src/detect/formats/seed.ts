@@ -28,25 +28,30 @@ export const seedFormat: SuiteFormatLoader = {
       assertionFiles.set(posix.basename(f).replace(DATA_FILE, ""), f);
     const seenAssertionFiles = new Set<string>();
     for (const file of reader.list(posix.join(root, "prompts"), DATA_FILE)) {
-      const c = loadCase(reader, root, file);
-      if (!c) continue;
-      const af = assertionFiles.get(c.id);
-      if (af) {
-        seenAssertionFiles.add(af);
-        const src = reader.read(af);
-        if (src && reader.validate(assertionFileSchema, src.value, src, [], "suite/assertion-file")) {
-          const list = Array.isArray(src.value)
-            ? src.value
-            : (src.value as { assertions: unknown[] }).assertions;
-          const base = Array.isArray(src.value) ? [] : ["assertions"];
-          list.forEach((raw, i) => {
-            const a = reader.assertion(raw, src, [...base, i]);
-            if (a) c.assertions.push(a);
-          });
+      // One case per file: a file that does not load is an error of that case alone.
+      const part = { part: "case" as const, caseId: posix.basename(file).replace(DATA_FILE, "") };
+      const { value: c, ok } = reader.withinPart(part, () => {
+        const c = loadCase(reader, root, file);
+        if (!c) return undefined;
+        part.caseId = c.id;
+        const af = assertionFiles.get(c.id);
+        if (af) {
+          seenAssertionFiles.add(af);
+          const src = reader.read(af);
+          if (src && reader.validate(assertionFileSchema, src.value, src, [], "suite/assertion-file")) {
+            const list = Array.isArray(src.value)
+              ? src.value
+              : (src.value as { assertions: unknown[] }).assertions;
+            const base = Array.isArray(src.value) ? [] : ["assertions"];
+            list.forEach((raw, i) => {
+              const a = reader.assertion(raw, src, [...base, i]);
+              if (a) c.assertions.push(a);
+            });
+          }
         }
-      }
-      reader.checkCase(c);
-      draft.cases.push(c);
+        return reader.checkCase(c) ? c : undefined;
+      });
+      if (c && ok) draft.cases.push(c);
     }
     for (const [id, f] of assertionFiles)
       if (!seenAssertionFiles.has(f))
@@ -56,20 +61,21 @@ export const seedFormat: SuiteFormatLoader = {
           `assertion file for case \`${id}\` has no prompt file prompts/${id}.{json,yaml} (case ids come from the prompt's \`id\`)`,
         );
     const triggerFile = posix.join(root, "trigger-eval.json");
-    if (reader.exists(triggerFile)) {
-      const src = reader.read(triggerFile);
-      if (src && Array.isArray(src.value)) return; // skill-creator array form: its own loader reads it
-      if (src && reader.validate(triggerEvalSchema, src.value, src, [], "suite/trigger-eval")) {
-        const v = src.value as { shouldFire: unknown[]; shouldNotFire: unknown[] };
-        // A skill with two suite folders (`.agent/evals/<name>/` and its own `evals/`) gets both sets.
-        addTriggers(
-          draft,
-          v.shouldFire.map((q, i) => triggerQuery(q, src, ["shouldFire", i])),
-          v.shouldNotFire.map((q, i) => triggerQuery(q, src, ["shouldNotFire", i])),
-          src.locate([]),
-        );
-      }
-    }
+    if (reader.exists(triggerFile))
+      reader.withinPart({ part: "trigger" }, () => {
+        const src = reader.read(triggerFile);
+        if (src && Array.isArray(src.value)) return; // skill-creator array form: its own loader reads it
+        if (src && reader.validate(triggerEvalSchema, src.value, src, [], "suite/trigger-eval")) {
+          const v = src.value as { shouldFire: unknown[]; shouldNotFire: unknown[] };
+          // A skill with two suite folders (`.agent/evals/<name>/` and its own `evals/`) gets both sets.
+          addTriggers(
+            draft,
+            v.shouldFire.map((q, i) => triggerQuery(q, src, ["shouldFire", i])),
+            v.shouldNotFire.map((q, i) => triggerQuery(q, src, ["shouldNotFire", i])),
+            src.locate([]),
+          );
+        }
+      });
   },
 };
 

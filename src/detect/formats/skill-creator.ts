@@ -1,12 +1,32 @@
 import { posix } from "node:path";
-import type { Assertion, TriggerQuery } from "../../model/index.js";
-import { skillCreatorEvalsSchema, skillCreatorTriggerSchema } from "../schemas.js";
+import type { Assertion, Case, TriggerQuery } from "../../model/index.js";
+import type { PathSegment, SourceFile } from "../source-file.js";
+import type { SuiteReader } from "../suite-context.js";
 import type { SuiteDraft, SuiteFormatLoader } from "./types.js";
 
 /** skill-creator's trigger sets have no fixed file name; these are the names we look at. */
-const TRIGGER_FILE = /^(trigger[-_]?evals?|triggers?|trigger[-_]?queries|eval[-_]?set)\.json$/i;
+export const TRIGGER_FILE = /^(trigger[-_]?evals?|triggers?|trigger[-_]?queries|eval[-_]?set)\.json$/i;
 
-/** Anthropic skill-creator: `evals.json` (natural-language expectations) and `[{query, should_trigger}]`. */
+/** Keys of an `evals[]` entry skill-creator reads or writes itself (`eval_name` in its eval_metadata.json). */
+const EVAL_KEYS = new Set([
+  "id",
+  "prompt",
+  "expected_output",
+  "files",
+  "expectations",
+  "assertions",
+  "name",
+  "eval_name",
+  "eval_id",
+  "description",
+]);
+const TOP_KEYS = new Set(["$schema", "skill_name", "evals"]);
+
+/**
+ * Anthropic skill-creator: `evals.json` (natural-language expectations) and `[{query, should_trigger}]`. Read as
+ * skill-creator reads them: its runner and grader look at the keys they know and pass over the rest, so an
+ * unknown key is a located warning, never an error; a broken entry is an error of that case alone.
+ */
 export const skillCreatorFormat: SuiteFormatLoader = {
   format: "skill-creator",
   detect(reader, root) {
@@ -18,61 +38,225 @@ export const skillCreatorFormat: SuiteFormatLoader = {
   },
   load(reader, root, draft) {
     const evalsFile = posix.join(root, "evals.json");
-    if (reader.exists(evalsFile)) {
-      const src = reader.read(evalsFile);
-      if (src && reader.validate(skillCreatorEvalsSchema, src.value, src, [], "suite/skill-creator-evals")) {
-        const evals = (src.value as { evals: Record<string, unknown>[] }).evals;
-        evals.forEach((e, i) => {
-          const id =
-            e.id === undefined ? `eval-${i + 1}` : /^\d+$/.test(String(e.id)) ? `eval-${e.id}` : String(e.id);
-          const assertions: Assertion[] = [];
-          const key = Array.isArray(e.expectations) ? "expectations" : "assertions";
-          const list = (e[key] as unknown[] | undefined) ?? [];
-          list.forEach((x, j) => {
-            const path = ["evals", i, key, j];
-            if (typeof x === "string" || (x && typeof x === "object" && !("type" in x) && "text" in x)) {
-              // A natural-language check: graded by the configured judge, never implied.
-              const text = typeof x === "string" ? x : String((x as { text: unknown }).text);
-              const a = reader.assertion(
-                { id: `expectation-${j + 1}`, type: "judge", value: text },
-                src,
-                path,
-              );
-              if (a) assertions.push({ ...a, loc: src.locate(path) });
-            } else {
-              const a = reader.assertion(x, src, path);
-              if (a) assertions.push(a);
-            }
-          });
-          const c = {
-            id,
-            prompt: String(e.prompt),
-            // skill-creator's paths are relative to the skill folder (`evals/files/x.pdf`); a suite kept
-            // elsewhere (`evals/evals.json` at the repository root) resolves them from the folder above it.
-            files: reader.caseFiles(e.files, filesBase(root, draft.skillDir), src, ["evals", i, "files"]),
-            assertions,
-            vars: {},
-            loc: src.locate(["evals", i]),
-          };
-          reader.checkCase(c);
-          draft.cases.push(c);
-        });
-      }
-    }
+    if (reader.exists(evalsFile)) loadEvalsFile(reader, evalsFile, root, draft);
     for (const file of reader.list(root, TRIGGER_FILE)) {
       const src = reader.read(file);
       if (!src || !Array.isArray(src.value)) continue; // the seed loader reads the object form
-      if (!reader.validate(skillCreatorTriggerSchema, src.value, src, [], "suite/skill-creator-trigger"))
-        continue;
-      const fire: TriggerQuery[] = [];
-      const noFire: TriggerQuery[] = [];
-      (src.value as { query: string; should_trigger: boolean }[]).forEach((q, i) => {
-        (q.should_trigger ? fire : noFire).push({ prompt: q.query, weight: 1, loc: src.locate([i]) });
-      });
-      addTriggers(draft, fire, noFire, src.locate([]));
+      reader.withinPart({ part: "trigger" }, () => loadTriggerArray(reader, src, [], draft));
     }
   },
 };
+
+function loadEvalsFile(reader: SuiteReader, file: string, root: string, draft: SuiteDraft): void {
+  // A file that does not parse takes its cases with it, nothing else.
+  const src = reader.withinPart({ part: "case" }, () => reader.read(file)).value;
+  if (!src) return;
+  const v = src.value;
+  if (Array.isArray(v)) {
+    // A trigger set saved as evals.json (the array form of run_eval.py's --eval-set).
+    reader.withinPart({ part: "trigger" }, () => loadTriggerArray(reader, src, [], draft));
+    return;
+  }
+  if (!v || typeof v !== "object") {
+    reader.withinPart({ part: "case" }, () =>
+      reader.error(
+        src.locate([]),
+        "suite/skill-creator-evals",
+        "evals.json must be an object with an `evals` list",
+      ),
+    );
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  if (!Array.isArray(o.evals)) {
+    // No `evals`: lists of trigger queries under another key are read as a trigger set; anything else is not
+    // skill-creator's format, said once and not read.
+    const lists = Object.keys(o).filter(
+      (k) => Array.isArray(o[k]) && (o[k] as unknown[]).every(isTriggerItem),
+    );
+    for (const key of lists)
+      reader.withinPart({ part: "trigger" }, () => loadTriggerArray(reader, src, [key], draft));
+    const rest = Object.keys(o).filter((k) => !lists.includes(k) && !TOP_KEYS.has(k));
+    if (lists.length === 0 || rest.length > 0)
+      reader.notice(
+        src.locate([]),
+        "suite/not-read",
+        `not graded: ${lists.length === 0 ? "no `evals` list (skill-creator's format) and no trigger queries" : `\`${rest.join("`, `")}\``} in this evals.json; skillgate reads \`evals\` entries and \`[{query, should_trigger}]\` lists`,
+      );
+    return;
+  }
+  for (const key of Object.keys(o))
+    if (!TOP_KEYS.has(key))
+      reader.warn(
+        src.locateKey([key]),
+        "suite/unknown-key",
+        `\`${key}\` is not a key of skill-creator's evals.json: ignored`,
+      );
+  (o.evals as unknown[]).forEach((e, i) => {
+    const part = { part: "case" as const, caseId: caseId(e, i) };
+    const { value: c, ok } = reader.withinPart(part, () => loadEval(reader, src, e, i, root, draft));
+    if (c && ok) draft.cases.push(c);
+  });
+}
+
+function caseId(e: unknown, i: number): string {
+  const id = e && typeof e === "object" ? (e as { id?: unknown }).id : undefined;
+  if (typeof id === "number" || (typeof id === "string" && /^\d+$/.test(id))) return `eval-${id}`;
+  if (typeof id === "string" && /^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(id)) return id;
+  return `eval-${i + 1}`;
+}
+
+function loadEval(
+  reader: SuiteReader,
+  src: SourceFile,
+  e: unknown,
+  i: number,
+  root: string,
+  draft: SuiteDraft,
+): Case | undefined {
+  const at = ["evals", i];
+  if (!e || typeof e !== "object" || Array.isArray(e)) {
+    reader.error(
+      src.locate(at),
+      "suite/skill-creator-evals",
+      `evals[${i}] must be an object with a \`prompt\``,
+    );
+    return undefined;
+  }
+  const o = e as Record<string, unknown>;
+  if (typeof o.prompt !== "string" || o.prompt.trim() === "") {
+    reader.error(
+      src.locate(o.prompt === undefined ? at : [...at, "prompt"]),
+      "suite/skill-creator-evals",
+      `evals[${i}] has no \`prompt\` (a non-empty string): this case cannot run`,
+    );
+    return undefined;
+  }
+  const id = caseId(e, i);
+  if (o.id !== undefined && id === `eval-${i + 1}` && String(o.id) !== String(i + 1))
+    reader.warn(
+      src.locate([...at, "id"]),
+      "suite/skill-creator-id",
+      `id is not a number or a name: read as \`${id}\``,
+    );
+  for (const key of Object.keys(o))
+    if (!EVAL_KEYS.has(key))
+      reader.warn(
+        src.locateKey([...at, key]),
+        "suite/not-graded",
+        `\`${key}\` is not read by skill-creator's grader: not graded`,
+      );
+  const assertions: Assertion[] = [];
+  for (const key of ["expectations", "assertions"] as const) {
+    const list = o[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      reader.error(src.locate([...at, key]), "suite/skill-creator-evals", `\`${key}\` must be a list`);
+      continue;
+    }
+    list.forEach((x, j) => {
+      const a = expectation(reader, src, [...at, key, j], x, assertions.length + 1);
+      if (a) assertions.push(a);
+    });
+  }
+  const c: Case = {
+    id,
+    prompt: o.prompt,
+    // skill-creator's paths are relative to the skill folder (`evals/files/x.pdf`); a suite kept elsewhere
+    // (`evals/evals.json` at the repository root) resolves them from the folder above it.
+    files: filesOf(reader, src, o.files, [...at, "files"], filesBase(root, draft.skillDir)),
+    assertions,
+    vars: {},
+    loc: src.locate(at),
+  };
+  return reader.checkCase(c, "`expectations` (natural-language checks a judge grades) or `assertions`")
+    ? c
+    : undefined;
+}
+
+/** One entry of `expectations` / `assertions`: a sentence is a judge check, an object with `type` one of ours. */
+function expectation(
+  reader: SuiteReader,
+  src: SourceFile,
+  path: PathSegment[],
+  x: unknown,
+  n: number,
+): Assertion | undefined {
+  const text =
+    typeof x === "string"
+      ? x
+      : x && typeof x === "object" && !("type" in x)
+        ? ["text", "check", "description", "expectation"]
+            .map((k) => (x as Record<string, unknown>)[k])
+            .find((t): t is string => typeof t === "string")
+        : undefined;
+  if (x && typeof x === "object" && "type" in x) return reader.assertion(x, src, path);
+  if (text === undefined || text.trim() === "") {
+    reader.warn(src.locate(path), "suite/not-graded", "expectation with no text: not graded");
+    return undefined;
+  }
+  // A natural-language check: graded by the configured judge, never implied.
+  const a = reader.assertion({ id: `expectation-${n}`, type: "judge", value: text }, src, path);
+  return a && { ...a, loc: src.locate(path) };
+}
+
+function filesOf(reader: SuiteReader, src: SourceFile, raw: unknown, path: PathSegment[], base: string) {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw) || raw.some((f) => typeof f !== "string" || f === "")) {
+    reader.error(src.locate(path), "suite/skill-creator-evals", "`files` must be a list of paths");
+    return [];
+  }
+  return reader.caseFiles(raw, base, src, path);
+}
+
+function isTriggerItem(q: unknown): boolean {
+  if (!q || typeof q !== "object" || Array.isArray(q)) return false;
+  const o = q as Record<string, unknown>;
+  return (
+    typeof o.should_trigger === "boolean" && (typeof o.query === "string" || typeof o.prompt === "string")
+  );
+}
+
+/**
+ * `[{query, should_trigger}]` at `at` in `src`. run_eval.py reads `query` and `should_trigger` and passes over
+ * every other key (`rationale`, `category` …): one warning per unknown key, at its first use. `prompt` for
+ * `query` (forks of skill-creator accept either) is read, with a warning.
+ */
+function loadTriggerArray(reader: SuiteReader, src: SourceFile, at: PathSegment[], draft: SuiteDraft): void {
+  const list = (
+    at.length === 0 ? src.value : (src.value as Record<string, unknown>)[at[0] as string]
+  ) as unknown[];
+  const fire: TriggerQuery[] = [];
+  const noFire: TriggerQuery[] = [];
+  const warned = new Set<string>();
+  list.forEach((q, i) => {
+    const path = [...at, i];
+    const o = q && typeof q === "object" && !Array.isArray(q) ? (q as Record<string, unknown>) : undefined;
+    const query =
+      typeof o?.query === "string" ? o.query : typeof o?.prompt === "string" ? o.prompt : undefined;
+    if (!o || query === undefined || query.trim() === "" || typeof o.should_trigger !== "boolean") {
+      reader.error(
+        src.locate(path),
+        "suite/skill-creator-trigger",
+        "a trigger query needs `query` (a non-empty string) and `should_trigger` (true or false)",
+      );
+      return;
+    }
+    for (const key of Object.keys(o)) {
+      if (key === "query" || key === "should_trigger" || warned.has(key)) continue;
+      warned.add(key);
+      reader.warn(
+        src.locateKey([...path, key]),
+        key === "prompt" && o.query === undefined ? "suite/trigger-prompt-key" : "suite/unknown-key",
+        key === "prompt" && o.query === undefined
+          ? "`prompt` read as the query (skill-creator's run_eval.py reads `query`)"
+          : `\`${key}\` is not read by skill-creator's run_eval.py: ignored (reported once per file)`,
+      );
+    }
+    (o.should_trigger ? fire : noFire).push({ prompt: query, weight: 1, loc: src.locate(path) });
+  });
+  addTriggers(draft, fire, noFire, src.locate(at));
+}
 
 function filesBase(root: string, skillDir: string): string {
   if (skillDir === "." || root === skillDir || root.startsWith(`${skillDir}/`)) return skillDir;

@@ -1,11 +1,14 @@
 import { posix } from "node:path";
 import type { TriggerQuery } from "../../model/index.js";
 import { wazaTriggerSchema } from "../schemas.js";
+import type { SuiteReader } from "../suite-context.js";
 import { addTriggers } from "./skill-creator.js";
-import type { SuiteFormatLoader } from "./types.js";
+import type { SuiteDraft, SuiteFormatLoader } from "./types.js";
 import { loadWazaEval, WAZA_EVAL_FILES } from "./waza-eval.js";
 
 const FILES = ["trigger_tests.yaml", "trigger_tests.yml"];
+const PROMPT_KEYS = new Set(["prompt", "reason", "confidence"]);
+const TRIGGER_KEYS = new Set(["$schema", "skill", "should_trigger_prompts", "should_not_trigger_prompts"]);
 
 /** microsoft/waza: `trigger_tests.yaml` (`confidence: medium` weighs 0.5 as waza does) and `eval.yaml` tasks. */
 export const wazaFormat: SuiteFormatLoader = {
@@ -18,22 +21,43 @@ export const wazaFormat: SuiteFormatLoader = {
     for (const name of FILES) {
       const file = posix.join(root, name);
       if (!reader.exists(file)) continue;
-      const src = reader.read(file);
-      if (!src || !reader.validate(wazaTriggerSchema, src.value, src, [], "suite/waza-trigger")) continue;
-      const v = src.value as Record<string, unknown[] | undefined>;
-      const toQueries = (key: string): TriggerQuery[] =>
-        (v[key] ?? []).map((q, i) => {
-          const loc = src.locate([key, i]);
-          if (typeof q === "string") return { prompt: q, weight: 1, loc };
-          const o = q as { prompt: string; reason?: string; confidence?: string };
-          return { prompt: o.prompt, reason: o.reason, weight: o.confidence === "medium" ? 0.5 : 1, loc };
-        });
-      addTriggers(
-        draft,
-        toQueries("should_trigger_prompts"),
-        toQueries("should_not_trigger_prompts"),
-        src.locate([]),
-      );
+      reader.withinPart({ part: "trigger" }, () => loadTriggerTests(reader, file, draft));
     }
   },
 };
+
+function loadTriggerTests(reader: SuiteReader, file: string, draft: SuiteDraft): void {
+  const src = reader.read(file);
+  if (!src || !reader.validate(wazaTriggerSchema, src.value, src, [], "suite/waza-trigger")) return;
+  for (const key of Object.keys(src.value as object))
+    if (!TRIGGER_KEYS.has(key))
+      reader.warn(
+        src.locateKey([key]),
+        "suite/unknown-key",
+        `\`${key}\` is not a key of waza's trigger_tests.yaml: ignored`,
+      );
+  const v = src.value as Record<string, unknown[] | undefined>;
+  const warned = new Set<string>();
+  const toQueries = (key: string): TriggerQuery[] =>
+    (v[key] ?? []).map((q, i) => {
+      const loc = src.locate([key, i]);
+      if (typeof q === "string") return { prompt: q, weight: 1, loc };
+      const o = q as { prompt: string; reason?: string; confidence?: string };
+      for (const k of Object.keys(o))
+        if (!PROMPT_KEYS.has(k) && !warned.has(k)) {
+          warned.add(k);
+          reader.warn(
+            src.locateKey([key, i, k]),
+            "suite/unknown-key",
+            `\`${k}\` is not read by waza's trigger tests: ignored (reported once per file)`,
+          );
+        }
+      return { prompt: o.prompt, reason: o.reason, weight: o.confidence === "medium" ? 0.5 : 1, loc };
+    });
+  addTriggers(
+    draft,
+    toQueries("should_trigger_prompts"),
+    toQueries("should_not_trigger_prompts"),
+    src.locate([]),
+  );
+}

@@ -1,0 +1,262 @@
+/**
+ * Issue #28: day one on a real repository. The fixture repositories under test/fixtures/day-one/ are shaped like
+ * public ones (skill-creator's evals.json with the keys its flow writes, waza's inline tasks and graders, a plugin
+ * whose manifest names its skills folder beside previews and fragments, dotnet/skills' scenarios); the smaller
+ * ones are written here. Foreign formats are read as their owners read them, an error is as small as what it
+ * breaks, discovery finds what Claude Code loads, and `validate` ends with a summary.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { assertionLookup } from "../../src/detect/assertion-types.js";
+import { discoverRepository } from "../../src/detect/discover.js";
+import "../../src/grade/assertions/index.js";
+import * as registry from "../../src/grade/assertions/registry.js";
+import type { Diagnostic, Skill } from "../../src/model/index.js";
+import { runCli } from "../support/run-cli.js";
+
+const FIXTURES = join(import.meta.dirname, "../fixtures/day-one");
+const opts = { profile: "claude-code" as const, assertionTypes: assertionLookup(registry), env: {} };
+
+const scratch: string[] = [];
+afterAll(() => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+function repo(files: Record<string, string>, from?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "sg-day-one-"));
+  scratch.push(dir);
+  if (from) cpSync(join(FIXTURES, from), dir, { recursive: true });
+  for (const [p, c] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    writeFileSync(join(dir, p), c);
+  }
+  return dir;
+}
+const skillMd = (name: string) =>
+  `---\nname: ${name}\ndescription: Does ${name} work. Use for ${name} tasks.\n---\nSteps.\n`;
+const at = (ds: readonly Diagnostic[], severity: string) =>
+  ds.filter((d) => d.severity === severity).map((d) => `${d.file}:${d.line} ${d.code}`);
+const skill = (skills: readonly Skill[], name: string) => skills.find((s) => s.name === name)!;
+
+async function validate(dir: string, ...args: string[]) {
+  const r = await runCli(["validate", "--repo", dir, "--json", ...args]);
+  return { ...JSON.parse(r.stdout), code: r.code };
+}
+
+/** `plan` with an agent that runs nothing: the trials each skill's batteries would get. */
+async function plan(dir: string): Promise<{ skill: string; battery: string; trials: number }[]> {
+  writeFileSync(join(dir, ".skillgate.yml"), "agent:\n  adapter: command\n  command: cat\n");
+  const out = join(dir, "plan.json");
+  const r = await runCli(["plan", "--repo", dir, "--json", out]);
+  expect(r.code, r.stderr + r.stdout).toBe(0);
+  return JSON.parse(readFileSync(out, "utf8")).forecast.lines;
+}
+
+describe("foreign formats are read as their owners read them", () => {
+  it("skill-creator: the keys its flow writes are warnings, a case with no assertions yet is a warning, its trigger array is read", async () => {
+    const dir = repo({}, "skill-creator-keys");
+    const v = await validate(dir);
+    expect(v.errors).toBe(0);
+    expect(v.code).toBe(0);
+    const evals = "skills/invoice-fill/evals/evals.json";
+    expect(at(v.diagnostics, "warning")).toEqual(
+      expect.arrayContaining([
+        `${evals}:10 suite/not-graded`, // must_have
+        `${evals}:11 suite/not-graded`, // manual_review_expected
+        `${evals}:23 suite/case-no-checks`,
+        "skills/invoice-fill/evals/trigger-eval.json:2 suite/unknown-key", // rationale, once
+      ]),
+    );
+    expect(v.diagnostics.filter((d: Diagnostic) => d.message.includes("rationale"))).toHaveLength(1);
+    // No judge: the natural-language checks are notices, the typed one still runs; eval-2 has nothing left.
+    expect(at(v.diagnostics, "notice")).toEqual(
+      expect.arrayContaining([
+        `${evals}:13 suite/judge-not-configured`,
+        `${evals}:21 suite/judge-not-configured`,
+      ]),
+    );
+    expect(v.diagnostics.find((d: Diagnostic) => d.code === "suite/nothing-gradeable")).toMatchObject({
+      file: evals,
+      line: 17,
+      severity: "warning",
+      message: expect.stringContaining("set `judge:` in .skillgate.yml"),
+    });
+    expect(v.skills[0]).toMatchObject({ cases: 1, triggerQueries: 4 });
+  });
+
+  it("waza: inline tasks with validators, legacy regex graders, output_contains_any, and what has no equivalent named", () => {
+    const found = discoverRepository(join(FIXTURES, "waza-inline"), opts);
+    expect(at(found.diagnostics, "error")).toEqual([]);
+    const changelog = skill(found.skills, "changelog-writer").suite!;
+    expect(
+      changelog.cases.map((c) => [c.id, c.assertions.map((a) => `${a.rawType}:${a.params.value}`)]),
+    ).toEqual([
+      [
+        "entry-from-prs",
+        [
+          "judge:Groups the pull requests under Added, Changed and Fixed headings",
+          "regex:(?i)added|changed|fixed",
+        ],
+      ],
+      ["not-for-commit-messages", ["not-regex:## \\[?v?\\d+\\.\\d+"]],
+    ]);
+    const notes = skill(found.skills, "release-notes").suite!;
+    expect(notes.cases).toHaveLength(1);
+    expect(notes.cases[0]!.assertions.map((a) => `${a.id} ${a.rawType} ${a.params.value}`)).toEqual([
+      "output_contains-1 contains 1.5",
+      "output_contains_any regex (?:new|now you can|improved)",
+      "suite-no_ticket_numbers-must_not_match-1 not-regex JIRA-\\d+",
+      "suite-no_errors-regex_not_match-1 not-regex (?i)fatal error|exception occurred",
+    ]);
+    expect(notes.trigger!.shouldFire.map((q) => q.weight)).toEqual([1, 0.5]);
+    expect(at(found.diagnostics, "notice")).toEqual([
+      "skills/release-notes/eval.yaml:16 suite/not-graded", // code grader
+      "skills/release-notes/tasks/summarise.yaml:14 suite/not-graded", // outcomes
+      "skills/release-notes/tasks/summarise.yaml:17 suite/not-graded", // behavior grader
+    ]);
+    expect(at(found.diagnostics, "warning")).toEqual([
+      "skills/release-notes/trigger_tests.yaml:6 suite/unknown-key",
+    ]);
+  });
+
+  it("dotnet/skills scenarios: tests/<plugin>/<skill>/eval.yaml attached by folder, assertions and rubric mapped", () => {
+    const found = discoverRepository(join(FIXTURES, "dotnet-scenarios"), { ...opts, env: {} });
+    expect(at(found.diagnostics, "error")).toEqual([]);
+    const s = skill(found.skills, "dotnet-build:binlog-triage");
+    expect(s.suite!.cases.map((c) => [c.id, c.assertions.map((a) => a.rawType)])).toEqual([
+      ["1-root-cause-from-the-binlog-alone", ["contains", "regex", "judge"]],
+      ["2-no-binlog", ["contains"]],
+    ]);
+    expect(at(found.diagnostics, "notice")).toEqual([
+      "tests/dotnet-build/binlog-triage/eval.yaml:5 suite/not-graded", // setup
+      "tests/dotnet-build/binlog-triage/eval.yaml:14 suite/not-graded", // exit_success
+    ]);
+  });
+
+  it("skillgate's own format stays strict: an unknown key of a case is an error", () => {
+    const dir = repo({
+      "skills/a/SKILL.md": skillMd("a"),
+      "skills/a/evals/prompts/c1.yaml":
+        "id: c1\nprompt: p\nmust_have: [x]\nassertions: [{id: x, type: contains, value: x}]\n",
+    });
+    expect(at(discoverRepository(dir, opts).diagnostics, "error")).toEqual([
+      "skills/a/evals/prompts/c1.yaml:3 suite/case",
+    ]);
+  });
+});
+
+describe("an error is as small as what it breaks", () => {
+  const broken = () =>
+    repo({
+      "skills/split/SKILL.md": skillMd("split"),
+      "skills/split/evals/meta.json": "{}",
+      "skills/split/evals/prompts/good.yaml":
+        "id: good\nprompt: Split 10 in 3.\nassertions: [{id: total, type: contains, value: '10'}]\n",
+      "skills/split/evals/prompts/broken.yaml":
+        "id: broken\nprompt: Split 0.\nassertions: [{id: z, type: containz, value: '0'}]\n",
+      "skills/split/evals/prompts/empty.yaml": "id: empty\nprompt: Split nothing.\n",
+      "skills/split/evals/trigger-eval.json": JSON.stringify({
+        shouldFire: ["split this bill three ways", "divide 100 between 3 people"],
+        shouldNotFire: ["what is 3 times 4"],
+      }),
+    });
+
+  it("validate: the broken case is an error at its line, the case with no checks a warning", async () => {
+    const v = await validate(broken());
+    expect(at(v.diagnostics, "error")).toEqual([
+      "skills/split/evals/prompts/broken.yaml:3 suite/unknown-assertion-type",
+    ]);
+    expect(at(v.diagnostics, "warning")).toEqual([
+      "skills/split/evals/prompts/empty.yaml:1 suite/case-no-checks",
+    ]);
+    expect(v.skills[0]).toMatchObject({ cases: 1, triggerQueries: 3 });
+  });
+
+  it("plan: the skill's other case and its trigger battery still get their trials", async () => {
+    const lines = await plan(broken());
+    expect(lines.filter((l) => l.skill === "split").map((l) => `${l.battery} ${l.trials > 0}`)).toEqual([
+      "discriminator true",
+      "trigger true",
+    ]);
+  });
+});
+
+describe("discovery as Claude Code loads skills", () => {
+  it("a plugin's manifest names its skills folder: previews stay outside it, fragments without frontmatter are no skills", async () => {
+    const v = await validate(repo({}, "plugin-paths"));
+    expect(v.errors).toBe(0);
+    expect(v.skills.map((s: { name: string; path: string }) => `${s.name} ${s.path}`)).toEqual([
+      "deploy preview/deploy/SKILL.md",
+      "acme:deploy skills/deploy/SKILL.md",
+      "acme:rollback skills/rollback/SKILL.md",
+    ]);
+    expect(v.diagnostics.find((d: Diagnostic) => d.code === "skill/no-frontmatter")).toMatchObject({
+      file: "docs/fragments/rollback/SKILL.md",
+      severity: "notice",
+    });
+  });
+
+  it("duplicate names are errors only within one skills folder or plugin", async () => {
+    const v = await validate(
+      repo({
+        ".claude/skills/twin/SKILL.md": skillMd("twin"),
+        ".github/skills/twin/SKILL.md": skillMd("twin"),
+        "templates/web/.agents/skills/setup/SKILL.md": skillMd("setup"),
+        "templates/cli/.agents/skills/setup/SKILL.md": skillMd("setup"),
+        "skills/one/SKILL.md": skillMd("same").replace("name: same", "name: same"),
+        "skills/two/SKILL.md": skillMd("same"),
+      }),
+    );
+    expect(at(v.diagnostics, "error")).toEqual(["skills/two/SKILL.md:2 skill/duplicate-name"]);
+    expect(at(v.diagnostics, "notice")).toEqual([
+      ".github/skills/twin/SKILL.md:2 skill/duplicate-copy",
+      "templates/web/.agents/skills/setup/SKILL.md:2 skill/duplicate-copy",
+    ]);
+  });
+
+  it("name ≠ folder is a warning under the default profile, an error under strict", async () => {
+    const dir = repo({ "skills/folder/SKILL.md": skillMd("other-name") });
+    expect(at((await validate(dir)).diagnostics, "warning")).toContain(
+      "skills/folder/SKILL.md:2 skill/name-folder",
+    );
+    expect(at((await validate(dir, "--profile", "strict")).diagnostics, "error")).toContain(
+      "skills/folder/SKILL.md:2 skill/name-folder",
+    );
+  });
+
+  it("a SKILL.md linked to another skill is that skill once, with a notice; a link out of the repository is an error", () => {
+    const outside = repo({ "SKILL.md": skillMd("elsewhere") });
+    const dir = repo({ "skills/real/SKILL.md": skillMd("real"), ".claude/skills/.keep": "" });
+    mkdirSync(join(dir, ".claude/skills/real"));
+    symlinkSync("../../../skills/real/SKILL.md", join(dir, ".claude/skills/real/SKILL.md"));
+    mkdirSync(join(dir, "skills/leak"));
+    symlinkSync(join(outside, "SKILL.md"), join(dir, "skills/leak/SKILL.md"));
+    const found = discoverRepository(dir, opts);
+    expect(found.skills.map((s) => s.path)).toEqual(["skills/real/SKILL.md"]);
+    expect(at(found.diagnostics, "notice")).toEqual([".claude/skills/real/SKILL.md:1 skill/linked"]);
+    expect(at(found.diagnostics, "error")).toEqual(["skills/leak/SKILL.md:1 skill/link-outside"]);
+  });
+});
+
+describe("the day-one summary", () => {
+  it("validate ends with counts per class and the files to fix first; --json has the same", async () => {
+    const dir = repo({
+      "skills/a/SKILL.md": skillMd("a"),
+      "skills/b/SKILL.md": "---\nname: b\n---\nNo description.\n",
+      "skills/c/SKILL.md": skillMd("other"),
+    });
+    const r = await runCli(["validate", "--repo", dir]);
+    expect(r.stdout).toContain("summary: 3 skill(s), 0 suite(s)");
+    expect(r.stdout).toMatch(/ {2}errors 1: skill\/frontmatter 1\n {2}warnings 1: skill\/name-folder 1\n/);
+    expect(r.stdout).toContain(
+      "fix first:\n  skills/b/SKILL.md: 1 error(s) — 2:1 missing required key `description`",
+    );
+    const v = await validate(dir);
+    expect(v.summary.byCode.error).toEqual([{ code: "skill/frontmatter", count: 1 }]);
+    expect(v.summary.fixFirst.map((f: { file: string }) => f.file)).toEqual([
+      "skills/b/SKILL.md",
+      "skills/c/SKILL.md",
+    ]);
+  });
+});
