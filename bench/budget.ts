@@ -19,6 +19,7 @@ export const SECTION_SHARES: Readonly<Record<string, number>> = {
   grade: 2,
   verdict: 10,
   "verdict-e2e": 100,
+  latency: 120,
   discovery: 40,
   startup: 4,
   isolation: 60,

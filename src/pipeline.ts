@@ -34,13 +34,14 @@ import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
 import { decideIsolation } from "./pipeline/isolation.js";
 import { TrialLedger } from "./pipeline/ledger.js";
 import { recoverProbes } from "./pipeline/recovery.js";
+import { addStoredTrials } from "./pipeline/stored.js";
 import { batteryOf, renderForecast } from "./plan/forecast.js";
 import { assignShard } from "./plan/shard.js";
 import { writeSkillCreatorExports } from "./report/exports.js";
 import { isolation } from "./sandbox/isolation/detect.js";
 import { outputRedactor } from "./util/redact.js";
 import { type ConfirmationBatch, RootDecider } from "./verdict/new-roots.js";
-import { BASE_TRIALS_PER_HEAD_TRIAL } from "./verdict/policy.js";
+import { BASE_TRIALS_PER_HEAD_TRIAL, DEFAULT_BASE_DEPTH } from "./verdict/policy.js";
 import { VERSION } from "./version.js";
 
 /** The whole run for `settings`; the report it returns has passed the redactor (secrets never leave). */
@@ -227,6 +228,13 @@ async function pipeline(
           checks: [] as CheckResult[],
         })),
     );
+    // The default branch pays for the base once: a sweep stores `baseDepth` trials per case, a PR's base arm reads them.
+    const deeper = await addStoredTrials(runs, ledger, {
+      depth: settings.verdict.baseDepth ?? DEFAULT_BASE_DEPTH,
+      sweep: !baseArm,
+      seed: settings.seed,
+      cacheEnabled: settings.cache.enabled,
+    });
     // forecast: what the first batch will spend, said before it spends; over the budget nothing runs (fail-closed)
     const forecast = await ledger.forecast(
       runs.flatMap((r) =>
@@ -249,7 +257,11 @@ async function pipeline(
         runs.flatMap((r) => r.requests),
         forecast.overBudget,
       );
-    else await ledger.run(runs.flatMap((r) => r.requests));
+    else
+      await ledger.run(
+        runs.flatMap((r) => r.requests),
+        "first batch",
+      );
     const gradeOpts = { judge, gateSeed: settings.seed };
     for (const r of runs) r.checks = await gradeJob(r.job, r.requests, ledger.records, gradeOpts);
     // error-recovery probes that failed get their own answer and failures back (robustness only, not the verdict)
@@ -276,7 +288,10 @@ async function pipeline(
     );
     for (let req = decider.next(); req; req = decider.next()) {
       const planned = planConfirmation(runs, req, { seed: settings.seed });
-      const ran = await ledger.run(planned.flatMap((p) => p.requests));
+      const ran = await ledger.run(
+        planned.flatMap((p) => p.requests),
+        `confirmation round ${req.look - 1} of ≤${decider.rounds}: ${req.roots.length} suspect(s)`,
+      );
       if (ran.budgetExhausted) {
         decider.abort(ran.budgetExhausted);
         break;
@@ -337,6 +352,9 @@ async function pipeline(
       baseSuite: j.info.base?.suite,
       ...(j.head && recovery.has(j.head) ? { recovery: recovery.get(j.head) } : {}),
       ...(j.head ? { trials: { perCase: trialsOf(j.head), triggerRuns: settings.triggerRuns } } : {}),
+      ...(deeper.has(j.info.name)
+        ? { deeper: { [baseArm ? "basePerCase" : "headPerCase"]: deeper.get(j.info.name) } }
+        : {}),
     }));
     await ledger.recordUsage();
     // Secrets never leave: every string of the report (trial outputs, messages, paths) passes the redactor.
@@ -371,6 +389,7 @@ async function pipeline(
       }),
     );
     report.forecast = forecast;
+    report.rounds = ledger.rounds;
     return { report, forecast, scope };
   } finally {
     checkout?.dispose();

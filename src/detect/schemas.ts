@@ -316,6 +316,7 @@ export const configSchema = {
         inconclusive: { enum: ["fail", "pass"] },
         preExisting: { enum: ["report", "fail"] },
         maxConfirmationTrials: { type: "integer", minimum: 0, maximum: 200 },
+        baseDepth: { type: "integer", minimum: 0, maximum: 200 },
         headOnly: { enum: ["fail", "report"] },
       },
     },

@@ -384,7 +384,17 @@ export interface SkillReport {
   trials?: { perCase: number; triggerRuns: number };
   /** Per-trial check outcomes of both arms: what `mode: report` recomputes the decision from. */
   evidence?: {
-    firstBatch: { perCase: number; triggerRuns: number };
+    /**
+     * What the first batch held, before any confirmation look: `perCase` trials of each case and `triggerRuns` runs
+     * of each query per arm, except the cases listed per arm (a sweep's head arm ran `verdict.baseDepth`; a PR's
+     * base arm read that many trials stored by the default branch's run).
+     */
+    firstBatch: {
+      perCase: number;
+      triggerRuns: number;
+      headPerCase?: Record<string, number>;
+      basePerCase?: Record<string, number>;
+    };
     head: EvidenceCheck[];
     base?: EvidenceCheck[];
   };
@@ -476,6 +486,19 @@ export interface Report {
     inputTokens: number;
     outputTokens: number;
   };
+  /**
+   * Each batch of trials in the order it ran (the first batch, then each confirmation round): wall time is about one
+   * agent latency per round at enough concurrency. `concurrency`: agent calls at once (the ceiling, and the lowest
+   * rate limits pushed it to).
+   */
+  rounds?: {
+    label: string;
+    trials: number;
+    agentCalls: number;
+    cacheHits: number;
+    ms: number;
+    concurrency: { ceiling: number; lowest: number; cuts: number };
+  }[];
   /** What the run expected to spend before it started. */
   forecast?: Forecast;
   /**

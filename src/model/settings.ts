@@ -18,6 +18,11 @@ export interface VerdictPolicy {
   preExisting: "report" | "fail";
   /** Extra trials per arm allowed for confirming suspects. */
   maxConfirmationTrials: number;
+  /**
+   * Trials per case a run of the default branch (no base: push, schedule) stores for PRs to read as their base
+   * arm; a PR's base arm takes every stored one for free. Default 30 (`DEFAULT_BASE_DEPTH`).
+   */
+  baseDepth?: number;
   /** Whether roots with no base to compare (new skill, sweep) block. Default `fail` (fail-closed). */
   headOnly?: "fail" | "report";
 }
@@ -166,5 +171,15 @@ export interface Logger {
   debug(message: string): void;
   group<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Live progress of the trial runner (the CLI redraws one line). */
-  progress(p: { done: number; total: number; errors: number; costUsd: number; cacheHits: number }): void;
+  progress(p: {
+    done: number;
+    total: number;
+    errors: number;
+    costUsd: number;
+    cacheHits: number;
+    /** The batch: `first batch`, `confirmation round 1 of ≤3: 2 suspects`. */
+    label?: string;
+    /** Expected time left in this batch (from the mean live trial so far), when there is an estimate. */
+    etaMs?: number;
+  }): void;
 }

@@ -52,6 +52,8 @@ export interface SkillOutcomeInput {
   trials?: { perCase: number; triggerRuns: number };
   /** Error-recovery probes' rounds (head arm). */
   recovery?: RecoveryTrial[];
+  /** Cases whose first batch held more trials in one arm (a sweep's stored depth, a PR's stored base trials). */
+  deeper?: { headPerCase?: Record<string, number>; basePerCase?: Record<string, number> };
 }
 
 export interface ReportInput {
@@ -311,7 +313,7 @@ function buildSkill(
     ...(o.trials && o.headChecks.length
       ? {
           evidence: {
-            firstBatch: o.trials,
+            firstBatch: { ...o.trials, ...o.deeper },
             head: toEvidence(o.headChecks),
             ...(o.baseChecks ? { base: toEvidence(o.baseChecks) } : {}),
           },

@@ -1,4 +1,5 @@
 import type { Forecast, RateWithInterval, Report, Root, SkillReport, Verdict } from "../model/report.js";
+import { humanDuration } from "../run/progress.js";
 import { levelTable } from "./levels.js";
 import { matrixMarkdown } from "./matrix-render.js";
 import { robustnessMarkdown } from "./robustness-render.js";
@@ -234,6 +235,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
       ? `isolation \`${report.isolation.level}\`${report.isolation.resources ? `, limits \`${report.isolation.resources.level}\`` : ""}`
       : undefined,
     `cost $${report.cost.usd.toFixed(2)}${report.cost.unpricedCalls ? ` + unknown (${report.cost.unpricedCalls} call(s) of unknown price)` : ""} (${report.cost.agentCalls} agent calls, ${report.cost.cacheHits} cached)`,
+    timeFact(report),
     report.shard ? `shard ${report.shard.index}/${report.shard.total}` : undefined,
   ].filter(Boolean);
   doc.add(facts.join(" · "));
@@ -377,4 +379,15 @@ export function forecastTable(doc: { add(block: string): unknown }, f: Forecast)
     `| **total** | | ${f.total.trials} | ${f.total.cacheHits} | ${f.total.agentCalls} | ${usd(f.total.usd)} |`,
   );
   if (f.overBudget) doc.add(`\n> [!CAUTION]\n> over budget: ${escapeText(f.overBudget, 600)}`);
+}
+
+/** "took 3 min over 3 rounds of agent calls (first batch, 2 confirmation rounds)": how long the PR waited. */
+export function timeFact(report: Pick<Report, "durationMs" | "rounds">): string {
+  const rounds = report.rounds ?? [];
+  const confirmations = rounds.filter((r) => r.label !== "first batch").length;
+  const how =
+    rounds.length === 0
+      ? "no agent calls"
+      : `${rounds.length} round(s) of agent calls (${rounds.some((r) => r.label === "first batch") ? "first batch" : ""}${confirmations ? `${rounds.length > confirmations ? ", " : ""}${confirmations} confirmation round(s)` : ""})`;
+  return `took ${humanDuration(report.durationMs)} over ${how}`;
 }

@@ -1,6 +1,6 @@
 import type { RateWithInterval, Report, Root, SkillReport } from "../model/index.js";
 import { levelLines } from "./levels.js";
-import { trialsFact } from "./markdown.js";
+import { timeFact, trialsFact } from "./markdown.js";
 import { matrixTerminal } from "./matrix-render.js";
 import { robustnessTerminal } from "./robustness-render.js";
 
@@ -64,7 +64,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
       `failed checks ${report.stats.failedChecks} → roots ${report.stats.roots}` +
         ` (per trial: ${report.stats.meanFailedChecksPerTrial.toFixed(2)} failed checks → ${report.stats.meanRootsPerTrial.toFixed(2)} roots)` +
         `; agent calls ${report.cost.agentCalls}, cache hits ${report.cost.cacheHits}, cost $${report.cost.usd.toFixed(4)}${report.cost.unpricedCalls ? ` + unknown (${report.cost.unpricedCalls} call(s) of unknown price)` : ""}` +
-        `; ${(report.durationMs / 1000).toFixed(1)} s`,
+        `; ${timeFact(report)}`,
     ),
   );
   return `${out.join("\n")}\n`;

@@ -231,6 +231,7 @@ export function comparePolicies(
     h.verdict?.maxConfirmationTrials,
     DEFAULT_VERDICT_POLICY.maxConfirmationTrials,
   );
+  atLeast("verdict.baseDepth", b.verdict?.baseDepth, h.verdict?.baseDepth, DEFAULT_VERDICT_POLICY.baseDepth);
   if (!same(b.verdict?.alpha, h.verdict?.alpha)) {
     const kind = hv.alpha > bv.alpha ? "loosened" : hv.alpha < bv.alpha ? "tightened" : "changed";
     add(

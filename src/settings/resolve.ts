@@ -7,6 +7,7 @@ import type { AgentConfig, BaseSource, Logger, PolicyState, Settings } from "../
 import { DEFAULT_COMPETITOR_PROMPTS } from "../plan/competitors.js";
 import { DEFAULT_BUDGET } from "../plan/forecast.js";
 import { parseShard } from "../plan/shard.js";
+import { defaultAgentConcurrency } from "../run/concurrency.js";
 import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
 import { resolveMatrix } from "./matrix.js";
 import {
@@ -58,7 +59,6 @@ export const DEFAULTS = {
   trials: 3,
   triggerRuns: 3,
   competitorPrompts: DEFAULT_COMPETITOR_PROMPTS,
-  concurrency: 4,
   timeoutSeconds: 300,
   seed: 42,
   verdict: DEFAULT_VERDICT_POLICY,
@@ -157,7 +157,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     ...(trialsOverride !== undefined ? { trialsOverride } : {}),
     triggerRuns: config.triggerRuns ?? DEFAULTS.triggerRuns,
     competitorPrompts: config.competitors?.maxPrompts ?? DEFAULTS.competitorPrompts,
-    concurrency: config.concurrency ?? DEFAULTS.concurrency,
+    concurrency: config.concurrency ?? defaultAgentConcurrency(),
     timeoutMs: (config.timeoutSeconds ?? DEFAULTS.timeoutSeconds) * 1000,
     shard: raw.shard ? parseShard(raw.shard) : undefined,
     cache: {

@@ -67,7 +67,7 @@ describe("example workflows", () => {
   // biome-ignore lint/suspicious/noExplicitAny: workflow YAML is inspected key by key.
   const isSkillgate = (s: any) => typeof s.uses === "string" && s.uses.startsWith("skillgate/skillgate@");
 
-  it("include a Claude Code and a Codex PR check, the fork-safe pair, a sharded sweep, main's cache and the on-demand mode", () => {
+  it("include a Claude Code and a Codex PR check, the fork-safe pair, a sharded sweep, a PR fanned out over a planned matrix, main's cache and the on-demand mode", () => {
     expect(files.sort()).toEqual([
       "skillgate-claude-code.yml",
       "skillgate-codex.yml",
@@ -76,6 +76,7 @@ describe("example workflows", () => {
       "skillgate-main.yml",
       "skillgate-matrix.yml",
       "skillgate-on-demand.yml",
+      "skillgate-pr-matrix.yml",
       "skillgate-sweep.yml",
     ]);
   });

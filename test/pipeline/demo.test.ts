@@ -58,15 +58,16 @@ describe("the bundled demo (replayed recordings, offline)", () => {
       "split-weights/D:not-33-each",
       ...[2, 4, 5, 6, 7, 8, 9].map((i) => `trigger/fire/${i}`),
     ]);
-    expect(disc).toMatchObject({ head: { failed: 9, trials: 10 }, base: { failed: 2, trials: 31 } });
-    // a root failing at base too is reported, not blocking, and its confirmation stops at 10 trials per arm
-    // (Wald's ratio alone never settled a check failing in every trial of both arms: it ran to 58 / 223)
+    // first batch 3, then looks at 5 and 13 head trials; the base arm filled to 30 at the first confirmation
+    expect(disc).toMatchObject({ head: { failed: 12, trials: 13 }, base: { failed: 2, trials: 30 } });
+    // a root failing at base too is reported, not blocking, and its confirmation stops once each arm has 10 trials
+    // (at the look of 13; Wald's ratio alone never settled a check failing in every trial of both arms)
     const pre = split.roots.find((x) => x.id === "split-refund/last-line-is-cents")!;
     expect(pre).toMatchObject({
       status: "pre-existing",
       blocking: false,
-      head: { failed: 10, trials: 10 },
-      base: { failed: 31, trials: 31 },
+      head: { failed: 13, trials: 13 },
+      base: { failed: 30, trials: 30 },
     });
     expect(report.newRoots.map((x) => x.id)).not.toContain("split-refund/last-line-is-cents");
     // figures: the skill at base lifted discriminators; the head lost the lift

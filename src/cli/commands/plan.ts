@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { UsageError } from "../../model/diagnostics.js";
 import { forecastPipeline } from "../../pipeline.js";
 import { renderForecast } from "../../plan/forecast.js";
+import { shardCount, shardMatrix } from "../../plan/shard.js";
 import { EXIT } from "../../report/exit-codes.js";
 import { resolveSettings } from "../../settings/resolve.js";
 import type { CliIO } from "../io.js";
@@ -29,6 +31,9 @@ usage recorded by earlier runs of the same agent), the confirmation allowance an
                       repository is the operator's own, and its relative command paths resolve from its folder
   --allow-weakening   as run: the operator accepts a weakened suite or policy
   --json FILE         write the forecast as JSON (seed, scope, forecast)
+  --matrix FILE       write the job matrix this run needs as JSON ({"shard": ["1/n", …]}): enough shards that
+                      each one's first batch takes about --rounds rounds of agent calls (default 4)
+  --rounds N          rounds of agent calls per shard's first batch for --matrix
   --cell NAMES        with an agents: matrix, forecast the first of these cells (comma separated)
   --junit FILE, --sarif FILE, --html FILE, --markdown FILE, --record DIR
                       accepted so that a run's command line plans unchanged: a plan runs no trial, so it writes
@@ -40,7 +45,9 @@ Exit codes: 0 within budget, 3 the first trials alone would exceed the budget (r
 2 usage or configuration error.`;
 
 export async function planCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseCommandLine(argv, { options: RUN_OPTIONS });
+  const { values } = parseCommandLine(argv, {
+    options: { ...RUN_OPTIONS, matrix: { type: "string" }, rounds: { type: "string" } },
+  });
   if (values.help) {
     io.stdout(`${PLAN_USAGE}\n`);
     return EXIT.pass;
@@ -68,6 +75,18 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
   );
   const { forecast, scope } = await forecastPipeline(settings);
   io.stdout(`${[scope.message, ...renderForecast(forecast)].join("\n")}\n`);
+  if (values.matrix) {
+    const rounds = values.rounds === undefined ? undefined : Number(values.rounds);
+    if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1))
+      throw new UsageError(`--rounds: expected a positive integer, got ${JSON.stringify(values.rounds)}`);
+    const n = shardCount(forecast, { concurrency: settings.concurrency, rounds });
+    io.stdout(
+      `fan out over ${n} shard(s): ${forecast.total.agentCalls} agent call(s) at ${settings.concurrency} at once, about ${Math.ceil(forecast.total.agentCalls / n / settings.concurrency)} round(s) of agent calls per shard's first batch\n`,
+    );
+    const file = resolve(values.matrix);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, `${JSON.stringify(shardMatrix(n))}\n`);
+  }
   if (values.json) {
     const file = resolve(values.json);
     await mkdir(dirname(file), { recursive: true });
