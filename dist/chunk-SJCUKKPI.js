@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a,b,c}from"./chunk-3XJCCMOO.js";import"./chunk-ADABAPYQ.js";import"./chunk-64JKYQZN.js";import"./chunk-54BGX3R3.js";import"./chunk-XYT3OQTK.js";import"./chunk-Q57LUV53.js";import"./chunk-QZBJJMOK.js";import"./chunk-UMZ7LM6X.js";import"./chunk-OG4FD6PH.js";import"./chunk-PSP3JVTI.js";import"./chunk-EOSIMZTR.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{a as cellSettings,c as runCells,b as tagCell};
