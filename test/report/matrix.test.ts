@@ -6,6 +6,7 @@ import { renderMarkdown } from "../../src/report/markdown.js";
 import { mergeReports } from "../../src/report/merge.js";
 import { renderTerminal } from "../../src/report/terminal.js";
 import { cellAlpha, cellBudget, matrixCells, resolveMatrix } from "../../src/settings/matrix.js";
+import { isBlocking } from "../../src/verdict/decide.js";
 import {
   bootstrapMeans,
   estimateEffect,
@@ -13,7 +14,6 @@ import {
   seededRandom,
   trialScores,
 } from "../../src/verdict/interaction.js";
-import { isBlocking } from "../../src/verdict/decide.js";
 import { decideNewRoots } from "../../src/verdict/new-roots.js";
 import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
 import { makeReport, makeRoot, makeSkill } from "../github/fixtures.js";
