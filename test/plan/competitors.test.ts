@@ -173,7 +173,7 @@ describe("a description edit in a catalogue, end to end", () => {
       scratch.push(dir);
       return readConfig({ kind: "dir", dir });
     };
-    const defaults = { trials: 3, triggerRuns: 3, competitorPrompts: 20 };
+    const defaults = { trials: 3, triggerRuns: 3, competitorPrompts: 20, casePrompts: 10 };
     const lowered = comparePolicies(
       src("competitors:\n  maxPrompts: 20\n"),
       src("competitors:\n  maxPrompts: 2\n"),
