@@ -49,7 +49,9 @@ export function shouldFirePrompts(s: ShouldFireSource): IndexedTriggerQuery[] {
 }
 
 /** Case prompts as should-fire queries, in case order. */
-export function casePromptQueries(cases: readonly Pick<Case, "id" | "prompt" | "loc">[]): IndexedTriggerQuery[] {
+export function casePromptQueries(
+  cases: readonly Pick<Case, "id" | "prompt" | "loc">[],
+): IndexedTriggerQuery[] {
   return cases.map((c, index) => ({
     prompt: c.prompt,
     weight: 1,
@@ -61,7 +63,10 @@ export function casePromptQueries(cases: readonly Pick<Case, "id" | "prompt" | "
 }
 
 /** Extra negatives for `skill`: every other skill's should-fire prompts (`shouldFirePrompts`). */
-export function crossSkillQueries(skill: string, catalogue: readonly ShouldFireSource[]): IndexedTriggerQuery[] {
+export function crossSkillQueries(
+  skill: string,
+  catalogue: readonly ShouldFireSource[],
+): IndexedTriggerQuery[] {
   return catalogue
     .filter((s) => s.name !== skill)
     .flatMap((s) => shouldFirePrompts(s).map((q) => ({ ...q, shouldFire: false, fromSkill: s.name })));
