@@ -67,6 +67,13 @@ export function templateJob(job: SkillJob, caseVars: Map<string, Record<string, 
       errors.push(`${at.file}:${at.line}:${at.column}: case ${c.id} not run: its prompt has ${e.message}`);
     }
   }
+  // A case prompt run as a should-fire query is routed as the agent would receive it, or not at all.
+  for (const [id, q] of job.queries) {
+    if (q.fromCase === undefined || q.fromSkill) continue;
+    const prompt = job.prompts.get(q.fromCase);
+    if (prompt === undefined) job.queries.delete(id);
+    else job.queries.set(id, { ...q, prompt });
+  }
   return errors;
 }
 
