@@ -197,10 +197,13 @@ describe("routing is gated without a trigger suite", () => {
     commit(dir, {
       ".claude/skills/haiku/SKILL.md": skill("haiku", "Write a haiku about seasons.", "Five, seven, five."),
     });
-    const { code, stdout, report } = await run(dir);
+    const { code, report } = await run(dir);
     expect(code).toBe(1);
-    expect(JSON.stringify(report)).toContain("skill/suite-required");
-    expect(`${stdout}${JSON.stringify(report)}`).toContain(".claude/skills/haiku/SKILL.md:2");
+    const haiku = report.skills.find((s) => s.name === "haiku")!;
+    const found = haiku.blockingRoots.filter((r) => r.message.includes("requireSuite"));
+    expect(found.map((r) => `${r.kind} ${r.file}:${r.line}`)).toEqual([
+      "validation .claude/skills/haiku/SKILL.md:2",
+    ]);
   }, 300_000);
 
   it("a PR that drops requireSuite is policy-weakened, and the base's value still applies", async () => {
@@ -212,8 +215,10 @@ describe("routing is gated without a trigger suite", () => {
     });
     const { code, report } = await run(dir);
     expect(code).toBe(1);
-    const text = JSON.stringify(report);
-    expect(text).toContain("requireSuite");
-    expect(text).toContain("skill/suite-required");
+    expect(report.policy.roots.map((r) => [r.kind, r.id])).toContainEqual([
+      "policy-weakened",
+      "policy/requireSuite",
+    ]);
+    expect(JSON.stringify(report)).toContain("skill/suite-required");
   }, 300_000);
 });
