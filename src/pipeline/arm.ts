@@ -1,6 +1,7 @@
 import { gradeTrial } from "../grade/grade-trial.js";
 import type { Judge } from "../grade/judge.js";
 import {
+  casePromptQueries,
   crossSkillQueries,
   gradeTriggerTrial,
   type IndexedTriggerQuery,
@@ -9,7 +10,7 @@ import {
 } from "../grade/trigger.js";
 import { PlaceholderError, resolvePlaceholders } from "../grade/vars.js";
 import type { Case, CheckResult, Skill, TrialMode, TrialRecord, TrialRequest } from "../model/index.js";
-import { selectCompetitorPrompts } from "../plan/competitors.js";
+import { rankCompetitorPrompts, selectCasePrompts, selectCompetitorPrompts } from "../plan/competitors.js";
 import { type BatteryPlan, planTrials } from "../plan/plan.js";
 import { mapLimited } from "../util/slots.js";
 
@@ -17,6 +18,7 @@ import { mapLimited } from "../util/slots.js";
 export interface Arm {
   name: "head" | "base";
   repoDir: string;
+  /** Every skill of the checkout, suite or not: the catalogue a router chooses from in trigger trials. */
   skills: Skill[];
 }
 
@@ -30,8 +32,16 @@ export interface SkillJob {
   caseVars: Map<string, Record<string, unknown>>;
   /** Per case: the prompt as the agent receives it, placeholders resolved; a case missing here is not run. */
   prompts: Map<string, string>;
-  /** Trigger queries by check id: the skill's own and cross-skill negatives. */
+  /** Trigger queries by check id: the skill's own (its trigger set, or its case prompts) and cross-skill negatives. */
   queries: Map<string, IndexedTriggerQuery>;
+}
+
+/** Budgets of a PR's trigger queries; undefined runs them all (a sweep: they are the skills' own). */
+export interface QueryCaps {
+  /** Other skills' should-fire prompts (cross-skill negatives), the likeliest to be stolen first. */
+  competitors?: number;
+  /** Case prompts run as should-fire queries of a skill with no should-fire prompts of its own. */
+  casePrompts?: number;
 }
 
 /** Every variable a case's placeholders read, by precedence: suite vars and oracle, case vars, case oracle. */
@@ -57,6 +67,13 @@ export function templateJob(job: SkillJob, caseVars: Map<string, Record<string, 
       errors.push(`${at.file}:${at.line}:${at.column}: case ${c.id} not run: its prompt has ${e.message}`);
     }
   }
+  // A case prompt run as a should-fire query is routed as the agent would receive it, or not at all.
+  for (const [id, q] of job.queries) {
+    if (q.fromCase === undefined || q.fromSkill) continue;
+    const prompt = job.prompts.get(q.fromCase);
+    if (prompt === undefined) job.queries.delete(id);
+    else job.queries.set(id, { ...q, prompt });
+  }
   return errors;
 }
 
@@ -65,27 +82,37 @@ export function makeJob(
   skill: Skill,
   batteries: BatteryPlan,
   vars: Record<string, unknown>,
-  /** The head job of the same skill: base queries take the ids of the head queries with the same prompt. */
+  /**
+   * The head job of the same skill: base queries take the ids of the head queries with the same prompt, and a base
+   * job runs the competitor and case prompts its head job chose.
+   */
   headJob?: SkillJob,
   /**
-   * At most this many other skills' prompts (cross-skill negatives), the likeliest to be stolen first
-   * (`selectCompetitorPrompts`); undefined runs them all. A base job runs the ones its head job chose.
+   * A PR's budgets; undefined in a sweep, which runs every prompt of the skills' trigger sets and none of their
+   * case prompts (a sweep checks suites; case prompts stand in for routing only where something changed).
    */
-  maxCompetitorPrompts?: number,
+  caps?: QueryCaps,
 ): SkillJob {
   const queries = new Map<string, IndexedTriggerQuery>();
-  if (batteries.trigger && skill.suite?.trigger) {
-    const catalogue = arm.skills.map((s) => ({ name: s.name, trigger: s.suite?.trigger }));
+  if (batteries.trigger) {
     const headIds = new Map<string, string>();
     for (const [id, q] of headJob?.queries ?? []) headIds.set(queryIdentity(q), id);
+    const catalogue = arm.skills.map((s) => ({
+      name: s.name,
+      trigger: s.suite?.trigger,
+      cases: caps ? s.suite?.cases : undefined,
+    }));
     const cross = crossSkillQueries(skill.name, catalogue);
+    // A skill without a suite has no prompts of its own to be judged by: it is probed only where its description
+    // shares a word with another skill's prompt (a new skill that would take that skill's work).
+    const candidates = skill.suite ? cross : withOverlap(skill.name, arm.skills, cross);
     const competitors =
-      maxCompetitorPrompts === undefined
-        ? cross
+      caps?.competitors === undefined
+        ? candidates
         : headJob
-          ? cross.filter((q) => headIds.has(queryIdentity(q)))
-          : selectCompetitorPrompts(skill.name, arm.skills, cross, maxCompetitorPrompts);
-    for (const q of [...triggerQueries(skill.suite.trigger), ...competitors]) {
+          ? candidates.filter((q) => headIds.has(queryIdentity(q)))
+          : selectCompetitorPrompts(skill.name, arm.skills, candidates, caps.competitors);
+    for (const q of [...ownQueries(arm, skill, headJob, caps), ...competitors]) {
       // Ids are positional; a prompt inserted or removed in the PR must not make head and base compare
       // different prompts. A base prompt the head no longer has gets an id of its own.
       const id = headJob ? (headIds.get(queryIdentity(q)) ?? `${triggerCheckId(q)}@base`) : triggerCheckId(q);
@@ -94,6 +121,43 @@ export function makeJob(
   }
   const prompts = new Map((skill.suite?.cases ?? []).map((c) => [c.id, c.prompt]));
   return { arm, skill, batteries, vars, caseVars: new Map(), prompts, queries };
+}
+
+/**
+ * A skill's own trigger queries: its trigger set; without should-fire prompts in it, its case prompts as
+ * should-fire queries (at most `casePrompts`, those the head's description is likeliest to lose), so a description
+ * that stops catching its own tasks is seen without a trigger suite. A base job runs the case prompts its head job
+ * chose.
+ */
+function ownQueries(
+  arm: Arm,
+  skill: Skill,
+  headJob: SkillJob | undefined,
+  caps: QueryCaps | undefined,
+): IndexedTriggerQuery[] {
+  const set = skill.suite?.trigger;
+  const own = set ? triggerQueries(set) : [];
+  if (set?.shouldFire.length || !caps) return own;
+  const cases = headJob
+    ? [...headJob.queries.values()].filter((q) => q.fromCase !== undefined && !q.fromSkill)
+    : selectCasePrompts(
+        skill.name,
+        arm.skills,
+        casePromptQueries(skill.suite?.cases ?? []),
+        caps.casePrompts,
+      );
+  return [...cases, ...own];
+}
+
+/** Cross-skill prompts sharing at least one word (the lexical proxy's terms) with `skill`'s description. */
+function withOverlap(
+  skill: string,
+  catalogue: readonly Skill[],
+  candidates: readonly IndexedTriggerQuery[],
+): IndexedTriggerQuery[] {
+  return rankCompetitorPrompts(skill, catalogue, candidates)
+    .filter((r) => r.score > 0)
+    .map((r) => r.query);
 }
 
 function queryIdentity(q: IndexedTriggerQuery): string {
@@ -145,8 +209,7 @@ export async function gradeJob(
   opts: { judge?: Judge; gateSeed: number },
 ): Promise<CheckResult[]> {
   const suite = job.skill.suite;
-  if (!suite) return [];
-  const cases = new Map(suite.cases.map((c) => [c.id, c]));
+  const cases = new Map((suite?.cases ?? []).map((c) => [c.id, c]));
   const perRequest = await mapLimited(requests, GRADE_CONCURRENCY, async (req): Promise<CheckResult[]> => {
     const shared = records.get(req.key);
     if (!shared) return [];
@@ -163,7 +226,7 @@ export async function gradeJob(
       return q ? [{ ...gradeTriggerTrial(q, record, job.skill.name), checkId: req.caseId }] : [];
     }
     const caseDef = cases.get(req.caseId);
-    if (!caseDef) return [];
+    if (!caseDef || !suite) return [];
     return gradeTrial({
       suite,
       caseDef,
