@@ -3,6 +3,7 @@
  * the dimension table (score, grade, key finding), the critical failures (< 50) and the top three failure
  * patterns with an example probe and output. Markdown and terminal; untrusted text passes the caller's escaper.
  */
+import { CRITICAL_SCORE } from "../grade/robustness.js";
 import type { RobustnessSummary } from "../model/report.js";
 
 const fmt = (x: number | undefined) => (x === undefined ? "–" : Math.round(x).toString());
@@ -57,7 +58,9 @@ export function robustnessTerminal(r: RobustnessSummary): string[] {
       `        ${d.name.padEnd(40)} ${fmt(d.score).padStart(3)} ${d.grade}${d.warning ? `  (${d.warning})` : ""}`,
     );
   for (const c of r.criticalFailures)
-    out.push(`        CRITICAL ${c.dimension} ${fmt(c.score)}: ${c.examples[0]?.failure ?? ""}`);
+    out.push(
+      `        CRITICAL ${c.dimension} ${fmt(c.score)} (below ${CRITICAL_SCORE})${c.examples[0] ? `: ${c.examples[0].failure}` : ""}`,
+    );
   for (const [i, p] of r.topFailurePatterns.entries())
     out.push(
       `        ${i + 1}. ${p.pattern} (${p.count}×), e.g. case ${p.example.caseId}: ${p.example.output.slice(0, 80)}`,
