@@ -1,3 +1,4 @@
+import { agentNameOf } from "../detect/copies.js";
 import { gradeTrial } from "../grade/grade-trial.js";
 import type { Judge } from "../grade/judge.js";
 import {
@@ -9,7 +10,7 @@ import {
 } from "../grade/trigger.js";
 import type { CheckResult, Skill, TrialMode, TrialRecord, TrialRequest } from "../model/index.js";
 import { selectCompetitorPrompts } from "../plan/competitors.js";
-import { type BatteryPlan, planTrials } from "../plan/plan.js";
+import { type BatteryPlan, catalogueFor, planTrials } from "../plan/plan.js";
 import { mapLimited } from "../util/slots.js";
 
 /** One side of the comparison: the head checkout or the base checkout. */
@@ -44,16 +45,19 @@ export function makeJob(
 ): SkillJob {
   const queries = new Map<string, IndexedTriggerQuery>();
   if (batteries.trigger && skill.suite?.trigger) {
-    const catalogue = arm.skills.map((s) => ({ name: s.name, trigger: s.suite?.trigger }));
+    // The skills a trigger trial installs, by the names the agent knows (one copy of each: `catalogueFor`).
+    const installs = catalogueFor(skill, arm.skills);
+    const catalogue = installs.map((s) => ({ name: agentNameOf(s), trigger: s.suite?.trigger }));
     const headIds = new Map<string, string>();
     for (const [id, q] of headJob?.queries ?? []) headIds.set(queryIdentity(q), id);
-    const cross = crossSkillQueries(skill.name, catalogue);
+    const cross = crossSkillQueries(agentNameOf(skill), catalogue);
+    const entries = installs.map((s) => ({ name: agentNameOf(s), description: s.description }));
     const competitors =
       maxCompetitorPrompts === undefined
         ? cross
         : headJob
           ? cross.filter((q) => headIds.has(queryIdentity(q)))
-          : selectCompetitorPrompts(skill.name, arm.skills, cross, maxCompetitorPrompts);
+          : selectCompetitorPrompts(agentNameOf(skill), entries, cross, maxCompetitorPrompts);
     for (const q of [...triggerQueries(skill.suite.trigger), ...competitors]) {
       // Ids are positional; a prompt inserted or removed in the PR must not make head and base compare
       // different prompts. A base prompt the head no longer has gets an id of its own.
@@ -127,7 +131,9 @@ export async function gradeJob(
     if (req.mode === "trigger") {
       const q = job.queries.get(req.caseId);
       // The job's id (head-aligned for the base arm) wins over the positional one.
-      return q ? [{ ...gradeTriggerTrial(q, record, job.skill.name), checkId: req.caseId }] : [];
+      return q
+        ? [{ ...gradeTriggerTrial(q, record, job.skill.name, agentNameOf(job.skill)), checkId: req.caseId }]
+        : [];
     }
     const caseDef = cases.get(req.caseId);
     if (!caseDef) return [];

@@ -10,7 +10,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
+import { classifyChanges } from "../../src/detect/changes.js";
 import { discoverRepository } from "../../src/detect/discover.js";
+import { gradeTriggerTrial } from "../../src/grade/trigger.js";
+import { type Arm, makeJob, planJob } from "../../src/pipeline/arm.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import type { Diagnostic, Skill } from "../../src/model/index.js";
@@ -213,6 +216,103 @@ describe("discovery as Claude Code loads skills", () => {
       ".github/skills/twin/SKILL.md:2 skill/duplicate-copy",
       "templates/web/.agents/skills/setup/SKILL.md:2 skill/duplicate-copy",
     ]);
+    // Each copy is gated as a skill of its own, named by its folder; a name one folder holds stays plain.
+    expect(v.skills.map((s: Skill) => `${s.name} ${s.path}`).sort()).toEqual([
+      "same skills/one/SKILL.md",
+      "setup@templates/cli/.agents/skills/setup templates/cli/.agents/skills/setup/SKILL.md",
+      "setup@templates/web/.agents/skills/setup templates/web/.agents/skills/setup/SKILL.md",
+      "twin@.claude/skills/twin .claude/skills/twin/SKILL.md",
+      "twin@.github/skills/twin .github/skills/twin/SKILL.md",
+    ]);
+  });
+
+  it("copies: a copy's trigger trials install it under the skill's name, once, and its twin's prompts are no negatives of it", () => {
+    const triggers = (q: string) =>
+      JSON.stringify([
+        { query: q, should_trigger: true },
+        { query: "Write a poem.", should_trigger: false },
+      ]);
+    const dir = repo({
+      "templates/web/.agents/skills/setup/SKILL.md": skillMd("setup"),
+      "templates/web/.agents/skills/setup/evals/trigger-eval.json": triggers("Set up the web app."),
+      "templates/cli/.agents/skills/setup/SKILL.md": skillMd("setup"),
+      "templates/cli/.agents/skills/setup/evals/trigger-eval.json": triggers("Set up the cli."),
+      "templates/cli/.agents/skills/lint/SKILL.md": skillMd("lint"),
+      "templates/cli/.agents/skills/lint/evals/trigger-eval.json": triggers("Lint it."),
+    });
+    const found = discoverRepository(dir, opts);
+    const arm: Arm = { name: "head", repoDir: dir, skills: found.skills };
+    const web = skill(found.skills, "setup@templates/web/.agents/skills/setup");
+    const job = makeJob(arm, web, { discriminator: false, trigger: true }, {});
+    expect([...job.queries.keys()]).toEqual([
+      "trigger/fire/0",
+      "trigger/nofire/0",
+      "trigger/cross/lint/0", // the cli copy's own prompt is not a negative of the web copy
+    ]);
+    const requests = planJob(job, { trials: 1, triggerRuns: 1, seed: 1 });
+    expect(requests.map((r) => r.skill)).toEqual(["setup", "setup", "setup"]);
+    const installed = requests[0]!.install;
+    expect(installed.map((s) => s.name).sort()).toEqual(["lint", "setup"]);
+    expect(installed.find((s) => s.name === "setup")!.sourceDir).toBe(join(dir, web.dir));
+    // What the agent reports activating is the copy's check passing.
+    const record = {
+      key: requests[0]!.key,
+      skill: "setup",
+      caseId: "trigger/fire/0",
+      mode: "trigger" as const,
+      trial: 0,
+      output: "",
+      toolCalls: [],
+      skillsActivated: ["setup"],
+      durationMs: 1,
+      files: {},
+      usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    };
+    const check = gradeTriggerTrial(job.queries.get("trigger/fire/0")!, record, web.name, "setup");
+    expect(check).toMatchObject({ status: "pass", skill: web.name });
+  });
+
+  it("copies: a suite file naming the skill belongs to the copy it sits with; a PR adding a copy leaves the first unchanged", () => {
+    const suite = (n: number) =>
+      JSON.stringify({
+        skill_name: "setup",
+        evals: [{ id: n, prompt: "Set it up.", assertions: ["It is set up."] }],
+      });
+    const files = {
+      "templates/web/.agents/skills/setup/SKILL.md": skillMd("setup"),
+      "templates/web/.agents/skills/setup/evals/evals.json": suite(1),
+    };
+    const base = repo(files);
+    const head = repo({
+      ...files,
+      "templates/cli/.agents/skills/setup/SKILL.md": skillMd("setup"),
+      "templates/cli/.agents/skills/setup/evals/evals.json": suite(2),
+    });
+    const found = discoverRepository(head, opts);
+    expect(
+      found.diagnostics.filter(
+        (d) => d.code.startsWith("suite/orphan") || d.code === "suite/names-other-skill",
+      ),
+    ).toEqual([]);
+    expect(found.skills.map((s) => `${s.name} ${s.suite?.cases.map((c) => c.id)}`)).toEqual([
+      "setup@templates/cli/.agents/skills/setup eval-2",
+      "setup@templates/web/.agents/skills/setup eval-1",
+    ]);
+    const baseFound = discoverRepository(base, opts);
+    expect(baseFound.skills.map((s) => s.name)).toEqual(["setup"]);
+    const changes = classifyChanges(
+      { dir: head, skills: found.skills },
+      { dir: base, skills: baseFound.skills },
+      ["templates/cli/.agents/skills/setup/SKILL.md", "templates/cli/.agents/skills/setup/evals/evals.json"],
+    );
+    expect(changes.map((c) => `${c.name} ${c.change}`)).toEqual([
+      "setup@templates/cli/.agents/skills/setup new",
+      "setup@templates/web/.agents/skills/setup unchanged",
+    ]);
+    // The base record takes the head's run name, its suite too (checks and verdict keys match).
+    const web = changes[1]!;
+    expect(web.base?.name).toBe(web.head?.name);
+    expect(web.base?.suite?.skill).toBe(web.head?.name);
   });
 
   it("name ≠ folder is a warning under the default profile, an error under strict", async () => {
