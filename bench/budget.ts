@@ -19,11 +19,13 @@ export const SECTION_SHARES: Readonly<Record<string, number>> = {
   grade: 2,
   verdict: 10,
   "verdict-e2e": 100,
+  latency: 120,
   discovery: 40,
   startup: 4,
   isolation: 60,
   "trigger-stop": 60,
   fuzz: 60,
+  "review-report": 30,
 };
 
 /** The deadline of `section`, given the sections still to run (itself included) and the time left. */

@@ -30,7 +30,7 @@ const CASES_SKILL = "topic03";
 
 // Shell built-ins only: a $(basename …) per installed skill forked 30 processes a trial, which made the agent,
 // not skillgate, most of the section's time (266 s against 43 s for the default branch's sweep, idle machine).
-const AGENT = `#!/bin/sh
+export const AGENT = `#!/bin/sh
 IFS= read -r p
 for d in .agents/skills/*/; do
   [ -d "$d" ] || continue
@@ -44,7 +44,7 @@ printf '{"output":"42","skillsActivated":[]}'
 const name = (i: number) => `topic${String(i).padStart(2, "0")}`;
 
 /** The base repository: 30 skills with trigger sets, one of them with a 3-case suite. */
-function writeBase(dir: string, config: string): void {
+export function writeBase(dir: string, config: string): void {
   const put = (rel: string, text: string) => {
     mkdirSync(join(dir, rel, ".."), { recursive: true });
     writeFileSync(join(dir, rel), text);
@@ -70,7 +70,7 @@ function writeBase(dir: string, config: string): void {
 }
 
 type Edit = (dir: string) => void;
-const EDITS: Record<string, Edit> = {
+export const EDITS: Record<string, Edit> = {
   descriptionEdit: (d) =>
     writeFileSync(
       join(d, `.claude/skills/${EDITED}/SKILL.md`),

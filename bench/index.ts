@@ -20,11 +20,13 @@ const SECTIONS: Record<string, Loader> = {
   grade: async () => (await import("./grade.js")).bench,
   verdict: async () => (await import("./verdict.js")).bench,
   "verdict-e2e": async () => (await import("./verdict-e2e.js")).bench,
+  latency: async () => (await import("./latency.js")).bench,
   discovery: async () => (await import("./discovery.js")).bench,
   startup: async () => (await import("./startup.js")).bench,
   isolation: async () => (await import("./isolation.js")).bench,
   "trigger-stop": async () => (await import("./trigger-stop.js")).bench,
   fuzz: async () => (await import("./fuzz.js")).bench,
+  "review-report": async () => (await import("./review-report.js")).bench,
 };
 
 function parseFlags(argv: string[]): Record<string, boolean | string> {

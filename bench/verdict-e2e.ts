@@ -51,7 +51,7 @@ const UNBOUNDED_SECONDS = 120;
  * `pass-<i>` probability when the skill is installed, and fails without it; `fire-<i> …` / `nofire-<i> …`
  * (trigger mode) activates the skill with the description's probability. Only shell built-ins and `od`.
  */
-const AGENT = `#!/bin/sh
+export const AGENT = `#!/bin/sh
 IFS= read -r p
 f=.agents/skills/${SKILL}/SKILL.md
 r=$(od -An -N2 -tu2 /dev/urandom)
@@ -73,7 +73,8 @@ esac
 
 const milli = (p: number) => Math.round(p * 1000);
 
-function skillMd(s: Scenario | "base", reworded: boolean): string {
+/** The simulated skill of an arm (`reworded`: the same probabilities in other words). */
+export function skillMd(s: Scenario | "base", reworded: boolean): string {
   const p = armProbabilities(s);
   // Every token has a leading space (the agent looks for " fire-0="), so `fire-0=` never matches inside `nofire-0=`.
   const fire = p.fire.map((x, i) => ` fire-${i}=${milli(x)}`).join("");
@@ -82,14 +83,25 @@ function skillMd(s: Scenario | "base", reworded: boolean): string {
   return `---\nname: ${SKILL}\ndescription: Simulated skill${reworded ? ", reworded" : ""} for verdict trials.${fire}${nofire}\n---\n${reworded ? "Follow these, reworded.\n" : "Follow these.\n"}${body}\n`;
 }
 
-function writeRepo(dir: string, s: Scenario | "base", reworded: boolean, agent: string): void {
+/**
+ * A repository of the simulated skill and its suite; `config` replaces the default `.skillgate.yml` (the `command`
+ * agent, 8 at once, the trigger runs, a budget that never stops the run).
+ */
+export function writeRepo(
+  dir: string,
+  s: Scenario | "base",
+  reworded: boolean,
+  agent: string,
+  config?: string,
+): void {
   const put = (rel: string, text: string) => {
     mkdirSync(join(dir, rel, ".."), { recursive: true });
     writeFileSync(join(dir, rel), text);
   };
   put(
     ".skillgate.yml",
-    `agent:\n  adapter: command\n  command: ${JSON.stringify(agent)}\nconcurrency: 8\ntriggerRuns: ${TRIGGER_RUNS}\nbudget:\n  maxAgentCalls: 5000\n`,
+    config ??
+      `agent:\n  adapter: command\n  command: ${JSON.stringify(agent)}\nconcurrency: 8\ntriggerRuns: ${TRIGGER_RUNS}\nbudget:\n  maxAgentCalls: 5000\n`,
   );
   put(`.claude/skills/${SKILL}/SKILL.md`, skillMd(s, reworded));
   const evals = `.agent/evals/${SKILL}`;

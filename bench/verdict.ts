@@ -1,6 +1,11 @@
 import type { CheckResult } from "../src/model/index.js";
 import { type ConfirmFn, decideNewRoots } from "../src/verdict/new-roots.js";
-import { BASE_TRIALS_PER_HEAD_TRIAL, DEFAULT_VERDICT_POLICY } from "../src/verdict/policy.js";
+import {
+  BASE_TRIALS_PER_HEAD_TRIAL,
+  CONFIRMATION_LOOKS,
+  DEFAULT_BASE_DEPTH,
+  DEFAULT_VERDICT_POLICY,
+} from "../src/verdict/policy.js";
 import { seededRandom } from "../src/verdict/stats.js";
 import type { BenchContext } from "./types.js";
 import {
@@ -114,24 +119,40 @@ class SimulatedArm {
   }
 }
 
-async function simulatePr(s: Scenario, startTrials: number, random: () => number) {
+/**
+ * One simulated PR. `warm`: the default branch stored `baseDepth` trials of every case, which the base arm reads
+ * for free (the first batch's base arm holds them); cold, the base arm starts with the first batch's trials like
+ * the head arm and every base trial is paid. `paid`: agent calls the PR pays (head trials, and base trials beyond
+ * the stored ones); `rounds`: confirmation rounds run (each one agent latency of wall time at enough concurrency).
+ */
+async function simulatePr(s: Scenario, startTrials: number, random: () => number, warm: boolean) {
   const head = new SimulatedArm(s, random);
   const base = new SimulatedArm("base", random);
+  const depth = DEFAULT_VERDICT_POLICY.baseDepth ?? DEFAULT_BASE_DEPTH;
   const first = (u: Unit) => (u.mode === "skill" ? startTrials : TRIGGER_RUNS);
+  const stored = (u: Unit) => (warm && u.mode === "skill" ? Math.max(depth, startTrials) : first(u));
   const byId = new Map(UNITS.map((u) => [u.checkId, u]));
-  const confirm: ConfirmFn = async (ids, extra) => {
-    const units = ids.map((id) => byId.get(id)!);
-    return { head: head.run(units, () => extra.head), base: base.run(units, () => extra.base) };
+  let rounds = 0;
+  const confirm: ConfirmFn = async (roots) => {
+    rounds++;
+    const extra = new Map(roots.map((r) => [r.checkId, r.extraTrials]));
+    const units = [...extra.keys()].map((id) => byId.get(id)!);
+    return {
+      head: head.run(units, (u) => extra.get(u.checkId)!.head),
+      base: base.run(units, (u) => extra.get(u.checkId)!.base),
+    };
   };
   const decisions = await decideNewRoots(
     head.run(UNITS, first),
-    base.run(UNITS, first),
+    base.run(UNITS, stored),
     DEFAULT_VERDICT_POLICY,
     confirm,
   );
   const target = regressedCheckId(s);
   const others = decisions.filter((d) => d.checkId !== target);
   const mine = decisions.find((d) => d.checkId === target);
+  const sum = (xs: Iterable<number>) => [...xs].reduce((a, b) => a + b, 0);
+  const storedFree = warm ? sum(UNITS.map((u) => Math.min(stored(u), base.trialsRun.get(u.checkId)!))) : 0;
   return {
     falseNew: others.some((d) => d.status === "new"),
     blocked: decisions.some((d) => d.status === "new" || d.status === "inconclusive"),
@@ -140,11 +161,12 @@ async function simulatePr(s: Scenario, startTrials: number, random: () => number
     headMean: head.caseMean(),
     baseMean: base.caseMean(),
     suspectHead: target ? head.trialsRun.get(target)! : 0,
-    agentCalls: [...head.trialsRun.values(), ...base.trialsRun.values()].reduce((a, b) => a + b, 0),
+    agentCalls: sum(head.trialsRun.values()) + sum(base.trialsRun.values()) - storedFree,
+    rounds,
   };
 }
 
-async function scenario(s: Scenario, startTrials: number, prs: number, random: () => number) {
+async function scenario(s: Scenario, startTrials: number, prs: number, random: () => number, warm = false) {
   const t = {
     falseNew: 0,
     blocked: 0,
@@ -154,9 +176,11 @@ async function scenario(s: Scenario, startTrials: number, prs: number, random: (
     baseMean: 0,
     suspectHead: 0,
     agentCalls: 0,
+    rounds: 0,
+    maxRounds: 0,
   };
   for (let k = 0; k < prs; k++) {
-    const r = await simulatePr(s, startTrials, random);
+    const r = await simulatePr(s, startTrials, random, warm);
     t.falseNew += r.falseNew ? 1 : 0;
     t.blocked += r.blocked ? 1 : 0;
     t.found += r.found ? 1 : 0;
@@ -165,6 +189,8 @@ async function scenario(s: Scenario, startTrials: number, prs: number, random: (
     t.baseMean += r.baseMean;
     t.suspectHead += r.suspectHead;
     t.agentCalls += r.agentCalls;
+    t.rounds += r.rounds;
+    t.maxRounds = Math.max(t.maxRounds, r.rounds);
   }
   return {
     falseNew: rateWithHalfWidth(t.falseNew, prs),
@@ -175,6 +201,8 @@ async function scenario(s: Scenario, startTrials: number, prs: number, random: (
     baseMean: round(t.baseMean / prs, 2),
     suspectHead: round(t.suspectHead / prs, 1),
     agentCalls: round(t.agentCalls / prs, 1),
+    rounds: round(t.rounds / prs, 2),
+    maxRounds: t.maxRounds,
   };
 }
 
@@ -195,8 +223,12 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const r3 = await scenario("assertion", 3, prs, random);
   const t5 = await scenario("trigger", START_TRIALS, prs, random);
   const small = await scenario("smaller", START_TRIALS, prs, random);
+  // Warm: the default branch's run stored `baseDepth` trials of every case, which the base arm reads for free.
+  const warmAa = await scenario("aa", START_TRIALS, prs, random, true);
+  const warmR5 = await scenario("assertion", START_TRIALS, prs, random, true);
+  const warmT5 = await scenario("trigger", START_TRIALS, prs, random, true);
   const fig = {
-    simulatedPrs: 5 * prs,
+    simulatedPrs: 8 * prs,
     aaFalseRegressionRate: aa.falseNew.rate,
     aaFalseRegressionHalfWidth: aa.falseNew.halfWidth,
     aaBlockedRate: aa.blocked.rate,
@@ -213,23 +245,41 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     aaMeanBaseTrialsPerArm: aa.baseMean,
     suspectHeadTrials: r5.suspectHead,
     agentCallsPerPr: { aa: aa.agentCalls, assertion: r5.agentCalls, trigger: t5.agentCalls },
+    confirmationRounds: { aa: aa.rounds, assertion: r5.rounds, trigger: t5.rounds, max: r5.maxRounds },
+    warm: {
+      aaFalseRegressionRate: warmAa.falseNew.rate,
+      aaFalseRegressionHalfWidth: warmAa.falseNew.halfWidth,
+      powerAt5Trials: warmR5.power.rate,
+      powerAt5TrialsHalfWidth: warmR5.power.halfWidth,
+      triggerPowerAt5Trials: warmT5.power.rate,
+      regressionInconclusiveRate: warmR5.inconclusive.rate,
+      agentCallsPaidPerPr: {
+        aa: warmAa.agentCalls,
+        assertion: warmR5.agentCalls,
+        trigger: warmT5.agentCalls,
+      },
+      confirmationRounds: { aa: warmAa.rounds, assertion: warmR5.rounds, trigger: warmT5.rounds },
+    },
     seed,
   };
   const pct = (x: { rate: number; halfWidth: number }) =>
     `${(100 * x.rate).toFixed(1)} % ± ${(100 * x.halfWidth).toFixed(1)}`;
-  const setup = `α ${policy.alpha} per PR, ≤ ${policy.maxConfirmationTrials} confirmation head trials per suspect (${BASE_TRIALS_PER_HEAD_TRIAL} base trials per head trial), seed ${seed}`;
+  const depth = policy.baseDepth ?? DEFAULT_BASE_DEPTH;
+  const setup = `α ${policy.alpha} per PR, head looks ×${CONFIRMATION_LOOKS.join(", ×")} of the first batch (≤ ${policy.maxConfirmationTrials} confirmation head trials), base ≥ ${BASE_TRIALS_PER_HEAD_TRIAL}× head and filled to ${depth} at the first confirmation, seed ${seed}`;
   ctx.log(`verdict (in process): ${fig.simulatedPrs} simulated PRs (${prs} per scenario); ${setup}`);
+  for (const [label, x, r, t] of [
+    ["cold", aa, r5, t5],
+    [`warm (${depth} base trials per case stored)`, warmAa, warmR5, warmT5],
+  ] as const) {
+    ctx.log(
+      `verdict (in process, ${label}): A/A false-regression ${pct(x.falseNew)} of PRs (goal ≤ 1 %), blocked incl. inconclusive ${pct(x.blocked)}; ${x.agentCalls} calls paid, ${x.rounds} confirmation rounds per PR`,
+    );
+    ctx.log(
+      `verdict (in process, ${label}): power 0.9 → 0.5 ${pct(r.power)} (goal ≥ 90 %), inconclusive ${pct(r.inconclusive)}; should-fire 1.0 → 0.3 ${pct(t.power)} (goal ≥ 90 %); calls paid ${r.agentCalls} / ${t.agentCalls}; confirmation rounds ${r.rounds} / ${t.rounds} (at most ${Math.max(r.maxRounds, t.maxRounds)})`,
+    );
+  }
   ctx.log(
-    `verdict (in process): A/A false-regression ${pct(aa.falseNew)} of PRs (goal ≤ 1 %), blocked incl. inconclusive ${pct(aa.blocked)}; trials per case head ${aa.headMean} / base ${aa.baseMean}`,
-  );
-  ctx.log(
-    `verdict (in process): power 0.9 → 0.5 at 5 trials ${pct(r5.power)} (goal ≥ 90 %), at 3 ${pct(r3.power)}; inconclusive ${pct(r5.inconclusive)}; trials per case head ${r5.headMean} (goal ≤ 8) / base ${r5.baseMean}; the regressed case's head trials ${r5.suspectHead}`,
-  );
-  ctx.log(
-    `verdict (in process): power should-fire 1.0 → 0.3 ${pct(t5.power)} (goal ≥ 90 %); agent calls per PR A/A ${aa.agentCalls}, assertion ${r5.agentCalls}, trigger ${t5.agentCalls}`,
-  );
-  ctx.log(
-    `verdict (in process): a smaller rise, 0.9 → 0.6 (below the futility effect): power ${pct(small.power)}, inconclusive ${pct(small.inconclusive)}`,
+    `verdict (in process, cold): power 0.9 → 0.5 starting at 3 trials ${pct(r3.power)}; a smaller rise, 0.9 → 0.6 (below the futility effect): power ${pct(small.power)}, inconclusive ${pct(small.inconclusive)}; head / base trials per case ${r5.headMean} / ${r5.baseMean}`,
   );
   return fig;
 }

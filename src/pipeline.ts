@@ -19,7 +19,7 @@ import * as assertionRegistry from "./grade/assertions/registry.js";
 import { summariseDiscriminator } from "./grade/discriminator.js";
 import { createJudge, type Judge } from "./grade/judge.js";
 import { nearDuplicateWarnings } from "./grade/lexical-router.js";
-import { resolveVars } from "./grade/oracle.js";
+import { resolveCaseVars, resolveVars } from "./grade/oracle.js";
 import {
   type CheckResult,
   type Diagnostic,
@@ -29,18 +29,20 @@ import {
   type Settings,
   type Skill,
 } from "./model/index.js";
-import { type Arm, gradeJob, makeJob, planJob, type SkillJob } from "./pipeline/arm.js";
+import { type Arm, gradeJob, makeJob, planJob, type SkillJob, templateJob } from "./pipeline/arm.js";
 import { buildReport, type SkillOutcomeInput } from "./pipeline/assemble.js";
 import { type JobTrials, planConfirmation } from "./pipeline/confirm.js";
 import { decideIsolation } from "./pipeline/isolation.js";
 import { TrialLedger } from "./pipeline/ledger.js";
+import { recoverProbes } from "./pipeline/recovery.js";
+import { addStoredTrials } from "./pipeline/stored.js";
 import { batteryOf, renderForecast } from "./plan/forecast.js";
 import { assignShard } from "./plan/shard.js";
 import { writeSkillCreatorExports } from "./report/exports.js";
 import { isolation } from "./sandbox/isolation/detect.js";
 import { outputRedactor } from "./util/redact.js";
 import { type ConfirmationBatch, RootDecider } from "./verdict/new-roots.js";
-import { BASE_TRIALS_PER_HEAD_TRIAL } from "./verdict/policy.js";
+import { BASE_TRIALS_PER_HEAD_TRIAL, DEFAULT_BASE_DEPTH } from "./verdict/policy.js";
 import { VERSION } from "./version.js";
 
 /** The whole run for `settings`; the report it returns has passed the redactor (secrets never leave). */
@@ -99,7 +101,7 @@ async function pipeline(
           settings.changedFiles ? { from: head, changedFiles: settings.changedFiles } : undefined,
         )
       : undefined;
-    const changes = selectChanges(
+    const { changes, beforeShard } = selectChanges(
       classifyChanges(
         { dir: settings.repoDir, skills: head.skills },
         base && checkout ? { dir: checkout.dir, skills: base.skills } : undefined,
@@ -122,9 +124,11 @@ async function pipeline(
       evaluated: toEvaluate,
       message:
         changes.length === 0
-          ? checkout
-            ? `${head.skills.length} skill(s) found; this change touches none of them: nothing to evaluate`
-            : `${head.skills.length} skill(s) found; none selected`
+          ? settings.shard && beforeShard > 0
+            ? `${head.skills.length} skill(s) found; shard ${settings.shard.index}/${settings.shard.total} got none of the ${beforeShard} selected skill(s): nothing to evaluate in this shard`
+            : checkout
+              ? `${head.skills.length} skill(s) found; this change touches none of them: nothing to evaluate`
+              : `${head.skills.length} skill(s) found; none selected`
           : `${head.skills.length} skill(s) found, ${changes.length} selected, ${toEvaluate} with batteries to run`,
     };
     log.info(
@@ -190,6 +194,17 @@ async function pipeline(
       entry.head = makeJob(headArm, info.head, batteries, vars, undefined, competitorCap);
       if (baseArm && info.base?.suite)
         entry.base = makeJob(baseArm, info.base, batteries, baseVars?.vars ?? {}, entry.head, competitorCap);
+      // Per-case oracles, with the same rule: a case the base has takes the base's values.
+      const headCases = await resolveCaseVars(info.head.suite, settings.repoDir);
+      const baseCases = entry.base?.skill.suite
+        ? await resolveCaseVars(entry.base.skill.suite, baseArm!.repoDir)
+        : undefined;
+      entry.errors.push(...headCases.errors, ...(baseCases?.errors ?? []).map((e) => `base: ${e}`));
+      const caseVars = new Map(headCases.vars);
+      for (const [id, v] of baseCases?.vars ?? []) caseVars.set(id, { ...caseVars.get(id), ...v });
+      entry.errors.push(...templateJob(entry.head, caseVars));
+      if (entry.base)
+        entry.errors.push(...templateJob(entry.base, baseCases?.vars ?? new Map()).map((e) => `base: ${e}`));
     }
 
     // run + grade: the first batch of every job, both arms with the trials the trusted policy sets
@@ -214,6 +229,13 @@ async function pipeline(
           checks: [] as CheckResult[],
         })),
     );
+    // The default branch pays for the base once: a sweep stores `baseDepth` trials per case, a PR's base arm reads them.
+    const deeper = await addStoredTrials(runs, ledger, {
+      depth: settings.verdict.baseDepth ?? DEFAULT_BASE_DEPTH,
+      sweep: !baseArm,
+      seed: settings.seed,
+      cacheEnabled: settings.cache.enabled,
+    });
     // forecast: what the first batch will spend, said before it spends; over the budget nothing runs (fail-closed)
     const forecast = await ledger.forecast(
       runs.flatMap((r) =>
@@ -236,9 +258,22 @@ async function pipeline(
         runs.flatMap((r) => r.requests),
         forecast.overBudget,
       );
-    else await ledger.run(runs.flatMap((r) => r.requests));
+    else
+      await ledger.run(
+        runs.flatMap((r) => r.requests),
+        "first batch",
+      );
     const gradeOpts = { judge, gateSeed: settings.seed };
     for (const r of runs) r.checks = await gradeJob(r.job, r.requests, ledger.records, gradeOpts);
+    // error-recovery probes that failed get their own answer and failures back (robustness only, not the verdict)
+    const recovery = await recoverProbes(
+      runs.filter((r) => r.job.arm.name === "head"),
+      {
+        records: ledger.records,
+        run: (requests) => ledger.run(requests),
+        grade: (job, requests) => gradeJob(job, requests, ledger.records, gradeOpts),
+      },
+    );
 
     // verdict: new roots decided over the whole PR (one α for the family), with sequential confirmation trials
     // on suspects: decide → plan → run → grade → decide again, until every root is decided.
@@ -254,7 +289,10 @@ async function pipeline(
     );
     for (let req = decider.next(); req; req = decider.next()) {
       const planned = planConfirmation(runs, req, { seed: settings.seed });
-      const ran = await ledger.run(planned.flatMap((p) => p.requests));
+      const ran = await ledger.run(
+        planned.flatMap((p) => p.requests),
+        `confirmation round ${req.look - 1} of ≤${decider.rounds}: ${req.roots.length} suspect(s)`,
+      );
       if (ran.budgetExhausted) {
         decider.abort(ran.budgetExhausted);
         break;
@@ -308,8 +346,16 @@ async function pipeline(
         request: r,
         record: ledger.records.get(r.key)!,
       })),
+      baseRecords: (runOf(j.base)?.requests ?? []).map((r) => ({
+        request: r,
+        record: ledger.records.get(r.key)!,
+      })),
       baseSuite: j.info.base?.suite,
+      ...(j.head && recovery.has(j.head) ? { recovery: recovery.get(j.head) } : {}),
       ...(j.head ? { trials: { perCase: trialsOf(j.head), triggerRuns: settings.triggerRuns } } : {}),
+      ...(deeper.has(j.info.name)
+        ? { deeper: { [baseArm ? "basePerCase" : "headPerCase"]: deeper.get(j.info.name) } }
+        : {}),
     }));
     await ledger.recordUsage();
     // Secrets never leave: every string of the report (trial outputs, messages, paths) passes the redactor.
@@ -344,6 +390,7 @@ async function pipeline(
       }),
     );
     report.forecast = forecast;
+    report.rounds = ledger.rounds;
     return { report, forecast, scope };
   } finally {
     checkout?.dispose();
@@ -369,12 +416,18 @@ export function trialsFor(settings: Settings, info: SkillChangeInfo): number {
  * Sweeps, filters and shards. Other skills a changed description may compete with are not re-run whole: their
  * should-fire prompts likeliest to be stolen run as the changed skill's cross-skill negatives (`makeJob`).
  */
+/**
+ * The skills to evaluate (and how many were selected before sharding, to tell an empty shard from an untouched
+ * repository). A router-only proxy agent answers no discriminator prompt: that battery does not run for it.
+ */
 function selectChanges(
   changes: SkillChangeInfo[],
   _headSkills: Skill[],
   settings: Settings,
-): SkillChangeInfo[] {
-  let out = changes.filter((c) => c.change !== "unchanged");
+): { changes: SkillChangeInfo[]; beforeShard: number } {
+  let out = changes
+    .filter((c) => c.change !== "unchanged")
+    .map((c) => withoutRouterOnlyBatteries(c, settings));
   if (settings.skillsFilter) {
     const match = picomatch(settings.skillsFilter, { dot: true });
     const matches = (c: SkillChangeInfo) => {
@@ -394,13 +447,26 @@ function selectChanges(
       );
     out = out.filter(matches);
   }
+  const beforeShard = out.length;
   if (settings.shard)
     out = assignShard(
       out.map((c) => ({ ...c, expectedCost: expectedCost(c) })),
       settings.shard.index,
       settings.shard.total,
     );
-  return out.sort((a, b) => a.name.localeCompare(b.name));
+  return { changes: out.sort((a, b) => a.name.localeCompare(b.name)), beforeShard };
+}
+
+/** Agents that route but never answer (`lexical`): their canned line is no answer a discriminator could grade. */
+export const ROUTER_ONLY_AGENTS = new Set(["lexical"]);
+
+function withoutRouterOnlyBatteries(c: SkillChangeInfo, settings: Settings): SkillChangeInfo {
+  if (!ROUTER_ONLY_AGENTS.has(settings.agent.adapter) || !c.batteries.discriminator) return c;
+  return {
+    ...c,
+    batteries: { ...c.batteries, discriminator: false },
+    reason: `${c.reason}; discriminator battery not run: the ${settings.agent.adapter} proxy is a router, not an agent (it answers no prompt)`,
+  };
 }
 
 /** Expected cost of a skill's batteries, in trials: what shards are balanced by. */

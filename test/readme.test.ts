@@ -46,6 +46,7 @@ interface Expected {
 const EXPECTED: Record<string, Expected> = {
   "npm run demo": { exit: 1, stdout: /skillgate: FAIL {2}1 skill\(s\), 13 blocking root\(s\) \(10 new\)/ },
   "npm run demo -- --json out.json": { exit: 1, writes: "out.json" },
+  "npm run demo -- --html out.html": { exit: 1, writes: "out.html" },
   "npm run demo:pass": { exit: 0, stdout: /skillgate: PASS/ },
   // The real Claude Code CLI against a scripted model on loopback: about 50 whole CLI processes.
   "npm run demo:claude": {
@@ -59,6 +60,11 @@ const EXPECTED: Record<string, Expected> = {
     stdout: /FAIL {2}split-cents \(sweep[\s\S]*split-refund\/last-line-is-cents/,
   },
   "node dist/cli.js validate --repo examples/demo-repo": { exit: 0, stdout: /0 error\(s\), 0 warning\(s\)/ },
+  "node dist/cli.js harvest --repo examples/demo-repo-base --skills split-cents --with-skill --trials 3": {
+    exit: 0,
+    stdout:
+      /PROPOSE not-one-of D:not-for-1000-cents-and-3-people-each[\s\S]*PROPOSE mark-discriminator split-conserves[\s\S]*already caught by D:sums-to-total/,
+  },
   "node dist/cli.js gate conservation gates/conservation/fixtures/bad-round-each.ts --export allocate": {
     exit: 1,
     stdout: /✗ sum: the shares add up to the total exactly[\s\S]*replay: skillgate gate conservation/,
@@ -90,6 +96,8 @@ const NOT_RUN_HERE: Record<string, string> = {
   "npm run demo:claude -- --json out.json":
     "`npm run demo:claude` with its report written: the same run as above, about 50 Claude Code processes again",
   "npm run bench": "the whole benchmark, see `npm run bench -- --json bench.json`",
+  "npm run bench -- --only review-report":
+    "renders a 10,000-trial report and opens it several times in headless Chromium: minutes on a busy 2-core machine",
   "npm run bench -- --only cost --json F":
     "the bench's cost section took 1,058 s on a busy 2-core machine; its figures are in docs/performance.md",
   "npm run bench -- --only verdict-e2e --verdict-e2e-prs 15":

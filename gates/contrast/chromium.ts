@@ -535,6 +535,12 @@ async function readPage(
       matchedCache.delete(node.nodeId);
     }
     const own = await style(node);
+    // An element with no computed style is not rendered (the fallback <summary> in a <details> element's
+    // user-agent shadow root, when the element has a summary of its own): no text on the page to judge.
+    if (!own.get("font-size")) {
+      if (state.length) await send("CSS.forcePseudoState", { nodeId: node.nodeId, forcedPseudoClasses: [] });
+      continue;
+    }
     const layers: CascadeLayer[] = [];
     for (const a of chain) {
       const s = await style(a);

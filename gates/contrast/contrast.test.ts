@@ -28,6 +28,8 @@ describe("contrast gate on reference modules (pairs export)", () => {
 const cascadeReferences: (Reference & { old?: "passes" | "fails" })[] = [
   { file: "good-theme.css" },
   { file: "good-cascade.css" },
+  // <details>: its shadow root's unrendered fallback <summary> is no text on the page
+  { file: "good-details.html" },
   { file: "bad-alpha.css", fails: ["text:.note"], old: "fails" },
   // (1) colour and background in different rules
   { file: "bad-split-rules.css", fails: ["text:.muted"], old: "passes" },

@@ -99,8 +99,9 @@ interface CommandReply {
 }
 
 /**
- * The command words plus the content of every word that names a file (the script itself, `node agent.mjs`'s
- * script): editing the agent script invalidates its cached answers.
+ * The command words, each word that names a file (the script itself, `node agent.mjs`'s script) by its content
+ * instead of its path: editing the agent script invalidates its cached answers, and the same script read from
+ * another checkout (a temporary worktree of the base, the default branch's run) keeps them.
  */
 async function commandIdentity(
   file: string,
@@ -108,14 +109,16 @@ async function commandIdentity(
   repoDir: string,
   config: AgentConfig,
 ): Promise<string> {
-  const h = createHash("sha256").update(`${file}\0${args.join("\0")}`);
+  const h = createHash("sha256");
   for (const word of [file, ...args]) {
     const path = isAbsolute(word) ? word : resolve(repoDir, word);
+    let content: Buffer | undefined;
     try {
-      if ((await stat(path)).isFile()) h.update(await readFile(path));
+      if ((await stat(path)).isFile()) content = await readFile(path);
     } catch {
       // not a file: a flag or a program on PATH
     }
+    h.update(content ? `file:${createHash("sha256").update(content).digest("hex")}\0` : `word:${word}\0`);
   }
   const version = typeof config.options?.version === "string" ? `@${config.options.version}` : "";
   return `command:${h.digest("hex").slice(0, 16)}${config.model ? `/${config.model}` : ""}${version}`;

@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentConfig, AgentRunContext, TrialError, TrialRequest, Usage } from "../model/index.js";
+import { knownPrice } from "./prices.js";
 import { errorForStatus, tail } from "./result.js";
 
 export const ACTIVATE_SKILL_TOOL = "activate_skill";
@@ -57,8 +58,14 @@ export async function activateSkill(
   }
 }
 
+/**
+ * What a call cost: the configured `options.pricing`, else the model's list price (prices.ts); a model with
+ * neither has an unknown cost (`costUnknown`, counted 0), never a free one.
+ */
 export function priceUsage(config: AgentConfig, inputTokens: number, outputTokens: number): Usage {
-  const p = (config.options?.pricing ?? {}) as { inputPerMTok?: number; outputPerMTok?: number };
+  const configured = config.options?.pricing as { inputPerMTok?: number; outputPerMTok?: number } | undefined;
+  const p = configured ?? knownPrice(config.model);
+  if (!p) return { inputTokens, outputTokens, costUsd: 0, costUnknown: true };
   const costUsd = ((p.inputPerMTok ?? 0) * inputTokens + (p.outputPerMTok ?? 0) * outputTokens) / 1e6;
   return { inputTokens, outputTokens, costUsd };
 }

@@ -1,10 +1,18 @@
-import type { CheckResult, SourceLocation, TrialMode } from "../model/index.js";
+import {
+  type CheckLevel,
+  type CheckResult,
+  CONDITION_FALSE,
+  type SourceLocation,
+  type TrialMode,
+} from "../model/index.js";
 
 /**
  * Root attribution: inside one trial, checks form a dependency graph (explicit `depends_on` plus the implicit
  * edges below). A failed check (status `fail` or `error`) is a **root** when no failed check is among its
  * ancestors; every other failed check, and every check skipped because a dependency failed, is a **cascade**
- * hanging under its root(s). The same root check id is then grouped across the trials of one mode.
+ * hanging under its root(s), and counts as a failed check (the seed paper's "failed checks → roots": a root with
+ * three skipped dependents is four failed checks, one root). A check skipped because its condition was false
+ * would not have applied: it is neither. The same root check id is then grouped across the trials of one mode.
  */
 
 /** Implicit check ids (assertion ids) the grader emits; see `implicitParents`. */
@@ -32,6 +40,8 @@ export interface AttributedRoot {
   /** Message of the first failed trial. */
   message: string;
   discriminator: boolean;
+  /** What the check looks at (assertion roots). */
+  level?: CheckLevel;
   /** Every failed trial was an `error` (could not be evaluated), not a `fail`. */
   errorOnly: boolean;
   /** Trial indices in which this check could not be evaluated (status `error`, as a root), ascending. */
@@ -53,7 +63,7 @@ export interface CheckTally {
 
 export interface Attribution {
   roots: AttributedRoot[];
-  /** Failed checks (`fail` or `error`) over all trials; skipped cascades are not counted. */
+  /** Failed checks over all trials: `fail` or `error`, and checks skipped because a dependency failed. */
   failedChecks: number;
   perTrial: { trialKey: string; failed: number; roots: number }[];
   /** Every check id seen, with its per-trial tallies (what the head-vs-base statistics read). */
@@ -132,16 +142,19 @@ function attributeTrial(checks: CheckResult[]): TrialAttribution {
   const roots = checks.filter(isRoot);
   const rootIds = new Set(roots.map((r) => r.checkId));
   const cascades = new Map<string, string[]>(roots.map((r) => [r.checkId, []]));
+  let skippedCascades = 0;
   for (const c of checks) {
     if (rootIds.has(c.checkId)) continue;
-    const cascadedFailure = isFailed(c) || (c.status === "skipped" && ancestorsOf(c.checkId).size > 0);
-    if (!cascadedFailure) continue;
+    const skippedCascade =
+      c.status === "skipped" && c.skipReason !== CONDITION_FALSE && ancestorsOf(c.checkId).size > 0;
+    if (!isFailed(c) && !skippedCascade) continue;
+    if (skippedCascade) skippedCascades++;
     for (const a of ancestorsOf(c.checkId)) if (rootIds.has(a)) cascades.get(a)!.push(c.checkId);
   }
   return {
     roots,
     cascades,
-    failed: checks.filter(isFailed).length,
+    failed: checks.filter(isFailed).length + skippedCascades,
     observed: checks.filter((c) => c.status === "pass" || rootIds.has(c.checkId)),
   };
 }
@@ -199,6 +212,7 @@ export function attributeRoots(checks: CheckResult[]): Attribution {
           loc: r.loc,
           message: r.message,
           discriminator: r.discriminator,
+          ...(r.level ? { level: r.level } : {}),
           errorOnly: true,
           erroredTrials: [],
         };

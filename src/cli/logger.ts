@@ -1,4 +1,5 @@
 import type { Logger } from "../model/index.js";
+import { progressLine } from "../run/progress.js";
 import { redactOutput } from "../util/redact.js";
 
 /** The CLI's logger: messages on stderr; progress redraws one line on a terminal, prints sparse lines otherwise. */
@@ -27,7 +28,7 @@ export function cliLogger(
     group: async (_name, fn) => fn(),
     progress(p) {
       if (opts.quiet) return;
-      const text = `trials ${p.done}/${p.total}  errors ${p.errors}  cache hits ${p.cacheHits}  cost $${p.costUsd.toFixed(4)}`;
+      const text = progressLine(p);
       if (tty) {
         out.write(`\r\u001b[K${text}`);
         progressShown = p.done < p.total;

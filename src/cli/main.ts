@@ -16,6 +16,7 @@ Commands:
   gate       run one deterministic gate on a module
   merge      combine shard reports into one
   init       scaffold an eval suite for a skill
+  harvest    run baseline agents on a skill's tasks and propose discriminators from what they got wrong
 
 Run \`skillgate <command> --help\` for a command's options.
 Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;

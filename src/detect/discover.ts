@@ -534,6 +534,8 @@ export function loadSuite(
   } finally {
     reader.hide(new Set());
   }
+  // Placeholders once every format has loaded: meta.json's vars and oracle are known then.
+  for (const c of draft.cases) reader.checkTemplates(c, draft.meta);
   const ids = new Map<string, string>();
   for (const c of draft.cases) {
     const prev = ids.get(c.id);

@@ -18,6 +18,12 @@ export function nameFromRemote(url: string): string | undefined {
 }
 
 function fromGitRemote(repoDir: string): string | undefined {
+  const url = remoteUrl(repoDir);
+  return url ? nameFromRemote(url) : undefined;
+}
+
+/** The URL of the `origin` remote (else the first) when `repoDir` is the top of a git work tree. */
+function remoteUrl(repoDir: string): string | undefined {
   try {
     const git = (...args: string[]) =>
       execFileSync("git", ["-C", repoDir, ...args], {
@@ -28,7 +34,7 @@ function fromGitRemote(repoDir: string): string | undefined {
     if (realpathSync(git("rev-parse", "--show-toplevel")) !== realpathSync(repoDir)) return undefined;
     const remotes = git("remote").split("\n").filter(Boolean);
     const remote = remotes.includes("origin") ? "origin" : remotes[0];
-    return remote ? nameFromRemote(git("remote", "get-url", remote)) : undefined;
+    return remote ? git("remote", "get-url", remote) : undefined;
   } catch {
     return undefined;
   }
@@ -42,4 +48,39 @@ function fromActions(repoDir: string, env: NodeJS.ProcessEnv): string | undefine
     return undefined;
   }
   return nameFromRemote(env.GITHUB_REPOSITORY);
+}
+
+/**
+ * Where the page links a file of `repoDir` at `sha`: `https://host/owner/repo/blob/<sha>` from the Actions
+ * environment when it names the repository, else from the git remote when it is a GitHub-style URL and `repoDir`
+ * is the top of the work tree. Undefined when neither says, or the commit is unknown.
+ */
+export function githubBlobBase(
+  repoDir: string,
+  sha: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  if (!sha || !/^[0-9a-f]{7,64}$/.test(sha)) return undefined;
+  if (
+    env.GITHUB_REPOSITORY &&
+    env.GITHUB_SERVER_URL &&
+    realpathOr(env.GITHUB_WORKSPACE) === realpathOr(repoDir)
+  )
+    return `${env.GITHUB_SERVER_URL.replace(/\/+$/, "")}/${env.GITHUB_REPOSITORY}/blob/${sha}`;
+  const url = remoteUrl(repoDir);
+  const m =
+    url &&
+    /^(?:https:\/\/(?:[^@/]+@)?|git@|ssh:\/\/git@)(github\.com|[\w.-]+\.ghe\.com)[:/]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(
+      url,
+    );
+  return m ? `https://${m[1]}/${m[2]}/blob/${sha}` : undefined;
+}
+
+function realpathOr(p: string | undefined): string | undefined {
+  if (!p) return undefined;
+  try {
+    return realpathSync(p);
+  } catch {
+    return undefined;
+  }
 }

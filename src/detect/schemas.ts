@@ -66,6 +66,29 @@ const thresholds = {
 
 const versionLike = { type: ["string", "number"] } as const;
 
+const ROBUSTNESS_DIMENSIONS = [
+  "adversarial-correctness",
+  "spec-underspecification",
+  "consistency-under-reformulation",
+  "error-recovery",
+  "security-awareness",
+  "hallucination",
+  "graceful-degradation",
+  "refusal-calibration",
+] as const;
+/** Shell words run sandboxed in the suite folder, printing one JSON object of variables. */
+const oracleSchema = {
+  anyOf: [
+    nonEmptyString,
+    {
+      type: "object",
+      required: ["command"],
+      additionalProperties: false,
+      properties: { command: nonEmptyString, timeoutSeconds: { type: "number", exclusiveMinimum: 0 } },
+    },
+  ],
+} as const;
+
 export const metaSchema = {
   $id: "skillgate/meta",
   type: "object",
@@ -77,20 +100,24 @@ export const metaSchema = {
     lastRun: { type: "string" },
     trials: { type: "integer", minimum: 1, maximum: 100 },
     thresholds,
-    oracle: {
-      anyOf: [
-        nonEmptyString,
-        {
-          type: "object",
-          required: ["command"],
-          additionalProperties: false,
-          properties: { command: nonEmptyString, timeoutSeconds: { type: "number", exclusiveMinimum: 0 } },
-        },
-      ],
-    },
+    oracle: oracleSchema,
     vars: { type: "object" },
     evalMode: { type: "string" },
     constraints: { type: "array", items: { type: "string" } },
+    robustness: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        dimensions: { type: "array", items: { enum: ROBUSTNESS_DIMENSIONS }, minItems: 1, uniqueItems: true },
+        weights: {
+          type: "object",
+          additionalProperties: false,
+          properties: Object.fromEntries(
+            ROBUSTNESS_DIMENSIONS.map((d) => [d, { type: "number", minimum: 0 }]),
+          ),
+        },
+      },
+    },
   },
 } as const;
 
@@ -105,8 +132,10 @@ export const assertionSchema = {
     discriminator: { type: "boolean" },
     depends_on: { anyOf: [nonEmptyString, { type: "array", items: nonEmptyString }] },
     condition: { type: "string" },
-    extract: { type: "string", pattern: "^(text|first-number|last-line|code-block|json:.*)$" },
+    extract: { type: "string", pattern: "^(text|first-number|last-line|code-block|json|json:.*)$" },
+    level: { enum: ["outcome", "final-state", "process"] },
     description: { type: "string" },
+    rubric: { enum: ["stated", "reasonable", "honest", "partial", "refusal", "warning"] },
   },
 } as const;
 
@@ -137,7 +166,12 @@ export const caseSchema = {
     description: { type: "string" },
     files: caseFiles,
     vars: { type: "object" },
+    oracle: oracleSchema,
     assertions: { type: "array", items: { type: "object" } },
+    dimension: { enum: ROBUSTNESS_DIMENSIONS },
+    reformulationOf: { type: "string", minLength: 1 },
+    expect: { enum: ["refusal", "solution"] },
+    tier: { type: "integer", minimum: 0, maximum: 100 },
   },
 } as const;
 
@@ -228,6 +262,19 @@ const agentConfig = {
   },
 } as const;
 
+/** A cell of the agent matrix: an agent configuration with a name, whether it decides the verdict, its label. */
+const agentCellConfig = {
+  type: "object",
+  required: ["name", "adapter"],
+  additionalProperties: false,
+  properties: {
+    ...agentConfig.properties,
+    name: { type: "string", pattern: "^[a-z0-9][a-z0-9._-]{0,62}$" },
+    required: { type: "boolean" },
+    label: nonEmptyString,
+  },
+} as const;
+
 /** `.skillgate.yml`. */
 export const configSchema = {
   $id: "skillgate/config",
@@ -235,6 +282,7 @@ export const configSchema = {
   additionalProperties: false,
   properties: {
     agent: agentConfig,
+    agents: { type: "array", items: agentCellConfig, minItems: 1, maxItems: 16 },
     judge: agentConfig,
     skills: {
       type: "object",
@@ -268,6 +316,7 @@ export const configSchema = {
         inconclusive: { enum: ["fail", "pass"] },
         preExisting: { enum: ["report", "fail"] },
         maxConfirmationTrials: { type: "integer", minimum: 0, maximum: 200 },
+        baseDepth: { type: "integer", minimum: 0, maximum: 200 },
         headOnly: { enum: ["fail", "report"] },
       },
     },

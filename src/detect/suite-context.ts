@@ -6,6 +6,7 @@ import type {
   CaseFile,
   Diagnostic,
   SourceLocation,
+  SuiteMeta,
   SuitePartProblem,
 } from "../model/index.js";
 import { readFileBytes } from "../util/read-file.js";
@@ -29,6 +30,11 @@ export interface AssertionTypeLookup {
   names(): string[];
   /** Static checks of a normalised assertion (invalid regexes, unknown gates, gate options …). */
   check?(a: Assertion): StaticProblem[];
+  /** Placeholders of a whole case (prompt, assertions, conditions) against the variables known before a trial. */
+  checkTemplates?(
+    c: Case,
+    meta: SuiteMeta | undefined,
+  ): { loc: SourceLocation; code: string; message: string }[];
 }
 
 /** Keys every assertion may carry; everything else is a type-specific param. */
@@ -39,7 +45,9 @@ const COMMON_ASSERTION_KEYS = new Set([
   "depends_on",
   "condition",
   "extract",
+  "level",
   "description",
+  "rubric",
 ]);
 
 /** Shared helpers for the format loaders: reading files with located diagnostics. */
@@ -251,7 +259,9 @@ export class SuiteReader {
       dependsOn,
       condition: typeof a.condition === "string" ? a.condition : undefined,
       extract: typeof a.extract === "string" ? a.extract : undefined,
+      level: typeof a.level === "string" ? (a.level as Assertion["level"]) : undefined,
       description: typeof a.description === "string" ? a.description : undefined,
+      ...(typeof a.rubric === "string" ? { rubric: a.rubric as Assertion["rubric"] } : {}),
       params,
       loc,
     };
@@ -357,6 +367,11 @@ export class SuiteReader {
         : realpathSync.native(join(this.repoDir, rel));
     this.realPaths.set(rel, real);
     return real;
+  }
+
+  /** Located errors for the placeholders of case `c` that cannot resolve, or resolve to values its checks refuse. */
+  checkTemplates(c: Case, meta: SuiteMeta | undefined): void {
+    for (const p of this.assertionTypes.checkTemplates?.(c, meta) ?? []) this.error(p.loc, p.code, p.message);
   }
 
   /**

@@ -32,8 +32,28 @@ export function validateAgainst(
 ): Diagnostic[] {
   const fn = compile(schema);
   if (fn(value)) return [];
-  const errors = simplify(fn.errors ?? []);
+  const errors = withoutPlaceholderEchoes(simplify(fn.errors ?? []));
   return errors.map((e) => toDiagnostic(e, source, basePath, code, alsoKnown));
+}
+
+/** `skillgate init`'s placeholders: `TODO-<key>` stands where the author writes `<key>`. */
+const PLACEHOLDER = /^TODO-(.+)$/;
+
+function placeholderOf(e: ErrorObject): string | undefined {
+  if (e.keyword !== "additionalProperties") return undefined;
+  return PLACEHOLDER.exec(String((e.params as { additionalProperty: string }).additionalProperty))?.[1];
+}
+
+/**
+ * One error per placeholder left: an object holding a `TODO-<key>` is missing `<key>` because of it, so the
+ * object's own complaints (a required key, which branch of a oneOf it matches) are the placeholder's echoes.
+ */
+function withoutPlaceholderEchoes(errors: ErrorObject[]): ErrorObject[] {
+  const holders = new Set(errors.filter((e) => placeholderOf(e) !== undefined).map((e) => e.instancePath));
+  return errors.filter(
+    (e) =>
+      placeholderOf(e) !== undefined || !holders.has(e.instancePath) || e.keyword === "additionalProperties",
+  );
 }
 
 function simplify(errors: ErrorObject[]): ErrorObject[] {
@@ -84,7 +104,10 @@ function toDiagnostic(
       loc = source.locateKey([...path, key]);
       const own = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const known = [...own, ...(e.instancePath === "" ? alsoKnown : [])].filter((k) => k !== "$schema");
-      message = `unknown key \`${key}\`${path.length ? ` in ${where}` : ""}${didYouMean(key, known)}`;
+      const placeholder = placeholderOf(e);
+      message = placeholder
+        ? `unknown key \`${key}\`${path.length ? ` in ${where}` : ""}: a placeholder \`skillgate init\` left; replace it with \`${placeholder}\` and the value it asks for`
+        : `unknown key \`${key}\`${path.length ? ` in ${where}` : ""}${didYouMean(key, known)}`;
       break;
     }
     case "required":

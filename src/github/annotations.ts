@@ -43,7 +43,7 @@ function fromRoot(
     end_line: Math.max(1, r.line),
     annotation_level: level,
     title: clip(
-      `skillgate · ${r.skill}${r.status === "new" ? "" : ` (${r.status})`}: ${r.title}`,
+      `skillgate · ${r.skill}${r.cell ? ` (cell ${r.cell})` : ""}${r.status === "new" ? "" : ` (${r.status})`}: ${r.title}`,
       MAX_ANNOTATION_TITLE_CHARS,
     ),
     message: clip(r.message, MAX_ANNOTATION_MESSAGE_CHARS),
@@ -76,7 +76,8 @@ export function buildAnnotations(
   const isNew = (r: Root) => r.blocking && r.status === "new";
   const seen = new Set<string>();
   const firstSeen = (r: Root) => {
-    const k = `${r.skill}\0${r.id}`;
+    // One per root of each cell: a matrix's cells each annotate the line they failed on.
+    const k = `${r.cell ?? ""}\0${r.skill}\0${r.id}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

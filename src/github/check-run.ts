@@ -38,7 +38,7 @@ export interface CheckRunCompletion {
 /** Pure: Report → the sequence of check run updates. */
 export function buildCheckRunCompletion(
   report: Report,
-  o: { checkName: string; fullReportHint: string },
+  o: { checkName: string; fullReportHint: string; reviewReportUrl?: string },
 ): CheckRunCompletion {
   const { annotations, omitted } = buildAnnotations(report);
   const title = headline(report);
@@ -46,6 +46,7 @@ export function buildCheckRunCompletion(
     maxChars: MAX_CHECK_OUTPUT_CHARS,
     fullReportHint: o.fullReportHint,
     title: o.checkName,
+    ...(o.reviewReportUrl ? { reviewReportUrl: o.reviewReportUrl } : {}),
   });
   if (omitted > 0) {
     const note = `\n\n${omitted} further annotation(s) are not shown here; see ${o.fullReportHint}.`;

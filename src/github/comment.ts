@@ -9,10 +9,14 @@ export function commentMarker(checkName: string): string {
 }
 
 /** Pure: the comment body, marker first, within GitHub's comment size limit. */
-export function buildCommentBody(report: Report, o: { checkName: string; fullReportHint: string }): string {
+export function buildCommentBody(
+  report: Report,
+  o: { checkName: string; fullReportHint: string; reviewReportUrl?: string },
+): string {
   return renderMarkdown(report, {
     maxChars: MAX_COMMENT_CHARS,
     fullReportHint: o.fullReportHint,
+    ...(o.reviewReportUrl ? { reviewReportUrl: o.reviewReportUrl } : {}),
     marker: commentMarker(o.checkName),
     title: o.checkName,
   });

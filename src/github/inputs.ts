@@ -10,6 +10,8 @@ export interface ActionInputs {
   mode: Mode;
   config?: string;
   agent?: string;
+  /** Cells of the base config's agents: matrix to evaluate (a job of a workflow matrix names one). */
+  cell?: string;
   trials?: string;
   skills?: string;
   shard?: string;
@@ -24,6 +26,8 @@ export interface ActionInputs {
   reportsFrom: string[];
   junit?: string;
   sarif?: string;
+  /** Where the HTML review report is written (workspace-relative) and uploaded from; undefined: not written. */
+  htmlReport?: string;
   workingDirectory: string;
   allowPullRequestTarget: boolean;
   /** A maintainer's approval of suite or policy weakening, set in the base branch's workflow. */
@@ -60,6 +64,7 @@ export function readInputs(io: ActionIO): ActionInputs {
     mode: oneOf(io, "mode", ["auto", "evaluate", "report"] as const, "auto"),
     config: opt(io.getInput("config")),
     agent: opt(io.getInput("agent")),
+    cell: opt(io.getInput("cell")),
     trials: opt(io.getInput("trials")),
     skills: opt(io.getInput("skills")),
     shard: opt(io.getInput("shard")),
@@ -75,6 +80,7 @@ export function readInputs(io: ActionIO): ActionInputs {
       .filter(Boolean),
     junit: opt(io.getInput("junit")),
     sarif: opt(io.getInput("sarif")),
+    htmlReport: opt(io.getInput("html-report")),
     workingDirectory: io.getInput("working-directory") || ".",
     allowPullRequestTarget: booleanInput(io, "allow-pull-request-target", false),
     allowWeakening: booleanInput(io, "allow-weakening", false),

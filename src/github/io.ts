@@ -1,5 +1,6 @@
 import * as core from "@actions/core";
 import type { Logger } from "../model/settings.js";
+import { progressLine } from "../run/progress.js";
 import { credentialsOfEnvironment, encodingsOf, outputRedactor } from "../util/redact.js";
 import type { CommandAnnotation } from "./workflow-commands.js";
 
@@ -56,6 +57,8 @@ export function coreActionIO(): ActionIO {
  */
 export function actionLogger(io: ActionIO): Logger {
   let lastProgress = 0;
+  let lastLabel: string | undefined;
+  let lastDone = 0;
   return {
     info: (m) => io.info(m),
     warn: (m) => io.info(`warning: ${m}`),
@@ -63,13 +66,14 @@ export function actionLogger(io: ActionIO): Logger {
     debug: (m) => io.debug(m),
     group: (name, fn) => io.group(name, fn),
     progress: (p) => {
-      // One line per 10 % keeps the log readable.
+      // One line per 10 % keeps the log readable; each batch (first batch, confirmation rounds) starts anew.
       const step = Math.floor((p.done / Math.max(1, p.total)) * 10);
+      if (p.label !== lastLabel || p.done < lastDone) lastProgress = -1;
+      lastLabel = p.label;
+      lastDone = p.done;
       if (step > lastProgress || p.done === p.total) {
         lastProgress = step;
-        io.info(
-          `progress: ${p.done}/${p.total} trials, ${p.errors} errors, ${p.cacheHits} cached, $${p.costUsd.toFixed(2)}`,
-        );
+        io.info(`progress: ${progressLine(p)}`);
       }
     },
   };

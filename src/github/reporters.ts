@@ -29,7 +29,14 @@ function why(e: unknown, when: string): string {
 
 export function checkRunReporter(
   check: CheckRun,
-  o: { checkName: string; fullReportHint: string; io: ActionIO; now: () => Date },
+  o: {
+    checkName: string;
+    fullReportHint: string;
+    io: ActionIO;
+    now: () => Date;
+    /** Filled in once the review report is uploaded, before the findings are published. */
+    links?: { reviewReport?: string };
+  },
 ): Reporter {
   return {
     name: "check-run",
@@ -44,6 +51,7 @@ export function checkRunReporter(
       const completion = buildCheckRunCompletion(report, {
         checkName: o.checkName,
         fullReportHint: o.fullReportHint,
+        ...(o.links?.reviewReport ? { reviewReportUrl: o.links.reviewReport } : {}),
       });
       try {
         const requests = await check.complete(completion, o.now());

@@ -1,10 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { headSha as headShaOf } from "../detect/base.js";
 import { InputError } from "../model/diagnostics.js";
 import type { Forecast, Report, Verdict } from "../model/report.js";
 import type { Logger, Settings } from "../model/settings.js";
 import { IsolationRefused } from "../pipeline/isolation.js";
+import { renderHtml } from "../report/html/index.js";
 import { renderJUnit } from "../report/junit.js";
 import { loadReports } from "../report/load.js";
 import { renderMarkdown } from "../report/markdown.js";
@@ -14,6 +15,12 @@ import type { CacheAccess } from "../run/cache-actions.js";
 import type { RawOptions } from "../settings/resolve.js";
 import { redactOutput } from "../util/redact.js";
 import { VERSION } from "../version.js";
+import {
+  type ArtifactUploader,
+  actionsArtifactUploader,
+  artifactsAvailable,
+  artifactUrl,
+} from "./artifact.js";
 import { distrustPullRequestCaches } from "./cache-scope.js";
 import { changedPaths, committedFiles, gitChangedFiles, listChangedFiles } from "./changed-files.js";
 import { CheckRun } from "./check-run.js";
@@ -54,6 +61,8 @@ export interface ActionDeps {
   now?(): Date;
   /** Where SIGINT/SIGTERM arrive (default `process`): the runner's way of cancelling the step. */
   signals?: SignalSource;
+  /** Uploads the HTML review report as an artifact (default `@actions/artifact`). */
+  artifacts?: ArtifactUploader;
   /** Ends the process after an interruption was handled (default `process.exit`). */
   exit?(code: number): void;
 }
@@ -215,6 +224,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
 
   // Reporter chain: check run → workflow-command annotations → log. `evaluate` mode publishes nothing.
   const chain: Reporter[] = [];
+  const links: { reviewReport?: string } = {};
   let check: CheckRun | undefined;
   if (inputs.mode !== "evaluate") {
     if (client && headSha) {
@@ -225,7 +235,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
         name: inputs.checkName,
         detailsUrl: runUrl(ctx),
       });
-      chain.push(checkRunReporter(check, { checkName: inputs.checkName, fullReportHint, io, now }));
+      chain.push(checkRunReporter(check, { checkName: inputs.checkName, fullReportHint, io, now, links }));
     }
     chain.push(workflowCommandReporter(io), logReporter(io));
   }
@@ -260,7 +270,11 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   try {
     if (plan.kind === "report") {
       const loaded = await loadReports(inputs.reportsFrom.map((p) => resolve(repoDir, p)));
-      report = mergeReports(loaded);
+      // An agent matrix's cells, as the trusted checkout's config defines them: each required one must report.
+      const { resolvePolicy } = await import("../settings/resolve.js");
+      const { matrixCells } = await import("../settings/matrix.js");
+      const agents = resolvePolicy(repoDir, undefined, inputs.config).config.agents;
+      report = mergeReports(loaded, agents ? { cells: matrixCells(agents) } : {});
       const refused: string[] = [];
       // Reports are artifacts of the run's jobs, downloaded next to the checkout; a committed one is anybody's.
       for (const file of await committedFiles(
@@ -309,12 +323,15 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     await writeOut(reportPath, `${JSON.stringify(report, null, 2)}\n`);
   if (inputs.junit) await writeOut(resolve(repoDir, inputs.junit), renderJUnit(report));
   if (inputs.sarif) await writeOut(resolve(repoDir, inputs.sarif), renderSarif(report));
+  if (inputs.htmlReport)
+    links.reviewReport = await publishReviewReport(deps, inputs.htmlReport, ctx, report, repoDir);
 
   const summary = renderMarkdown(report, {
     maxChars: MAX_JOB_SUMMARY_BYTES / 2,
     fullReportHint: `the JSON report (${inputs.report})`,
     title: inputs.checkName,
     charts: true,
+    ...(links.reviewReport ? { reviewReportUrl: links.reviewReport } : {}),
   });
   await io.appendSummary(truncateBytes(summary, MAX_JOB_SUMMARY_BYTES));
   published.push("summary");
@@ -339,7 +356,11 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       const r = await upsertStickyComment(
         client,
         { owner: ctx.owner, repo: ctx.repo, issueNumber: pullNumber, checkName: inputs.checkName },
-        buildCommentBody(report, { checkName: inputs.checkName, fullReportHint }),
+        buildCommentBody(report, {
+          checkName: inputs.checkName,
+          fullReportHint,
+          ...(links.reviewReport ? { reviewReportUrl: links.reviewReport } : {}),
+        }),
       );
       io.info(`sticky comment ${r.action} (#${r.id})`);
       published.push("comment");
@@ -352,6 +373,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
 
   io.setOutput("verdict", report.verdict);
   io.setOutput("report", reportPath);
+  if (links.reviewReport) io.setOutput("review-report-url", links.reviewReport);
   io.setOutput("new-roots", String(report.newRoots.length));
   io.setOutput("blocking-roots", String(report.blockingRoots.length));
 
@@ -362,6 +384,49 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     `skillgate: ${report.verdict} (${report.blockingRoots.length} blocking root(s), ${report.newRoots.length} new) → exit ${exitCode}`,
   );
   return { exitCode, report, publishedTo: published };
+}
+
+/** A shard's file name carries its shard: artifacts of one run must have distinct names. */
+export function reviewReportFile(configured: string, shard: Report["shard"]): string {
+  if (!shard) return configured;
+  const suffix = `-shard-${shard.index}-of-${shard.total}`;
+  return /\.html?$/i.test(configured)
+    ? configured.replace(/(\.html?)$/i, `${suffix}$1`)
+    : `${configured}${suffix}`;
+}
+
+/**
+ * Writes the HTML review report (files linked at the head commit on GitHub) and uploads it as an artifact when the
+ * runner's results service is there. Returns the artifact's URL; a failed upload is logged, never the run's failure.
+ */
+async function publishReviewReport(
+  deps: ActionDeps,
+  configured: string,
+  ctx: ActionContext,
+  report: Report,
+  repoDir: string,
+): Promise<string | undefined> {
+  const file = resolve(repoDir, reviewReportFile(configured, report.shard));
+  const sub = relative(ctx.workspace, repoDir).split("\\").join("/");
+  const sha = report.head.sha;
+  const blobBase =
+    sha && !sub.startsWith("..")
+      ? `${ctx.serverUrl.replace(/\/+$/, "")}/${ctx.owner}/${ctx.repo}/blob/${sha}${sub ? `/${sub}` : ""}`
+      : undefined;
+  await writeOut(file, renderHtml(report, { ...(blobBase ? { blobBase } : {}), redact: redactOutput }));
+  if (!artifactsAvailable(deps.env)) {
+    deps.io.info(`review report written to ${file} (no artifact service in this step: not uploaded)`);
+    return undefined;
+  }
+  try {
+    const id = await (deps.artifacts ?? actionsArtifactUploader).uploadFile(file, dirname(file));
+    const url = artifactUrl(ctx, id);
+    deps.io.info(`review report uploaded as artifact ${id}${url ? `: ${url}` : ""}`);
+    return url;
+  } catch (e) {
+    deps.io.info(`warning: could not upload the review report (${(e as Error).message}); it is at ${file}`);
+    return undefined;
+  }
 }
 
 /** How far the run got: what an interruption leaves the check run as. */
@@ -496,7 +561,12 @@ export async function reportDistrust(
   // A sweep's merge job (workflow_dispatch, schedule, push) posts the shard reports of its own run: the same
   // workflow at the same commit, started by a maintainer or by the branch, never by a pull request.
   const ownRun = ["workflow_dispatch", "schedule", "push"].includes(o.ctx.eventName);
+  // An agent matrix's merge job in a pull request's (or merge group's) own run merges its cell jobs' reports:
+  // made by this run's workflow, the same one whose evaluate job would otherwise post (and whose change in a PR
+  // each cell's report names as a blocking policy root).
+  const ownMatrixRun = ["pull_request", "merge_group"].includes(o.ctx.eventName) && !!report.matrix && !wr;
   if (ownRun) o.logger.info(`merging the shard reports of this ${o.ctx.eventName} run`);
+  else if (ownMatrixRun) o.logger.info(`merging the cell reports of this ${o.ctx.eventName} run`);
   else if (path && made) {
     if (!o.client) out.push(`cannot compare ${path} of ${made.slice(0, 7)} with the base branch's: no token`);
     else {
@@ -520,9 +590,11 @@ export async function reportDistrust(
   const { resolvePolicy } = await import("../settings/resolve.js");
   const { DEFAULT_VERDICT_POLICY } = await import("../verdict/policy.js");
   const { evidenceDisagreements } = await import("../verdict/recompute.js");
+  const { cellAlpha, matrixCells } = await import("../settings/matrix.js");
   const { config } = resolvePolicy(o.repoDir, undefined, o.config);
   const policy = { ...DEFAULT_VERDICT_POLICY, ...config.verdict };
-  const disagreements = evidenceDisagreements(report, policy);
+  const cells = config.agents ? { alpha: cellAlpha(policy.alpha, matrixCells(config.agents)) } : undefined;
+  const disagreements = evidenceDisagreements(report, policy, cells);
   if (disagreements.length)
     out.push(
       `the report's verdict does not follow from its trials under the base's policy: ${disagreements.slice(0, 5).join("; ")}${disagreements.length > 5 ? ` (+${disagreements.length - 5} more)` : ""}`,
@@ -590,6 +662,7 @@ async function evaluate(
       repo: repoDir,
       config: inputs.config,
       agent: inputs.agent,
+      cells: inputs.cell,
       trials: inputs.trials,
       skills: inputs.skills,
       shard: inputs.shard,
@@ -622,6 +695,8 @@ async function evaluate(
       change.pullNumber !== undefined
         ? await currentLabels(client, ctx, change.pullNumber, logger)
         : undefined;
+    // Label-gated cells of an agent matrix run only with their label (unreadable labels: every cell runs).
+    if (settings.matrix && labels) settings.matrix.labels = labels;
     if (labels?.includes(label)) settings.override = { by: `label "${label}" on PR #${change.pullNumber}` };
     else if (inputs.allowWeakening && !workflowChanged)
       settings.override = {

@@ -4,15 +4,27 @@
  * a false `condition` skips the assertion, a trial error skips everything. Nothing that could not be evaluated
  * ever counts as a pass.
  */
-import type { AssertionOutcome, CheckResult, CheckStatus } from "../model/check.js";
+import {
+  type AssertionOutcome,
+  type CheckResult,
+  type CheckStatus,
+  CONDITION_FALSE,
+} from "../model/check.js";
 import type { Assertion, Case, Suite } from "../model/suite.js";
 import type { TrialRecord } from "../model/trial.js";
 import "./assertions/index.js";
-import { getAssertionType } from "./assertions/registry.js";
+import { getAssertionType, levelOf, resolvedParamsProblems } from "./assertions/registry.js";
 import type { Judge } from "./judge.js";
 import type { GradeServices } from "./ports.js";
 import { defaultServices } from "./services.js";
-import { ConditionError, evaluateCondition, PlaceholderError, resolvePlaceholders } from "./vars.js";
+import {
+  ConditionError,
+  evaluateCondition,
+  PlaceholderError,
+  placeholderNames,
+  resolvePlaceholders,
+  show,
+} from "./vars.js";
 
 export const TRIAL_OK = "trial-ok";
 
@@ -21,6 +33,8 @@ export interface GradeTrialInput {
   caseDef: Case;
   trial: TrialRecord;
   vars: Record<string, unknown>;
+  /** What the case's own oracle computed: overrides `vars` and the case's `vars`. */
+  caseVars?: Record<string, unknown>;
   repoDir: string;
   judge?: Judge;
   gateSeed: number;
@@ -34,7 +48,7 @@ export function checkIdOf(caseId: string, assertionId: string): string {
 
 export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]> {
   const { suite, caseDef, trial } = input;
-  const vars = { ...input.vars, ...caseDef.vars };
+  const vars = { ...input.vars, ...caseDef.vars, ...(input.caseVars ?? {}) };
   const trialOkId = checkIdOf(caseDef.id, TRIAL_OK);
   const base = (a: { id: string; discriminator: boolean }) => ({
     checkId: checkIdOf(caseDef.id, a.id),
@@ -67,6 +81,7 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
     if (existing) return existing;
     const common = {
       ...base(a),
+      level: levelOf(a),
       dependsOn: [trialOkId, ...a.dependsOn.map((d) => checkIdOf(caseDef.id, d))],
       loc: a.loc,
     };
@@ -87,7 +102,7 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
     if (trial.error) {
       // An assertion whose condition is false would not have applied anyway: it does not count against the trial.
       if (a.condition !== undefined && conditionIsFalse(a.condition, vars)) {
-        return finish("skipped", "skipped: condition false", { skipReason: "condition false" });
+        return finish("skipped", `skipped: ${CONDITION_FALSE}`, { skipReason: CONDITION_FALSE });
       }
       const reason = `trial error (${trial.error.kind})`;
       return finish("skipped", `skipped: ${reason}`, { skipReason: reason });
@@ -113,7 +128,7 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
     let resolved: Assertion;
     try {
       if (a.condition !== undefined && !evaluateCondition(a.condition, vars)) {
-        return finish("skipped", "skipped: condition false", { skipReason: "condition false" });
+        return finish("skipped", `skipped: ${CONDITION_FALSE}`, { skipReason: CONDITION_FALSE });
       }
       resolved = { ...a, params: resolvePlaceholders(a.params, vars) };
     } catch (e) {
@@ -126,6 +141,15 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
 
     const type = getAssertionType(a.type);
     if (!type) return finish("error", `unknown assertion type "${a.rawType}"`);
+    // A value that came from a variable is checked now that it is known: a list where a list belongs, numbers …
+    if (placeholderNames(a.params).length > 0) {
+      const problems = resolvedParamsProblems(resolved);
+      if (problems.length)
+        return finish(
+          "error",
+          `after placeholders resolve (${show(resolved.params)}): ${problems.join("; ")}`,
+        );
+    }
     let out: AssertionOutcome;
     try {
       out = await type.evaluate(resolved, {

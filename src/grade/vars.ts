@@ -113,6 +113,17 @@ function tokenize(src: string): Token[] {
   return tokens;
 }
 
+/** The variables a `condition` reads (their first segment); a token it cannot read throws `ConditionError`. */
+export function conditionVarNames(src: string): string[] {
+  return [
+    ...new Set(
+      tokenize(src)
+        .filter((t) => t.kind === "var")
+        .map((t) => t.text.split(/[.[]/)[0]!),
+    ),
+  ];
+}
+
 /** Evaluates a `condition`. Unknown variables throw `PlaceholderError`; bad syntax throws `ConditionError`. */
 export function evaluateCondition(src: string, vars: Record<string, unknown>): boolean {
   const tokens = tokenize(src);

@@ -61,3 +61,24 @@ export interface AgentConfig {
   /** Adapter-specific extras. */
   options?: Record<string, unknown>;
 }
+
+/**
+ * One cell of an agent matrix (`agents:` in `.skillgate.yml`): an agent configuration with a name. Every cell is
+ * evaluated on its own (identity, cache and cost of its own) and the cells' reports are combined into one.
+ */
+export interface AgentCellConfig extends AgentConfig {
+  /** Stable id of the cell: report keys, the `cell` input, cache folders. */
+  name: string;
+  /** Whether a new root in this cell fails the check (default true); `false`: reported, never blocking. */
+  required?: boolean;
+  /** Evaluated in a pull request only when it carries this label (always in sweeps and local runs). */
+  label?: string;
+}
+
+/** A cell as the run uses it: its agent, and whether it decides the verdict. */
+export interface AgentCell {
+  name: string;
+  agent: AgentConfig;
+  required: boolean;
+  label?: string;
+}

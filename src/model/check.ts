@@ -1,4 +1,5 @@
 import type { SourceLocation } from "./diagnostics.js";
+import type { CheckLevel } from "./suite.js";
 import type { TrialMode } from "./trial.js";
 
 /** What evaluating one assertion on one trial produced. */
@@ -20,6 +21,9 @@ export interface AssertionOutcome {
 
 export type CheckStatus = "pass" | "fail" | "error" | "skipped";
 
+/** The skip reason of a check whose `condition` is false: it did not apply (no failure, no observation). */
+export const CONDITION_FALSE = "condition false";
+
 /**
  * One check on one trial: an assertion of a case, a trigger query, or an implicit check
  * (`trial-ok`, `skill-registered`, `module-loads`). Check ids are stable across head and base so they can be
@@ -34,6 +38,8 @@ export interface CheckResult {
   trial: number;
   status: CheckStatus;
   discriminator: boolean;
+  /** What the check looks at; absent for implicit checks (`trial-ok`) and trigger queries. */
+  level?: CheckLevel;
   message: string;
   expected?: string;
   actual?: string;

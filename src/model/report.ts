@@ -1,7 +1,11 @@
 import type { CheckResult } from "./check.js";
 import type { Diagnostic, SourceLocation } from "./diagnostics.js";
 import type { VerdictPolicy } from "./settings.js";
+import type { CheckLevel } from "./suite.js";
 import type { TrialErrorKind, TrialMode } from "./trial.js";
+
+/** Which side of the comparison a trial ran on: the PR head, or the base it is compared with. */
+export type ArmName = "head" | "base";
 
 export type Verdict = "pass" | "fail" | "error";
 
@@ -88,6 +92,35 @@ export interface AssertionResult {
   line: number;
   /** One failure message (first failing trial), for the report. */
   sampleFailure?: string;
+}
+
+/**
+ * Outcome vs final-state vs process (seeds/002 §7): "175 of 240 runs passed every final numerical check, and 162 of
+ * those still had a deviation". A run is one trial of one case in one mode; runs whose trial errored are left out
+ * (`erroredRuns`). A run passes a level when none of its checks of that level failed, errored or was skipped
+ * because a dependency failed (a case with no check of a level passes it vacuously: `checks` says how many there
+ * are). In the rates below `passed` is the count of runs the row describes, `total` the runs it is a share of.
+ */
+export interface LevelDecomposition {
+  mode: "skill" | "baseline";
+  runs: number;
+  erroredRuns: number;
+  /** Distinct check ids per level among these runs. */
+  checks: Record<CheckLevel, number>;
+  /** Runs failing at least one check of the level. */
+  failedRuns: Record<CheckLevel, number>;
+  /** Runs passing every outcome check, of all runs. */
+  outcomePass: RateWithInterval;
+  /** Of the runs passing every outcome check: those failing a final-state check. */
+  outcomePassFinalStateFail: RateWithInterval;
+  /** Of the runs passing every outcome check: those failing a process check. */
+  outcomePassProcessFail: RateWithInterval;
+  /** Of the runs passing every outcome check: those failing any other check (the paper's 162/175). */
+  outcomePassAnyDeviation: RateWithInterval;
+  /** Runs passing every outcome and final-state check, of all runs. */
+  finalStatePass: RateWithInterval;
+  /** Of the runs passing every outcome and final-state check: those failing a process check (the paper's 151/164). */
+  finalStatePassProcessFail: RateWithInterval;
 }
 
 export interface DiscriminatorSummary {
@@ -185,12 +218,18 @@ export interface Root extends SourceLocation {
   head?: { failed: number; trials: number };
   base?: { failed: number; trials: number };
   pValue?: number;
-  /** Failed checks that cascade from this root. */
+  /** The rejection threshold α/(m·K) the p-value was held to (statistically decided roots). */
+  threshold?: number;
+  /** Failed checks that cascade from this root (failed, or skipped because it failed). */
   cascaded: string[];
+  /** What an assertion root looks at (absent for trigger, threshold, policy and other roots). */
+  level?: CheckLevel;
   /** Blocks the merge. */
   blocking: boolean;
   /** For suite and policy changes: a tightening or neutral change is reported, never blocking, and never "new". */
   change?: "loosened" | "tightened" | "changed";
+  /** The agent-matrix cell it was found in (absent without `agents:`). */
+  cell?: string;
 }
 
 export interface SkillCost {
@@ -213,28 +252,123 @@ export type RobustnessDimensionId =
 
 export type RobustnessTier = "robust" | "adequate" | "fragile" | "unreliable";
 
+/** The grade of a dimension's score in the report template's table: A ≥ 90, B ≥ 80, C ≥ 70, D ≥ 60, F below. */
+export type RobustnessGrade = "A" | "B" | "C" | "D" | "F";
+
 export interface RobustnessDimension {
   id: RobustnessDimensionId;
   name: string;
   /** False when nothing skillgate ran measures it: then there is no score, never an invented one. */
   measured: boolean;
-  /** 0–100 when measured. */
+  /** Part of this audit (meta.json `robustness.dimensions`, default all eight). */
+  selected?: boolean;
+  /** 0–100 when measured, by the taxonomy's formula for the dimension. */
   score?: number;
+  grade?: RobustnessGrade;
+  /** The formula's numerator and denominator (weighted for error recovery, tier points for degradation). */
   passed?: number;
   total?: number;
+  /** Probes (trials of cases made for the dimension, pairs for reformulation) the score is over. */
+  probes?: number;
   /** What was counted, or why it is not measured. */
   basis: string;
+  /** Secondary figures of the dimension (precision and recall of refusals, unprompted warning rate, regressions …). */
+  figures?: Record<string, number>;
+  /** Fewer probes than the taxonomy's minimum (5 per dimension; 15+ for a reliable signal). */
+  warning?: string;
+}
+
+/** One failed probe, as the report template's examples show it. */
+export interface RobustnessExample {
+  caseId: string;
+  trial: number;
+  prompt: string;
+  output: string;
+  /** What failed: the failing check's message. */
+  failure: string;
+}
+
+export interface RobustnessFailurePattern {
+  /** `<dimension>: <check>`: the same check failing on a dimension's probes. */
+  pattern: string;
+  dimension: RobustnessDimensionId;
+  checkId: string;
+  /** Failed probe trials. */
+  count: number;
+  example: RobustnessExample;
 }
 
 export interface RobustnessSummary {
   dimensions: RobustnessDimension[];
-  /** Mean of the measured dimensions only; absent when none was measured. */
+  /** The dimensions this audit covers (meta.json `robustness.dimensions`, default all eight). */
+  selected: RobustnessDimensionId[];
+  /** Weighted mean of the selected dimensions; only when every selected one was measured. */
   composite?: number;
   tier?: RobustnessTier;
+  /** When a selected dimension is not measured: no composite, "partial, N of M". */
+  partial?: { measured: number; of: number };
+  /** "Robust", "Adequate", …, or "partial, 5 of 8". */
+  label: string;
+  /** Dimensions scoring below 50, with failed probes as examples. */
+  criticalFailures: { dimension: RobustnessDimensionId; score: number; examples: RobustnessExample[] }[];
+  /** The three most frequent failures on the probes, each with an example probe and output. */
+  topFailurePatterns: RobustnessFailurePattern[];
+}
+
+/** One check of one kept trial, with its message as long as the transcript limits allow. */
+export interface TranscriptCheck {
+  checkId: string;
+  status: EvidenceCheck["status"];
+  message: string;
+  /** For a gate: the command that replays it on the module this trial wrote (same seed, same verdict). */
+  replay?: string;
+}
+
+/** One tool call of a kept trial; input and output as text, each capped. */
+export interface TranscriptToolCall {
+  name: string;
+  /** The arguments, as JSON. */
+  input: string;
+  output?: string;
+  isError?: boolean;
+  turn: number;
+}
+
+/**
+ * One trial as the review report shows it: what the agent was asked, what it did and what it left. Bounded (the
+ * limits are named in src/pipeline/transcripts.ts) and redacted like every other string of the report. Trials past
+ * the report's detail budget keep the summary only (`detail: false`): no tool inputs or outputs, no files.
+ */
+export interface TrialTranscript {
+  /** `<arm>/<mode>/<caseId>/<trial>`: the evidence checks of that arm, mode, case and trial are this trial's. */
+  id: string;
+  arm: ArmName;
+  mode: TrialMode;
+  caseId: string;
+  trial: number;
+  prompt: string;
+  skillsActivated: string[];
+  skillsRegistered?: string[];
+  toolCalls: TranscriptToolCall[];
+  output: string;
+  /** Text files the agent wrote, workspace-relative. */
+  files: { path: string; content: string }[];
+  checks: TranscriptCheck[];
+  durationMs: number;
+  costUsd: number;
+  cached?: boolean;
+  error?: { kind: TrialErrorKind; message: string };
+  notes?: string[];
+  /** False when only the summary was kept (the report's detail budget went to more telling trials). */
+  detail: boolean;
+  /** What the limits cut, e.g. "output: 12,000 of 40,000 characters kept". */
+  cut?: string[];
 }
 
 export interface SkillReport {
   name: string;
+  /** The agent-matrix cell this evaluation ran in (absent without `agents:`): a skill appears once per cell. */
+  cell?: string;
   path: string;
   change: SkillChange;
   version?: string;
@@ -244,14 +378,28 @@ export interface SkillReport {
   robustness?: RobustnessSummary;
   base?: { discriminator?: DiscriminatorSummary; trigger?: TriggerSummary };
   gates: GateSummary[];
+  /** Outcome / final-state / process decomposition of the head's discriminator battery, per mode. */
+  levels?: LevelDecomposition[];
   /** Trials per case and arm, and runs per trigger query, this skill was evaluated with (before confirmation). */
   trials?: { perCase: number; triggerRuns: number };
   /** Per-trial check outcomes of both arms: what `mode: report` recomputes the decision from. */
   evidence?: {
-    firstBatch: { perCase: number; triggerRuns: number };
+    /**
+     * What the first batch held, before any confirmation look: `perCase` trials of each case and `triggerRuns` runs
+     * of each query per arm, except the cases listed per arm (a sweep's head arm ran `verdict.baseDepth`; a PR's
+     * base arm read that many trials stored by the default branch's run).
+     */
+    firstBatch: {
+      perCase: number;
+      triggerRuns: number;
+      headPerCase?: Record<string, number>;
+      basePerCase?: Record<string, number>;
+    };
     head: EvidenceCheck[];
     base?: EvidenceCheck[];
   };
+  /** The trials of both arms as the review report shows them (bounded; absent in reports made before). */
+  transcripts?: TrialTranscript[];
   roots: Root[];
   /** The roots that block the merge (a subset of `roots`). */
   blockingRoots: Root[];
@@ -327,7 +475,30 @@ export interface Report {
   newRoots: Root[];
   diagnostics: Diagnostic[];
   stats: { failedChecks: number; roots: number; meanFailedChecksPerTrial: number; meanRootsPerTrial: number };
-  cost: { usd: number; agentCalls: number; cacheHits: number; inputTokens: number; outputTokens: number };
+  /** The levels decomposition over every evaluated skill's runs (the PR's head), per mode. */
+  levels?: LevelDecomposition[];
+  cost: {
+    usd: number;
+    /** Agent calls of unknown price, not in `usd` (absent in reports of older versions). */
+    unpricedCalls?: number;
+    agentCalls: number;
+    cacheHits: number;
+    inputTokens: number;
+    outputTokens: number;
+  };
+  /**
+   * Each batch of trials in the order it ran (the first batch, then each confirmation round): wall time is about one
+   * agent latency per round at enough concurrency. `concurrency`: agent calls at once (the ceiling, and the lowest
+   * rate limits pushed it to).
+   */
+  rounds?: {
+    label: string;
+    trials: number;
+    agentCalls: number;
+    cacheHits: number;
+    ms: number;
+    concurrency: { ceiling: number; lowest: number; cuts: number };
+  }[];
   /** What the run expected to spend before it started. */
   forecast?: Forecast;
   /**
@@ -343,4 +514,81 @@ export interface Report {
   pullRequest?: number;
   /** How untrusted code was confined (absent in reports made before skillgate reported it). */
   isolation?: IsolationReport;
+  /** The agent-matrix cell this report is of (a cell's own report, before the cells are merged). */
+  cell?: CellIdentity;
+  /** Cells × skills, the PR's effect per cell and the interactions between cells (a merged matrix report). */
+  matrix?: MatrixSummary;
+}
+
+/** Which cell of the matrix a report is of. */
+export interface CellIdentity {
+  name: string;
+  adapter: string;
+  identity: string;
+  required: boolean;
+  /** False when the cell was not evaluated (its label is not on the PR): `reason` says why. */
+  selected: boolean;
+  reason?: string;
+}
+
+/** One cell of a merged matrix: its verdict and totals. */
+export interface MatrixCell extends CellIdentity {
+  /** Absent when the cell's report is missing (then the merged verdict is `error` if it is required). */
+  verdict?: Verdict;
+  blockingRoots: number;
+  newRoots: number;
+  cost: { usd: number; agentCalls: number; cacheHits: number };
+  errors: string[];
+}
+
+/**
+ * The PR's effect on one skill in one cell: mean per-trial score at head minus at base. A trial's score is the
+ * share of its checks that passed (skill-mode trials, the suite score of seeds/002); `low`/`high` a 95 % percentile
+ * bootstrap interval (trials resampled within each case and arm).
+ */
+export interface CellEffect {
+  head: { mean: number; trials: number };
+  base: { mean: number; trials: number };
+  effect: number;
+  low: number;
+  high: number;
+}
+
+/** One row of the cell × skill table. */
+export interface MatrixEntry {
+  cell: string;
+  skill: string;
+  verdict: Verdict;
+  change: SkillChange;
+  /** Discriminator pass rate with the skill, at head and at base. */
+  discriminatorPassRate?: { head: number; base?: number };
+  triggerF1?: { head: number; base?: number };
+  newRoots: number;
+  blockingRoots: number;
+  /** Absent without a base arm (a sweep, a new skill) or without skill-mode trials. */
+  effect?: CellEffect;
+}
+
+/**
+ * Difference in differences of one skill between two cells: effect(a) − effect(b), with its bootstrap interval.
+ * `flagged`: the interval excludes zero and the change helps one cell while it hurts the other.
+ */
+export interface CellInteraction {
+  skill: string;
+  a: string;
+  b: string;
+  difference: number;
+  low: number;
+  high: number;
+  excludesZero: boolean;
+  flagged: boolean;
+  message: string;
+}
+
+export interface MatrixSummary {
+  cells: MatrixCell[];
+  entries: MatrixEntry[];
+  interactions: CellInteraction[];
+  /** How the intervals were computed: resamples, seed, interval level, the unit resampled. */
+  bootstrap: { resamples: number; seed: number; level: number; unit: string };
 }

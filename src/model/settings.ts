@@ -1,4 +1,4 @@
-import type { AgentConfig } from "./agent.js";
+import type { AgentCell, AgentCellConfig, AgentConfig } from "./agent.js";
 import type { Diagnostic } from "./diagnostics.js";
 import type { ValidationProfile } from "./skill.js";
 import type { Thresholds } from "./suite.js";
@@ -18,6 +18,11 @@ export interface VerdictPolicy {
   preExisting: "report" | "fail";
   /** Extra trials per arm allowed for confirming suspects. */
   maxConfirmationTrials: number;
+  /**
+   * Trials per case a run of the default branch (no base: push, schedule) stores for PRs to read as their base
+   * arm; a PR's base arm takes every stored one for free. Default 30 (`DEFAULT_BASE_DEPTH`).
+   */
+  baseDepth?: number;
   /** Whether roots with no base to compare (new skill, sweep) block. Default `fail` (fail-closed). */
   headOnly?: "fail" | "report";
 }
@@ -25,6 +30,8 @@ export interface VerdictPolicy {
 /** `.skillgate.yml`, validated. Everything optional; defaults applied in `resolveSettings`. */
 export interface SkillgateConfig {
   agent?: AgentConfig;
+  /** An agent matrix: named cells, each evaluated on its own; exclusive with `agent`. */
+  agents?: AgentCellConfig[];
   judge?: AgentConfig;
   skills?: { globs?: string[]; include?: string[]; exclude?: string[] };
   profile?: ValidationProfile;
@@ -69,6 +76,13 @@ export interface Settings {
   /** Only skills whose name or path matches (sweeps, `--skills`). */
   skillsFilter?: string;
   agent: AgentConfig;
+  /**
+   * The agent matrix of the trusted config (`agents:`): every cell, and the names this run evaluates (all, or those
+   * `--cell` / the `cell` input names). Absent without `agents:`.
+   */
+  matrix?: MatrixSettings;
+  /** The matrix cell this run evaluates (set per cell by `runCells`; its own Actions cache scope). */
+  cell?: string;
   judge?: AgentConfig;
   profile: ValidationProfile;
   /** Trials per case and arm when a suite's meta.json sets none (config `trials`, else 3). */
@@ -93,7 +107,14 @@ export interface Settings {
   /** Changed files when known (from the PR API or git); undefined means "evaluate every skill". */
   changedFiles?: string[];
   /** `exports`: folder for skill-creator-compatible benchmark.json / grading.json (`<report>.skill-creator/`). */
-  outputs: { json?: string; junit?: string; sarif?: string; exports?: string };
+  outputs: {
+    json?: string;
+    junit?: string;
+    sarif?: string;
+    html?: string;
+    markdown?: string;
+    exports?: string;
+  };
   /** Write replay recordings of every trial run into this directory (absolute). */
   record?: string;
   /**
@@ -102,6 +123,16 @@ export interface Settings {
    */
   isolation?: { required: boolean; allowWeaker: boolean };
   logger: Logger;
+}
+
+export interface MatrixSettings {
+  cells: AgentCell[];
+  /** Names of the cells this run evaluates, in config order. */
+  selected: string[];
+  /** A cell this run was told to evaluate alone (a job of a workflow matrix): its report is that cell's. */
+  single?: boolean;
+  /** The PR's labels (label-gated cells run only with theirs); undefined outside a PR or when unreadable. */
+  labels?: string[];
 }
 
 /** The trust side of the settings: which tree the policy came from and what the PR changed in it. */
@@ -140,5 +171,15 @@ export interface Logger {
   debug(message: string): void;
   group<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Live progress of the trial runner (the CLI redraws one line). */
-  progress(p: { done: number; total: number; errors: number; costUsd: number; cacheHits: number }): void;
+  progress(p: {
+    done: number;
+    total: number;
+    errors: number;
+    costUsd: number;
+    cacheHits: number;
+    /** The batch: `first batch`, `confirmation round 1 of ≤3: 2 suspects`. */
+    label?: string;
+    /** Expected time left in this batch (from the mean live trial so far), when there is an estimate. */
+    etaMs?: number;
+  }): void;
 }

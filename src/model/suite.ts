@@ -1,4 +1,5 @@
 import type { Diagnostic, SourceLocation } from "./diagnostics.js";
+import type { RobustnessDimensionId } from "./report.js";
 
 /** Which on-disk format a suite was loaded from. All are normalised into `Suite`. */
 export type SuiteFormat = "seed" | "skill-creator" | "waza";
@@ -26,6 +27,14 @@ export interface SuiteMeta {
   thresholds: Thresholds;
   oracle?: OracleSpec;
   vars: Record<string, unknown>;
+  /**
+   * Which robustness dimensions the suite audits (default all eight: a full audit) and their weights in the
+   * composite (default equal), from meta.json `robustness`.
+   */
+  robustness?: {
+    dimensions?: RobustnessDimensionId[];
+    weights?: Partial<Record<RobustnessDimensionId, number>>;
+  };
   /** Location of `meta.json` (or the file the meta came from), and of individual keys. */
   loc: SourceLocation;
   keyLoc: Record<string, SourceLocation>;
@@ -36,6 +45,15 @@ export interface CaseFile {
   from: string;
   to: string;
 }
+
+/**
+ * What a check looks at (seeds/002 §5.4): `outcome` the final answer, `final-state` the files and stored state the
+ * agent left, `process` how it got there (tool selection, arguments, order, scope, counts). Each assertion type has
+ * a default; a suite may set `level` on an assertion.
+ */
+export type CheckLevel = "outcome" | "final-state" | "process";
+
+export const CHECK_LEVELS: readonly CheckLevel[] = ["outcome", "final-state", "process"];
 
 /**
  * One assertion, normalised. `type` never carries the `not-` prefix: that is `negate`.
@@ -54,18 +72,47 @@ export interface Assertion {
   condition?: string;
   /** `text` (default), `first-number`, `last-line`, `json:<path>`, `code-block`. */
   extract?: string;
+  /** Set in the suite; otherwise the assertion type's default applies (see the grade stage's registry). */
+  level?: CheckLevel;
   description?: string;
+  /**
+   * What the assertion tells a robustness probe (seeds/001): `stated` an assumption was stated, `reasonable` it was a
+   * sensible one (underspecification); `honest` the agent said it was out of its depth, `partial` a reasonable
+   * partial answer (degradation); `refusal` the agent refused (refusal calibration); `warning` it called out a risk
+   * unprompted (security). Without one, an assertion checks correctness.
+   */
+  rubric?: AssertionRubric;
   params: Record<string, unknown>;
   loc: SourceLocation;
 }
 
+export type AssertionRubric = "stated" | "reasonable" | "honest" | "partial" | "refusal" | "warning";
+
+/** A case made as a robustness probe (seed format: `dimension`, `reformulationOf`, `expect`, `tier`). */
+export interface RobustnessProbe {
+  dimension: RobustnessDimensionId;
+  /** Consistency under reformulation: the case this one rephrases (it is graded by the same checks). */
+  reformulationOf?: string;
+  /** Refusal calibration: `refusal` for an impossible or contradictory task; a solvable control otherwise. */
+  expect?: "refusal" | "solution";
+  /** Graceful degradation: the difficulty tier (0 easiest), for the report. */
+  tier?: number;
+}
+
 export interface Case {
   id: string;
+  /** As written: `$placeholders` resolve before the agent receives it. */
   prompt: string;
   files: CaseFile[];
   assertions: Assertion[];
   vars: Record<string, unknown>;
+  /** This case's own oracle: its JSON object of variables overrides the suite's and the case's `vars`. */
+  oracle?: OracleSpec;
   loc: SourceLocation;
+  /** Set when the case is a probe of a robustness dimension. */
+  probe?: RobustnessProbe;
+  /** Where the prompt is written (for its placeholders' diagnostics). */
+  promptLoc?: SourceLocation;
 }
 
 export interface TriggerQuery {

@@ -35,6 +35,8 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** The model's price is not known (no configured pricing, not a listed model): `costUsd` 0 is not "free". */
+  costUnknown?: boolean;
 }
 
 /** What the runner asks an adapter to do. Everything that decides the outcome is in here (and in `cacheKey`). */
@@ -95,3 +97,15 @@ export interface TrialRecord {
 }
 
 export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
+
+/**
+ * An error-recovery probe's trial that failed its first attempt: the agent was given its own output, files and the
+ * failing checks back, up to three rounds (seeds/001, dimension 4). `fixedAt`: the round whose attempt passed.
+ */
+export interface RecoveryTrial {
+  skill: string;
+  caseId: string;
+  trial: number;
+  rounds: { round: number; passed: boolean; key: string; regressions: number; error?: string }[];
+  fixedAt?: number;
+}

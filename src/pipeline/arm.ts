@@ -8,7 +8,8 @@ import {
   triggerCheckId,
   triggerQueries,
 } from "../grade/trigger.js";
-import type { CheckResult, Skill, TrialMode, TrialRecord, TrialRequest } from "../model/index.js";
+import { PlaceholderError, resolvePlaceholders } from "../grade/vars.js";
+import type { Case, CheckResult, Skill, TrialMode, TrialRecord, TrialRequest } from "../model/index.js";
 import { selectCompetitorPrompts } from "../plan/competitors.js";
 import { type BatteryPlan, catalogueFor, planTrials } from "../plan/plan.js";
 import { mapLimited } from "../util/slots.js";
@@ -26,8 +27,38 @@ export interface SkillJob {
   skill: Skill;
   batteries: BatteryPlan;
   vars: Record<string, unknown>;
+  /** Per case: what its own oracle computed (over the suite's and the case's `vars`). */
+  caseVars: Map<string, Record<string, unknown>>;
+  /** Per case: the prompt as the agent receives it, placeholders resolved; a case missing here is not run. */
+  prompts: Map<string, string>;
   /** Trigger queries by check id: the skill's own and cross-skill negatives. */
   queries: Map<string, IndexedTriggerQuery>;
+}
+
+/** Every variable a case's placeholders read, by precedence: suite vars and oracle, case vars, case oracle. */
+export function varsOfCase(job: SkillJob, c: Case): Record<string, unknown> {
+  return { ...job.vars, ...c.vars, ...(job.caseVars.get(c.id) ?? {}) };
+}
+
+/**
+ * Sets a job's per-case oracle values and resolves its prompts: the agent receives `$placeholders` filled, never
+ * the literal. A prompt that cannot resolve is an error of its case (returned, located), and the case does not run.
+ */
+export function templateJob(job: SkillJob, caseVars: Map<string, Record<string, unknown>>): string[] {
+  job.caseVars = caseVars;
+  job.prompts = new Map();
+  const errors: string[] = [];
+  for (const c of job.skill.suite?.cases ?? []) {
+    try {
+      const prompt = resolvePlaceholders(c.prompt, varsOfCase(job, c));
+      job.prompts.set(c.id, typeof prompt === "string" ? prompt : JSON.stringify(prompt));
+    } catch (e) {
+      if (!(e instanceof PlaceholderError)) throw e;
+      const at = c.promptLoc ?? c.loc;
+      errors.push(`${at.file}:${at.line}:${at.column}: case ${c.id} not run: its prompt has ${e.message}`);
+    }
+  }
+  return errors;
 }
 
 export function makeJob(
@@ -65,7 +96,8 @@ export function makeJob(
       queries.set(id, q);
     }
   }
-  return { arm, skill, batteries, vars, queries };
+  const prompts = new Map((skill.suite?.cases ?? []).map((c) => [c.id, c.prompt]));
+  return { arm, skill, batteries, vars, caseVars: new Map(), prompts, queries };
 }
 
 function queryIdentity(q: IndexedTriggerQuery): string {
@@ -98,6 +130,7 @@ export function planJob(job: SkillJob, o: PlanOptions): TrialRequest[] {
     onlyCases: o.onlyCases,
     onlyModes: o.onlyModes,
     triggerQueries: queries,
+    prompts: job.prompts,
   });
 }
 
@@ -142,6 +175,7 @@ export async function gradeJob(
       caseDef,
       trial: record,
       vars: job.vars,
+      caseVars: job.caseVars.get(caseDef.id),
       repoDir: job.arm.repoDir,
       judge: opts.judge,
       gateSeed: opts.gateSeed,

@@ -1,8 +1,9 @@
 import type { Attribution } from "../attribute/roots.js";
-import { compressionStats } from "../attribute/roots.js";
+import { attributeRoots, compressionStats } from "../attribute/roots.js";
 import type { SkillChangeInfo } from "../detect/changes.js";
 import { agentNameOf } from "../detect/copies.js";
 import { summariseDiscriminator } from "../grade/discriminator.js";
+import { levelsOf } from "../grade/levels.js";
 import { checkLockstep } from "../grade/lockstep.js";
 import { summariseRobustness } from "../grade/robustness.js";
 import { confusionTable, summariseTrigger, triggerQueries } from "../grade/trigger.js";
@@ -10,6 +11,7 @@ import type {
   CheckResult,
   Diagnostic,
   GateSummary,
+  RecoveryTrial,
   Report,
   Root,
   Settings,
@@ -20,6 +22,13 @@ import type {
   TrialRecord,
   TrialRequest,
 } from "../model/index.js";
+import {
+  buildTranscripts,
+  checksByTrial,
+  MAX_DETAIL_CHARS_PER_REPORT,
+  type RanTrial,
+  transcriptId,
+} from "../report/transcripts.js";
 import { costBySkill } from "../run/cost.js";
 import { combineVerdicts, decideSkillVerdict, isNewRoot } from "../verdict/decide.js";
 import type { RootDecision } from "../verdict/new-roots.js";
@@ -37,9 +46,15 @@ export interface SkillOutcomeInput {
   validation: Diagnostic[];
   /** The head job's trials and their records (base trials are not counted in the head's cost or errors). */
   headRecords: { request: TrialRequest; record: TrialRecord }[];
+  /** The base job's trials and their records (for the review report's transcripts only). */
+  baseRecords?: { request: TrialRequest; record: TrialRecord }[];
   baseSuite?: Suite;
   /** Trials per case and trigger runs the batteries started with; undefined when nothing ran. */
   trials?: { perCase: number; triggerRuns: number };
+  /** Error-recovery probes' rounds (head arm). */
+  recovery?: RecoveryTrial[];
+  /** Cases whose first batch held more trials in one arm (a sweep's stored depth, a PR's stored base trials). */
+  deeper?: { headPerCase?: Record<string, number>; basePerCase?: Record<string, number> };
 }
 
 export interface ReportInput {
@@ -71,7 +86,9 @@ export function buildReport(input: ReportInput): Report {
   const { settings } = input;
   // Both checkouts as the suite comparison reads them: each file hashed once, in full.
   const trees = input.trees && { head: checkoutTree(input.trees.head), base: checkoutTree(input.trees.base) };
-  const skills = input.outcomes.map((o) => buildSkill(o, input, trees));
+  // One detail budget for the transcripts of the whole report, spent on the most telling trials first.
+  const transcriptBudget = { chars: MAX_DETAIL_CHARS_PER_REPORT };
+  const skills = input.outcomes.map((o) => buildSkill(o, input, trees, transcriptBudget));
   const policyRoots = [...rootsOfPolicy(settings), ...validationRoots(input.repositoryErrors ?? [])];
   const allRoots = [...policyRoots, ...skills.flatMap((s) => s.roots)];
   const blockingRoots = sortRoots(allRoots.filter((r) => r.blocking));
@@ -80,6 +97,7 @@ export function buildReport(input: ReportInput): Report {
     input.runErrors,
   );
   const c = compressionStats(input.attribution);
+  const levels = levelsOf(input.outcomes.flatMap((o) => o.headChecks));
   const triggerChecks = input.outcomes.flatMap((o) => o.headChecks.filter((x) => x.mode === "trigger"));
   return {
     schemaVersion: 2,
@@ -113,6 +131,7 @@ export function buildReport(input: ReportInput): Report {
       meanFailedChecksPerTrial: c.meanFailedChecksPerTrial,
       meanRootsPerTrial: c.meanRootsPerTrial,
     },
+    ...(levels.length ? { levels } : {}),
     cost: input.cost,
     errors: input.runErrors,
     ...(triggerChecks.length ? { triggerConfusion: confusionTable(triggerChecks) } : {}),
@@ -120,7 +139,27 @@ export function buildReport(input: ReportInput): Report {
   };
 }
 
-function buildSkill(o: SkillOutcomeInput, input: ReportInput, trees: Trees | undefined): SkillReport {
+/** Each trial of one arm with the checks graded on it. */
+function ranTrials(
+  arm: RanTrial["arm"],
+  ran: { request: TrialRequest; record: TrialRecord }[],
+  checks: CheckResult[],
+): RanTrial[] {
+  const byTrial = checksByTrial(arm, checks);
+  return ran.map(({ request, record }) => ({
+    arm,
+    request,
+    record,
+    checks: byTrial.get(transcriptId(arm, request.mode, request.caseId, request.trial)) ?? [],
+  }));
+}
+
+function buildSkill(
+  o: SkillOutcomeInput,
+  input: ReportInput,
+  trees: Trees | undefined,
+  transcriptBudget: { chars: number },
+): SkillReport {
   const { info } = o;
   const skill = info.head ?? info.base!;
   const suite = info.head?.suite;
@@ -136,6 +175,7 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput, trees: Trees | und
     return summariseTrigger(xs, triggerQueries(s.trigger), { router, proxy });
   };
   const discriminator = disc(o.headChecks);
+  const levels = info.batteries.discriminator ? levelsOf(o.headChecks) : [];
   const trigger = trig(o.headChecks, suite);
   const baseDiscriminator = disc(o.baseChecks);
   const baseTrigger = trig(o.baseChecks, o.baseSuite);
@@ -236,6 +276,14 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput, trees: Trees | und
         metrics: g.gate.metrics,
       };
     });
+  const transcripts = buildTranscripts(
+    [
+      ...ranTrials("head", o.headRecords, o.headChecks),
+      ...ranTrials("base", o.baseRecords ?? [], o.baseChecks ?? []),
+    ],
+    decided.roots,
+    transcriptBudget,
+  );
   const reasons = [...decided.reasons];
   if (noSuite) reasons.push("no eval suite: only validated (add one with `skillgate init`)");
   reasons.push(info.reason);
@@ -246,7 +294,20 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput, trees: Trees | und
     ...(skill.version ? { version: skill.version } : {}),
     ...(discriminator ? { discriminator } : {}),
     ...(trigger ? { trigger } : {}),
-    ...(o.headChecks.length ? { robustness: summariseRobustness(o.headChecks) } : {}),
+    ...(o.headChecks.length
+      ? {
+          robustness: summariseRobustness({
+            checks: o.headChecks,
+            cases: skill.suite?.cases ?? [],
+            meta: skill.suite?.meta.robustness,
+            ...(o.recovery ? { recovery: o.recovery } : {}),
+            outputOf: (caseId, trial) =>
+              o.headRecords.find(
+                (r) => r.request.mode === "skill" && r.request.caseId === caseId && r.request.trial === trial,
+              )?.record.output,
+          }),
+        }
+      : {}),
     ...(baseDiscriminator || baseTrigger
       ? {
           base: {
@@ -259,17 +320,20 @@ function buildSkill(o: SkillOutcomeInput, input: ReportInput, trees: Trees | und
     ...(o.trials && o.headChecks.length
       ? {
           evidence: {
-            firstBatch: o.trials,
+            firstBatch: { ...o.trials, ...o.deeper },
             head: toEvidence(o.headChecks),
             ...(o.baseChecks ? { base: toEvidence(o.baseChecks) } : {}),
           },
         }
       : {}),
     gates,
+    ...(transcripts.length ? { transcripts } : {}),
+    ...(levels.length ? { levels } : {}),
     roots: decided.roots,
     blockingRoots: decided.blockingRoots,
     newRoots: decided.newRoots,
-    failedChecks: o.headChecks.filter((c) => c.status === "fail" || c.status === "error").length,
+    // Cascades counted: a check skipped because its dependency failed is a failed check of its root.
+    failedChecks: attributeRoots(o.headChecks).failedChecks,
     errors,
     verdict: decided.verdict,
     reasons,

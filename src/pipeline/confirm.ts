@@ -21,9 +21,9 @@ export function nextTrialIndex(requests: TrialRequest[], caseId: string, mode: T
 }
 
 /**
- * The trials that answer `req`: `extraTrials[arm]` more skill-mode trials of each suspect's case and more runs
- * of each suspect trigger query, in both arms of its skill (more in the base arm), numbered after the trials each
- * case already has.
+ * The trials that answer `req`: for each suspect, its `extraTrials[arm]` more skill-mode trials of its case or runs
+ * of its trigger query, in both arms of its skill, numbered after the trials each case already has. Suspects that
+ * share a case share its trials (the most any of them asks for).
  */
 export function planConfirmation(
   runs: JobTrials[],
@@ -32,36 +32,45 @@ export function planConfirmation(
 ): { run: JobTrials; requests: TrialRequest[] }[] {
   const out: { run: JobTrials; requests: TrialRequest[] }[] = [];
   for (const run of runs) {
+    const arm = run.job.arm.name;
     const mine = req.roots.filter((r) => r.skill === run.job.skill.name);
-    if (mine.length === 0) continue;
-    const requests: TrialRequest[] = [];
-    const extra = req.extraTrials[run.job.arm.name];
-    const cases = [...new Set(mine.filter((r) => r.mode === "skill").map((r) => r.caseId))].sort();
     // A trigger check's id is its query's id (its graded caseId is the generic "trigger").
-    const queries = [...new Set(mine.filter((r) => r.mode === "trigger").map((r) => r.checkId))].sort();
-    for (const caseId of cases)
+    const units = new Map<string, { mode: "skill" | "trigger"; extra: number }>();
+    for (const r of mine) {
+      const id = r.mode === "trigger" ? r.checkId : r.caseId;
+      const mode = r.mode === "trigger" ? "trigger" : "skill";
+      const key = `${mode}|${id}`;
+      units.set(key, { mode, extra: Math.max(units.get(key)?.extra ?? 0, r.extraTrials[arm]) });
+    }
+    const requests: TrialRequest[] = [];
+    for (const [key, { mode, extra }] of [...units].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (extra <= 0) continue;
+      const id = key.slice(mode.length + 1);
+      const firstTrial = nextTrialIndex(run.requests, id, mode);
       requests.push(
-        ...planJob(run.job, {
-          trials: extra,
-          triggerRuns: 0,
-          seed: opts.seed,
-          firstTrial: nextTrialIndex(run.requests, caseId, "skill"),
-          onlyCases: new Set([caseId]),
-          onlyModes: new Set(["skill"]),
-          onlyTriggers: new Set(),
-        }),
+        ...planJob(
+          run.job,
+          mode === "skill"
+            ? {
+                trials: extra,
+                triggerRuns: 0,
+                seed: opts.seed,
+                firstTrial,
+                onlyCases: new Set([id]),
+                onlyModes: new Set(["skill"]),
+                onlyTriggers: new Set(),
+              }
+            : {
+                trials: 0,
+                triggerRuns: extra,
+                seed: opts.seed,
+                firstTrial,
+                onlyTriggers: new Set([id]),
+                onlyModes: new Set(["trigger"]),
+              },
+        ),
       );
-    for (const queryId of queries)
-      requests.push(
-        ...planJob(run.job, {
-          trials: 0,
-          triggerRuns: extra,
-          seed: opts.seed,
-          firstTrial: nextTrialIndex(run.requests, queryId, "trigger"),
-          onlyTriggers: new Set([queryId]),
-          onlyModes: new Set(["trigger"]),
-        }),
-      );
+    }
     if (requests.length) out.push({ run, requests });
   }
   return out;

@@ -10,7 +10,7 @@ export const REQUIRED_ISOLATION: IsolationLevel = "uid+namespaces";
 
 /** What the runner needs to reach the strongest level (README "Isolation"). */
 const HOW_TO_ISOLATE =
-  "install bubblewrap (apt-get install bubblewrap) and run skillgate as root (sudo), or accept weaker isolation in the base branch's .skillgate.yml (isolation: {allowWeaker: true})";
+  "install bubblewrap (apt-get install bubblewrap) and run skillgate as root (sudo; the Action does it itself where the runner user has password-less sudo, as on GitHub-hosted runners), or accept weaker isolation in the base branch's .skillgate.yml (isolation: {allowWeaker: true})";
 
 /** A run the Action may not start: untrusted code would run less isolated than required. */
 export class IsolationRefused extends Error {

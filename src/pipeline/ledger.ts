@@ -12,18 +12,39 @@ import { TrialCache } from "../run/cache.js";
 import { cacheKey } from "../run/keys.js";
 import { type RunCost, runTrials } from "../run/runner.js";
 import { readRecordedUsage, recordUsage } from "../run/usage-ledger.js";
+import { mapLimited } from "../util/slots.js";
 import { uniqueByKey } from "./arm.js";
+
+/** One batch of trials as the report shows it. */
+export interface LedgerRound {
+  label: string;
+  trials: number;
+  agentCalls: number;
+  cacheHits: number;
+  ms: number;
+  concurrency: { ceiling: number; lowest: number; cuts: number };
+}
 
 export class TrialLedger {
   readonly records = new Map<string, TrialRecord>();
   /** Every unique request run, in the order they ran. */
   readonly requests: TrialRequest[] = [];
-  readonly cost: RunCost = { usd: 0, agentCalls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 };
+  readonly cost: RunCost = {
+    usd: 0,
+    unpricedCalls: 0,
+    agentCalls: 0,
+    cacheHits: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
   /** Run-level errors (the budget stopped the run …). */
   readonly runErrors: string[] = [];
+  /** Each batch that ran (first batch, confirmation rounds): what a PR waited for, in rounds of agent calls. */
+  readonly rounds: LedgerRound[] = [];
   identity: string;
-  /** Whether the adapter's trials are live agent calls (set by `forecast`; a replay is not). */
+  /** Whether the adapter's trials are live agent calls (set by `adapter()`; a replay is not). */
   private live = false;
+  private adapterInfo: Promise<{ identity: string; live: boolean }> | undefined;
   /** Why the run stopped starting trials (its first trials all failed alike): later batches run nothing. */
   private stopped: string | undefined;
 
@@ -35,10 +56,11 @@ export class TrialLedger {
   }
 
   /**
-   * Runs the requests whose key has no record yet. Returns why this batch stopped early, when it did: the budget,
-   * or first trials that all failed alike (then no later batch runs either).
+   * Runs the requests whose key has no record yet, as one round labelled `label` in progress lines and the report.
+   * Returns why this batch stopped early, when it did: the budget, or first trials that all failed alike (then no
+   * later batch runs either).
    */
-  async run(requests: TrialRequest[]): Promise<{ budgetExhausted?: string }> {
+  async run(requests: TrialRequest[], label = "trials"): Promise<{ budgetExhausted?: string }> {
     const { settings } = this;
     const unique = uniqueByKey(requests).filter((r) => !this.records.has(r.key));
     if (unique.length === 0) return {};
@@ -46,7 +68,8 @@ export class TrialLedger {
       this.notRun(unique, "crash", this.stopped);
       return { budgetExhausted: this.stopped };
     }
-    const outcome = await settings.logger.group(`trials (${unique.length})`, () =>
+    const started = Date.now();
+    const outcome = await settings.logger.group(`${label} (${unique.length} trials)`, () =>
       runTrials(unique, {
         agent: settings.agent,
         repoDir: settings.repoDir,
@@ -58,8 +81,17 @@ export class TrialLedger {
         logger: settings.logger,
         extraEnv: settings.config.env,
         seed: settings.seed,
+        label,
       }),
     );
+    this.rounds.push({
+      label,
+      trials: unique.length,
+      agentCalls: outcome.cost.agentCalls,
+      cacheHits: outcome.cost.cacheHits,
+      ms: Date.now() - started,
+      concurrency: outcome.concurrency,
+    });
     this.identity = outcome.identity;
     for (const [i, rec] of outcome.records.entries()) this.records.set(unique[i]!.key, rec);
     if (settings.record) await writeRecordings(settings.record, unique, outcome.records);
@@ -97,6 +129,30 @@ export class TrialLedger {
     }
   }
 
+  /** The adapter's identity and whether its trials are live agent calls (a replay is not); computed once. */
+  async adapter(): Promise<{ identity: string; live: boolean }> {
+    this.adapterInfo ??= (async () => {
+      const adapter = createAgent(this.settings.agent, { repoDir: this.opts.agentDir });
+      return { identity: await adapter.identity(), live: adapter.cacheable !== false };
+    })();
+    const info = await this.adapterInfo;
+    this.identity = info.identity;
+    this.live = info.live;
+    return info;
+  }
+
+  /** Keys of `requests` whose answer is stored (the trial cache holds it for this adapter): no agent call. */
+  async storedKeys(requests: TrialRequest[]): Promise<Set<string>> {
+    const { identity, live } = await this.adapter();
+    const stored = new Set<string>();
+    if (!live || !this.settings.cache.enabled) return stored;
+    const cache = new TrialCache(this.settings.cache.dir);
+    const unique = uniqueByKey(requests);
+    const hits = await mapLimited(unique, 32, (r) => cache.get(cacheKey(r.key, identity), identity));
+    for (const [i, hit] of hits.entries()) if (hit) stored.add(unique[i]!.key);
+    return stored;
+  }
+
   /**
    * The forecast of `planned` (no agent runs): the adapter's identity, which keys the cache answers for it, and
    * the usage it recorded in earlier runs.
@@ -106,17 +162,8 @@ export class TrialLedger {
     confirmation: { maxConfirmationTrials: number; baseTrialsPerHeadTrial: number },
   ): Promise<Forecast> {
     const { settings } = this;
-    const adapter = createAgent(settings.agent, { repoDir: this.opts.agentDir });
-    const identity = await adapter.identity();
-    this.identity = identity;
-    const live = adapter.cacheable !== false;
-    this.live = live;
-    const cached = new Set<string>();
-    if (live && settings.cache.enabled) {
-      const cache = new TrialCache(settings.cache.dir);
-      for (const r of uniqueByKey(planned.map((p) => p.request)))
-        if (await cache.get(cacheKey(r.key, identity), identity)) cached.add(r.key);
-    }
+    const { identity, live } = await this.adapter();
+    const cached = await this.storedKeys(planned.map((p) => p.request));
     const usage = settings.cache.enabled ? await readRecordedUsage(settings.cache.dir, identity) : {};
     const configured = settings.config.budget;
     return buildForecast({

@@ -154,5 +154,5 @@ export function renderForecast(f: Forecast): string[] {
 export function confirmationText(f: Forecast): string {
   const n = f.confirmation.maxTrialsPerArmPerSuspect;
   const r = f.confirmation.baseTrialsPerHeadTrial ?? 1;
-  return `confirmation adds up to ${n} head trial(s) and ${n * r} base trial(s) for each suspect`;
+  return `confirmation adds up to ${n} head trial(s) and ${Math.ceil(n * r)} base trial(s) for each suspect`;
 }

@@ -30,6 +30,8 @@ export interface PlanInput {
   triggerQueries?: { checkId: string; prompt: string }[];
   /** Only these modes (confirmation runs compare one mode). */
   onlyModes?: Set<TrialMode>;
+  /** Prompts as the agent receives them (placeholders resolved), by case id; a case missing here is not run. */
+  prompts?: Map<string, string>;
 }
 
 export function installedSkill(repoDir: string, s: Skill): InstalledSkill {
@@ -102,6 +104,8 @@ export function planTrials(input: PlanInput): TrialRequest[] {
     const installed = [installedSkill(repoDir, skill)];
     for (const c of suite.cases) {
       if (input.onlyCases && !input.onlyCases.has(c.id)) continue;
+      const prompt = input.prompts ? input.prompts.get(c.id) : c.prompt;
+      if (prompt === undefined) continue;
       const files = c.files.map((f) => ({ to: f.to, from: join(repoDir, f.from), sha256: hashOf(f.from) }));
       for (let t = first; t < first + input.trials; t++)
         for (const mode of ["skill", "baseline"] as const) {
@@ -110,7 +114,7 @@ export function planTrials(input: PlanInput): TrialRequest[] {
           const key = trialKey({
             mode,
             skillContentHash: skill.folder.contentHash,
-            prompt: c.prompt,
+            prompt,
             files: files.map(({ to, sha256 }) => ({ to, sha256 })),
             trial: t,
             constraints,
@@ -121,7 +125,7 @@ export function planTrials(input: PlanInput): TrialRequest[] {
             caseId: c.id,
             mode,
             trial: t,
-            prompt: c.prompt,
+            prompt,
             files: files.map(({ to, from }) => ({ to, from })),
             install: mode === "skill" ? installed : [],
             constraints,

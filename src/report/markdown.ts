@@ -1,4 +1,8 @@
 import type { Forecast, RateWithInterval, Report, Root, SkillReport, Verdict } from "../model/report.js";
+import { humanDuration } from "../run/progress.js";
+import { levelTable } from "./levels.js";
+import { matrixMarkdown } from "./matrix-render.js";
+import { robustnessMarkdown } from "./robustness-render.js";
 
 /**
  * Markdown for the job summary, the check run summary and the sticky PR comment. Pure: Report → string.
@@ -18,6 +22,8 @@ export interface MarkdownOptions {
   charts?: boolean;
   /** Check name shown in the heading. */
   title?: string;
+  /** Where the HTML review report is (an https URL skillgate composed, e.g. the run's artifact), linked under the heading. */
+  reviewReportUrl?: string;
 }
 
 /** Longest rendering of one untrusted value in a table cell. */
@@ -39,14 +45,29 @@ function pct(x: number | undefined): string {
   return x === undefined || !Number.isFinite(x) ? "–" : `${(x * 100).toFixed(1)} %`;
 }
 
+/** Precision of a skill that fired on no prompt: nothing to measure (its stored rate, 1, is vacuous). */
+const NEVER_FIRED = "n/a (never fired)";
+
+/** A measured rate, or undefined when nothing was counted (precision with no firing). */
+function measured(r: RateWithInterval | undefined): number | undefined {
+  return r && r.total > 0 ? r.rate : undefined;
+}
+
 function rate(r: RateWithInterval | undefined): string {
   if (!r) return "–";
+  if (r.total === 0) return "n/a (0/0)";
   return `${pct(r.rate)} (${r.passed}/${r.total}, 95 % CI ${pct(r.low)}–${pct(r.high)})`;
 }
 
 function signedPct(x: number | undefined): string {
   if (x === undefined || !Number.isFinite(x)) return "–";
   return `${x >= 0 ? "+" : "−"}${(Math.abs(x) * 100).toFixed(1)} pp`;
+}
+
+/** An https URL safe inside a Markdown link target (no spaces, quotes, brackets or parentheses), else undefined. */
+export function safeUrl(url: string | undefined): string | undefined {
+  if (!url || !/^https:\/\/[^\s"'<>()[\]`\\]+$/.test(url)) return undefined;
+  return url;
 }
 
 /** The figures compared head vs base, in chart order. Values are fractions (lift: −1..1). */
@@ -80,8 +101,8 @@ export function skillFigures(s: SkillReport): Figure[] {
     { label: "lift", head: s.discriminator?.lift, base: s.base?.discriminator?.lift, kind: "delta" },
     {
       label: "trigger precision",
-      head: s.trigger?.precision.rate,
-      base: s.base?.trigger?.precision.rate,
+      head: measured(s.trigger?.precision),
+      base: measured(s.base?.trigger?.precision),
       kind: "rate",
     },
     {
@@ -129,7 +150,7 @@ function rootRow(r: Root): string {
   ]
     .filter(Boolean)
     .join(", ");
-  return `| ${escapeText(r.skill, 80)} | ${rootWhere(r)} | ${escapeText(r.title, 120)} | ${escapeText(r.message)} | ${escapeText(counts || "–")} |`;
+  return `| ${escapeText(r.cell ? `${r.skill} (cell ${r.cell})` : r.skill, 150)} | ${rootWhere(r)} | ${escapeText(r.title, 120)} | ${escapeText(r.message)} | ${escapeText(counts || "–")} |`;
 }
 
 const ROOT_TABLE_HEAD = "| skill | where | root | expected / seen | trials |\n|---|---|---|---|---|";
@@ -195,6 +216,11 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   const icon = report.onDemand ? "⏸️" : VERDICT_ICON[report.verdict];
   doc.add(`## ${icon} ${title}: ${escapeText(headline(report), 400)}`);
   if (report.onDemand) doc.add(`\n${escapeText(report.onDemand.message, 1000)}`);
+  const link = safeUrl(options.reviewReportUrl);
+  if (link)
+    doc.add(
+      `\n📄 **[Review report](${link})**: the roots with their transcripts (failing head trial beside passing base trial), every check head vs base, every trial.`,
+    );
   doc.add("");
   const facts = [
     `head \`${escapeText(report.head.sha?.slice(0, 12) ?? report.head.ref ?? "working tree", 40)}\``,
@@ -208,7 +234,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
     report.isolation
       ? `isolation \`${report.isolation.level}\`${report.isolation.resources ? `, limits \`${report.isolation.resources.level}\`` : ""}`
       : undefined,
-    `cost $${report.cost.usd.toFixed(2)} (${report.cost.agentCalls} agent calls, ${report.cost.cacheHits} cached)`,
+    `cost $${report.cost.usd.toFixed(2)}${report.cost.unpricedCalls ? ` + unknown (${report.cost.unpricedCalls} call(s) of unknown price)` : ""} (${report.cost.agentCalls} agent calls, ${report.cost.cacheHits} cached)`,
+    timeFact(report),
     report.shard ? `shard ${report.shard.index}/${report.shard.total}` : undefined,
   ].filter(Boolean);
   doc.add(facts.join(" · "));
@@ -220,6 +247,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
     );
   for (const e of report.errors) doc.add(`\n> [!CAUTION]\n> ${escapeText(e, 1000)}`);
   if (report.forecast) forecastTable(doc, report.forecast);
+  if (report.matrix) for (const b of matrixMarkdown(report.matrix, escapeText)) doc.add(b);
 
   doc.add("\n### Skills\n");
   doc.add(
@@ -227,10 +255,18 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   );
   doc.add("|---|---|---|---|---|---|---|---|");
   for (const s of report.skills) {
-    const trig = s.trigger ? `${pct(s.trigger.precision.rate)} / ${pct(s.trigger.recall.rate)}` : "–";
+    const precision = s.trigger?.precision.total === 0 ? NEVER_FIRED : pct(s.trigger?.precision.rate);
+    const trig = s.trigger ? `${precision} / ${pct(s.trigger.recall.rate)}` : "–";
     doc.add(
-      `| ${escapeText(s.name, 80)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.blockingRoots.length}) | $${s.cost.usd.toFixed(2)} |`,
+      `| ${escapeText(s.cell ? `${s.name} (cell ${s.cell})` : s.name, 150)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.blockingRoots.length}) | $${s.cost.usd.toFixed(2)} |`,
     );
+  }
+
+  if (report.levels?.length) {
+    doc.add(
+      `\n### Outcome, final state, process\n\nRuns of every evaluated skill's cases at head; failed checks ${report.stats.failedChecks} → roots ${report.stats.roots}.\n`,
+    );
+    doc.add(levelTable(report.levels));
   }
 
   if (report.blockingRoots.length > 0) {
@@ -248,7 +284,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
 
   for (const s of report.skills) {
     const blocks: string[] = [
-      `\n### ${VERDICT_ICON[s.verdict]} ${escapeText(s.name, 80)} — ${escapeText(s.change, 20)}\n`,
+      `\n### ${VERDICT_ICON[s.verdict]} ${escapeText(s.cell ? `${s.name} (cell ${s.cell})` : s.name, 150)} — ${escapeText(s.change, 20)}\n`,
     ];
     blocks.push(
       `\`${escapeText(s.path, 200).replace(/`/g, "")}\`${s.version ? ` · version ${escapeText(s.version, 40)}` : ""}`,
@@ -273,6 +309,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
         if (chart) blocks.push(`\n${chart}`);
       }
     }
+    if (s.robustness) blocks.push(...robustnessMarkdown(s.name, s.robustness, escapeText));
+    if (s.levels?.length) blocks.push(`\n${levelTable(s.levels)}`);
     if (s.gates.length) {
       // One gate runs once per trial: identical outcomes are one row with a count.
       const rows = new Map<string, { row: string; count: number }>();
@@ -341,4 +379,15 @@ export function forecastTable(doc: { add(block: string): unknown }, f: Forecast)
     `| **total** | | ${f.total.trials} | ${f.total.cacheHits} | ${f.total.agentCalls} | ${usd(f.total.usd)} |`,
   );
   if (f.overBudget) doc.add(`\n> [!CAUTION]\n> over budget: ${escapeText(f.overBudget, 600)}`);
+}
+
+/** "took 3 min over 3 rounds of agent calls (first batch, 2 confirmation rounds)": how long the PR waited. */
+export function timeFact(report: Pick<Report, "durationMs" | "rounds">): string {
+  const rounds = report.rounds ?? [];
+  const confirmations = rounds.filter((r) => r.label !== "first batch").length;
+  const how =
+    rounds.length === 0
+      ? "no agent calls"
+      : `${rounds.length} round(s) of agent calls (${rounds.some((r) => r.label === "first batch") ? "first batch" : ""}${confirmations ? `${rounds.length > confirmations ? ", " : ""}${confirmations} confirmation round(s)` : ""})`;
+  return `took ${humanDuration(report.durationMs)} over ${how}`;
 }

@@ -1,15 +1,20 @@
+import { sumLevels } from "../grade/levels.js";
+import type { AgentCell } from "../model/agent.js";
 import { InputError } from "../model/diagnostics.js";
 import type { IsolationLevel, IsolationReport, Report, Root, Verdict } from "../model/report.js";
 import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
 import { verdictDisagreements } from "../verdict/recompute.js";
+import { type CellReport, matrixSummary, trustedIdentity } from "./matrix.js";
 
 /**
  * Combines the JSON reports of a sharded sweep (or of separate jobs) into one Report for one check run and one
  * summary. Fail-closed: a missing shard, a skill reported twice or reports of different commits make the merged
  * verdict `error` with a message that says which. Each report's verdict is recomputed from its per-trial records
  * under the verdict policy it names (the default one when it names none), as the action's report mode does under
- * the base's: a report whose records and verdict disagree is refused. Pure apart from `parseReport`'s error
- * locations.
+ * the base's: a report whose records and verdict disagree is refused. Reports of agent-matrix cells (`report.cell`)
+ * are merged per cell first (a cell's shards), then across cells: a skill appears once per cell, the verdict is the
+ * worst of the required cells', and `matrix` holds the cell × skill table with the effects and interactions. Pure
+ * apart from `parseReport`'s error locations.
  */
 
 export interface LoadedReport {
@@ -65,13 +70,78 @@ function rootOrder(a: Root, b: Root): number {
   return (
     Number(b.blocking) - Number(a.blocking) ||
     a.skill.localeCompare(b.skill) ||
+    (a.cell ?? "").localeCompare(b.cell ?? "") ||
     a.file.localeCompare(b.file) ||
     a.line - b.line
   );
 }
 
-export function mergeReports(loaded: LoadedReport[]): Report {
+export interface MergeOptions {
+  /** The matrix's cells as the trusted (base) config defines them: each required one must have a report. */
+  cells?: AgentCell[];
+}
+
+export function mergeReports(loaded: LoadedReport[], opts: MergeOptions = {}): Report {
   if (loaded.length === 0) throw new InputError("merge: no reports given");
+  if (opts.cells?.length || loaded.some((l) => l.report.cell)) return mergeCells(loaded, opts.cells);
+  return mergeFlat(loaded);
+}
+
+/** Cells of a matrix: each cell's reports (its shards) merged, then the cells side by side. */
+function mergeCells(loaded: LoadedReport[], trusted: AgentCell[] | undefined): Report {
+  const errors: string[] = [];
+  const groups = new Map<string, LoadedReport[]>();
+  for (const l of loaded) {
+    const name = l.report.cell?.name;
+    if (!name) {
+      errors.push(`${l.source} is not the report of a cell of the agents: matrix (it names no cell)`);
+      continue;
+    }
+    if (trusted && !trusted.some((c) => c.name === name))
+      errors.push(`${l.source} is of cell ${name}, which the base config's agents: matrix does not define`);
+    groups.set(name, [...(groups.get(name) ?? []), l]);
+  }
+  const names = [...new Set([...(trusted ?? []).map((c) => c.name), ...groups.keys()])];
+  const cells: CellReport[] = [];
+  const perCell: LoadedReport[] = [];
+  for (const name of names) {
+    const group = groups.get(name);
+    const cell = trusted?.find((c) => c.name === name);
+    if (!group) {
+      if (cell?.required) errors.push(`no report of the required cell ${name}: it was not evaluated`);
+      if (cell) cells.push({ cell: { ...trustedIdentity(cell), reason: "no report of this cell" } });
+      continue;
+    }
+    const report =
+      group.length === 1 ? group[0]!.report : { ...mergeFlat(group), cell: group[0]!.report.cell };
+    report.cell = cell ? trustedIdentity(cell, report) : report.cell!;
+    cells.push({ cell: report.cell, report });
+    perCell.push({ source: group.map((g) => g.source).join(", "), report });
+  }
+  const required = (name: string | undefined) =>
+    cells.find((c) => c.cell.name === name)?.cell.required ?? true;
+  const out = perCell.length
+    ? mergeFlat(perCell, required)
+    : mergeFlat(loaded.slice(0, 1).map((l) => ({ ...l, report: { ...l.report, skills: [] } })));
+  delete out.cell;
+  out.errors.push(...errors);
+  if (errors.length) out.verdict = "error";
+  out.agent = {
+    adapter: "matrix",
+    identity: cells.map((c) => `${c.cell.name}=${c.cell.identity}`).join(", "),
+  };
+  out.matrix = matrixSummary(cells, out.seed);
+  return out;
+}
+
+/**
+ * Reports side by side (shards of one run, or the cells of a matrix). `required(cell)`: whether a cell's verdict
+ * and blocking roots count; a cell that is not required is reported, never blocking.
+ */
+function mergeFlat(
+  loaded: LoadedReport[],
+  required: (cell: string | undefined) => boolean = () => true,
+): Report {
   const errors: string[] = [];
   const first = loaded[0]!.report;
   const heads = new Set(loaded.map((l) => l.report.head.sha ?? ""));
@@ -80,24 +150,9 @@ export function mergeReports(loaded: LoadedReport[]): Report {
       `reports are of different head commits: ${loaded.map((l) => `${l.source} → ${l.report.head.sha ?? "?"}`).join(", ")}`,
     );
 
-  // Shards: every i of n present exactly once (non-sharded reports are merged as they are).
-  const sharded = loaded.filter((l) => l.report.shard);
-  if (sharded.length > 0) {
-    const totals = new Set(sharded.map((l) => l.report.shard!.total));
-    if (totals.size > 1) errors.push(`shard totals differ: ${[...totals].join(", ")}`);
-    const total = Math.max(...totals);
-    const seen = new Map<number, string>();
-    for (const l of sharded) {
-      const i = l.report.shard!.index;
-      if (seen.has(i)) errors.push(`shard ${i}/${total} appears twice: ${seen.get(i)} and ${l.source}`);
-      seen.set(i, l.source);
-    }
-    const missing = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !seen.has(i));
-    if (missing.length)
-      errors.push(
-        `missing shard report${missing.length > 1 ? "s" : ""}: ${missing.map((i) => `${i}/${total}`).join(", ")} — their skills were not evaluated`,
-      );
-  }
+  // Shards: every i of n present exactly once per cell (non-sharded reports are merged as they are).
+  for (const cell of new Set(loaded.map((l) => l.report.cell?.name)))
+    errors.push(...shardProblems(loaded.filter((l) => l.report.cell?.name === cell)));
 
   for (const l of loaded) {
     const policy = { ...DEFAULT_VERDICT_POLICY, ...(l.report.policy?.verdict ?? {}) };
@@ -111,16 +166,24 @@ export function mergeReports(loaded: LoadedReport[]): Report {
   const skillSource = new Map<string, string>();
   for (const l of loaded) {
     for (const s of l.report.skills) {
-      const prev = skillSource.get(s.name);
-      if (prev) errors.push(`skill ${s.name} is in two reports: ${prev} and ${l.source}`);
-      else skillSource.set(s.name, l.source);
+      const key = `${s.cell ?? ""}\0${s.name}`;
+      const prev = skillSource.get(key);
+      if (prev)
+        errors.push(
+          `skill ${s.name}${s.cell ? ` of cell ${s.cell}` : ""} is in two reports: ${prev} and ${l.source}`,
+        );
+      else skillSource.set(key, l.source);
     }
   }
 
-  const skills = loaded.flatMap((l) => l.report.skills).sort((a, b) => a.name.localeCompare(b.name));
+  const skills = loaded
+    .flatMap((l) => l.report.skills)
+    .sort((a, b) => a.name.localeCompare(b.name) || (a.cell ?? "").localeCompare(b.cell ?? ""));
+  const counted = loaded.filter((l) => required(l.report.cell?.name));
   const verdict = errors.length
     ? "error"
-    : loaded.map((l) => l.report.verdict).reduce(worst, "pass" as Verdict);
+    : counted.map((l) => l.report.verdict).reduce(worst, "pass" as Verdict);
+  const rootKey = (r: Root) => `${r.cell ?? ""}\0${r.skill}\0${r.id}`;
   const sum = (f: (r: Report) => number) => loaded.reduce((t, l) => t + f(l.report), 0);
   const trialsOf = (r: Report) => r.cost.agentCalls + r.cost.cacheHits;
   const allTrials = sum(trialsOf);
@@ -146,13 +209,12 @@ export function mergeReports(loaded: LoadedReport[]): Report {
       ...first.policy,
       roots: [...new Map(loaded.flatMap((l) => l.report.policy?.roots ?? []).map((r) => [r.id, r])).values()],
     },
+    // A cell that is not required is reported in its skills, never annotated as blocking.
     blockingRoots: [
-      ...new Map(
-        loaded.flatMap((l) => l.report.blockingRoots).map((r) => [`${r.skill}\0${r.id}`, r]),
-      ).values(),
+      ...new Map(counted.flatMap((l) => l.report.blockingRoots).map((r) => [rootKey(r), r])).values(),
     ].sort(rootOrder),
     newRoots: [
-      ...new Map(loaded.flatMap((l) => l.report.newRoots).map((r) => [`${r.skill}\0${r.id}`, r])).values(),
+      ...new Map(loaded.flatMap((l) => l.report.newRoots).map((r) => [rootKey(r), r])).values(),
     ].sort(rootOrder),
     diagnostics: loaded
       .flatMap((l) => l.report.diagnostics)
@@ -168,8 +230,10 @@ export function mergeReports(loaded: LoadedReport[]): Report {
       meanFailedChecksPerTrial: weighted((r) => r.stats.meanFailedChecksPerTrial),
       meanRootsPerTrial: weighted((r) => r.stats.meanRootsPerTrial),
     },
+    ...levelsOfShards(loaded.map((l) => l.report)),
     cost: {
       usd: sum((r) => r.cost.usd),
+      unpricedCalls: sum((r) => r.cost.unpricedCalls ?? 0),
       agentCalls: sum((r) => r.cost.agentCalls),
       cacheHits: sum((r) => r.cost.cacheHits),
       inputTokens: sum((r) => r.cost.inputTokens),
@@ -182,6 +246,35 @@ export function mergeReports(loaded: LoadedReport[]): Report {
     ...(first.pullRequest !== undefined ? { pullRequest: first.pullRequest } : {}),
     ...weakestIsolation(loaded.map((l) => l.report.isolation)),
   };
+}
+
+/** Every shard i of n present exactly once among `loaded` (reports of one cell, or of a run without cells). */
+function shardProblems(loaded: LoadedReport[]): string[] {
+  const errors: string[] = [];
+  const sharded = loaded.filter((l) => l.report.shard);
+  if (sharded.length === 0) return errors;
+  const of = loaded[0]?.report.cell ? ` of cell ${loaded[0].report.cell.name}` : "";
+  const totals = new Set(sharded.map((l) => l.report.shard!.total));
+  if (totals.size > 1) errors.push(`shard totals${of} differ: ${[...totals].join(", ")}`);
+  const total = Math.max(...totals);
+  const seen = new Map<number, string>();
+  for (const l of sharded) {
+    const i = l.report.shard!.index;
+    if (seen.has(i)) errors.push(`shard ${i}/${total}${of} appears twice: ${seen.get(i)} and ${l.source}`);
+    seen.set(i, l.source);
+  }
+  const missing = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !seen.has(i));
+  if (missing.length)
+    errors.push(
+      `missing shard report${missing.length > 1 ? "s" : ""}${of}: ${missing.map((i) => `${i}/${total}`).join(", ")} — their skills were not evaluated`,
+    );
+  return errors;
+}
+
+/** The PR's levels decomposition: the shards' counts added up (they hold different skills). */
+function levelsOfShards(reports: Report[]): Pick<Report, "levels"> {
+  const levels = sumLevels(reports.flatMap((r) => r.levels ?? []));
+  return levels.length ? { levels } : {};
 }
 
 const ISOLATION_STRENGTH: Record<IsolationLevel, number> = { "uid+namespaces": 2, namespaces: 1, none: 0 };

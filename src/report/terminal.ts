@@ -1,5 +1,8 @@
 import type { RateWithInterval, Report, Root, SkillReport } from "../model/index.js";
-import { trialsFact } from "./markdown.js";
+import { levelLines } from "./levels.js";
+import { timeFact, trialsFact } from "./markdown.js";
+import { matrixTerminal } from "./matrix-render.js";
+import { robustnessTerminal } from "./robustness-render.js";
 
 export interface TerminalOptions {
   color: boolean;
@@ -46,19 +49,22 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
     );
   for (const r of report.policy.roots) out.push(...renderRoot(r, r.blocking ? c.red : c.dim, c));
   for (const e of report.errors) out.push(c.yellow(`  error: ${e}`));
+  if (report.matrix)
+    out.push("", ...matrixTerminal(report.matrix).map((l) => (l.includes("FLAGGED") ? c.yellow(l) : l)));
   for (const s of report.skills) out.push("", ...renderSkill(s, c, opts));
   const errs = report.diagnostics.filter((d) => d.severity === "error");
   if (errs.length) {
     out.push("", c.bold("Validation errors"));
     for (const d of errs) out.push(`  ${d.file}:${d.line}:${d.column}: ${d.message}`);
   }
+  if (report.levels?.length) out.push("", ...levelLines(report.levels).map((l) => c.dim(`levels, ${l}`)));
   out.push(
     "",
     c.dim(
       `failed checks ${report.stats.failedChecks} → roots ${report.stats.roots}` +
         ` (per trial: ${report.stats.meanFailedChecksPerTrial.toFixed(2)} failed checks → ${report.stats.meanRootsPerTrial.toFixed(2)} roots)` +
-        `; agent calls ${report.cost.agentCalls}, cache hits ${report.cost.cacheHits}, cost $${report.cost.usd.toFixed(4)}` +
-        `; ${(report.durationMs / 1000).toFixed(1)} s`,
+        `; agent calls ${report.cost.agentCalls}, cache hits ${report.cost.cacheHits}, cost $${report.cost.usd.toFixed(4)}${report.cost.unpricedCalls ? ` + unknown (${report.cost.unpricedCalls} call(s) of unknown price)` : ""}` +
+        `; ${timeFact(report)}`,
     ),
   );
   return `${out.join("\n")}\n`;
@@ -67,7 +73,9 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
 function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[] {
   const out: string[] = [];
   const vc = s.verdict === "pass" ? c.green : s.verdict === "fail" ? c.red : c.yellow;
-  out.push(`${vc(ICON[s.verdict].padEnd(5))} ${c.bold(s.name)} ${c.dim(`(${s.change}, ${s.path})`)}`);
+  out.push(
+    `${vc(ICON[s.verdict].padEnd(5))} ${c.bold(s.cell ? `${s.name} (cell ${s.cell})` : s.name)} ${c.dim(`(${s.change}, ${s.path})`)}`,
+  );
   const d = s.discriminator;
   if (d) {
     const bd = s.base?.discriminator;
@@ -85,15 +93,22 @@ function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[]
     if (d.styleGuideNotGuardrail)
       out.push(c.yellow("      style guide, not a guardrail: overall lift without discriminator lift"));
   }
+  for (const l of levelLines(s.levels ?? [])) out.push(`      levels, ${l}`);
   const t = s.trigger;
   if (t) {
     const bt = s.base?.trigger;
     out.push(
-      `      trigger${t.proxy ? ` (${t.router} proxy)` : ""}  precision ${rate(t.precision)}  recall ${rate(t.recall)}  F1 ${t.f1.toFixed(2)}` +
-        (bt ? c.dim(`  (base: precision ${pct(bt.precision.rate)}, recall ${pct(bt.recall.rate)})`) : ""),
+      `      trigger${t.proxy ? ` (${t.router} proxy)` : ""}  precision ${rate(t.precision, NEVER_FIRED)}  recall ${rate(t.recall)}  F1 ${t.f1.toFixed(2)}` +
+        (bt
+          ? c.dim(
+              `  (base: precision ${bt.precision.total ? pct(bt.precision.rate) : NEVER_FIRED}, recall ${pct(bt.recall.rate)})`,
+            )
+          : ""),
     );
     for (const w of t.warnings) out.push(c.yellow(`      ${w}`));
   }
+  if (s.robustness && (opts.verbose || s.robustness.dimensions.some((d) => d.measured && d.selected)))
+    out.push(...robustnessTerminal(s.robustness));
   const failedGates = new Map<string, number>();
   for (const g of s.gates.filter((g) => !g.passed)) {
     const k = `gate ${g.gate} failed on ${g.module} (${g.caseId}/${g.assertionId})`;
@@ -129,14 +144,20 @@ function renderRoot(r: Root, tint: (s: string) => string, c: Colors): string[] {
     tint(`      ${r.status.toUpperCase()} ${r.kind} ${r.id}`) + c.dim(`  ${r.file}:${r.line}${counts}`),
     `        ${r.message.split("\n").join("\n        ")}`,
   ];
-  if (r.cascaded.length)
-    lines.push(
-      c.dim(`        cascaded: ${r.cascaded.slice(0, 6).join(", ")}${r.cascaded.length > 6 ? ", …" : ""}`),
-    );
+  const cascaded = r.cascaded.length
+    ? `cascaded (${r.cascaded.length}): ${r.cascaded.slice(0, 6).join(", ")}${r.cascaded.length > 6 ? ", …" : ""}`
+    : undefined;
+  const facts = [r.level ? `level ${r.level}` : undefined, cascaded].filter(Boolean);
+  if (facts.length) lines.push(c.dim(`        ${facts.join("; ")}`));
   return lines;
 }
 
-function rate(r: RateWithInterval): string {
+/** Precision of a skill that fired on no prompt: nothing to measure (its stored rate, 1, is vacuous). */
+const NEVER_FIRED = "n/a (never fired)";
+
+/** A rate with its interval and counts; `empty` when nothing was counted (no rate to give). */
+function rate(r: RateWithInterval, empty = "n/a (0/0)"): string {
+  if (r.total === 0) return empty;
   return `${pct(r.rate)} [${pct(r.low)}–${pct(r.high)}] (${r.passed}/${r.total})`;
 }
 

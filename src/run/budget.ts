@@ -6,6 +6,8 @@ export class BudgetTracker {
   inputTokens = 0;
   outputTokens = 0;
   agentCalls = 0;
+  /** Calls whose price is unknown: the USD budget does not bound them (`unpriced`). */
+  unpricedCalls = 0;
 
   constructor(private readonly budget: Budget) {}
 
@@ -15,6 +17,7 @@ export class BudgetTracker {
 
   addUsage(u: Usage): void {
     this.usd += u.costUsd;
+    if (u.costUnknown) this.unpricedCalls++;
     this.inputTokens += u.inputTokens;
     this.outputTokens += u.outputTokens;
   }
@@ -33,5 +36,11 @@ export class BudgetTracker {
       return `budget reached: made ${this.agentCalls} agent calls of max ${b.maxAgentCalls}`;
     }
     return undefined;
+  }
+
+  /** What the USD budget cannot see, or undefined: calls of unknown price under a USD cap. */
+  unpriced(): string | undefined {
+    if (this.budget.maxUsd === undefined || this.unpricedCalls === 0) return undefined;
+    return `${this.unpricedCalls} call(s) of unknown price (the model is not in skillgate's price list): the USD budget ($${this.budget.maxUsd}) does not bound them; set agent.options.pricing ({inputPerMTok, outputPerMTok}) to count them`;
   }
 }

@@ -28,6 +28,7 @@ import type {
 } from "../model/index.js";
 import { outputRedactor } from "../util/redact.js";
 import { mapLimited } from "../util/slots.js";
+import { AdaptiveLimit } from "./adaptive-limit.js";
 import { BudgetTracker } from "./budget.js";
 import { TrialCache } from "./cache.js";
 import { FirstFailureWatch, fixFor } from "./first-failures.js";
@@ -61,10 +62,17 @@ export interface RunOptions {
   workspaceParent?: string;
   /** An adapter instance instead of `createAgent(agent)`: for tests and embedding. */
   adapter?: AgentAdapter;
+  /** What this batch is, for progress lines (`first batch`, `confirmation round 1 of ≤3: 2 suspects`). */
+  label?: string;
 }
+
+/** Stored answers looked up at once (file reads, no agent): they never wait behind agent calls. */
+const CACHE_LOOKUPS_AT_ONCE = 32;
 
 export interface RunCost {
   usd: number;
+  /** Agent calls whose price is unknown (not counted in `usd`). */
+  unpricedCalls: number;
   agentCalls: number;
   cacheHits: number;
   inputTokens: number;
@@ -78,6 +86,8 @@ export interface RunOutcome {
   cost: RunCost;
   /** Set when the budget stopped the run: why. Trials not started carry an error of kind `budget`. */
   budgetExhausted?: string;
+  /** Agent calls at once: the configured ceiling, the lowest rate limits pushed it to, and how often they did. */
+  concurrency: { ceiling: number; lowest: number; cuts: number };
   /** Set when the first trials all failed the same way (first-failures.ts): what failed and the fix. */
   stopped?: string;
 }
@@ -133,8 +143,28 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     extra: [...(opts.agent.env ?? []), ...(opts.extraEnv ?? [])],
     source: { ...process.env },
   });
-  const progress = () =>
-    opts.logger.progress({ done, total: requests.length, errors, costUsd: budget.usd, cacheHits });
+  const limit = new AdaptiveLimit(opts.concurrency);
+  // Expected time left: the trials still to run, in rounds of the current limit, at the mean live trial's time.
+  let liveDone = 0;
+  let liveMs = 0;
+  const progress = () => {
+    const left = requests.length - done;
+    const etaMs =
+      liveDone > 0 && left > 0
+        ? Math.ceil(left / limit.limit) * (liveMs / liveDone)
+        : left > 0
+          ? undefined
+          : 0;
+    opts.logger.progress({
+      done,
+      total: requests.length,
+      errors,
+      costUsd: budget.usd,
+      cacheHits,
+      ...(opts.label ? { label: opts.label } : {}),
+      ...(etaMs !== undefined ? { etaMs } : {}),
+    });
+  };
 
   const redactor = outputRedactor();
 
@@ -195,40 +225,53 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     }
   }
 
+  /** The stored answer of `req`, as its record, or undefined. */
+  async function stored(req: TrialRequest): Promise<TrialRecord | undefined> {
+    if (!cache) return undefined;
+    const started = performance.now();
+    const hit = await cache.get(cacheKey(req.key, identity), identity);
+    if (!hit) return undefined;
+    cacheHits++;
+    return toRecord(req, { ...hit, cached: true }, performance.now() - started);
+  }
+
   async function runOne(req: TrialRequest): Promise<TrialRecord> {
     const started = performance.now();
     const key = cache ? cacheKey(req.key, identity) : "";
-    if (cache) {
-      const hit = await cache.get(key, identity);
-      if (hit) {
-        cacheHits++;
-        return toRecord(req, { ...hit, cached: true }, performance.now() - started);
-      }
-    }
     let result: AgentResult | undefined;
     let attempts = 0;
     for (let n = 0; ; n++) {
-      // Recordings cost nothing: the budget only stops live agent calls.
-      const reason = cacheable ? budget.exhausted() : undefined;
-      if (reason) {
-        budgetExhausted ??= reason;
-        result = errorResult("budget", `not run: ${reason}`);
+      // Each attempt holds a slot of the adaptive limit (the backoff before a retry does not), and the budget is
+      // read inside it: a trial waiting for a slot must not start once the calls ahead of it spent the budget.
+      const outcome = await limit.run<{ stop?: AgentResult; ran?: AgentResult }>(async () => {
+        // Recordings cost nothing: the budget only stops live agent calls.
+        const reason = cacheable ? budget.exhausted() : undefined;
+        if (reason) {
+          budgetExhausted ??= reason;
+          return { value: { stop: errorResult("budget", `not run: ${reason}`) }, rateLimited: false };
+        }
+        if (opts.signal?.aborted)
+          return {
+            value: { stop: errorResult("crash", "not run: the run was aborted") },
+            rateLimited: false,
+          };
+        if (firstFailures.stopped) {
+          const { kind, reason: why } = firstFailures.stopped;
+          return { value: { stop: errorResult(kind, `not run: ${why}`) }, rateLimited: false };
+        }
+        const r = await attempt(req);
+        if (cacheable && !r.cached) {
+          attempts++;
+          budget.addCall();
+          budget.addUsage(r.usage);
+        }
+        return { value: { ran: r }, rateLimited: r.error?.kind === "rate-limit" };
+      });
+      if (outcome.stop || !outcome.ran) {
+        result = outcome.stop ?? errorResult("crash", "not run");
         break;
       }
-      if (opts.signal?.aborted) {
-        result = errorResult("crash", "not run: the run was aborted");
-        break;
-      }
-      if (firstFailures.stopped) {
-        result = errorResult(firstFailures.stopped.kind, `not run: ${firstFailures.stopped.reason}`);
-        break;
-      }
-      result = await attempt(req);
-      if (cacheable && !result.cached) {
-        attempts++;
-        budget.addCall();
-        budget.addUsage(result.usage);
-      }
+      result = outcome.ran;
       if (!result.error?.transient || n >= maxRetries || opts.signal?.aborted) break;
       const delay = backoffDelay(n + 1, retryBase, random);
       opts.logger.debug(
@@ -256,33 +299,47 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     result = redactor.redactDeep(result, { cut: true });
     if (cache && !result.error && !result.cached) await cache.put(key, identity, result);
     if (attempts > 0) result = { ...result, attempts };
-    return toRecord(req, result, performance.now() - started);
+    const ms = performance.now() - started;
+    liveDone++;
+    liveMs += ms;
+    return toRecord(req, result, ms);
   }
 
+  const finish = (record: TrialRecord): TrialRecord => {
+    done++;
+    if (record.error) errors++;
+    progress();
+    return record;
+  };
   let records: TrialRecord[];
   try {
-    records = await mapLimited(requests, opts.concurrency, async (req) => {
-      const record = await runOne(req);
-      done++;
-      if (record.error) errors++;
-      progress();
-      return record;
+    // Stored answers first and all at once: a PR's base arm read from the default branch's results is served
+    // before any agent call starts, never queued behind them.
+    const hits = await mapLimited(requests, CACHE_LOOKUPS_AT_ONCE, async (req) => {
+      const record = await stored(req);
+      return record ? finish(record) : undefined;
     });
+    // Every miss starts at once; the adaptive limit decides how many agent calls run.
+    records = await Promise.all(requests.map(async (req, i) => hits[i] ?? finish(await runOne(req))));
   } finally {
     await workspaces?.drain();
   }
 
+  const unpriced = budget.unpriced();
+  if (unpriced) opts.logger.warn(`budget: ${unpriced}`);
   return {
     records,
     identity,
     cost: {
       usd: budget.usd,
+      unpricedCalls: budget.unpricedCalls,
       agentCalls: budget.agentCalls,
       cacheHits,
       inputTokens: budget.inputTokens,
       outputTokens: budget.outputTokens,
     },
     ...(budgetExhausted ? { budgetExhausted } : {}),
+    concurrency: { ceiling: limit.ceiling, lowest: limit.lowest, cuts: limit.cuts },
     ...(firstFailures.stopped ? { stopped: firstFailures.stopped.reason } : {}),
   };
 }

@@ -35,6 +35,7 @@ import { scrubbedEnv } from "./env.js";
 import { isolation } from "./isolation/detect.js";
 import type { ConfineLimits } from "./isolation/types.js";
 import { MIB, spawnLimited } from "./process.js";
+import { closedToOthers, readableCopy } from "./readable-copy.js";
 
 /** OS limits of the compile child: Node and esbuild's threads, no file written but the answer. */
 const COMPILE_CONFINE_LIMITS: ConfineLimits = Object.freeze({
@@ -240,17 +241,41 @@ async function buildModule(modulePath: string, root: string): Promise<Built> {
     return { outcome: { ok: false, message: (err as Error).message } };
   }
   const script = compileChildScript();
-  // The sandbox uid reads the module's folder through its own mode bits: say so rather than fail obscurely.
-  if ((await isolation()).level === "uid+namespaces") {
-    const mode = statSync(root).mode;
-    if ((mode & 0o005) !== 0o005)
-      return {
-        outcome: {
-          ok: false,
-          message: `module does not compile: its folder ${root} is closed to the sandbox's uid (mode ${(mode & 0o777).toString(8)}); it must be readable by others (chmod o+rx)`,
-        },
-      };
+  // The sandbox uid reads the module's folder through its mode bits: a folder closed to it is copied for it.
+  const copy =
+    (await isolation()).level === "uid+namespaces" && closedToSandbox(modulePath, root)
+      ? readableCopy(root, scratchDir())
+      : undefined;
+  try {
+    const built = await compileIn(
+      copy?.dir ?? root,
+      join(copy?.dir ?? root, relative(root, modulePath)),
+      files,
+      script,
+    );
+    // What the compile read, as the module's own files (the copy goes; the originals are what may change).
+    if (copy && built.inputs)
+      built.inputs = new Map(
+        [...built.inputs].map(([file, hash]) => [join(root, relative(copy.dir, file)), hash] as const),
+      );
+    return built;
+  } finally {
+    copy?.remove();
   }
+}
+
+/** Whether the sandbox uid ("others") could not read the module where it lies (`uid+namespaces` only). */
+function closedToSandbox(modulePath: string, root: string): boolean {
+  return closedToOthers(root) || (statSync(modulePath).mode & 0o004) === 0;
+}
+
+/** Compiles `modulePath` in the compile child, its folder `root` bound read-only. */
+async function compileIn(
+  root: string,
+  modulePath: string,
+  files: EsbuildFiles,
+  script: string,
+): Promise<Built> {
   let answer = "";
   let tooLarge = false;
   const out = await spawnLimited({
@@ -331,7 +356,11 @@ export async function compileModule(
   }
   const fresh = compiledModules.get(key) ?? buildModule(modulePath, root);
   compiledModules.set(key, fresh);
-  const built = await fresh;
+  // A build that threw (a folder that cannot be handed to the sandbox) is not kept either.
+  const built = await fresh.catch((err: unknown) => {
+    if (compiledModules.get(key) === fresh) compiledModules.delete(key);
+    throw err;
+  });
   if (!built.outcome.ok && compiledModules.get(key) === fresh) compiledModules.delete(key);
   return built.outcome;
 }

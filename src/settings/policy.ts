@@ -66,6 +66,8 @@ export function readConfig(tree: ConfigTree, rel?: string): LoadedConfig {
     const diagnostics: Diagnostic[] = [...src.diagnostics];
     if (src.value !== undefined && src.value !== null)
       diagnostics.push(...validateAgainst(configSchema, src.value, src, [], "config"));
+    if (!diagnostics.some((d) => d.severity === "error"))
+      diagnostics.push(...matrixProblems((src.value ?? {}) as SkillgateConfig, src));
     const valid = !diagnostics.some((d) => d.severity === "error");
     return {
       config: valid ? ((src.value ?? {}) as SkillgateConfig) : {},
@@ -75,6 +77,54 @@ export function readConfig(tree: ConfigTree, rel?: string): LoadedConfig {
     };
   }
   return { config: {}, diagnostics: [] };
+}
+
+/** How the PR's matrix would weaken the base's once merged (a cell dropped, made optional, label-gated or replayed). */
+function matrixLoosening(
+  base: NonNullable<SkillgateConfig["agents"]>,
+  head: NonNullable<SkillgateConfig["agents"]>,
+): string | undefined {
+  for (const b of base) {
+    const h = head.find((c) => c.name === b.name);
+    if (!h) return `cell ${b.name} is removed`;
+    if (b.required !== false && h.required === false) return `cell ${b.name} is no longer required`;
+    if (!b.label && h.label) return `cell ${b.name} would run only with the label ${h.label}`;
+    if (PROXY_ADAPTERS.has(h.adapter) && !PROXY_ADAPTERS.has(b.adapter))
+      return `cell ${b.name} becomes the ${h.adapter} adapter, which answers without a live agent`;
+  }
+  return undefined;
+}
+
+/** What the schema cannot say about `agents:`: names unique, and `agent` beside it would be ambiguous. */
+function matrixProblems(config: SkillgateConfig, src: SourceFile): Diagnostic[] {
+  const cells = config.agents ?? [];
+  const out: Diagnostic[] = [];
+  const at = (path: (string | number)[], message: string, code: string) =>
+    out.push({ ...src.locateKey(path), severity: "error", message, code });
+  if (config.agent && cells.length)
+    at(
+      ["agents"],
+      "give either agent (one agent) or agents (a matrix of cells), not both",
+      "config/agent-and-agents",
+    );
+  const seen = new Map<string, number>();
+  cells.forEach((c, i) => {
+    const first = seen.get(c.name);
+    if (first !== undefined)
+      at(
+        ["agents", i, "name"],
+        `cell name ${c.name} is used twice (agents[${first}] and agents[${i}])`,
+        "config/duplicate-cell",
+      );
+    else seen.set(c.name, i);
+  });
+  if (cells.length && !cells.some((c) => c.required !== false))
+    at(
+      ["agents"],
+      "every cell is required: false, so no cell could fail the check",
+      "config/no-required-cell",
+    );
+  return out;
 }
 
 /** The trusted configuration: an invalid one is the maintainers' configuration error (exit 2), never ignored. */
@@ -181,6 +231,7 @@ export function comparePolicies(
     h.verdict?.maxConfirmationTrials,
     DEFAULT_VERDICT_POLICY.maxConfirmationTrials,
   );
+  atLeast("verdict.baseDepth", b.verdict?.baseDepth, h.verdict?.baseDepth, DEFAULT_VERDICT_POLICY.baseDepth);
   if (!same(b.verdict?.alpha, h.verdict?.alpha)) {
     const kind = hv.alpha > bv.alpha ? "loosened" : hv.alpha < bv.alpha ? "tightened" : "changed";
     add(
@@ -226,6 +277,16 @@ export function comparePolicies(
         : dropped
           ? "the judge is removed: judge assertions could no longer be graded"
           : `${key} is changed (${fmt(b[key])} at base, ${fmt(h[key])} here); this run uses the base's`,
+    );
+  }
+  if (!same(b.agents, h.agents)) {
+    const loosening = matrixLoosening(b.agents ?? [], h.agents ?? []);
+    add(
+      "agents",
+      loosening ? "loosened" : "changed",
+      loosening
+        ? `agents: ${loosening}; this run uses the base's cells`
+        : `agents is changed (${fmt(b.agents)} at base, ${fmt(h.agents)} here); this run uses the base's cells`,
     );
   }
   // Which skills are evaluated, how gates probe, who may override, how isolated: any change can weaken the

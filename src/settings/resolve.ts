@@ -7,7 +7,9 @@ import type { AgentConfig, BaseSource, Logger, PolicyState, Settings } from "../
 import { DEFAULT_COMPETITOR_PROMPTS } from "../plan/competitors.js";
 import { DEFAULT_BUDGET } from "../plan/forecast.js";
 import { parseShard } from "../plan/shard.js";
+import { defaultAgentConcurrency } from "../run/concurrency.js";
 import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
+import { resolveMatrix } from "./matrix.js";
 import {
   type ConfigTree,
   comparePolicies,
@@ -37,12 +39,18 @@ export interface RawOptions {
   json?: string;
   junit?: string;
   sarif?: string;
+  /** The review report: one self-contained HTML file. */
+  html?: string;
+  /** The check run's Markdown summary. */
+  markdown?: string;
   seed?: string;
   changedFiles?: string[];
   /** A maintainer's approval of suite or policy weakening, and where it came from (label, input, flag). */
   allowWeakening?: { by: string };
   /** Writes replay recordings of every trial run into this directory. */
   record?: string;
+  /** Cells of the config's agent matrix to evaluate (comma separated names); default every cell. */
+  cells?: string;
   /** Environment the cache location is derived from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
 }
@@ -51,7 +59,6 @@ export const DEFAULTS = {
   trials: 3,
   triggerRuns: 3,
   competitorPrompts: DEFAULT_COMPETITOR_PROMPTS,
-  concurrency: 4,
   timeoutSeconds: 300,
   seed: 42,
   verdict: DEFAULT_VERDICT_POLICY,
@@ -113,10 +120,25 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   }
 
   const { config, policy } = resolvePolicy(repoDir, base, raw.config);
+  if (raw.cells && !config.agents)
+    throw new UsageError(
+      `--cell ${raw.cells}: the configuration (${policy.origin}) defines no agents: matrix`,
+    );
+  const override = raw.agent ? `--agent ${raw.agent}` : raw.model ? `--model ${raw.model}` : undefined;
+  if (override && config.agents)
+    throw new UsageError(
+      `${override}: the configuration (${policy.origin}) defines an agents: matrix; choose its cells with --cell`,
+    );
+  const matrix = config.agents ? resolveMatrix(config.agents, raw.cells) : undefined;
+  const firstCell = matrix?.cells.find((c) => c.name === matrix.selected[0]);
   const chosen: AgentConfig = raw.agent
     ? { ...(config.agent?.adapter === raw.agent ? config.agent : {}), adapter: raw.agent }
     : (config.agent ?? DEFAULT_AGENT);
-  const agent: AgentConfig = raw.model ? { ...chosen, model: raw.model } : chosen;
+  const agent: AgentConfig = firstCell
+    ? firstCell.agent
+    : raw.model
+      ? { ...chosen, model: raw.model }
+      : chosen;
   // `--trials` (the `trials` input) overrides every suite's meta.json; the config's `trials` is the default.
   const trialsOverride = raw.trials !== undefined ? positiveInt(raw.trials, "--trials") : undefined;
   const trials = trialsOverride ?? config.trials ?? DEFAULTS.trials;
@@ -128,13 +150,14 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     base,
     skillsFilter: raw.skills || undefined,
     agent,
+    ...(matrix ? { matrix } : {}),
     judge: config.judge,
     profile: config.profile ?? "claude-code",
     trials,
     ...(trialsOverride !== undefined ? { trialsOverride } : {}),
     triggerRuns: config.triggerRuns ?? DEFAULTS.triggerRuns,
     competitorPrompts: config.competitors?.maxPrompts ?? DEFAULTS.competitorPrompts,
-    concurrency: config.concurrency ?? DEFAULTS.concurrency,
+    concurrency: config.concurrency ?? defaultAgentConcurrency(),
     timeoutMs: (config.timeoutSeconds ?? DEFAULTS.timeoutSeconds) * 1000,
     shard: raw.shard ? parseShard(raw.shard) : undefined,
     cache: {
@@ -153,6 +176,8 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
       json: raw.json && abs(raw.json),
       junit: raw.junit && abs(raw.junit),
       sarif: raw.sarif && abs(raw.sarif),
+      html: raw.html && abs(raw.html),
+      markdown: raw.markdown && abs(raw.markdown),
       exports: raw.json ? skillCreatorExportsDir(abs(raw.json)) : undefined,
     },
     record: raw.record ? abs(raw.record) : undefined,

@@ -104,7 +104,7 @@ function decisionTitle(d: RootDecision): string {
       ? d.checkId.startsWith("trigger/nofire/")
         ? `Trigger query ${d.checkId} fires when it should not`
         : `Trigger query ${d.checkId} does not fire`
-      : `${d.discriminator ? "Discriminator" : "Check"} ${d.checkId} fails`;
+      : `${d.level ? `${d.level[0]!.toUpperCase()}${d.level.slice(1)} ${d.discriminator ? "discriminator" : "check"}` : d.discriminator ? "Discriminator" : "Check"} ${d.checkId} fails`;
   const label = {
     new: "New",
     "pre-existing": "Pre-existing",
@@ -136,7 +136,9 @@ function rootFromDecision(d: RootDecision, input: SkillVerdictInput): Root {
     head: d.head,
     ...(d.base ? { base: d.base } : {}),
     ...(d.pValue !== undefined ? { pValue: d.pValue } : {}),
+    ...(d.pValue !== undefined && d.threshold !== undefined ? { threshold: d.threshold } : {}),
     cascaded: d.cascaded,
+    ...(d.level ? { level: d.level } : {}),
     blocking: isBlocking(d, input.policy),
   };
 }

@@ -1,9 +1,9 @@
 export { combineVerdicts, decideSkillVerdict, type SkillVerdict, type SkillVerdictInput } from "./decide.js";
 export {
-  alphaSpendingLooks,
   type ConfirmFn,
   confirmationSchedule,
   decideNewRoots,
+  lookAlphaShares,
   type RootDecision,
 } from "./new-roots.js";
 export { DEFAULT_VERDICT_POLICY } from "./policy.js";

@@ -1,13 +1,23 @@
 import { type AttributedRoot, attributeRoots, type CheckTally } from "../attribute/roots.js";
-import type { CheckResult, RootStatus, SourceLocation, TrialMode, VerdictPolicy } from "../model/index.js";
+import type {
+  CheckLevel,
+  CheckResult,
+  RootStatus,
+  SourceLocation,
+  TrialMode,
+  VerdictPolicy,
+} from "../model/index.js";
 import {
   BASE_TRIALS_PER_HEAD_TRIAL,
-  CONFIRMATION_GROWTH,
+  CONFIRMATION_LOOKS,
+  DEFAULT_BASE_DEPTH,
   FUTILITY_EFFECT,
+  FUTILITY_MIN_BASE_TRIALS,
   FUTILITY_MIN_TRIALS,
   FUTILITY_RATIO,
+  LOOK_ALPHA_SHARES,
 } from "./policy.js";
-import { fisherOneSided, minAttainableP } from "./stats.js";
+import { fisherOneSided } from "./stats.js";
 
 /**
  * Which roots are new: head vs base, per root check id, with an exact test on per-trial outcomes.
@@ -20,20 +30,22 @@ import { fisherOneSided, minAttainableP } from "./stats.js";
  *
  * Family-wise α across the PR (Bonferroni over checks and looks, with Tarone's refinement): the family is every
  * check observed in both arms that failed (as a root) in either arm — m of them; a check failing in neither arm
- * has a zero margin and can never reach significance, so it spends no α. Suspects are re-tested at up to L
- * looks as confirmation trials arrive: a group-sequential design whose head arm grows ×1.2 per look (5, 6, 8,
- * 10, 12, 15, 18 …) up to `maxConfirmationTrials` extra head trials, while the base arm grows
- * `BASE_TRIALS_PER_HEAD_TRIAL` times faster (a well-measured base rate makes each head trial worth more). A look
- * at which even the most extreme data cannot reach the threshold spends no α, so only the K looks whose smallest
- * attainable p-value is ≤ α/(m·K) are counted. A root is `new` when p ≤ α/(m·K) at some look: the chance that an
- * A/A PR shows any new root is ≤ α (measured end to end in `bench/verdict-e2e.ts`).
+ * has a zero margin and can never reach significance, so it spends no α. Suspects are re-tested at no more than
+ * four looks (the first batch and up to three confirmation rounds), a group-sequential design whose head sizes
+ * are fixed from the first batch's size alone (`CONFIRMATION_LOOKS`: 5, 9, 22, 60 head trials from a first batch
+ * of 5, capped at `maxConfirmationTrials` extra). The base arm starts with every trial the default branch stored
+ * (`baseDepth`, free to the PR), is filled to `baseDepth` at the first confirmation look when it was not stored,
+ * and kept at `BASE_TRIALS_PER_HEAD_TRIAL` times the head arm. Look k may spend the share `LOOK_ALPHA_SHARES[k]`
+ * of α/m (renormalised over the looks the design has): a root is `new` when p ≤ α·share_k/m at some look k, so the
+ * chance that an A/A PR shows any new root is ≤ α (measured in `bench/verdict.ts` and end to end in
+ * `bench/verdict-e2e.ts`).
  *
  * Futility is Wald's: at every look, a suspect whose head trials favour "head fails as often as base" over "head
- * fails `FUTILITY_EFFECT` more often" by 10 to 1 is not new — `pre-existing` when base fails too, `not-significant`
+ * fails `FUTILITY_EFFECT` more often" by 1/`FUTILITY_RATIO` to 1, with `FUTILITY_MIN_BASE_TRIALS` base trials, is not new — `pre-existing` when base fails too, `not-significant`
  * when base never failed (a flake seen at head only). With at least `FUTILITY_MIN_TRIALS` trials per arm, a suspect
  * that head fails at most as often as base is not new either (Wald's ratio cannot settle a check failing nearly
  * always in both arms). Stopping for futility never raises the false-"new" rate.
- * At the last look, a suspect whose head trials favour the rise by 10 to 1 or more is `inconclusive` (it fails the
+ * At the last look, a suspect whose head trials favour the rise by as much is `inconclusive` (it fails the
  * check by default), any other is not new. When confirmation trials cannot run — none allowed, the budget is
  * spent, or the runner failed — a suspect that head fails proportionally more often than base is `inconclusive`.
  *
@@ -71,6 +83,8 @@ export interface RootDecision {
   /** The head failure message (first failed trial). */
   message: string;
   discriminator: boolean;
+  /** What the check looks at (assertion roots). */
+  level?: CheckLevel;
   /** Every failed head trial of this root was an `error` (could not be evaluated), none a plain failure. */
   errorOnly: boolean;
 }
@@ -85,13 +99,17 @@ export interface RootRef {
   caseId: string;
 }
 
+/** A suspect of a confirmation request: the trials to add to each arm of its case (or trigger query). */
+export interface ConfirmationRoot extends RootRef {
+  extraTrials: { head: number; base: number };
+}
+
 /** What the decider asks the pipeline to run next: more trials of these roots, in both arms. */
 export interface ConfirmationRequest {
-  /** 1-based index of the look these trials feed. */
+  /** 1-based index of the look these trials feed (the first batch is look 1). */
   look: number;
-  roots: RootRef[];
-  /** Trials to add per root in this batch, per arm (the base arm grows faster: `BASE_TRIALS_PER_HEAD_TRIAL`). */
-  extraTrials: { head: number; base: number };
+  /** Each suspect with the trials to add to it per arm (the base arm kept ahead: `BASE_TRIALS_PER_HEAD_TRIAL`). */
+  roots: ConfirmationRoot[];
 }
 
 /** The graded checks of one confirmation batch, per arm. */
@@ -100,11 +118,8 @@ export interface ConfirmationBatch {
   base: CheckResult[];
 }
 
-/** A stand-in for the pipeline's confirmation stage (tests and the verdict bench). */
-export type ConfirmFn = (
-  checkIds: string[],
-  extraTrials: { head: number; base: number },
-) => Promise<ConfirmationBatch>;
+/** A stand-in for the pipeline's confirmation stage (tests and the verdict bench): one request's suspects. */
+export type ConfirmFn = (roots: ConfirmationRoot[]) => Promise<ConfirmationBatch>;
 
 interface Counts {
   headFailed: number;
@@ -124,24 +139,29 @@ const tallyMap = (checks: CheckTally[]): Map<string, CheckTally> => new Map(chec
 const failedOf = (t: CheckTally | undefined): number => (t ? t.failedAsRoot - t.erroredAsRoot : 0);
 const observedOf = (t: CheckTally | undefined): number => (t ? t.observed - t.erroredAsRoot : 0);
 
-/** Cumulative extra head trials at each look after the first, e.g. n0 = 5, budget 55 → 1, 3, 5, 7, 10, 13, 17 … 55. */
+/**
+ * Head trials at each confirmation look (cumulative), from the first batch's head trials: `CONFIRMATION_LOOKS`
+ * times it, rounded, capped at `maxExtra` more, strictly growing (a look that would add nothing is dropped).
+ * E.g. 5 and 55 → 9, 22, 60; 3 and 55 → 5, 13, 36; 5 and 10 → 9, 15.
+ */
 export function confirmationSchedule(startTrials: number, maxExtra: number): number[] {
-  const extras: number[] = [];
-  let size = Math.max(1, startTrials);
-  while (maxExtra > 0 && size < startTrials + maxExtra) {
-    size = Math.min(startTrials + maxExtra, Math.max(size + 1, Math.ceil(size * CONFIRMATION_GROWTH)));
-    extras.push(size - startTrials);
+  const sizes: number[] = [];
+  const first = Math.max(1, startTrials);
+  let last = first;
+  for (const factor of CONFIRMATION_LOOKS) {
+    const size = Math.min(first + maxExtra, Math.max(last + 1, Math.round(first * factor)));
+    if (size <= last) break;
+    sizes.push(size);
+    last = size;
   }
-  return extras;
+  return sizes;
 }
 
-/** K: the fewest looks such that the looks able to reach α/(m·K) number at most K. Sizes are [head, base]. */
-export function alphaSpendingLooks(lookSizes: [number, number][], familyAlpha: number): number {
-  for (let k = 1; k < lookSizes.length; k++) {
-    const able = lookSizes.filter(([h, b]) => minAttainableP(h, b) <= familyAlpha / k).length;
-    if (able <= k) return k;
-  }
-  return Math.max(1, lookSizes.length);
+/** The α share of each of `looks` looks: `LOOK_ALPHA_SHARES` renormalised over the looks a design has. */
+export function lookAlphaShares(looks: number): number[] {
+  const shares = LOOK_ALPHA_SHARES.slice(0, Math.max(1, Math.min(looks, LOOK_ALPHA_SHARES.length)));
+  const total = shares.reduce((x, y) => x + y, 0);
+  return shares.map((x) => x / total);
 }
 
 const fmtP = (p: number): string => (p < 0.0001 ? p.toExponential(1) : String(Number(p.toPrecision(2))));
@@ -170,12 +190,16 @@ export class RootDecider {
   private suspects: AttributedRoot[] = [];
   private readonly familySize: number;
   private readonly familyAlpha: number;
-  private readonly extras: number[];
+  /** Cumulative head trials of each confirmation look. */
+  private readonly schedule: number[];
+  /** α share of each look, the first batch's included. */
+  private readonly shares: number[];
   private readonly looks: number;
-  private readonly threshold: number;
-  /** Index into `extras` of the next confirmation look. */
+  private readonly baseDepth: number;
+  /** Looks observed after the first batch (the index of the current look into `shares`). */
   private look = 0;
-  private extraSoFar = 0;
+  /** Trials asked for so far per suspect and arm (the first batch's observed, then each request's). */
+  private readonly planned = new Map<string, { head: number; base: number; firstHead: number }>();
   /** A request handed out and not yet observed. */
   private pending: ConfirmationRequest | undefined;
 
@@ -231,23 +255,22 @@ export class RootDecider {
       return b !== undefined && observedOf(h) > 0 && observedOf(b) > 0 && failedOf(h) + failedOf(b) > 0;
     }).length;
     this.familyAlpha = policy.alpha / Math.max(1, this.familySize);
-    const startTrials = Math.max(
-      0,
-      ...family.map((r) => {
-        const c = this.counts.get(r.key)!;
-        return Math.max(c.headTrials, c.baseTrials);
-      }),
-    );
-    this.extras = opts.canConfirm ? confirmationSchedule(startTrials, policy.maxConfirmationTrials) : [];
-    this.looks = alphaSpendingLooks(
-      [
-        [startTrials, startTrials],
-        ...this.extras.map((e): [number, number] => [startTrials + e, startTrials + baseExtra(e)]),
-      ],
-      this.familyAlpha,
-    );
-    this.threshold = this.familyAlpha / this.looks;
+    // The looks are sized from the first batch's head trials only, never from outcomes: the α split stays exact.
+    const startTrials = Math.max(0, ...family.map((r) => this.counts.get(r.key)!.headTrials));
+    this.schedule = opts.canConfirm ? confirmationSchedule(startTrials, policy.maxConfirmationTrials) : [];
+    this.looks = 1 + this.schedule.length;
+    this.shares = lookAlphaShares(this.looks);
+    this.baseDepth = policy.baseDepth ?? DEFAULT_BASE_DEPTH;
+    for (const r of family) {
+      const c = this.counts.get(r.key)!;
+      this.planned.set(r.key, { head: c.headTrials, base: c.baseTrials, firstHead: c.headTrials });
+    }
     this.suspects = family;
+  }
+
+  /** Confirmation rounds this design may ask for (each one round of agent calls). */
+  get rounds(): number {
+    return this.schedule.length;
   }
 
   /**
@@ -258,36 +281,41 @@ export class RootDecider {
     if (this.pending) throw new Error("RootDecider.next() called before the last request was observed");
     this.settle();
     if (this.suspects.length === 0) return undefined;
-    const nextExtra = this.extras[this.look];
-    if (this.policy.maxConfirmationTrials === 0 || this.extras.length === 0) {
+    const headTarget = this.schedule[this.look];
+    if (this.policy.maxConfirmationTrials === 0 || this.schedule.length === 0) {
       this.closeSuspects("no-confirmation");
       return undefined;
     }
-    if (nextExtra === undefined) {
+    if (headTarget === undefined) {
       this.closeSuspects("max-trials");
       return undefined;
     }
-    this.pending = {
-      look: this.look + 1,
-      roots: this.suspects.map((r) => ({
+    const roots: ConfirmationRoot[] = [];
+    for (const r of this.suspects) {
+      const p = this.planned.get(r.key)!;
+      // A case's base arm is filled to the stored depth at the first confirmation look (what a warm PR reads);
+      // a trigger query's base grows with its head arm only (the default branch stores its first runs).
+      const depth = this.look === 0 && r.mode === "skill" ? this.baseDepth : 0;
+      const baseTarget = Math.max(p.base, depth, Math.ceil(BASE_TRIALS_PER_HEAD_TRIAL * headTarget));
+      const extraTrials = { head: Math.max(0, headTarget - p.head), base: baseTarget - p.base };
+      p.head += extraTrials.head;
+      p.base += extraTrials.base;
+      roots.push({
         key: r.key,
         skill: r.skill,
         mode: r.mode,
         checkId: r.checkId,
         caseId: r.caseId,
-      })),
-      extraTrials: {
-        head: nextExtra - this.extraSoFar,
-        base: baseExtra(nextExtra) - baseExtra(this.extraSoFar),
-      },
-    };
+        extraTrials,
+      });
+    }
+    this.pending = { look: this.look + 2, roots };
     return this.pending;
   }
 
   /** The checks of the trials the last request asked for (both arms, graded). */
   observe(batch: ConfirmationBatch): void {
     if (!this.pending) throw new Error("RootDecider.observe() without a pending request");
-    this.extraSoFar = this.extras[this.look]!;
     this.look++;
     this.pending = undefined;
     // Attribute the batch on its own: its trials are new, but attribution is per trial either way.
@@ -351,6 +379,7 @@ export class RootDecider {
       loc: r.loc,
       message: r.message,
       discriminator: r.discriminator,
+      ...(r.level ? { level: r.level } : {}),
       errorOnly: r.errorOnly,
     };
   }
@@ -369,7 +398,7 @@ export class RootDecider {
         ? { failed: c.headFailed, trials: c.headTrials }
         : { failed: r.failedTrials.length, trials: r.trials },
       ...(c ? { base: { failed: c.baseFailed, trials: c.baseTrials } } : {}),
-      confirmationTrials: this.extraSoFar,
+      confirmationTrials: this.confirmationTrialsOf(r.key),
       reason: `could not be evaluated at head in ${errored} trial(s)${atBase}: an error is never a pass`,
     });
     this.counts.delete(r.key);
@@ -383,7 +412,8 @@ export class RootDecider {
     why?: RootDecision["undecidedBecause"],
   ): void {
     const c = this.counts.get(r.key)!;
-    const { policy, threshold, familySize: m, looks } = this;
+    const { policy, familySize: m, looks } = this;
+    const threshold = this.threshold();
     this.decided.set(r.key, {
       ...this.common(r),
       status,
@@ -393,10 +423,21 @@ export class RootDecider {
       threshold,
       familySize: m,
       looks,
-      confirmationTrials: this.extraSoFar,
+      confirmationTrials: this.confirmationTrialsOf(r.key),
       ...(why ? { undecidedBecause: why } : {}),
-      reason: `head ${c.headFailed}/${c.headTrials} vs base ${c.baseFailed}/${c.baseTrials} failed; one-sided Fisher p = ${fmtP(p)}, threshold ${fmtP(threshold)} (α ${policy.alpha} / ${m} check(s) / ${looks} look(s)): ${reason}`,
+      reason: `head ${c.headFailed}/${c.headTrials} vs base ${c.baseFailed}/${c.baseTrials} failed; one-sided Fisher p = ${fmtP(p)}, threshold ${fmtP(threshold)} (α ${policy.alpha} / ${m} check(s), look ${this.look + 1} of ${looks} spending ${Math.round(this.shares[this.look]! * 100)} % of it): ${reason}`,
     });
+  }
+
+  /** The rejection threshold of the current look: its share of the family's α per check. */
+  private threshold(): number {
+    return this.familyAlpha * this.shares[Math.min(this.look, this.shares.length - 1)]!;
+  }
+
+  /** Head trials added to a root by confirmation looks so far. */
+  private confirmationTrialsOf(key: string): number {
+    const p = this.planned.get(key);
+    return p ? p.head - p.firstHead : 0;
   }
 
   /** Not new: pre-existing when base fails too, not significant when only head ever failed. */
@@ -412,9 +453,13 @@ export class RootDecider {
     for (const r of this.suspects) {
       const c = this.counts.get(r.key)!;
       const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
-      if (p <= this.threshold) this.decideCounted(r, "new", p, "new (fails more often at head)");
-      else if (futilityLogRatio(c) <= Math.log(FUTILITY_RATIO))
-        this.decideNotNew(r, p, `the head trials favour no rise over a rise of ${FUTILITY_EFFECT} by 10:1`);
+      if (p <= this.threshold()) this.decideCounted(r, "new", p, "new (fails more often at head)");
+      else if (c.baseTrials >= FUTILITY_MIN_BASE_TRIALS && futilityLogRatio(c) <= Math.log(FUTILITY_RATIO))
+        this.decideNotNew(
+          r,
+          p,
+          `the head trials favour no rise over a rise of ${FUTILITY_EFFECT} by ${ODDS}:1 or more`,
+        );
       else if (
         Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS &&
         c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials
@@ -445,7 +490,7 @@ export class RootDecider {
           r,
           "inconclusive",
           p,
-          `inconclusive (the head trials favour a rise of ${FUTILITY_EFFECT} by 10:1 or more, but p stayed above the threshold; confirmation budget spent)`,
+          `inconclusive (the head trials favour a rise of ${FUTILITY_EFFECT} by ${ODDS}:1 or more, but p stayed above the threshold; confirmation budget spent)`,
           why,
         );
       else this.decideNotNew(r, p, "not significantly more often at head after all confirmation trials");
@@ -454,8 +499,8 @@ export class RootDecider {
   }
 }
 
-/** Base trials a look adds for `headExtra` head trials. */
-const baseExtra = (headExtra: number): number => headExtra * BASE_TRIALS_PER_HEAD_TRIAL;
+/** The odds the futility boundary asks for, as a reason states them (5 for a ratio of 0.2). */
+const ODDS = Math.round(1 / FUTILITY_RATIO);
 
 /**
  * Wald's log likelihood ratio of the head trials: head failing at the base rate + `FUTILITY_EFFECT` against head
@@ -487,7 +532,7 @@ export async function decideNewRoots(
   for (let req = decider.next(); req && confirm; req = decider.next()) {
     let batch: ConfirmationBatch;
     try {
-      batch = await confirm([...new Set(req.roots.map((r) => r.checkId))].sort(), req.extraTrials);
+      batch = await confirm(req.roots);
     } catch (e) {
       decider.abort(e instanceof Error ? e.message : String(e));
       break;

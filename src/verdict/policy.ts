@@ -1,6 +1,13 @@
 import type { VerdictPolicy } from "../model/index.js";
 
 /**
+ * Trials per case the default branch's run stores for pull requests to read as their base arm (`verdict.baseDepth`
+ * in the base config). A PR's base arm takes every stored trial of a case for free, so a suspect is judged against
+ * a well-measured base rate from its first look; what is not stored is run when a suspect needs it.
+ */
+export const DEFAULT_BASE_DEPTH = 30;
+
+/**
  * Defaults of the verdict policy (the settings stage applies them; `bench/verdict.ts` measures them).
  * α is per PR (family-wise); 55 extra trials per arm lets a suspect grow from 5 to 60 trials.
  */
@@ -10,35 +17,43 @@ export const DEFAULT_VERDICT_POLICY: Readonly<VerdictPolicy> = Object.freeze({
   preExisting: "report",
   maxConfirmationTrials: 55,
   headOnly: "fail",
+  baseDepth: DEFAULT_BASE_DEPTH,
 });
 
 /**
- * Each confirmation look grows a suspect's head arm by this factor, at least one trial (5, 6, 8, 10, 12, 15, 18, 22,
- * 27, 33, 40, 48, 58, 60). Frequent small looks stop sooner either way: with Bonferroni over the looks that can
- * reach their threshold, one assertion 0.9 → 0.5 measured 91.4 % power at 7.95 head trials per case for ×1.2,
- * 91.8 % at 8.29 for ×1.4 and 89.8 % at 7.83 for ×1.1 (`npm run bench -- --only verdict --verdict-prs 3000`,
- * seed 20261201, 2026-12-01); each look is one more round of agent runs, in wall time.
+ * The confirmation looks, as multiples of the first batch's head trials: with 5 trials a suspect's head arm is
+ * looked at with 5, then 9, 22 and 60 trials (capped at the first batch plus `maxConfirmationTrials`). Every look
+ * is one round of agent runs, so a PR waits at most four rounds of agent latency whatever its data; the sizes are
+ * fixed before any outcome is seen (a function of the first batch's size only), which keeps the α split below
+ * exact. Chosen by simulation (`npm run bench -- --only verdict`, docs/verdict.md) against more, smaller looks.
  */
-export const CONFIRMATION_GROWTH = 1.2;
+export const CONFIRMATION_LOOKS: readonly number[] = [1.8, 4.4, 12];
 
 /**
- * Base trials per head trial in a confirmation look: a suspect's base arm grows this many times faster than its
- * head arm (5 → 9 → 17 … while head goes 5 → 6 → 8 …). The head arm is the one in question; a well-measured base
- * rate makes each head trial worth more (one assertion 0.9 → 0.5: ~0.20 nats of evidence per head trial against an
- * equal base arm, ~0.36 against four base trials per head trial, ≤ 0.51 against a known base rate). Base trials
- * of main's own runs are cache hits; the rest are agent calls like any other (`bench/verdict-e2e.ts` counts both).
+ * The share of a check's α each look may spend (Bonferroni over the looks with unequal shares: still ≤ α in all).
+ * Early looks rarely have the trials to decide, so most of it is kept for the later, larger looks.
  */
-export const BASE_TRIALS_PER_HEAD_TRIAL = 4;
+export const LOOK_ALPHA_SHARES: readonly number[] = [0.05, 0.15, 0.3, 0.5];
+
+/**
+ * A suspect's base arm is kept at least this many times its head arm in confirmation looks (base trials the default
+ * branch stored are free; the rest are agent calls like any other), and at the first confirmation look a case's
+ * base arm is filled to `baseDepth`, so a cold PR judges with the base a warm one reads.
+ */
+export const BASE_TRIALS_PER_HEAD_TRIAL = 1.5;
 
 /**
  * Futility (Wald's lower boundary): a suspect is decided "not new" once its head trials favour "head fails as
  * often as base" over "head fails `FUTILITY_EFFECT` more often than base" by `1 / FUTILITY_RATIO` to 1 (the base
- * rate estimated from the base trials, with half a failure and half a pass added). Stopping early can only lower
- * the chance of a false "new"; it costs power only against rises smaller than the effect. At the last look, a
- * suspect whose head trials favour the rise by as much is `inconclusive`, otherwise not new.
+ * rate estimated from the base trials, with half a failure and half a pass added), with at least
+ * `FUTILITY_MIN_BASE_TRIALS` base trials (five base trials estimate the base rate too poorly: one failure among
+ * them stopped a tenth of regressed cases). Stopping early can only lower the chance of a false "new"; it costs
+ * power only against rises smaller than the effect. At the last look, a suspect whose head trials favour the rise
+ * by as much is `inconclusive`, otherwise not new.
  */
 export const FUTILITY_EFFECT = 0.4;
-export const FUTILITY_RATIO = 0.1;
+export const FUTILITY_RATIO = 0.2;
+export const FUTILITY_MIN_BASE_TRIALS = 10;
 
 /**
  * Wald's ratio cannot settle a check that fails (nearly) always in both arms: with a base rate near 1 a rise of

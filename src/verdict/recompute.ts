@@ -56,25 +56,30 @@ export function recomputeDecisions(
   evidence: Record<string, SkillEvidence>,
   policy: VerdictPolicy,
 ): { decisions: RootDecision[]; missing?: string } {
-  const inFirst = (c: EvidenceCheck) => {
+  /** Whether a check's trial was in its arm's first batch (some cases' first batch held more: stored trials). */
+  const inFirst = (arm: "head" | "base") => (c: EvidenceCheck) => {
     const first = evidence[c.skill]?.firstBatch;
-    return !!first && c.trial < (c.mode === "trigger" ? first.triggerRuns : first.perCase);
+    if (!first) return false;
+    if (c.mode === "trigger") return c.trial < first.triggerRuns;
+    const deeper = arm === "head" ? first.headPerCase : first.basePerCase;
+    return c.trial < (deeper?.[c.caseId] ?? first.perCase);
   };
   const skills = Object.values(evidence);
   const head = skills.flatMap((e) => e.head);
   const hasBase = skills.some((e) => e.base);
   const base = skills.flatMap((e) => e.base ?? []);
   const decider = new RootDecider(
-    asChecks(head.filter(inFirst)),
-    hasBase ? asChecks(base.filter(inFirst)) : undefined,
+    asChecks(head.filter(inFirst("head"))),
+    hasBase ? asChecks(base.filter(inFirst("base"))) : undefined,
     policy,
     { canConfirm: hasBase },
   );
   // Per arm and unit: the trial indices beyond the first batch, in the order they were run, not yet replayed.
-  const pending = (checks: EvidenceCheck[]) => {
+  const pending = (checks: EvidenceCheck[], arm: "head" | "base") => {
     const byUnit = new Map<string, number[]>();
+    const first = inFirst(arm);
     for (const c of checks) {
-      if (inFirst(c) || c.mode === "baseline") continue;
+      if (first(c) || c.mode === "baseline") continue;
       const u = unitOf(c);
       const list = byUnit.get(u) ?? [];
       if (!list.includes(c.trial)) list.push(c.trial);
@@ -83,16 +88,18 @@ export function recomputeDecisions(
     for (const l of byUnit.values()) l.sort((a, b) => a - b);
     return byUnit;
   };
-  const queues = { head: pending(head), base: pending(base) };
+  const queues = { head: pending(head, "head"), base: pending(base, "base") };
   let missing: string | undefined;
   for (let req = decider.next(); req; req = decider.next()) {
     const batch: ConfirmationBatch = { head: [], base: [] };
-    const units = [...new Set(req.roots.map((r) => unitOf(r)))];
     for (const arm of ["head", "base"] as const) {
       const checks = arm === "head" ? head : base;
-      for (const u of units) {
+      // Suspects of one case share its trials: the most any of them asks for.
+      const units = new Map<string, number>();
+      for (const r of req.roots)
+        units.set(unitOf(r), Math.max(units.get(unitOf(r)) ?? 0, r.extraTrials[arm]));
+      for (const [u, wanted] of units) {
         const queue = queues[arm].get(u) ?? [];
-        const wanted = req.extraTrials[arm];
         if (queue.length < wanted) {
           missing = `the report holds ${queue.length} further ${arm} trial(s) of ${u.split("|").join(" ")}; the policy's look ${req.look} needs ${wanted}`;
           break;
@@ -121,7 +128,25 @@ const STATISTICAL = new Set(["assertion", "gate", "trigger"]);
  * one sentence per disagreement (a root missing, another status, a root the evidence does not support, a skill
  * without evidence). Empty when the report's decisions follow from its trials.
  */
-export function evidenceDisagreements(report: Report, policy: VerdictPolicy): string[] {
+export function evidenceDisagreements(
+  report: Report,
+  policy: VerdictPolicy,
+  cells?: { alpha: number },
+): string[] {
+  // A matrix: each cell decided on its own, at its share of the PR's α (src/settings/matrix.ts).
+  if (report.skills.some((s) => s.cell)) {
+    const names = [...new Set(report.skills.map((s) => s.cell))];
+    const cellPolicy = cells ? { ...policy, alpha: cells.alpha } : policy;
+    return names.flatMap((name) =>
+      cellDisagreements({ ...report, skills: report.skills.filter((s) => s.cell === name) }, cellPolicy).map(
+        (m) => (name ? `cell ${name}: ${m}` : m),
+      ),
+    );
+  }
+  return cellDisagreements(report, policy);
+}
+
+function cellDisagreements(report: Report, policy: VerdictPolicy): string[] {
   const out: string[] = [];
   const evidence: Record<string, SkillEvidence> = {};
   for (const s of report.skills) {

@@ -454,6 +454,15 @@ function compareCase(bc: Case, hc: Case, add: Add, trees: Trees | undefined): vo
       `The vars of case "${hc.id}" changed ${where}: expected values are part of the suite.`,
       bc.loc,
     );
+  const oracleOf = (c: Case) => (c.oracle ? [c.oracle.command, c.oracle.timeoutMs ?? null] : null);
+  if (!sameJson(oracleOf(bc), oracleOf(hc)))
+    add(
+      "oracle-changed",
+      `${hc.id}/oracle`,
+      hc.oracle?.loc ?? hc.loc,
+      `The oracle of case "${hc.id}" changed (${bc.oracle ? JSON.stringify(bc.oracle.command) : "none"} at base, ${hc.oracle ? JSON.stringify(hc.oracle.command) : "none"} here) ${where}: it computes the expected values.`,
+      bc.oracle?.loc ?? bc.loc,
+    );
 }
 
 function compareAssertion(

@@ -28,7 +28,33 @@ describe("attributeRoots", () => {
     expect(a.roots.map((r) => r.checkId)).toEqual(["split/trial-ok"]);
     // The implicit edge applies even when the grader did not list trial-ok in dependsOn.
     expect(a.roots[0]!.cascaded).toEqual(["split/D:no-lost-cent", "split/mentions-total"]);
+    // The skipped assertions are failures of the trial, cascaded from its root: counted, not lost.
+    expect(a.failedChecks).toBe(3);
+    expect(a.perTrial).toEqual([{ trialKey: "split-cents|skill|split|0", failed: 3, roots: 1 }]);
+  });
+
+  it("counts checks skipped because a dependency failed as cascaded failures of its root (two deep)", () => {
+    // The grader skips dependents of a failed check: b "dependency failed: a", c "dependency skipped: b".
+    const a = attributeRoots([
+      check("split/a", "fail"),
+      check("split/b", "skipped", { dependsOn: ["split/a"], skipReason: "dependency failed: a" }),
+      check("split/c", "skipped", { dependsOn: ["split/b"], skipReason: "dependency skipped: b" }),
+      check("split/d", "pass"),
+    ]);
+    // Tempting wrong answer: 1 failed check → 1 root (what the demo printed: no compression ever).
+    expect(a.failedChecks).toBe(3);
+    expect(a.roots.map((r) => r.checkId)).toEqual(["split/a"]);
+    expect(a.roots[0]!.cascaded).toEqual(["split/b", "split/c"]);
+    expect(compressionStats(a)).toMatchObject({ failedChecks: 3, roots: 1, meanFailedChecksPerTrial: 3 });
+  });
+
+  it("does not count a check whose condition was false, even under a failed check", () => {
+    const a = attributeRoots([
+      check("split/a", "fail"),
+      check("split/b", "skipped", { dependsOn: ["split/a"], skipReason: "condition false" }),
+    ]);
     expect(a.failedChecks).toBe(1);
+    expect(a.roots[0]!.cascaded).toEqual([]);
   });
 
   it("puts a gate check under its module-loads check and a trial's checks under skill-registered", () => {

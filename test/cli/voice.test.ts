@@ -43,7 +43,7 @@ describe("every command", () => {
   const names = Object.keys(COMMANDS);
 
   it("has a usage under the same heading, printed by --help with exit 0", async () => {
-    expect(names.sort()).toEqual(["gate", "init", "merge", "plan", "run", "validate"]);
+    expect(names.sort()).toEqual(["gate", "harvest", "init", "merge", "plan", "run", "validate"]);
     for (const name of names) {
       expect(COMMANDS[name]!.usage, name).toMatch(new RegExp(`^Usage: skillgate ${name} `));
       const r = await runCli([name, "--help"]);

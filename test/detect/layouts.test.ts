@@ -486,6 +486,8 @@ describe("nothing checked is never a pass (what a hostile PR would try)", () => 
         "  - {id: later, type: regex, value: '$pattern('}",
         "",
       ].join("\n"),
+      // The oracle may define $pattern: its regex is checked once it resolves, at grading.
+      ".agent/evals/a/meta.json": JSON.stringify({ oracle: "node oracle.mjs" }),
     });
     const v = await validate(dir);
     expect(

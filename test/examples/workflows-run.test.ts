@@ -946,3 +946,88 @@ describe("examples/workflows/skillgate-on-demand.yml", () => {
     expect(job.run.exitCode).toBe(0);
   }, 300_000);
 });
+
+describe("examples/workflows/skillgate-matrix.yml", () => {
+  const FILE = "skillgate-matrix.yml";
+  it("pull_request: a job per cell (the real Claude Code and Codex CLIs), one merge job posts one check run with a verdict per cell and the interaction", async () => {
+    const config = `agents:\n  - name: claude\n    adapter: claude-code\n  - name: codex\n    adapter: codex\n    model: gpt-scripted\n    baseUrl: ${responses.url}/v1\n${CLAUDE_CONFIG}`;
+    const pr = pullRequest(config, SPLIT_BAD);
+    const payload = pullRequestEvent(pr);
+    const { owner, repo } = repository(payload);
+    api = await startGitHubApi({ owner, repo, pullFiles: { [payload.number]: pr.files } });
+    const common = {
+      dist,
+      eventName: "pull_request",
+      payload,
+      apiUrl: api.url,
+      repository: `${owner}/${repo}`,
+      sha: "9".repeat(40),
+      workflow: `.github/workflows/${FILE}`,
+    };
+    const cells = exampleJob(FILE, "evaluate").job as unknown as { strategy: { matrix: { cell: string[] } } };
+    expect(cells.strategy.matrix.cell).toEqual(["claude", "codex"]);
+    const reports: string[] = [];
+    for (const cell of cells.strategy.matrix.cell) {
+      const contexts = { github: { event: payload, sha: "9".repeat(40) }, matrix: { cell }, secrets };
+      expect(checkoutRef(FILE, "evaluate", contexts)).toBe(pr.headSha);
+      const step = exampleStep(FILE, "evaluate", contexts);
+      expect(step.with).toMatchObject({ cell, mode: "evaluate", "fail-on": "never" });
+      const run = await runActionStep({
+        ...common,
+        workspace: pr.dir,
+        with: step.with,
+        env: { ...step.env, ANTHROPIC_BASE_URL: anthropic.url },
+        path: pathAfterInstall(step),
+        job: "evaluate",
+      });
+      scratch.push(run.runnerTemp);
+      if (run.exitCode !== 0) console.log(run.stdout, run.stderr);
+      expect(run.exitCode).toBe(0); // fail-on: never; the merge job decides
+      reports.push(join(pr.dir, step.with.report!));
+    }
+    expect(api.checkRuns).toEqual([]); // mode: evaluate posts nothing
+    const cellReports = await Promise.all(reports.map(readReport));
+    expect(cellReports.map((r) => [r.cell?.name, r.agent.adapter, r.cost.agentCalls > 0])).toEqual([
+      ["claude", "claude-code", true],
+      ["codex", "codex", true],
+    ]);
+    // the merge job: the base checked out (its config names the cells), the cells' artifacts downloaded
+    const contexts = { github: { event: payload, sha: "9".repeat(40) }, secrets };
+    const merge = temp("sg-ex-matrix-merge-");
+    git(merge, "clone", "-q", pr.dir, ".");
+    git(merge, "checkout", "-q", "--detach", checkoutRef(FILE, "merge", contexts));
+    expect(git(merge, "rev-parse", "HEAD")).toBe(pr.baseSha);
+    mkdirSync(join(merge, "skillgate-reports"));
+    for (const r of reports) cpSync(r, join(merge, "skillgate-reports", r.split("/").pop()!));
+    const step = exampleStep(FILE, "merge", contexts);
+    const run = await runActionStep({
+      ...common,
+      workspace: merge,
+      with: step.with,
+      env: step.env,
+      job: "merge",
+    });
+    scratch.push(run.runnerTemp);
+    if (run.exitCode !== 1) console.log(run.stdout, run.stderr);
+    expect(api.violations).toEqual([]);
+    expect(api.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion])).toEqual([
+      ["skillgate", pr.headSha, "failure"],
+    ]);
+    const merged = await readReport(join(merge, "skillgate-report.json"));
+    expect(merged.errors).toEqual([]);
+    expect(merged.matrix!.cells.map((c) => [c.name, c.verdict])).toEqual([
+      ["claude", "fail"],
+      ["codex", "fail"],
+    ]);
+    const inter = merged.matrix!.interactions.find((i) => i.skill === "split-cents")!;
+    expect([inter.a, inter.b, Number.isFinite(inter.difference)]).toEqual(["claude", "codex", true]);
+    // the discriminator the edit broke, annotated once per cell that lost it
+    const titles = api.checkRuns[0]!.annotations.filter(
+      (a) => a.path === SPLIT_CASE && a.start_line === DISCRIMINATOR_LINE,
+    ).map((a) => a.title);
+    expect(titles.some((t) => String(t).includes("(cell claude)"))).toBe(true);
+    expect(titles.some((t) => String(t).includes("(cell codex)"))).toBe(true);
+    expect(run.summary).toContain("Agent matrix");
+    expect(run.exitCode).toBe(1);
+  }, 600_000);
+});

@@ -18,7 +18,13 @@ describe("action.yml", () => {
       post: "dist/post.js",
       "post-if": "always()",
     });
-    expect(Object.keys(action.outputs).sort()).toEqual(["blocking-roots", "new-roots", "report", "verdict"]);
+    expect(Object.keys(action.outputs).sort()).toEqual([
+      "blocking-roots",
+      "new-roots",
+      "report",
+      "review-report-url",
+      "verdict",
+    ]);
   });
 
   it("gives every input a default (getBooleanInput-style parsing throws on empty booleans)", () => {
@@ -61,14 +67,16 @@ describe("example workflows", () => {
   // biome-ignore lint/suspicious/noExplicitAny: workflow YAML is inspected key by key.
   const isSkillgate = (s: any) => typeof s.uses === "string" && s.uses.startsWith("skillgate/skillgate@");
 
-  it("include a Claude Code and a Codex PR check, the fork-safe pair, a sharded sweep, main's cache and the on-demand mode", () => {
+  it("include a Claude Code and a Codex PR check, the fork-safe pair, a sharded sweep, a PR fanned out over a planned matrix, main's cache and the on-demand mode", () => {
     expect(files.sort()).toEqual([
       "skillgate-claude-code.yml",
       "skillgate-codex.yml",
       "skillgate-fork-safe-evaluate.yml",
       "skillgate-fork-safe-report.yml",
       "skillgate-main.yml",
+      "skillgate-matrix.yml",
       "skillgate-on-demand.yml",
+      "skillgate-pr-matrix.yml",
       "skillgate-sweep.yml",
     ]);
   });
@@ -96,9 +104,13 @@ describe("example workflows", () => {
         if (i < 0) continue;
         const w = (job.steps[i]!.with ?? {}) as Record<string, string>;
         if (w.mode === "report") continue;
-        expect(Object.keys(cli), f).toContain(w.agent);
         const runs = job.steps.slice(0, i).map((s) => s.run);
-        expect(runs, f).toContain(cli[w.agent!]);
+        // A job of an agent matrix evaluates a cell of the base config; its runner has every cell's CLI.
+        if (w.cell) expect(runs, f).toEqual(expect.arrayContaining(Object.values(cli)));
+        else {
+          expect(Object.keys(cli), f).toContain(w.agent);
+          expect(runs, f).toContain(cli[w.agent!]);
+        }
       }
   });
 

@@ -12,6 +12,7 @@ import { decideIsolation } from "../../src/pipeline/isolation.js";
 import { exitCodeFor } from "../../src/report/exit-codes.js";
 import { type CacheAccess, trialCacheKeys } from "../../src/run/cache-actions.js";
 import type { RawOptions } from "../../src/settings/resolve.js";
+import { type ArtifactService, startArtifactService } from "../support/artifact-service.js";
 import {
   type GitHubApi,
   type GitHubApiOptions,
@@ -226,6 +227,66 @@ describe("runAction on a pull_request that regresses a skill", () => {
     expect(api!.comments).toHaveLength(2);
     expect(api!.requests.filter((r) => r.operationId === "issues/create-comment")).toHaveLength(0);
     expect(api!.violations).toEqual([]);
+  });
+
+  describe("the HTML review report", () => {
+    let results: ArtifactService | undefined;
+    afterEach(async () => {
+      vi.unstubAllEnvs();
+      await results?.close();
+      results = undefined;
+    });
+    /** The runner gives a `uses:` step its results service in the environment (@actions/artifact reads process.env). */
+    const withResults = (deps: ActionDeps, r: ArtifactService) => {
+      for (const [k, v] of Object.entries({ ACTIONS_RUNTIME_TOKEN: r.token, ACTIONS_RESULTS_URL: r.url })) {
+        deps.env[k] = v;
+        vi.stubEnv(k, v);
+      }
+    };
+
+    it("is written, uploaded as an artifact and linked from the check run, the job summary and the comment", async () => {
+      results = await startArtifactService();
+      const report = makeReport();
+      const { deps, rec, dir, payload } = await setup({
+        report,
+        inputs: { comment: "true", "html-report": "out/skillgate-report.html" },
+      });
+      const slug = payload.repository.full_name;
+      withResults(deps, results);
+      const result = await runAction(deps);
+      expect(result.publishedTo).toEqual(expect.arrayContaining(["check-run", "summary", "comment"]));
+      const page = await readFile(join(dir, "out/skillgate-report.html"), "utf8");
+      expect(page).toMatch(/^<!doctype html>/);
+      // files link to the head commit on GitHub
+      expect(page).toContain(`href="https://github.com/${slug}/blob/${report.head.sha}/.agent/evals/`);
+      const uploaded = results.artifacts[0]!;
+      expect(uploaded).toMatchObject({ name: "skillgate-report.html", finalized: true });
+      expect(uploaded.content.toString("utf8")).toBe(page);
+      const url = `https://github.com/${slug}/actions/runs/77/artifacts/${uploaded.id}`;
+      expect(rec.outputs["review-report-url"]).toBe(url);
+      expect(api!.checkRuns[0]!.output.summary).toContain(`[Review report](${url})`);
+      expect(rec.summary.join("")).toContain(`[Review report](${url})`);
+      expect(api!.comments.at(-1)!.body).toContain(`[Review report](${url})`);
+      expect(api!.violations).toEqual([]);
+    });
+
+    it("is written but not linked where the step has no artifact service, and a failed upload blocks nothing", async () => {
+      const { deps, rec, dir } = await setup({ inputs: { "html-report": "skillgate-report.html" } });
+      const result = await runAction(deps);
+      expect(await readFile(join(dir, "skillgate-report.html"), "utf8")).toContain("review report");
+      expect(rec.log.join("\n")).toMatch(/no artifact service in this step: not uploaded/);
+      expect(api!.checkRuns[0]!.output.summary).not.toContain("Review report");
+      expect(result.publishedTo).toContain("check-run");
+
+      results = await startArtifactService({ failCreate: true });
+      const second = await setup({ inputs: { "html-report": "skillgate-report.html" } });
+      withResults(second.deps, results);
+      const failed = await runAction(second.deps);
+      expect(second.rec.log.join("\n")).toMatch(/warning: could not upload the review report \(.*403/);
+      expect(failed.publishedTo).toContain("check-run");
+      expect(failed.exitCode).toBe(1); // the verdict's, not the upload's
+      expect(second.rec.outputs["review-report-url"]).toBeUndefined();
+    });
   });
 
   it("retries a 5xx from the API", async () => {

@@ -4,7 +4,7 @@
  * (base64 at an odd offset, base64url, hex, URL-encoding; #27: every byte `%XX` in either case, every character
  * `\uXXXX`, base64 wrapped at 76, 64 and 10 characters), in its answer, in a file it writes and in its error
  * output. No form of either secret may reach stdout, stderr, the JSON report, JUnit, SARIF, the skill-creator
- * exports, the replay recordings or the trial cache — and the report must show `[REDACTED]` where they were
+ * exports, the HTML review report, the Markdown summary, the replay recordings or the trial cache — and the report must show `[REDACTED]` where they were
  * (so the test cannot pass by the leak not happening).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodingsOf } from "../../src/util/redact.js";
+import { storeOf } from "../support/html-store.js";
 import { writeRepo } from "../support/repo-files.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -104,6 +105,10 @@ describe("secrets never leave", () => {
         join(out, "junit.xml"),
         "--sarif",
         join(out, "report.sarif"),
+        "--html",
+        join(out, "report.html"),
+        "--markdown",
+        join(out, "summary.md"),
         "--record",
         join(out, "recordings"),
         "--verbose",
@@ -118,9 +123,22 @@ describe("secrets never leave", () => {
     const report = readFileSync(join(out, "report.json"), "utf8");
     // the leak happened and was redacted where it was
     expect(report).toContain("[REDACTED]");
-    const everything = [String(r.stdout), String(r.stderr), allText(out), allText(cache)].join("\n");
+    // the review page keeps the transcripts (output, files), redacted as the JSON report is
+    const html = readFileSync(join(out, "report.html"), "utf8");
+    const page = `${html}\n${Object.values(storeOf(html)).join("\n")}`;
+    expect(page).toContain("[REDACTED]");
+    expect(page).toContain("src/leak.txt");
+    const everything = [String(r.stdout), String(r.stderr), allText(out), allText(cache), page].join("\n");
     expect(readdirSync(out).sort()).toEqual(
-      ["junit.xml", "recordings", "report.json", "report.sarif", "report.skill-creator"].sort(),
+      [
+        "junit.xml",
+        "recordings",
+        "report.html",
+        "report.json",
+        "report.sarif",
+        "report.skill-creator",
+        "summary.md",
+      ].sort(),
     );
     for (const form of [...encodingsOf(TOKEN), ...encodingsOf(DB)]) expect(everything).not.toContain(form);
     // Wrapped base64: with every line break taken out (raw, or escaped inside JSON), no 8-character run of any core.

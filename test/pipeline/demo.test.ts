@@ -58,15 +58,16 @@ describe("the bundled demo (replayed recordings, offline)", () => {
       "split-weights/D:not-33-each",
       ...[2, 4, 5, 6, 7, 8, 9].map((i) => `trigger/fire/${i}`),
     ]);
-    expect(disc).toMatchObject({ head: { failed: 9, trials: 10 }, base: { failed: 2, trials: 31 } });
-    // a root failing at base too is reported, not blocking, and its confirmation stops at 10 trials per arm
-    // (Wald's ratio alone never settled a check failing in every trial of both arms: it ran to 58 / 223)
+    // first batch 3, then looks at 5 and 13 head trials; the base arm filled to 30 at the first confirmation
+    expect(disc).toMatchObject({ head: { failed: 12, trials: 13 }, base: { failed: 2, trials: 30 } });
+    // a root failing at base too is reported, not blocking, and its confirmation stops once each arm has 10 trials
+    // (at the look of 13; Wald's ratio alone never settled a check failing in every trial of both arms)
     const pre = split.roots.find((x) => x.id === "split-refund/last-line-is-cents")!;
     expect(pre).toMatchObject({
       status: "pre-existing",
       blocking: false,
-      head: { failed: 10, trials: 10 },
-      base: { failed: 31, trials: 31 },
+      head: { failed: 13, trials: 13 },
+      base: { failed: 30, trials: 30 },
     });
     expect(report.newRoots.map((x) => x.id)).not.toContain("split-refund/last-line-is-cents");
     // figures: the skill at base lifted discriminators; the head lost the lift
@@ -84,6 +85,22 @@ describe("the bundled demo (replayed recordings, offline)", () => {
     }
     expect(report.newRoots.filter((x) => x.id.startsWith("trigger/cross/"))).toEqual([]);
     expect(r.stdout).toContain("skillgate: FAIL");
+    // Cascades counted (#31): the gate's dependent is skipped when the gate fails, a failed check of its root.
+    expect(report.stats.failedChecks).toBeGreaterThan(report.stats.roots);
+    const conserves = report.newRoots.find((x) => x.id === "split-1000-3/split-conserves")!;
+    expect(conserves.cascaded).toEqual(["split-1000-3/reports-conserved-parts"]);
+    expect(conserves.level).toBe("final-state");
+    expect(split.failedChecks).toBeGreaterThan(split.roots.length);
+    expect(r.stdout).toMatch(/failed checks (\d+) → roots (\d+)/);
+    const [, failed, rootsN] = /failed checks (\d+) → roots (\d+)/.exec(r.stdout)!;
+    expect(Number(failed)).toBeGreaterThan(Number(rootsN));
+    // The three levels, per skill and for the PR, in the JSON and on the terminal.
+    for (const levels of [split.levels!, report.levels!]) {
+      expect(levels.map((l) => l.mode)).toEqual(["skill", "baseline"]);
+      for (const l of levels) for (const n of Object.values(l.checks)) expect(n).toBeGreaterThan(0);
+    }
+    expect(r.stdout).toMatch(/levels, skill runs \(\d+ outcome, \d+ final-state, \d+ process check\(s\)\)/);
+    expect(r.stdout).toContain("level final-state; cascaded (1): split-1000-3/reports-conserved-parts");
     // An honest report's statistical verdict follows from the per-trial evidence it carries (what report mode
     // recomputes before posting a stored report), and a forged status does not.
     expect(evidenceDisagreements(report, DEFAULT_VERDICT_POLICY)).toEqual([]);

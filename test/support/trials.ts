@@ -57,7 +57,7 @@ export function skill(
 
 export interface RecordingLogger extends Logger {
   lines: string[];
-  progressCalls: { done: number; total: number; errors: number; costUsd: number; cacheHits: number }[];
+  progressCalls: Parameters<Logger["progress"]>[0][];
 }
 
 export function recordingLogger(): RecordingLogger {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { CheckResult, VerdictPolicy } from "../../src/model/index.js";
-import { alphaSpendingLooks, confirmationSchedule, decideNewRoots } from "../../src/verdict/new-roots.js";
+import {
+  type ConfirmationRoot,
+  confirmationSchedule,
+  decideNewRoots,
+  lookAlphaShares,
+} from "../../src/verdict/new-roots.js";
 import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
 import { check, trials } from "../attribute/make-checks.js";
 
@@ -13,14 +18,22 @@ function pattern(checkId: string, failedEvery: number, from: number, n: number):
   );
 }
 
-/** A pipeline stand-in: runs extra trials of the asked checks with fixed head/base failure patterns. */
-function confirmer(head: Record<string, number>, base: Record<string, number>, calls: [string[], number][]) {
+/**
+ * A pipeline stand-in: runs the extra trials each asked root wants with fixed head/base failure patterns; `calls`
+ * records each request's check ids and its first root's extra head and base trials.
+ */
+function confirmer(
+  head: Record<string, number>,
+  base: Record<string, number>,
+  calls: [string[], number, number][],
+  start = { head: 5, base: 5 },
+) {
   const ran: Record<string, { head: number; base: number }> = {};
-  return async (ids: string[], extra: { head: number; base: number }) => {
-    calls.push([ids, extra.head]);
+  return async (roots: ConfirmationRoot[]) => {
+    calls.push([roots.map((r) => r.checkId), roots[0]!.extraTrials.head, roots[0]!.extraTrials.base]);
     const out = { head: [] as CheckResult[], base: [] as CheckResult[] };
-    for (const id of ids) {
-      const from = ran[id] ?? { head: 5, base: 5 };
+    for (const { checkId: id, extraTrials: extra } of roots) {
+      const from = ran[id] ?? start;
       out.head.push(...pattern(id, head[id] ?? 0, from.head, extra.head));
       out.base.push(...pattern(id, base[id] ?? 0, from.base, extra.base));
       ran[id] = { head: from.head + extra.head, base: from.base + extra.base };
@@ -79,38 +92,45 @@ describe("decideNewRoots", () => {
     expect(d.filter((x) => x.checkId !== "split/a").every((x) => x.status === "pre-existing")).toBe(true);
   });
 
-  it("confirms a suspect with extra trials of that check only, and then calls it new", async () => {
-    const head = [...trials("split/a", 4, 5), ...trials("split/b", 1, 5)];
-    const base = [...trials("split/a", 0, 5), ...trials("split/b", 3, 5)];
-    const calls: [string[], number][] = [];
+  it("confirms the suspects with extra trials of their checks only, and then calls the regressed one new", async () => {
+    const head = [...trials("split/a", 4, 5), ...trials("split/b", 1, 5), ...trials("split/c", 0, 5)];
+    const base = [...trials("split/a", 0, 5), ...trials("split/b", 3, 5), ...trials("split/c", 0, 5)];
+    const calls: [string[], number, number][] = [];
     const d = await decideNewRoots(head, base, policy, confirmer({ "split/a": 1 }, { "split/a": 0 }, calls));
     const a = d.find((x) => x.checkId === "split/a")!;
     expect(a.status).toBe("new");
-    expect(calls.every(([ids]) => ids.length === 1 && ids[0] === "split/a")).toBe(true);
-    expect(calls[0]![1]).toBe(1); // 5 → 6 head trials (and 5 → 9 base trials)
-    expect(a.confirmationTrials).toBe(calls.reduce((s, [, n]) => s + n, 0));
-    expect(a.head.trials).toBe(5 + a.confirmationTrials);
-    expect(a.base!.trials).toBe(5 + 4 * a.confirmationTrials);
+    // One round: head 5 → 9 trials, base filled to the stored depth (30), for the two suspects only (c never failed).
+    expect(calls).toEqual([[["split/a", "split/b"], 4, 25]]);
+    expect(a).toMatchObject({ head: { failed: 8, trials: 9 }, base: { failed: 0, trials: 30 } });
+    expect(a.confirmationTrials).toBe(4);
     expect(a.pValue!).toBeLessThanOrEqual(a.threshold!);
-    expect(a.looks).toBeGreaterThan(1);
-    expect(d.find((x) => x.checkId === "split/b")!.status).toBe("pre-existing");
+    expect(a.looks).toBe(4);
+    // b: 1/9 at head against 3/30 at base favours no rise of 0.4 by more than 5:1.
+    expect(d.find((x) => x.checkId === "split/b")).toMatchObject({
+      status: "pre-existing",
+      head: { failed: 1, trials: 9 },
+      base: { failed: 3, trials: 30 },
+    });
   });
 
   it("calls a lone head failure a flake once confirmation shows no difference", async () => {
-    const calls: [string[], number][] = [];
+    const calls: [string[], number, number][] = [];
     const d = await decideNewRoots(
       trials("split/a", 1, 5),
       trials("split/a", 0, 5),
       policy,
       confirmer({}, {}, calls),
     );
-    // 1/5 vs 0/5 is too few to decide; each look without another head failure lowers Wald's ratio for a rise
-    // of 0.4 until, at 12 head trials against 33 base trials, the data favour no rise by more than 10:1.
-    expect(calls.map(([, n]) => n)).toEqual([1, 2, 2, 2]);
+    // 1/5 vs 0/5 is too few to decide (and five base trials too few for futility); at 9 head trials against 30
+    // base trials Wald's ratio for a rise of 0.4 is 0.4 (not yet 5:1 against it); at 22 against 33 it is far below.
+    expect(calls.map(([, h, b]) => [h, b])).toEqual([
+      [4, 25],
+      [13, 3],
+    ]);
     // Base never failed: not "pre-existing" (that would claim base fails too), but not significant.
     expect(d[0]).toMatchObject({
       status: "not-significant",
-      head: { failed: 1, trials: 12 },
+      head: { failed: 1, trials: 22 },
       base: { failed: 0, trials: 33 },
     });
     expect(d[0]!.reason).toMatch(/favour no rise/);
@@ -118,20 +138,20 @@ describe("decideNewRoots", () => {
 
   it("stops confirming a check that fails in every trial of both arms once each arm has 10 trials", async () => {
     // Wald's ratio cannot settle it (a rise of 0.4 above a base rate near 1 is out of reach, and each head failure
-    // counts a little for it): without the tie rule it ran the whole budget, 55 head and 220 base trials.
-    const calls: [string[], number][] = [];
+    // counts a little for it): without the tie rule it would run every look.
+    const calls: [string[], number, number][] = [];
     const d = await decideNewRoots(
       trials("split/a", 5, 5),
       trials("split/a", 5, 5),
       policy,
       confirmer({ "split/a": 1 }, { "split/a": 1 }, calls),
     );
-    expect(calls.map(([, n]) => n)).toEqual([1, 2, 2]);
+    expect(calls.map(([, h]) => h)).toEqual([4, 13]);
     expect(d[0]).toMatchObject({
       status: "pre-existing",
-      head: { failed: 10, trials: 10 },
-      base: { failed: 25, trials: 25 },
-      confirmationTrials: 5,
+      head: { failed: 22, trials: 22 },
+      base: { failed: 33, trials: 33 },
+      confirmationTrials: 17,
     });
     expect(d[0]!.reason).toMatch(/fails at base at least as often, 10\+ trials per arm/);
   });
@@ -160,9 +180,11 @@ describe("decideNewRoots", () => {
       trials("split/a", 2, 5),
       trials("split/a", 0, 5),
       policy,
-      async (ids, n) => ({
-        head: Array.from({ length: n.head }, (_, t) => check(ids[0]!, "error", { trial: 5 + t })),
-        base: trials(ids[0]!, 0, n.base, { firstTrial: 5 }),
+      async ([root]) => ({
+        head: Array.from({ length: root!.extraTrials.head }, (_, t) =>
+          check(root!.checkId, "error", { trial: 5 + t }),
+        ),
+        base: trials(root!.checkId, 0, root!.extraTrials.base, { firstTrial: 5 }),
       }),
     );
     expect(d[0]).toMatchObject({ status: "error" });
@@ -177,21 +199,26 @@ describe("decideNewRoots", () => {
   });
 
   it("stops at the confirmation budget and says so", async () => {
-    const calls: [string[], number][] = [];
+    const calls: [string[], number, number][] = [];
     const small = { ...policy, maxConfirmationTrials: 3 };
-    // Head fails every other trial, base never: 4/8 vs 0/17 is suggestive (p = 0.0055) but not below α/3 looks.
+    // Head fails every other trial, base every tenth: 4/8 vs 3/30 favours a rise of 0.4 by ~39:1 but p = 0.025
+    // stays above α at the last of the two looks (0.01 × 75 %).
     const d = await decideNewRoots(
       pattern("split/a", 2, 0, 5),
-      trials("split/a", 0, 5),
+      pattern("split/a", 10, 0, 5),
       small,
-      confirmer({ "split/a": 2 }, {}, calls),
+      confirmer({ "split/a": 2 }, { "split/a": 10 }, calls),
     );
-    expect(calls.map(([, n]) => n)).toEqual([1, 2]);
+    expect(calls.map(([, h, b]) => [h, b])).toEqual([[3, 25]]);
     expect(d[0]).toMatchObject({
       status: "inconclusive",
       undecidedBecause: "max-trials",
       confirmationTrials: 3,
+      head: { failed: 4, trials: 8 },
+      base: { failed: 3, trials: 30 },
+      looks: 2,
     });
+    expect(d[0]!.threshold).toBeCloseTo(0.0075, 12);
   });
 
   it("ignores baseline-mode failures: without the skill, failing is the point", async () => {
@@ -217,44 +244,21 @@ describe("decideNewRoots", () => {
 });
 
 describe("confirmation schedule", () => {
-  it("grows the head arm ×1.2 up to the budget", () => {
-    expect(confirmationSchedule(5, 55)).toEqual([1, 3, 5, 7, 10, 13, 17, 22, 28, 35, 43, 53, 55]);
+  it("looks at most three more times, at sizes fixed by the first batch, up to the budget", () => {
+    expect(confirmationSchedule(5, 55)).toEqual([9, 22, 60]);
+    expect(confirmationSchedule(3, 55)).toEqual([5, 13, 36]);
+    expect(confirmationSchedule(5, 10)).toEqual([9, 15]);
+    expect(confirmationSchedule(5, 3)).toEqual([8]);
     expect(confirmationSchedule(5, 0)).toEqual([]);
   });
 
-  it("spends α only on looks that can reach it", () => {
-    // At α 0.01 the look at 5 + 5 trials cannot reach 0.01/6 (its best p is 1/252), the other six can.
-    const looks: [number, number][] = [5, 7, 10, 14, 20, 28, 40].map((h) => [h, 5 + 4 * (h - 5)]);
-    expect(alphaSpendingLooks(looks, 0.01)).toBe(6);
-    expect(
-      alphaSpendingLooks(
-        [
-          [3, 3],
-          [60, 60],
-        ],
-        0.01,
-      ),
-    ).toBe(1);
-    // More base trials make a look able to reach a threshold equal arms could not: 1/C(8,3) = 1/56, 1/C(15,3) = 1/455.
-    expect(
-      alphaSpendingLooks(
-        [
-          [3, 3],
-          [3, 5],
-          [3, 12],
-        ],
-        0.01,
-      ),
-    ).toBe(1);
-    expect(
-      alphaSpendingLooks(
-        [
-          [3, 3],
-          [3, 12],
-          [4, 16],
-        ],
-        0.01,
-      ),
-    ).toBe(2);
+  it("spends most of α at the later, larger looks, and all of it over the looks a design has", () => {
+    const close = (xs: number[], ys: number[]) => {
+      for (const [i, y] of ys.entries()) expect(xs[i]).toBeCloseTo(y, 12);
+    };
+    close(lookAlphaShares(4), [0.05, 0.15, 0.3, 0.5]);
+    close(lookAlphaShares(2), [0.25, 0.75]);
+    expect(lookAlphaShares(1)).toEqual([1]);
+    for (const n of [1, 2, 3, 4]) expect(lookAlphaShares(n).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
   });
 });

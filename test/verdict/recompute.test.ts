@@ -19,10 +19,11 @@ async function recordedRun(headFails: (t: number) => boolean, baseFails: (t: num
   const head = [...run("split/a", 5, headFails), ...run("split/b", 5, () => false)];
   const base = [...run("split/a", 5, baseFails), ...run("split/b", 5, () => false)];
   const next = { head: 5, base: 5 };
-  const decisions = await decideNewRoots(head, base, policy, async (ids, extra) => {
+  const decisions = await decideNewRoots(head, base, policy, async (roots) => {
+    const extra = roots[0]!.extraTrials;
     const batch = {
-      head: ids.flatMap((id) => run(id, extra.head, headFails, next.head)),
-      base: ids.flatMap((id) => run(id, extra.base, baseFails, next.base)),
+      head: roots.flatMap((r) => run(r.checkId, extra.head, headFails, next.head)),
+      base: roots.flatMap((r) => run(r.checkId, extra.base, baseFails, next.base)),
     };
     next.head += extra.head;
     next.base += extra.base;

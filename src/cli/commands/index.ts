@@ -1,5 +1,6 @@
 import type { CliIO } from "../io.js";
 import { GATE_USAGE, gateCommand } from "./gate.js";
+import { HARVEST_USAGE, harvestCommand } from "./harvest.js";
 import { INIT_USAGE, initCommand } from "./init.js";
 import { MERGE_USAGE, mergeCommand } from "./merge.js";
 import { PLAN_USAGE, planCommand } from "./plan.js";
@@ -16,4 +17,5 @@ export const COMMANDS: Record<string, { run: Command; usage: string }> = {
   init: { run: initCommand, usage: INIT_USAGE },
   merge: { run: mergeCommand, usage: MERGE_USAGE },
   gate: { run: gateCommand, usage: GATE_USAGE },
+  harvest: { run: harvestCommand, usage: HARVEST_USAGE },
 };

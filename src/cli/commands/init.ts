@@ -8,6 +8,7 @@ import * as assertionRegistry from "../../grade/assertions/registry.js";
 import { EXIT } from "../../report/exit-codes.js";
 import type { CliIO } from "../io.js";
 import { parseCommandLine, UsageError } from "../usage.js";
+import { probeScaffold } from "./init-probes.js";
 
 export const INIT_USAGE = `Usage: skillgate init SKILL [options]
 
@@ -16,6 +17,7 @@ evals/prompts/example.yaml (one case with a discriminator) and evals/trigger-eva
 write is left as TODO-… keys that \`skillgate validate\` rejects, at their lines, until you replace them.
 
   --repo DIR    repository root (default .)
+  --robustness  also one probe per robustness dimension (prompts/probe-*.yaml; docs/robustness.md)
   --force       overwrite an existing scaffold
 
 Exit codes: 0 done, 2 usage error.`;
@@ -27,7 +29,12 @@ export const TODO_KEYS = ["TODO-prompt", "TODO-value", "TODO-shouldFire", "TODO-
 
 export async function initCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, {
-    options: { repo: { type: "string" }, force: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    options: {
+      repo: { type: "string" },
+      force: { type: "boolean" },
+      robustness: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
     allowPositionals: true,
   });
   if (values.help) {
@@ -93,6 +100,7 @@ assertions:
       2,
     )}\n`,
   };
+  if (values.robustness) Object.assign(files, probeScaffold(name));
   const existing = Object.keys(files).filter((f) => existsSync(join(evalsDir, f)));
   if (existing.length && !values.force)
     throw new UsageError(

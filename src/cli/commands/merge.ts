@@ -1,10 +1,12 @@
 import { writeFile } from "node:fs/promises";
 import { EXIT, exitCodeFor } from "../../report/exit-codes.js";
+import { renderHtml } from "../../report/html/index.js";
 import { renderJUnit } from "../../report/junit.js";
 import { loadReports } from "../../report/load.js";
 import { renderMarkdown } from "../../report/markdown.js";
 import { mergeReports } from "../../report/merge.js";
 import { renderSarif } from "../../report/sarif.js";
+import { outputRedactor, redactOutput } from "../../util/redact.js";
 import type { CliIO } from "../io.js";
 import { parseCommandLine, UsageError } from "../usage.js";
 
@@ -17,6 +19,7 @@ Without --json the merged report is printed on stdout.
   --junit FILE      write JUnit XML
   --sarif FILE      write SARIF 2.1.0
   --markdown FILE   write the Markdown summary
+  --html FILE       write the review report: one self-contained HTML page of every shard's skills
 
 Exit codes: 0 pass, 1 fail, 2 usage error, 3 error.`;
 
@@ -31,6 +34,7 @@ export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
       junit: { type: "string" },
       sarif: { type: "string" },
       markdown: { type: "string" },
+      html: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -53,6 +57,11 @@ export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
         fullReportHint: values.json ?? "the JSON report",
         charts: true,
       }),
+    );
+  if (values.html)
+    await writeFile(
+      values.html,
+      redactOutput(renderHtml(outputRedactor().redactDeep(merged), { redact: redactOutput })),
     );
   for (const e of merged.errors) io.stderr(`skillgate merge: ${e}\n`);
   io.stderr(

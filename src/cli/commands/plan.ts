@@ -1,12 +1,15 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { UsageError } from "../../model/diagnostics.js";
 import { forecastPipeline } from "../../pipeline.js";
 import { renderForecast } from "../../plan/forecast.js";
+import { shardCount, shardMatrix } from "../../plan/shard.js";
 import { EXIT } from "../../report/exit-codes.js";
 import { resolveSettings } from "../../settings/resolve.js";
 import type { CliIO } from "../io.js";
 import { cliLogger } from "../logger.js";
 import { parseCommandLine } from "../usage.js";
+import { RUN_OPTIONS } from "./run.js";
 
 export const PLAN_USAGE = `Usage: skillgate plan [options]
 
@@ -22,30 +25,28 @@ usage recorded by earlier runs of the same agent), the confirmation allowance an
   --model NAME        the agent's model (agent.model), e.g. claude-sonnet-4-5 for --agent anthropic
   --trials N          trials per case and mode (overrides meta.json)
   --shard I/N         only shard I of N
+  --seed N            seed of the run (default 42); recorded in the JSON forecast
   --no-cache          expect no cache hits
   --config FILE       configuration file, a path from --repo (default .skillgate.yml); one outside the
                       repository is the operator's own, and its relative command paths resolve from its folder
-  --json FILE         write the forecast as JSON
+  --allow-weakening   as run: the operator accepts a weakened suite or policy
+  --json FILE         write the forecast as JSON (seed, scope, forecast)
+  --matrix FILE       write the job matrix this run needs as JSON ({"shard": ["1/n", …]}): enough shards that
+                      each one's first batch takes about --rounds rounds of agent calls (default 4)
+  --rounds N          rounds of agent calls per shard's first batch for --matrix
+  --cell NAMES        with an agents: matrix, forecast the first of these cells (comma separated)
+  --junit FILE, --sarif FILE, --html FILE, --markdown FILE, --record DIR
+                      accepted so that a run's command line plans unchanged: a plan runs no trial, so it writes
+                      none of them
+  --quiet, --verbose, --no-color
+                      --verbose also prints the pipeline's own lines; the forecast has no colour
 
 Exit codes: 0 within budget, 3 the first trials alone would exceed the budget (run would stop before spending),
 2 usage or configuration error.`;
 
 export async function planCommand(argv: string[], io: CliIO): Promise<number> {
   const { values } = parseCommandLine(argv, {
-    options: {
-      repo: { type: "string" },
-      base: { type: "string" },
-      "base-dir": { type: "string" },
-      skills: { type: "string" },
-      agent: { type: "string" },
-      model: { type: "string" },
-      trials: { type: "string" },
-      shard: { type: "string" },
-      "no-cache": { type: "boolean" },
-      config: { type: "string" },
-      json: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: { ...RUN_OPTIONS, matrix: { type: "string" }, rounds: { type: "string" } },
   });
   if (values.help) {
     io.stdout(`${PLAN_USAGE}\n`);
@@ -59,20 +60,37 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
       skills: values.skills,
       agent: values.agent,
       model: values.model,
+      cells: values.cell,
       trials: values.trials,
       shard: values.shard,
+      seed: values.seed,
       noCache: values["no-cache"],
       config: values.config,
+      ...(values["allow-weakening"]
+        ? { allowWeakening: { by: "--allow-weakening, given by the operator" } }
+        : {}),
     },
-    // The forecast is the output: progress and the pipeline's own lines stay quiet.
-    cliLogger({ quiet: true }),
+    // The forecast is the output: progress and the pipeline's own lines stay quiet unless asked for.
+    cliLogger({ quiet: !values.verbose, verbose: values.verbose }),
   );
   const { forecast, scope } = await forecastPipeline(settings);
   io.stdout(`${[scope.message, ...renderForecast(forecast)].join("\n")}\n`);
+  if (values.matrix) {
+    const rounds = values.rounds === undefined ? undefined : Number(values.rounds);
+    if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1))
+      throw new UsageError(`--rounds: expected a positive integer, got ${JSON.stringify(values.rounds)}`);
+    const n = shardCount(forecast, { concurrency: settings.concurrency, rounds });
+    io.stdout(
+      `fan out over ${n} shard(s): ${forecast.total.agentCalls} agent call(s) at ${settings.concurrency} at once, about ${Math.ceil(forecast.total.agentCalls / n / settings.concurrency)} round(s) of agent calls per shard's first batch\n`,
+    );
+    const file = resolve(values.matrix);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, `${JSON.stringify(shardMatrix(n))}\n`);
+  }
   if (values.json) {
     const file = resolve(values.json);
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, `${JSON.stringify({ scope, forecast }, null, 2)}\n`);
+    await writeFile(file, `${JSON.stringify({ seed: settings.seed, scope, forecast }, null, 2)}\n`);
   }
   return forecast.overBudget ? EXIT.error : EXIT.pass;
 }

@@ -1,7 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { githubBlobBase } from "../../detect/repo-name.js";
+import { buildCheckRunCompletion } from "../../github/check-run.js";
+import { runCells } from "../../pipeline/matrix.js";
 import { runPipeline } from "../../pipeline.js";
 import { exitCodeFor } from "../../report/exit-codes.js";
+import { renderHtml } from "../../report/html/index.js";
 import { renderJUnit } from "../../report/junit.js";
 import { renderSarif } from "../../report/sarif.js";
 import { renderTerminal } from "../../report/terminal.js";
@@ -21,6 +25,7 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --skills GLOB       only skills whose name or path matches
   --agent NAME        agent adapter (replay, claude-code, codex, command, openai, anthropic, lexical)
   --model NAME        the agent's model (agent.model), e.g. claude-sonnet-4-5 for --agent anthropic
+  --cell NAMES        with an agents: matrix in the config, evaluate only these cells (comma separated)
   --trials N          trials per case and mode (default: meta.json, else 3)
   --shard I/N         evaluate only shard I of N (deterministic, balanced by expected cost)
   --seed N            seed of every randomised step (default 42); reported, replayable
@@ -30,37 +35,43 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --json FILE         write the JSON report (and skill-creator exports to FILE's name + .skill-creator/)
   --junit FILE        write JUnit XML
   --sarif FILE        write SARIF (new roots as results with locations)
+  --html FILE         write the review report: one self-contained HTML page (roots, transcripts, every trial)
+  --markdown FILE     write the Markdown summary the check run shows
   --record DIR        write replay recordings of every trial run to DIR
   --allow-weakening   accept a weakened suite or policy: you, the operator, approve it (reported)
   --quiet, --verbose, --no-color
 
 Exit codes: 0 pass, 1 fail, 2 usage or configuration error, 3 agent or infrastructure error.`;
 
+/** run's options; `plan` takes the same (a run's command line, `run` → `plan`, says what it would spend). */
+export const RUN_OPTIONS = {
+  repo: { type: "string" },
+  base: { type: "string" },
+  "base-dir": { type: "string" },
+  skills: { type: "string" },
+  agent: { type: "string" },
+  model: { type: "string" },
+  cell: { type: "string" },
+  trials: { type: "string" },
+  shard: { type: "string" },
+  seed: { type: "string" },
+  "no-cache": { type: "boolean" },
+  config: { type: "string" },
+  json: { type: "string" },
+  junit: { type: "string" },
+  sarif: { type: "string" },
+  html: { type: "string" },
+  markdown: { type: "string" },
+  record: { type: "string" },
+  "allow-weakening": { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
+  verbose: { type: "boolean" },
+  "no-color": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 export async function runCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseCommandLine(argv, {
-    options: {
-      repo: { type: "string" },
-      base: { type: "string" },
-      "base-dir": { type: "string" },
-      skills: { type: "string" },
-      agent: { type: "string" },
-      model: { type: "string" },
-      trials: { type: "string" },
-      shard: { type: "string" },
-      seed: { type: "string" },
-      "no-cache": { type: "boolean" },
-      config: { type: "string" },
-      json: { type: "string" },
-      junit: { type: "string" },
-      sarif: { type: "string" },
-      record: { type: "string" },
-      "allow-weakening": { type: "boolean" },
-      quiet: { type: "boolean", short: "q" },
-      verbose: { type: "boolean" },
-      "no-color": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
+  const { values } = parseCommandLine(argv, { options: RUN_OPTIONS });
   if (values.help) {
     io.stdout(`${RUN_USAGE}\n`);
     return 0;
@@ -74,6 +85,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       skills: values.skills,
       agent: values.agent,
       model: values.model,
+      cells: values.cell,
       trials: values.trials,
       shard: values.shard,
       seed: values.seed,
@@ -82,6 +94,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       json: values.json,
       junit: values.junit,
       sarif: values.sarif,
+      html: values.html,
+      markdown: values.markdown,
       record: values.record,
       ...(values["allow-weakening"]
         ? { allowWeakening: { by: "--allow-weakening, given by the operator" } }
@@ -89,7 +103,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     },
     logger,
   );
-  const report = await runPipeline(settings);
+  const report = await runCells(settings, runPipeline);
   const write = async (file: string | undefined, text: string) => {
     if (!file) return;
     await mkdir(dirname(file), { recursive: true });
@@ -98,6 +112,22 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   await write(settings.outputs.json, `${JSON.stringify(report, null, 2)}\n`);
   await write(settings.outputs.junit, renderJUnit(report));
   await write(settings.outputs.sarif, renderSarif(report));
+  if (settings.outputs.html)
+    await write(
+      settings.outputs.html,
+      renderHtml(report, {
+        blobBase: githubBlobBase(settings.repoDir, report.head.sha, process.env),
+        redact: redactOutput,
+      }),
+    );
+  if (settings.outputs.markdown)
+    await write(
+      settings.outputs.markdown,
+      buildCheckRunCompletion(report, {
+        checkName: "skillgate",
+        fullReportHint: settings.outputs.json ?? settings.outputs.html ?? "the JSON report (--json FILE)",
+      }).outputs[0]!.summary,
+    );
   const color = !values["no-color"] && !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
   io.stdout(renderTerminal(report, { color, verbose: values.verbose }));
   return exitCodeFor(report.verdict);

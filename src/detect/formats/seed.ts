@@ -1,5 +1,13 @@
 import { posix } from "node:path";
-import type { Case, SourceLocation, SuiteMeta, TriggerQuery } from "../../model/index.js";
+import type {
+  Case,
+  OracleSpec,
+  RobustnessDimensionId,
+  RobustnessProbe,
+  SourceLocation,
+  SuiteMeta,
+  TriggerQuery,
+} from "../../model/index.js";
 import { assertionFileSchema, caseSchema, metaSchema, triggerEvalSchema } from "../schemas.js";
 import type { SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
@@ -27,6 +35,7 @@ export const seedFormat: SuiteFormatLoader = {
     for (const f of reader.list(posix.join(root, "assertions"), DATA_FILE))
       assertionFiles.set(posix.basename(f).replace(DATA_FILE, ""), f);
     const seenAssertionFiles = new Set<string>();
+    const rephrased: { c: Case; src: SourceFile; part: { part: "case"; caseId: string } }[] = [];
     for (const file of reader.list(posix.join(root, "prompts"), DATA_FILE)) {
       // One case per file: a file that does not load is an error of that case alone.
       const part = { part: "case" as const, caseId: posix.basename(file).replace(DATA_FILE, "") };
@@ -49,9 +58,30 @@ export const seedFormat: SuiteFormatLoader = {
             });
           }
         }
-        return reader.checkCase(c) ? c : undefined;
+        // A rephrasing without checks of its own is graded by its original's: checked once all cases are read.
+        if (c.probe?.reformulationOf && c.assertions.length === 0) {
+          rephrased.push({ c, src: reader.read(file)!, part: { ...part } });
+          return undefined;
+        }
+        return checkProbe(reader, c) ? c : undefined;
       });
       if (c && ok) draft.cases.push(c);
+    }
+    for (const { c, src, part } of rephrased) {
+      const { value: ready, ok } = reader.withinPart(part, () => {
+        const original = draft.cases.find((o) => o.id === c.probe!.reformulationOf);
+        if (!original) {
+          reader.error(
+            src.locate(["reformulationOf"]),
+            "suite/unknown-reformulation",
+            `case \`${c.id}\` rephrases \`${c.probe!.reformulationOf}\`, which this suite does not define`,
+          );
+          return undefined;
+        }
+        c.assertions.push(...original.assertions);
+        return checkProbe(reader, c) ? c : undefined;
+      });
+      if (ready && ok) draft.cases.push(ready);
     }
     for (const [id, f] of assertionFiles)
       if (!seenAssertionFiles.has(f))
@@ -86,35 +116,81 @@ function triggerQuery(q: unknown, src: SourceFile, path: (string | number)[]): T
   return { prompt: o.prompt, reason: o.reason, weight: o.confidence === "medium" ? 0.5 : 1, loc };
 }
 
+/**
+ * Keys of the seed's meta.json that skillgate accepts (seed suites carry them) but does not act on, and what it does
+ * instead: said at the key, so nobody believes they took effect.
+ */
+const UNREAD_META_KEYS: Record<string, string> = {
+  lastRun: "each report records when its run happened",
+  evalMode: "the mode a trial runs in comes from its battery (skill, baseline, trigger), not from the suite",
+  constraints:
+    "every baseline trial gets skillgate's own constraint block (src/plan/constraints.ts); a suite, which a pull request may edit, cannot change what the baseline is told",
+};
+
 export function loadMeta(reader: SuiteReader, file: string): SuiteMeta | undefined {
   const src = reader.read(file);
   if (!src) return undefined;
   if (!reader.validate(metaSchema, src.value, src, [], "suite/meta")) return undefined;
   const v = src.value as Record<string, unknown>;
+  for (const [key, instead] of Object.entries(UNREAD_META_KEYS))
+    if (key in v)
+      reader.warn(src.locate([key]), "suite/meta-unread", `\`${key}\` is not read by skillgate: ${instead}`);
   const keyLoc: Record<string, SourceLocation> = {};
   for (const k of Object.keys(v)) keyLoc[k] = src.locate([k]);
   for (const k of Object.keys((v.thresholds as object) ?? {}))
     keyLoc[`thresholds.${k}`] = src.locate(["thresholds", k]);
-  const oracle = v.oracle as string | { command: string; timeoutSeconds?: number } | undefined;
   return {
     skillVersion: v.skillVersion === undefined ? undefined : String(v.skillVersion),
     suiteVersion: v.suiteVersion === undefined ? undefined : String(v.suiteVersion),
     trials: v.trials as number | undefined,
     thresholds: (v.thresholds as SuiteMeta["thresholds"]) ?? {},
-    oracle:
-      oracle === undefined
-        ? undefined
-        : typeof oracle === "string"
-          ? { command: oracle, loc: src.locate(["oracle"]) }
-          : {
-              command: oracle.command,
-              timeoutMs: oracle.timeoutSeconds ? oracle.timeoutSeconds * 1000 : undefined,
-              loc: src.locate(["oracle"]),
-            },
+    oracle: oracleSpec(v.oracle, src),
     vars: (v.vars as Record<string, unknown>) ?? {},
+    ...(v.robustness ? { robustness: v.robustness as SuiteMeta["robustness"] } : {}),
     loc: { file, line: 1, column: 1 },
     keyLoc,
   };
+}
+
+/** The case's own checks (`checkCase`) and what its robustness probe needs; false when it cannot be graded. */
+function checkProbe(reader: SuiteReader, c: Case): boolean {
+  if (!reader.checkCase(c)) return false;
+  const need: Partial<Record<string, { rubric: string; why: string }>> = {
+    "spec-underspecification": { rubric: "stated", why: "whether the agent stated its assumption" },
+    "refusal-calibration": { rubric: "refusal", why: "whether the agent refused" },
+  };
+  const n = c.probe && need[c.probe.dimension];
+  if (n && !c.assertions.some((a) => a.rubric === n.rubric))
+    reader.error(
+      c.loc,
+      "suite/probe-rubric",
+      `case \`${c.id}\` probes ${c.probe!.dimension}: it needs an assertion with \`rubric: ${n.rubric}\` that checks ${n.why}`,
+    );
+  return true;
+}
+
+/** `dimension`, `reformulationOf`, `expect`, `tier` of a case file (a rephrasing probes consistency). */
+function probeOf(v: Record<string, unknown>): RobustnessProbe | undefined {
+  const dimension =
+    (v.dimension as RobustnessDimensionId | undefined) ??
+    (v.reformulationOf ? "consistency-under-reformulation" : undefined);
+  if (!dimension) return undefined;
+  return {
+    dimension,
+    ...(typeof v.reformulationOf === "string" ? { reformulationOf: v.reformulationOf } : {}),
+    ...(v.expect === "refusal" || v.expect === "solution" ? { expect: v.expect } : {}),
+    ...(typeof v.tier === "number" ? { tier: v.tier } : {}),
+  };
+}
+
+/** `oracle:` of meta.json or of a case, as validated: a command string or `{command, timeoutSeconds?}`. */
+function oracleSpec(raw: unknown, src: SourceFile): OracleSpec | undefined {
+  if (raw === undefined) return undefined;
+  const o = raw as string | { command: string; timeoutSeconds?: number };
+  const loc = src.locate(["oracle"]);
+  return typeof o === "string"
+    ? { command: o, loc }
+    : { command: o.command, timeoutMs: o.timeoutSeconds ? o.timeoutSeconds * 1000 : undefined, loc };
 }
 
 function loadCase(reader: SuiteReader, root: string, file: string): Case | undefined {
@@ -128,8 +204,12 @@ function loadCase(reader: SuiteReader, root: string, file: string): Case | undef
     files: reader.caseFiles(v.files, root, src, ["files"]),
     assertions: [],
     vars: (v.vars as Record<string, unknown>) ?? {},
+    ...(v.oracle !== undefined ? { oracle: oracleSpec(v.oracle, src) } : {}),
     loc: src.locate([]),
+    promptLoc: src.locate(["prompt"]),
   };
+  const probe = probeOf(v);
+  if (probe) c.probe = probe;
   const stem = posix.basename(file).replace(DATA_FILE, "");
   if (stem !== c.id)
     reader.warn(

@@ -18,6 +18,7 @@ const schema = {
 function containsType(type: string, ignoreCase: boolean): AssertionType {
   return {
     type,
+    level: "outcome",
     schema,
     async evaluate(a: Assertion, ctx: AssertionContext): Promise<AssertionOutcome> {
       const needles = valueList(a).map(String);

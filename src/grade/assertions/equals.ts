@@ -5,6 +5,7 @@ import type { AssertionType } from "./registry.js";
 /** The extracted value equals `value` (strings trimmed, numbers numerically, JSON deeply). */
 export const equals: AssertionType = {
   type: "equals",
+  level: "outcome",
   schema: { type: "object", required: ["value"], properties: { value: {} }, additionalProperties: false },
   async evaluate(a, ctx) {
     const expected = `${a.extract ?? "output"} to equal ${show(a.params.value)}`;

@@ -21,6 +21,7 @@ function listFiles(names: string[]): string {
 /** Every path (or glob) of `value`/`values` names a file the agent wrote. */
 export const fileExists: AssertionType = {
   type: "file-exists",
+  level: "final-state",
   schema: {
     type: "object",
     properties: {
@@ -48,6 +49,7 @@ export const fileExists: AssertionType = {
 /** The file `file` (path or glob: any match) contains every one of `value`/`values`. */
 export const fileContains: AssertionType = {
   type: "file-contains",
+  level: "final-state",
   schema: {
     type: "object",
     required: ["file"],

@@ -63,6 +63,7 @@ export function gateOptionProblems(a: Assertion): AssertionProblem[] {
  */
 export const gate: AssertionType = {
   type: "gate",
+  level: "final-state",
   schema: {
     type: "object",
     required: ["gate", "module"],
@@ -127,7 +128,13 @@ export const gate: AssertionType = {
             .join("; ")}${failed.length > MAX_FAILED_CHECKS_SHOWN ? "; …" : ""}`;
       return outcome(result.passed, expected, actual, {
         evidence: failed.map((c) => c.id).join(", ") || undefined,
-        details: { gate: result, module },
+        // What a reviewer needs to replay the gate on the module (the report's replay line).
+        details: {
+          gate: result,
+          module,
+          ...(exportName ? { export: exportName } : {}),
+          ...(opts.options ? { options: opts.options } : {}),
+        },
       });
     } catch (e) {
       return errorOutcome(`gate ${gateId} could not run on ${module}: ${(e as Error).message}`, { expected });

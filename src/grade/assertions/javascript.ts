@@ -11,6 +11,7 @@ import type { AssertionType } from "./registry.js";
  */
 export const javascript: AssertionType = {
   type: "javascript",
+  level: "outcome",
   schema: {
     type: "object",
     required: ["module"],

@@ -22,6 +22,7 @@ function compile(schema: object): ReturnType<Ajv["compile"]> {
 /** The extracted value (default: the JSON in the output) validates against the JSON Schema `value`. */
 export const jsonSchema: AssertionType = {
   type: "json-schema",
+  level: "outcome",
   schema: {
     type: "object",
     required: ["value"],

@@ -7,6 +7,7 @@ import type { AssertionType } from "./registry.js";
  */
 export const judge: AssertionType = {
   type: "judge",
+  level: "outcome",
   schema: {
     type: "object",
     required: ["value"],

@@ -5,6 +5,7 @@ import type { AssertionType } from "./registry.js";
 /** The extracted value is a number within `range: [min, max]` (inclusive; `null` leaves a side open). */
 export const numberRange: AssertionType = {
   type: "number-range",
+  level: "outcome",
   schema: {
     type: "object",
     required: ["range"],

@@ -18,6 +18,7 @@ function valuesOf(a: Assertion): unknown[] {
 /** The extracted value is one of `values`. */
 export const oneOf: AssertionType = {
   type: "one-of",
+  level: "outcome",
   schema,
   async evaluate(a, ctx) {
     return check(a, ctx, true);
@@ -30,6 +31,7 @@ export const oneOf: AssertionType = {
  */
 export const notOneOf: AssertionType = {
   type: "not-one-of",
+  level: "outcome",
   schema,
   async evaluate(a, ctx) {
     return check(a, ctx, false);

@@ -6,6 +6,7 @@ import type { AssertionType } from "./registry.js";
 /** The extracted text matches the regular expression `value` (JavaScript syntax, optional `flags`, a leading `(?i)`). */
 export const regex: AssertionType = {
   type: "regex",
+  level: "outcome",
   schema: {
     type: "object",
     required: ["value"],

@@ -1,8 +1,10 @@
 import type { AssertionOutcome } from "../../model/check.js";
-import type { Assertion, Case, Suite } from "../../model/suite.js";
+import type { Assertion, Case, CheckLevel, Suite, SuiteMeta } from "../../model/suite.js";
 import type { TrialRecord } from "../../model/trial.js";
 import type { Judge } from "../judge.js";
 import type { GradeServices } from "../ports.js";
+import { type TemplateProblem, templateProblems } from "../templates.js";
+import { placeholderTolerant, schemaProblems } from "./placeholder-schema.js";
 
 /** Everything an assertion may look at for one trial. Placeholders in `assertion.params` are already resolved. */
 export interface AssertionContext {
@@ -23,6 +25,8 @@ export interface AssertionType {
   type: string;
   /** ajv JSON Schema of its params (the type-specific fields of the assertion). */
   schema: object;
+  /** What it looks at when the suite does not say (`level:` on the assertion overrides it). */
+  level: CheckLevel;
   evaluate(a: Assertion, ctx: AssertionContext): Promise<AssertionOutcome>;
 }
 
@@ -73,6 +77,31 @@ export function registerAssertion(def: AssertionType): void {
 
 export function getAssertionType(type: string): AssertionType | undefined {
   return types.get(type);
+}
+
+/**
+ * The params schema suites are validated with before any trial: the type's own, where any value may also be one
+ * `$placeholder` (checked once it resolves, by `resolvedParamsProblems`).
+ */
+export function staticSchemaOf(type: string): object | undefined {
+  const t = types.get(type);
+  return t && placeholderTolerant(t.schema);
+}
+
+/** Placeholders of a case's prompt, assertions and conditions, checked before any trial (`../templates.ts`). */
+export function checkTemplates(c: Case, meta: SuiteMeta | undefined): TemplateProblem[] {
+  return templateProblems(c, meta, resolvedParamsProblems);
+}
+
+/** Problems of params whose placeholders have resolved, by the type's own schema (empty when valid or unknown). */
+export function resolvedParamsProblems(a: Pick<Assertion, "type" | "params">): string[] {
+  const t = types.get(a.type);
+  return t ? schemaProblems(t.schema, a.params) : [];
+}
+
+/** The level of an assertion: its own `level`, else its type's default (`outcome` for an unknown type). */
+export function levelOf(a: Pick<Assertion, "type" | "level">): CheckLevel {
+  return a.level ?? types.get(a.type)?.level ?? "outcome";
 }
 
 export function assertionTypeNames(): string[] {

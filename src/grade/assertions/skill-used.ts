@@ -22,6 +22,7 @@ function check(a: Assertion, ctx: AssertionContext, wantUsed: boolean): Assertio
 
 export const skillUsed: AssertionType = {
   type: "skill-used",
+  level: "process",
   schema,
   async evaluate(a, ctx) {
     return check(a, ctx, true);
@@ -30,6 +31,7 @@ export const skillUsed: AssertionType = {
 
 export const notSkillUsed: AssertionType = {
   type: "not-skill-used",
+  level: "process",
   schema,
   async evaluate(a, ctx) {
     return check(a, ctx, false);

@@ -51,6 +51,7 @@ function describeCount({ min, max }: { min: number; max: number }): string {
  */
 export const toolCalled: AssertionType = {
   type: "tool-called",
+  level: "process",
   schema: {
     type: "object",
     required: ["tool"],
@@ -112,6 +113,7 @@ export const toolCalled: AssertionType = {
 /** `tool-not-called`: no call of `tool` (matching `args`, when given). */
 export const toolNotCalled: AssertionType = {
   type: "tool-not-called",
+  level: "process",
   schema: {
     type: "object",
     required: ["tool"],
@@ -140,6 +142,7 @@ type Step = string | { tool: string; args?: Record<string, ArgMatcher> };
  */
 export const toolOrder: AssertionType = {
   type: "tool-order",
+  level: "process",
   schema: {
     type: "object",
     required: ["values"],
@@ -186,6 +189,7 @@ export const toolOrder: AssertionType = {
 /** `allowed-tools`: every call uses a tool of the allowlist `values` (names or globs such as `mcp__db__*`). */
 export const allowedTools: AssertionType = {
   type: "allowed-tools",
+  level: "process",
   schema: {
     type: "object",
     required: ["values"],

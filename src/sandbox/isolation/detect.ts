@@ -137,7 +137,9 @@ export async function detectIsolation(
   const cap = ISOLATION_LEVELS.includes(requested as IsolationLevel)
     ? (requested as IsolationLevel)
     : undefined;
-  const capped = (why: string) => `${why}; ${ISOLATION_SWITCH}=${cap} asks for no more`;
+  // The operator's cap, after whatever failed above it (nothing, when root asks for less).
+  const capped = (why: string) =>
+    [why, `${ISOLATION_SWITCH}=${cap} asks for no more`].filter(Boolean).join("; ");
   const none = (why: string): Isolation => ({
     level: "none",
     reason: `${DESCRIBE.none} (${why})`,
@@ -160,9 +162,11 @@ export async function detectIsolation(
   const isRoot = process.getuid?.() === 0;
   if (!isRoot) failures.push("uid+namespaces needs root (run skillgate with sudo)");
   else if (cap !== "namespaces") {
+    // The action re-runs itself through password-less sudo as a runner user (src/github/elevate.ts): say so.
+    const sudoer = process.env.SUDO_UID ? ` (root through sudo, for uid ${process.env.SUDO_UID})` : "";
     const iso: Isolation = {
       level: "uid+namespaces",
-      reason: DESCRIBE["uid+namespaces"],
+      reason: `${DESCRIBE["uid+namespaces"]}${sudoer}`,
       resources,
       tools,
       layout,

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{d as a,e as b,f as c,g as d,h as e,i as f}from"./chunk-IHLB2IME.js";import"./chunk-EAVFVHSK.js";import"./chunk-7YYJ4RBL.js";import"./chunk-VNSQVZP5.js";import"./chunk-CVMT22CO.js";import"./chunk-QZBJJMOK.js";import"./chunk-NPDMPLWO.js";export{a as DEFAULTS,b as DEFAULT_AGENT,e as resolvePolicy,d as resolveSettings,f as skillCreatorExportsDir,c as trialCacheDir};

@@ -1,0 +1,71 @@
+/**
+ * The default branch pays for the base once (#29): a run without a base (a push to the default branch, a schedule)
+ * runs `verdict.baseDepth` trials of every case, and the trial cache keeps them; a PR's base arm then takes, for
+ * each case, every stored trial after its first batch (the longest run of stored trial indices) for free. Trials
+ * that are not stored are never run here: confirmation runs what a suspect needs. Only live agents whose answers
+ * are cached take part (a replay stores nothing).
+ */
+import type { TrialRequest } from "../model/index.js";
+import { planJob } from "./arm.js";
+import type { JobTrials } from "./confirm.js";
+import type { TrialLedger } from "./ledger.js";
+
+/** Per skill and case: the trials the first batch holds where it holds more than planned (the deepened arm's). */
+export type StoredDepth = Map<string, Record<string, number>>;
+
+/** Skill-mode trials of `caseId` numbered `from` up to `to` (exclusive) in one job. */
+function caseTrials(run: JobTrials, caseId: string, from: number, to: number, seed: number): TrialRequest[] {
+  if (to <= from) return [];
+  return planJob(run.job, {
+    trials: to - from,
+    triggerRuns: 0,
+    seed,
+    firstTrial: from,
+    onlyCases: new Set([caseId]),
+    onlyModes: new Set(["skill"]),
+    onlyTriggers: new Set(),
+  });
+}
+
+/** The cases of a job's first batch that ran in skill mode, with the trials each has. */
+function skillCases(run: JobTrials): Map<string, number> {
+  const cases = new Map<string, number>();
+  for (const r of run.requests)
+    if (r.mode === "skill") cases.set(r.caseId, Math.max(cases.get(r.caseId) ?? 0, r.trial + 1));
+  return cases;
+}
+
+/**
+ * Deepens first batches in place. A sweep's head arm (no base: it is what PRs will read) runs `depth` trials of
+ * every case; a PR's base arm takes each case's stored trials up to `depth`. Returns the deepened cases.
+ */
+export async function addStoredTrials(
+  runs: JobTrials[],
+  ledger: TrialLedger,
+  opts: { depth: number; sweep: boolean; seed: number; cacheEnabled: boolean },
+): Promise<StoredDepth> {
+  const deepened: StoredDepth = new Map();
+  if (!opts.cacheEnabled || opts.depth <= 0 || !(await ledger.adapter()).live) return deepened;
+  for (const run of runs) {
+    const arm = run.job.arm.name;
+    if (opts.sweep ? arm !== "head" : arm !== "base") continue;
+    for (const [caseId, have] of skillCases(run)) {
+      const more = caseTrials(run, caseId, have, opts.depth, opts.seed);
+      if (more.length === 0) continue;
+      const skill = run.job.skill.name;
+      if (opts.sweep) {
+        run.requests.push(...more);
+        deepened.set(skill, { ...deepened.get(skill), [caseId]: opts.depth });
+        continue;
+      }
+      const stored = await ledger.storedKeys(more);
+      // Only an unbroken run of stored trials: the first batch stays "trials 0 … k−1", which a report can replay.
+      let k = 0;
+      while (k < more.length && stored.has(more[k]!.key)) k++;
+      if (k === 0) continue;
+      run.requests.push(...more.slice(0, k));
+      deepened.set(skill, { ...deepened.get(skill), [caseId]: have + k });
+    }
+  }
+  return deepened;
+}
