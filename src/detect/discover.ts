@@ -29,6 +29,7 @@ import {
   suiteFileSkillName,
 } from "./suite-roots.js";
 import { SEED_EVALS_DIR, touchedBy } from "./touched.js";
+import { unreadEvalFiles } from "./unread-files.js";
 
 export { SEED_EVALS_DIR };
 
@@ -174,6 +175,8 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     if (suite) skill.suite = suite;
   }
   diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
+  const read = new Set([...reader.sourceFiles, ...skills.flatMap((s) => s.suite?.sourceFiles ?? [])]);
+  diagnostics.push(...unreadEvalFiles(dirs, skills, plugins, read, new Set(diagnostics.map((d) => d.file))));
   nameCopies(holders);
   return { repoDir, skills, diagnostics: dedupe(diagnostics), outsideGlobs, files };
 }

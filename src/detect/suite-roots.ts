@@ -107,6 +107,15 @@ export function placeSuites(
     const project = /^evals\/([^/]+)$/.exec(dir);
     const beside = byDir.get(dir) ?? (project ? resolve(project[1]!) : undefined);
     const src = reader.read(file);
+    // skill-creator reads `evals.json` only in a skill's `evals/` folder: one found by its name elsewhere that does
+    // not parse (a symbolic link checked out as its target's path, a fragment) names no skill and blocks nothing.
+    if (!src && !inSuiteOf && format === "skill-creator") {
+      reader.demoteParseErrors(
+        file,
+        "not read: found by its name outside a skill's evals/ folder, where skill-creator does not read it",
+      );
+      continue;
+    }
     const named = suiteFileSkillName(src?.value);
     const namedSkill = named !== undefined ? resolve(named, inSuiteOf ?? beside) : undefined;
     const key =

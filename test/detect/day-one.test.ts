@@ -185,6 +185,99 @@ describe("an error is as small as what it breaks", () => {
   });
 });
 
+describe("no silent gaps: eval files in layouts skillgate does not read", () => {
+  const evalsJson = JSON.stringify({
+    skill_name: "audit",
+    evals: [{ id: 1, prompt: "Audit this.", assertions: ["It audits."] }],
+  });
+  const trigger = JSON.stringify([{ query: "Audit it.", should_trigger: true }]);
+
+  it("each file that looks like an eval file but is read by no format is a located notice saying what is read", () => {
+    const dir = repo({
+      "plugins/sec/.claude-plugin/plugin.json": JSON.stringify({ name: "sec" }),
+      "plugins/sec/skills/audit/SKILL.md": skillMd("audit"),
+      "plugins/sec/skills/audit/evals/evals.json": evalsJson,
+      // beside evals.json: a second set skill-creator does not read either
+      "plugins/sec/skills/audit/evals/evals-hard.json": evalsJson,
+      // a trigger set beside SKILL.md rather than in the suite folder
+      "plugins/sec/skills/audit/trigger-eval.json": trigger,
+      // a plugin-level case folder (trailofbits' layout)
+      "plugins/sec/evals/sql-injection/case.yaml": "prompt: Find the bug.\nexpected: SQL injection\n",
+      // getsentry's scenarios
+      "plugins/sec/skills/audit/evals/scenarios/leak.json": JSON.stringify({ prompt: "Check it." }),
+      // files a case copies in are no eval files
+      "plugins/sec/skills/audit/evals/files/report.json": "{}",
+      "plugins/sec/skills/audit/references/guide.md": "Read me.",
+    });
+    const found = discoverRepository(dir, opts);
+    const unread = found.diagnostics.filter((d) => d.code === "suite/unread-file");
+    expect(unread.map((d) => `${d.file}:${d.line} ${d.severity}`)).toEqual([
+      "plugins/sec/evals/sql-injection/case.yaml:1 notice",
+      "plugins/sec/skills/audit/evals/evals-hard.json:1 notice",
+      "plugins/sec/skills/audit/evals/scenarios/leak.json:1 notice",
+      "plugins/sec/skills/audit/trigger-eval.json:1 notice",
+    ]);
+    // It says what is read instead.
+    expect(unread.find((d) => d.file.endsWith("trigger-eval.json"))!.message).toContain(
+      "plugins/sec/skills/audit/evals/trigger-eval.json",
+    );
+    expect(unread.find((d) => d.file.endsWith("evals-hard.json"))!.message).toContain("evals.json");
+    // The suite the skill has is still read.
+    expect(skill(found.skills, "sec:audit").suite?.cases.map((c) => c.id)).toEqual(["eval-1"]);
+  });
+
+  it("every file a format reads is attached, with no notice", () => {
+    const dir = repo({
+      "skills/audit/SKILL.md": skillMd("audit"),
+      "skills/audit/evals/evals.json": evalsJson,
+      "skills/audit/evals/trigger-eval.json": trigger,
+    });
+    const found = discoverRepository(dir, opts);
+    expect(found.diagnostics.filter((d) => d.code === "suite/unread-file")).toEqual([]);
+    expect(skill(found.skills, "audit").suite?.sourceFiles.sort()).toEqual([
+      "skills/audit/evals/evals.json",
+      "skills/audit/evals/trigger-eval.json",
+    ]);
+  });
+});
+
+describe("a file named like a suite file that no tool reads there", () => {
+  it("an evals.json outside the suite folder that does not parse (a path written as text) is a warning, and the skill's trigger battery still plans", async () => {
+    const dir = repo({
+      "plugins/kit/.claude-plugin/plugin.json": JSON.stringify({ name: "kit" }),
+      "plugins/kit/skills/audit/SKILL.md": skillMd("audit"),
+      "plugins/kit/skills/audit/evals/evals.json": JSON.stringify([
+        { query: "Audit my plugin.", should_trigger: true },
+        { query: "Write a poem.", should_trigger: false },
+      ]),
+      // what a checkout without symbolic links writes for a link: its target as text
+      "plugins/kit/skills/audit/evals.json": "evals/evals.json",
+      "plugins/kit/skills/audit/references/patterns/evals.json": "../../evals/evals.json",
+    });
+    const v = await validate(dir);
+    expect(v.errors).toBe(0);
+    expect(at(v.diagnostics, "warning")).toEqual(
+      expect.arrayContaining([
+        "plugins/kit/skills/audit/evals.json:1 file/json-syntax",
+        "plugins/kit/skills/audit/references/patterns/evals.json:1 file/json-syntax",
+      ]),
+    );
+    const lines = await plan(dir);
+    expect(
+      lines.filter((l) => l.skill === "kit:audit" && l.battery === "trigger" && l.trials > 0),
+    ).toHaveLength(1);
+  });
+
+  it("an evals.json in the suite folder that does not parse stays an error", () => {
+    const dir = repo({
+      "skills/audit/SKILL.md": skillMd("audit"),
+      "skills/audit/evals/evals.json": "{ not json",
+    });
+    const found = discoverRepository(dir, opts);
+    expect(at(found.diagnostics, "error")).toEqual(["skills/audit/evals/evals.json:1 file/json-syntax"]);
+  });
+});
+
 describe("discovery as Claude Code loads skills", () => {
   it("a plugin's manifest names its skills folder: previews stay outside it, fragments without frontmatter are no skills", async () => {
     const v = await validate(repo({}, "plugin-paths"));
