@@ -88,6 +88,7 @@ async function pipeline(
   // detect (near-duplicate descriptions make routers guess: warn at both descriptions)
   const head = discover(settings.repoDir);
   head.diagnostics.push(
+    ...(settings.policy.warnings ?? []),
     ...nearDuplicateWarnings(head.skills),
     ...outsideGlobsDiagnostics(head.outsideGlobs, settings.changedFiles),
   );
