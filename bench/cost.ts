@@ -6,8 +6,12 @@
  * - `descriptionEdit`: one description reworded in a 30-skill catalogue, each skill with 10 should-fire and 10
  *   should-not-fire queries (the routing does not change: no confirmation trials);
  * - `bodyEdit`: the body of a skill with a 3-case suite; `suiteOnlyEdit`: an assertion added to that suite;
- * - `readmeOnlyEdit`: a README change, no skill touched.
- * Goals: description edit ≤ 300 cold / ≤ 150 warm; body edit ≤ 120 / ≤ 60; a PR that touches no skill 0.
+ * - `readmeOnlyEdit`: a README change, no skill touched;
+ * - `descriptionEditNoTriggerSuite`: the description of a skill gated by a 3-case suite and no trigger set reworded
+ *   (its case prompts run as should-fire queries, `routing.casePrompts`, beside the competitor prompts);
+ * - `newSkillNoSuite`: a skill without a suite added, its description close to that skill's (the gated skill's case
+ *   prompts run against the catalogue as the new skill's negatives).
+ * Goals: description edit (either kind) and a new skill ≤ 300 cold / ≤ 150 warm; body edit ≤ 120 / ≤ 60; a PR that touches no skill 0.
  * `descriptionEditAllCompetitors` is the first batch `skillgate plan` forecasts for the description edit with every
  * competitor prompt (the cost before the cap; forecast, not run: 1,860 trials would double the section's time).
  * The default branch's sweep runs once, beside the cold PRs; each warm PR starts from a copy of the cache it filled
@@ -27,6 +31,8 @@ export const CATALOGUE_SKILLS = 30;
 export const QUERIES_PER_LIST = 10;
 const EDITED = "topic07";
 const CASES_SKILL = "topic03";
+/** A skill gated by cases only (no trigger set): its routing is checked with its case prompts. */
+const CASES_ONLY_SKILL = "ledger";
 
 // Shell built-ins only: a $(basename …) per installed skill forked 30 processes a trial, which made the agent,
 // not skillgate, most of the section's time (266 s against 43 s for the default branch's sweep, idle machine).
@@ -67,6 +73,15 @@ export function writeBase(dir: string, config: string): void {
       `.agent/evals/${CASES_SKILL}/prompts/${c}.yaml`,
       `id: ${c}\nprompt: Case ${c} for ${CASES_SKILL}, answer with a number.\nassertions:\n  - id: is-42\n    type: contains\n    value: "42"\n`,
     );
+  put(
+    `.claude/skills/${CASES_ONLY_SKILL}/SKILL.md`,
+    `---\nname: ${CASES_ONLY_SKILL}\ndescription: Handles ${CASES_ONLY_SKILL} requests.\n---\nDo ${CASES_ONLY_SKILL} work.\n`,
+  );
+  for (const c of ["a", "b", "c"])
+    put(
+      `.agent/evals/${CASES_ONLY_SKILL}/prompts/${c}.yaml`,
+      `id: ${c}\nprompt: Case ${c} for ${CASES_ONLY_SKILL}, answer with a number.\nassertions:\n  - id: is-42\n    type: contains\n    value: "42"\n`,
+    );
 }
 
 type Edit = (dir: string) => void;
@@ -87,6 +102,18 @@ export const EDITS: Record<string, Edit> = {
       `id: a\nprompt: Case a for ${CASES_SKILL}, answer with a number.\nassertions:\n  - id: is-42\n    type: contains\n    value: "42"\n  - id: no-41\n    type: not-contains\n    value: "41"\n`,
     ),
   readmeOnlyEdit: (d) => writeFileSync(join(d, "README.md"), "# skills\n\nNow with a table of contents.\n"),
+  descriptionEditNoTriggerSuite: (d) =>
+    writeFileSync(
+      join(d, `.claude/skills/${CASES_ONLY_SKILL}/SKILL.md`),
+      `---\nname: ${CASES_ONLY_SKILL}\ndescription: Handles every ${CASES_ONLY_SKILL} request, start to finish.\n---\nDo ${CASES_ONLY_SKILL} work.\n`,
+    ),
+  newSkillNoSuite: (d) => {
+    mkdirSync(join(d, ".claude/skills/ledger-lite"), { recursive: true });
+    writeFileSync(
+      join(d, ".claude/skills/ledger-lite/SKILL.md"),
+      `---\nname: ledger-lite\ndescription: Handles ${CASES_ONLY_SKILL} requests, quickly.\n---\nDo less work.\n`,
+    );
+  },
 };
 
 async function cli(ctx: BenchContext, args: string[]): Promise<Report> {
@@ -188,6 +215,8 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   );
   const goals = {
     descriptionEdit: [300, 150],
+    descriptionEditNoTriggerSuite: [300, 150],
+    newSkillNoSuite: [300, 150],
     bodyEdit: [120, 60],
     readmeOnlyEdit: [0, 0],
   } as const;
@@ -198,7 +227,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   figures["cost.goalsMet"] = met;
   figures["cost.seconds"] = Math.round((Date.now() - t0) / 100) / 10;
   ctx.log(
-    `cost: goals (description ≤ 300 / 150, body ≤ 120 / 60, no skill 0) ${met ? "met" : "NOT met"}; ${figures["cost.seconds"]} s`,
+    `cost: goals (description, new skill ≤ 300 / 150, body ≤ 120 / 60, no skill 0) ${met ? "met" : "NOT met"}; ${figures["cost.seconds"]} s`,
   );
   return figures;
 }

@@ -16,7 +16,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -148,6 +148,9 @@ try {
       "competitors: { maxPrompts: 0 }",
       "verdict: { alpha: 0.01, inconclusive: fail, maxConfirmationTrials: 0 }",
       "timeoutSeconds: 120",
+      // The scripted model answers at once, so each trial is the CLI's own CPU work: more of them at a time than
+      // twice the cores only makes each slower (the default, 16 per CPU, is for agents that wait on a model API).
+      `concurrency: ${Math.max(2, 2 * availableParallelism())}`,
       "",
     ].join("\n"),
   );

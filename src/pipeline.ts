@@ -137,15 +137,10 @@ async function pipeline(
         (checkout ? ` (against base ${checkout.ref ?? checkout.dir})` : " (sweep)"),
     );
 
-    const headArm: Arm = {
-      name: "head",
-      repoDir: settings.repoDir,
-      skills: head.skills.filter((s) => s.suite),
-    };
+    // The router's catalogue is every skill of the checkout: a skill without a suite is seen, and can take work.
+    const headArm: Arm = { name: "head", repoDir: settings.repoDir, skills: head.skills };
     const baseArm: Arm | undefined =
-      base && checkout
-        ? { name: "base", repoDir: checkout.dir, skills: base.skills.filter((s) => s.suite) }
-        : undefined;
+      base && checkout ? { name: "base", repoDir: checkout.dir, skills: base.skills } : undefined;
 
     // plan: jobs per skill and arm; a skill whose own files do not validate is not run (fail-closed)
     const headErrors = head.diagnostics.filter((d) => d.severity === "error");
@@ -173,16 +168,21 @@ async function pipeline(
           )
         : { skill: [], parts: [], triggerBroken: false };
       const validation = [...problems.skill, ...problems.parts];
+      if (baseArm && settings.requireSuite) validation.push(...suiteRequired(info));
       const entry = { info, errors: [] as string[], validation } as (typeof jobs)[number];
       jobs.push(entry);
       const batteries = {
         discriminator: info.batteries.discriminator && (info.head?.suite?.cases.length ?? 0) > 0,
         trigger: info.batteries.trigger && !problems.triggerBroken,
       };
+      // In a PR a skill without a suite still runs its routing check (the prompts of other skills it may take).
       const runnable =
-        info.head?.suite && (batteries.discriminator || batteries.trigger) && problems.skill.length === 0;
-      if (!runnable || !info.head?.suite) continue;
-      const headVars = await resolveVars(info.head.suite, settings.repoDir);
+        info.head &&
+        (info.head.suite || baseArm) &&
+        (batteries.discriminator || batteries.trigger) &&
+        problems.skill.length === 0;
+      if (!runnable || !info.head) continue;
+      const headVars = info.head.suite ? await resolveVars(info.head.suite, settings.repoDir) : { vars: {} };
       if (headVars.error) entry.errors.push(headVars.error);
       const baseVars =
         baseArm && info.base?.suite ? await resolveVars(info.base.suite, baseArm.repoDir) : undefined;
@@ -190,13 +190,21 @@ async function pipeline(
       // Expected values are policy: the base's oracle and vars decide every value the base defines, for both
       // arms; the PR's own define only values the base has none for (a new case's placeholders).
       const vars = { ...headVars.vars, ...(baseVars?.vars ?? {}) };
-      // In a PR only the likeliest competitor prompts run (a sweep runs every one: they are other skills' own).
-      const competitorCap = baseArm ? settings.competitorPrompts : undefined;
-      entry.head = makeJob(headArm, info.head, batteries, vars, undefined, competitorCap);
-      if (baseArm && info.base?.suite)
-        entry.base = makeJob(baseArm, info.base, batteries, baseVars?.vars ?? {}, entry.head, competitorCap);
+      // In a PR only the likeliest competitor and case prompts run (a sweep runs every trigger set's prompts).
+      const caps = baseArm
+        ? { competitors: settings.competitorPrompts, casePrompts: settings.casePrompts }
+        : undefined;
+      const headJob = makeJob(headArm, info.head, batteries, vars, undefined, caps);
+      if (!batteries.discriminator && headJob.queries.size === 0) continue;
+      entry.head = headJob;
+      if (baseArm && info.base && (info.base.suite || headJob.queries.size > 0)) {
+        const baseBatteries = { ...batteries, discriminator: batteries.discriminator && !!info.base.suite };
+        entry.base = makeJob(baseArm, info.base, baseBatteries, baseVars?.vars ?? {}, headJob, caps);
+      }
       // Per-case oracles, with the same rule: a case the base has takes the base's values.
-      const headCases = await resolveCaseVars(info.head.suite, settings.repoDir);
+      const headCases = info.head.suite
+        ? await resolveCaseVars(info.head.suite, settings.repoDir)
+        : { vars: new Map<string, Record<string, unknown>>(), errors: [] };
       const baseCases = entry.base?.skill.suite
         ? await resolveCaseVars(entry.base.skill.suite, baseArm!.repoDir)
         : undefined;
@@ -468,6 +476,26 @@ function withoutRouterOnlyBatteries(c: SkillChangeInfo, settings: Settings): Ski
     batteries: { ...c.batteries, discriminator: false },
     reason: `${c.reason}; discriminator battery not run: the ${settings.agent.adapter} proxy is a router, not an agent (it answers no prompt)`,
   };
+}
+
+/**
+ * The base config's `requireSuite`: a skill new in this PR without an eval suite (no case and no trigger prompt) is
+ * an error located on its SKILL.md, blocking like any invalid file of the skill.
+ */
+function suiteRequired(info: SkillChangeInfo): Diagnostic[] {
+  const s = info.head;
+  if (!s || info.change !== "new") return [];
+  const suite = s.suite;
+  const prompts = (suite?.cases.length ?? 0) + (suite?.trigger?.shouldFire.length ?? 0);
+  if (prompts > 0) return [];
+  return [
+    {
+      ...(s.loc.name ?? s.loc.frontmatter),
+      severity: "error",
+      code: "skill/suite-required",
+      message: `${s.name} is new and has ${suite ? "an eval suite with no case and no should-fire prompt" : "no eval suite"}; the base configuration requires one for every new skill (requireSuite). Add cases (\`skillgate init ${s.name}\`) so its work and its routing are gated`,
+    },
+  ];
 }
 
 /** Expected cost of a skill's batteries, in trials: what shards are balanced by. */

@@ -77,11 +77,12 @@ const EXPECTED: Record<string, Expected> = {
     exit: 0,
     stdout: /^\{"output":"No skill applies; answering on my own\.","skillsActivated":\[\],"toolCalls":\[\]/,
   },
-  // Seeded: docs/performance.md's in-process verdict figures are what this prints, to the digit.
-  "npm run bench -- --only verdict --verdict-prs 3000": {
+  // Seeded: docs/verdict.md's in-process figures are what this prints, to the digit.
+  "npm run bench -- --only verdict --verdict-prs 1500": {
     exit: 0,
     stdout:
-      /seed 20261201[\s\S]*A\/A false-regression 0\.2 % ± 0\.2 [\s\S]*power 0\.9 → 0\.5 at 5 trials 91\.4 % ± 1\.1 \(goal ≥ 90 %\), at 3 80\.7 % ± 1\.5; inconclusive 0\.0 %[\s\S]*trials per case head 7\.95 \(goal ≤ 8\) \/ base 16\.8;[\s\S]*should-fire 1\.0 → 0\.3 97\.9 % ± 0\.6 [\s\S]*agent calls per PR A\/A 275\.5, assertion 345\.2, trigger 305\.8[\s\S]*0\.9 → 0\.6 \(below the futility effect\): power 74\.3 %/,
+      /seed 20261201[\s\S]*cold\): A\/A false-regression 0\.1 % ± 0\.4 [\s\S]*289\.2 calls paid, 1\.96 confirmation rounds[\s\S]*cold\): power 0\.9 → 0\.5 90\.9 % ± 1\.6 [\s\S]*inconclusive 0\.5 %[\s\S]*should-fire 1\.0 → 0\.3 97\.5 % ± 0\.9 [\s\S]*calls paid 359\.6 \/ 321\.7; confirmation rounds 2\.53 \/ 2\.11[\s\S]*warm[^\n]*A\/A false-regression 0\.3 % ± 0\.4 [\s\S]*147\.4 calls paid, 1\.93[\s\S]*power 0\.9 → 0\.5 92\.3 % ± 1\.5 [\s\S]*should-fire 1\.0 → 0\.3 97\.0 % ± 1\.0 [\s\S]*calls paid 205\.8 \/ 181\.6; confirmation rounds 2\.57 \/ 2\.1 [\s\S]*starting at 3 trials 76\.9 %[\s\S]*0\.9 → 0\.6 \(below the futility effect\): power 71\.0 %/,
+    timeoutMs: 600_000,
   },
   "npm run bundle": { exit: 0, writes: "dist/post.js" },
   "npm run lint:workflows": { exit: 0, stdout: /0 finding\(s\)/ },
@@ -107,6 +108,9 @@ const NOT_RUN_HERE: Record<string, string> = {
   "node --expose-gc scripts/bench.mjs --json F": "what `npm run bench` runs: the whole benchmark, see above",
   "npm run bench -- --only verdict-e2e --verdict-e2e-only aa --verdict-e2e-prs 300 --verdict-e2e-log --seconds 0":
     "300 whole CLI runs took 54 minutes; its agent draws from /dev/urandom, so figures differ run to run",
+  "npm run bench -- --only latency":
+    "whole CLI pull requests against an agent that sleeps L = 2 s per trial, cold and warm: about an hour",
+  "npm run bench -- --only latency --seconds 0": "the latency section without its time allotment, see above",
   "npm run bench -- --only gates --complexity-runs 1": "the gates section once (about a minute)",
   "npm run bench -- --only cost,orchestration --with-promptfoo":
     "installs promptfoo from the npm registry and runs both sections (about 4 minutes)",

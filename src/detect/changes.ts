@@ -13,6 +13,11 @@ export interface SkillChangeInfo {
   base?: Skill;
   /** Finer flags behind `change`. */
   descriptionChanged: boolean;
+  /**
+   * Frontmatter keys a router reads that differ from base (`description`, `when_to_use`,
+   * `disable-model-invocation`, `paths`, …: every key but `ROUTER_BLIND_KEYS`), in the head file's order.
+   */
+  routingKeysChanged: string[];
   bodyChanged: boolean;
   suiteChanged: boolean;
   /** For renames: the base name. */
@@ -47,6 +52,7 @@ export function classifyChanges(
         change: "sweep",
         head: s,
         descriptionChanged: false,
+        routingKeysChanged: [],
         bodyChanged: false,
         suiteChanged: false,
         batteries: { discriminator: true, trigger: true },
@@ -81,6 +87,7 @@ export function classifyChanges(
         change: "new",
         head: s,
         descriptionChanged: true,
+        routingKeysChanged: Object.keys(s.frontmatter).filter((k) => !ROUTER_BLIND_KEYS.has(k)),
         bodyChanged: true,
         suiteChanged: true,
         batteries: { discriminator: true, trigger: true },
@@ -89,6 +96,7 @@ export function classifyChanges(
       continue;
     }
     const descriptionChanged = b.description !== s.description;
+    const routingKeysChanged = routingKeyChanges(b.frontmatter, s.frontmatter);
     // A record the base reused from head shares its folder: equal without reading it.
     const bodyChanged =
       b.folder !== s.folder &&
@@ -113,7 +121,9 @@ export function classifyChanges(
         ? { discriminator: false, trigger: false }
         : {
             discriminator: change === "rename" || bodyChanged || suiteChanged,
-            trigger: change === "rename" || descriptionChanged || triggerSetChanged,
+            // Whatever the router reads (a `disable-model-invocation`, a `when_to_use`) can de-route the skill.
+            trigger:
+              change === "rename" || descriptionChanged || routingKeysChanged.length > 0 || triggerSetChanged,
           };
     out.push({
       name: s.name,
@@ -121,6 +131,7 @@ export function classifyChanges(
       head: s,
       base: b,
       descriptionChanged,
+      routingKeysChanged,
       bodyChanged,
       suiteChanged,
       renamedFrom,
@@ -135,6 +146,7 @@ export function classifyChanges(
         change: "deleted",
         base: b,
         descriptionChanged: false,
+        routingKeysChanged: [],
         bodyChanged: false,
         suiteChanged: false,
         batteries: { discriminator: false, trigger: false },
@@ -167,6 +179,26 @@ function pairByNameOrPath(
     if (b && agentNameOf(b) === agentNameOf(s)) out.set(s, { record: withRunName(b, s), from: b });
   }
   return out;
+}
+
+/**
+ * Frontmatter keys no router reads: the skill's version and licence, what it needs to run, the tools it may use.
+ * Every other key (the spec's `name` and `description`, Claude Code's `when_to_use`, `disable-model-invocation`,
+ * `user-invocable`, `paths`, and keys nobody knows yet) may change whether or when the skill is chosen.
+ */
+export const ROUTER_BLIND_KEYS: ReadonlySet<string> = new Set([
+  "metadata",
+  "license",
+  "compatibility",
+  "allowed-tools",
+]);
+
+/** Keys a router may read whose values differ between two frontmatters (head's order, then keys removed). */
+export function routingKeyChanges(base: Record<string, unknown>, head: Record<string, unknown>): string[] {
+  const keys = [...new Set([...Object.keys(head), ...Object.keys(base)])];
+  return keys.filter(
+    (k) => !ROUTER_BLIND_KEYS.has(k) && JSON.stringify(base[k] ?? null) !== JSON.stringify(head[k] ?? null),
+  );
 }
 
 function reasonFor(change: SkillChange, b: { discriminator: boolean; trigger: boolean }): string {

@@ -350,5 +350,11 @@ export const configSchema = {
       additionalProperties: false,
       properties: { maxPrompts: { type: "integer", minimum: 0, maximum: 100000 } },
     },
+    routing: {
+      type: "object",
+      additionalProperties: false,
+      properties: { casePrompts: { type: "integer", minimum: 0, maximum: 100000 } },
+    },
+    requireSuite: { type: "boolean" },
   },
 } as const;

@@ -5,7 +5,7 @@
  */
 import type { CheckResult } from "../model/check.js";
 import type { TriggerConfusion, TriggerQueryResult, TriggerSummary } from "../model/report.js";
-import type { TriggerQuery, TriggerSet } from "../model/suite.js";
+import type { Case, TriggerQuery, TriggerSet } from "../model/suite.js";
 import type { TrialRecord } from "../model/trial.js";
 import { f1Score, rate } from "./stats.js";
 
@@ -19,6 +19,15 @@ export interface IndexedTriggerQuery extends TriggerQuery {
   index: number;
   /** Set for a cross-skill negative: the other skill whose should-fire prompt this is. */
   fromSkill?: string;
+  /** Set for a case prompt run as a should-fire query (a skill with no should-fire prompts of its own): its case id. */
+  fromCase?: string;
+}
+
+/** What a catalogue entry needs for its should-fire prompts: its trigger set, else its cases. */
+export interface ShouldFireSource {
+  name: string;
+  trigger?: TriggerSet | undefined;
+  cases?: readonly Pick<Case, "id" | "prompt" | "loc">[] | undefined;
 }
 
 /** The queries of one skill's trigger set, in order, with their ids. */
@@ -29,21 +38,48 @@ export function triggerQueries(set: TriggerSet): IndexedTriggerQuery[] {
   ];
 }
 
-/** Extra negatives for `skill`: every other skill's should-fire prompts. */
-export function crossSkillQueries(
-  skill: string,
-  catalogue: readonly { name: string; trigger?: TriggerSet | undefined }[],
-): IndexedTriggerQuery[] {
-  return catalogue
-    .filter((s) => s.name !== skill && s.trigger)
-    .flatMap((s) =>
-      s.trigger!.shouldFire.map((q, index) => ({ ...q, shouldFire: false, index, fromSkill: s.name })),
-    );
+/**
+ * The prompts a skill is meant to win: its should-fire trigger prompts; a skill with none has its case prompts
+ * (each case is a task the skill exists for, so a natural should-fire query), marked with their case ids.
+ */
+export function shouldFirePrompts(s: ShouldFireSource): IndexedTriggerQuery[] {
+  if (s.trigger?.shouldFire.length)
+    return s.trigger.shouldFire.map((q, index) => ({ ...q, shouldFire: true, index }));
+  return casePromptQueries(s.cases ?? []);
 }
 
-/** `trigger/fire/<n>`, `trigger/nofire/<n>`, or `trigger/cross/<other-skill>/<n>` for cross-skill negatives. */
+/** Case prompts as should-fire queries, in case order. */
+export function casePromptQueries(
+  cases: readonly Pick<Case, "id" | "prompt" | "loc">[],
+): IndexedTriggerQuery[] {
+  return cases.map((c, index) => ({
+    prompt: c.prompt,
+    weight: 1,
+    loc: c.loc,
+    shouldFire: true,
+    index,
+    fromCase: c.id,
+  }));
+}
+
+/** Extra negatives for `skill`: every other skill's should-fire prompts (`shouldFirePrompts`). */
+export function crossSkillQueries(
+  skill: string,
+  catalogue: readonly ShouldFireSource[],
+): IndexedTriggerQuery[] {
+  return catalogue
+    .filter((s) => s.name !== skill)
+    .flatMap((s) => shouldFirePrompts(s).map((q) => ({ ...q, shouldFire: false, fromSkill: s.name })));
+}
+
+/**
+ * `trigger/fire/<n>`, `trigger/nofire/<n>`, `trigger/case/<case-id>` for a case prompt run as a should-fire query,
+ * `trigger/cross/<other-skill>/<n>` (or `…/case/<case-id>`) for cross-skill negatives.
+ */
 export function triggerCheckId(q: IndexedTriggerQuery): string {
-  if (q.fromSkill) return `trigger/cross/${q.fromSkill}/${q.index}`;
+  if (q.fromSkill)
+    return `trigger/cross/${q.fromSkill}/${q.fromCase !== undefined ? `case/${q.fromCase}` : q.index}`;
+  if (q.fromCase !== undefined) return `trigger/case/${q.fromCase}`;
   return `trigger/${q.shouldFire ? "fire" : "nofire"}/${q.index}`;
 }
 

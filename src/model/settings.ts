@@ -57,6 +57,13 @@ export interface SkillgateConfig {
   onDemand?: { label?: string; unrequested?: "neutral" | "pass-if-no-skill" };
   /** Other skills' should-fire prompts run against a changed description: the likeliest `maxPrompts` to be stolen. */
   competitors?: { maxPrompts?: number };
+  /**
+   * Routing without a trigger suite: when what the router reads of a skill changes and the skill has no should-fire
+   * prompts of its own, up to `casePrompts` of its case prompts run as should-fire queries in both arms.
+   */
+  routing?: { casePrompts?: number };
+  /** A skill new in a pull request must come with an eval suite (a case or a trigger prompt): a located finding. */
+  requireSuite?: boolean;
 }
 
 export type BaseSource =
@@ -92,6 +99,10 @@ export interface Settings {
   triggerRuns: number;
   /** In a PR, other skills' prompts run against a changed description (config `competitors.maxPrompts`). */
   competitorPrompts: number;
+  /** Case prompts run as should-fire queries for a skill without its own (config `routing.casePrompts`). */
+  casePrompts: number;
+  /** Skills new in a pull request must have an eval suite (config `requireSuite`). */
+  requireSuite: boolean;
   concurrency: number;
   timeoutMs: number;
   shard?: { index: number; total: number };

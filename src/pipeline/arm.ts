@@ -2,6 +2,7 @@ import { agentNameOf } from "../detect/copies.js";
 import { gradeTrial } from "../grade/grade-trial.js";
 import type { Judge } from "../grade/judge.js";
 import {
+  casePromptQueries,
   crossSkillQueries,
   gradeTriggerTrial,
   type IndexedTriggerQuery,
@@ -9,8 +10,16 @@ import {
   triggerQueries,
 } from "../grade/trigger.js";
 import { PlaceholderError, resolvePlaceholders } from "../grade/vars.js";
-import type { Case, CheckResult, Skill, TrialMode, TrialRecord, TrialRequest } from "../model/index.js";
-import { selectCompetitorPrompts } from "../plan/competitors.js";
+import type {
+  Case,
+  CatalogueEntry,
+  CheckResult,
+  Skill,
+  TrialMode,
+  TrialRecord,
+  TrialRequest,
+} from "../model/index.js";
+import { rankCompetitorPrompts, selectCasePrompts, selectCompetitorPrompts } from "../plan/competitors.js";
 import { type BatteryPlan, catalogueFor, planTrials } from "../plan/plan.js";
 import { mapLimited } from "../util/slots.js";
 
@@ -18,6 +27,7 @@ import { mapLimited } from "../util/slots.js";
 export interface Arm {
   name: "head" | "base";
   repoDir: string;
+  /** Every skill of the checkout, suite or not: the catalogue a router chooses from in trigger trials. */
   skills: Skill[];
 }
 
@@ -31,8 +41,16 @@ export interface SkillJob {
   caseVars: Map<string, Record<string, unknown>>;
   /** Per case: the prompt as the agent receives it, placeholders resolved; a case missing here is not run. */
   prompts: Map<string, string>;
-  /** Trigger queries by check id: the skill's own and cross-skill negatives. */
+  /** Trigger queries by check id: the skill's own (its trigger set, or its case prompts) and cross-skill negatives. */
   queries: Map<string, IndexedTriggerQuery>;
+}
+
+/** Budgets of a PR's trigger queries; undefined runs them all (a sweep: they are the skills' own). */
+export interface QueryCaps {
+  /** Other skills' should-fire prompts (cross-skill negatives), the likeliest to be stolen first. */
+  competitors?: number;
+  /** Case prompts run as should-fire queries of a skill with no should-fire prompts of its own. */
+  casePrompts?: number;
 }
 
 /** Every variable a case's placeholders read, by precedence: suite vars and oracle, case vars, case oracle. */
@@ -58,6 +76,13 @@ export function templateJob(job: SkillJob, caseVars: Map<string, Record<string, 
       errors.push(`${at.file}:${at.line}:${at.column}: case ${c.id} not run: its prompt has ${e.message}`);
     }
   }
+  // A case prompt run as a should-fire query is routed as the agent would receive it, or not at all.
+  for (const [id, q] of job.queries) {
+    if (q.fromCase === undefined || q.fromSkill) continue;
+    const prompt = job.prompts.get(q.fromCase);
+    if (prompt === undefined) job.queries.delete(id);
+    else job.queries.set(id, { ...q, prompt });
+  }
   return errors;
 }
 
@@ -66,30 +91,41 @@ export function makeJob(
   skill: Skill,
   batteries: BatteryPlan,
   vars: Record<string, unknown>,
-  /** The head job of the same skill: base queries take the ids of the head queries with the same prompt. */
+  /**
+   * The head job of the same skill: base queries take the ids of the head queries with the same prompt, and a base
+   * job runs the competitor and case prompts its head job chose.
+   */
   headJob?: SkillJob,
   /**
-   * At most this many other skills' prompts (cross-skill negatives), the likeliest to be stolen first
-   * (`selectCompetitorPrompts`); undefined runs them all. A base job runs the ones its head job chose.
+   * A PR's budgets; undefined in a sweep, which runs every prompt of the skills' trigger sets and none of their
+   * case prompts (a sweep checks suites; case prompts stand in for routing only where something changed).
    */
-  maxCompetitorPrompts?: number,
+  caps?: QueryCaps,
 ): SkillJob {
   const queries = new Map<string, IndexedTriggerQuery>();
-  if (batteries.trigger && skill.suite?.trigger) {
-    // The skills a trigger trial installs, by the names the agent knows (one copy of each: `catalogueFor`).
-    const installs = catalogueFor(skill, arm.skills);
-    const catalogue = installs.map((s) => ({ name: agentNameOf(s), trigger: s.suite?.trigger }));
+  if (batteries.trigger) {
     const headIds = new Map<string, string>();
     for (const [id, q] of headJob?.queries ?? []) headIds.set(queryIdentity(q), id);
-    const cross = crossSkillQueries(agentNameOf(skill), catalogue);
+    // The skills a trigger trial installs, by the names the agent knows (one copy of each: `catalogueFor`).
+    const installs = catalogueFor(skill, arm.skills);
+    const name = agentNameOf(skill);
     const entries = installs.map((s) => ({ name: agentNameOf(s), description: s.description }));
+    const catalogue = installs.map((s) => ({
+      name: agentNameOf(s),
+      trigger: s.suite?.trigger,
+      cases: caps ? s.suite?.cases : undefined,
+    }));
+    const cross = crossSkillQueries(name, catalogue);
+    // A skill without a suite has no prompts of its own to be judged by: it is probed only where its description
+    // shares a word with another skill's prompt (a new skill that would take that skill's work).
+    const candidates = skill.suite ? cross : withOverlap(name, entries, cross);
     const competitors =
-      maxCompetitorPrompts === undefined
-        ? cross
+      caps?.competitors === undefined
+        ? candidates
         : headJob
-          ? cross.filter((q) => headIds.has(queryIdentity(q)))
-          : selectCompetitorPrompts(agentNameOf(skill), entries, cross, maxCompetitorPrompts);
-    for (const q of [...triggerQueries(skill.suite.trigger), ...competitors]) {
+          ? candidates.filter((q) => headIds.has(queryIdentity(q)))
+          : selectCompetitorPrompts(name, entries, candidates, caps.competitors);
+    for (const q of [...ownQueries(name, entries, skill, headJob, caps), ...competitors]) {
       // Ids are positional; a prompt inserted or removed in the PR must not make head and base compare
       // different prompts. A base prompt the head no longer has gets an id of its own.
       const id = headJob ? (headIds.get(queryIdentity(q)) ?? `${triggerCheckId(q)}@base`) : triggerCheckId(q);
@@ -98,6 +134,40 @@ export function makeJob(
   }
   const prompts = new Map((skill.suite?.cases ?? []).map((c) => [c.id, c.prompt]));
   return { arm, skill, batteries, vars, caseVars: new Map(), prompts, queries };
+}
+
+/**
+ * A skill's own trigger queries: its trigger set; without should-fire prompts in it, its case prompts as
+ * should-fire queries (at most `casePrompts`, those the head's description is likeliest to lose), so a description
+ * that stops catching its own tasks is seen without a trigger suite. A base job runs the case prompts its head job
+ * chose.
+ */
+function ownQueries(
+  /** The skill's name as the agent knows it, and the catalogue a trial installs (`catalogueFor`). */
+  name: string,
+  entries: readonly CatalogueEntry[],
+  skill: Skill,
+  headJob: SkillJob | undefined,
+  caps: QueryCaps | undefined,
+): IndexedTriggerQuery[] {
+  const set = skill.suite?.trigger;
+  const own = set ? triggerQueries(set) : [];
+  if (set?.shouldFire.length || !caps) return own;
+  const cases = headJob
+    ? [...headJob.queries.values()].filter((q) => q.fromCase !== undefined && !q.fromSkill)
+    : selectCasePrompts(name, entries, casePromptQueries(skill.suite?.cases ?? []), caps.casePrompts);
+  return [...cases, ...own];
+}
+
+/** Cross-skill prompts sharing at least one word (the lexical proxy's terms) with `skill`'s description. */
+function withOverlap(
+  skill: string,
+  catalogue: readonly CatalogueEntry[],
+  candidates: readonly IndexedTriggerQuery[],
+): IndexedTriggerQuery[] {
+  return rankCompetitorPrompts(skill, catalogue, candidates)
+    .filter((r) => r.score > 0)
+    .map((r) => r.query);
 }
 
 function queryIdentity(q: IndexedTriggerQuery): string {
@@ -149,8 +219,7 @@ export async function gradeJob(
   opts: { judge?: Judge; gateSeed: number },
 ): Promise<CheckResult[]> {
   const suite = job.skill.suite;
-  if (!suite) return [];
-  const cases = new Map(suite.cases.map((c) => [c.id, c]));
+  const cases = new Map((suite?.cases ?? []).map((c) => [c.id, c]));
   const perRequest = await mapLimited(requests, GRADE_CONCURRENCY, async (req): Promise<CheckResult[]> => {
     const shared = records.get(req.key);
     if (!shared) return [];
@@ -169,7 +238,7 @@ export async function gradeJob(
         : [];
     }
     const caseDef = cases.get(req.caseId);
-    if (!caseDef) return [];
+    if (!caseDef || !suite) return [];
     return gradeTrial({
       suite,
       caseDef,

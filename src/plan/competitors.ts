@@ -11,6 +11,11 @@ import type { CatalogueEntry } from "../model/index.js";
 
 /** Competitor prompts run per changed description when the base config sets none. */
 export const DEFAULT_COMPETITOR_PROMPTS = 20;
+/**
+ * Case prompts run as should-fire queries per changed description of a skill with no should-fire prompts of its
+ * own, when the base config sets none (`routing.casePrompts`).
+ */
+export const DEFAULT_CASE_PROMPTS = 10;
 
 /** One candidate with the lexical figures that ranked it (reported in `plan`). */
 export interface RankedCompetitor {
@@ -59,6 +64,24 @@ export function selectCompetitorPrompts(
 ): IndexedTriggerQuery[] {
   if (max === undefined || candidates.length <= max) return [...candidates];
   return rankCompetitorPrompts(skill, catalogue, candidates)
+    .slice(0, max)
+    .map((r) => r.query);
+}
+
+/**
+ * The `max` case prompts a changed description is likeliest to lose (all when `max` is undefined): ranked by the
+ * lexical margin of `skill` over the best other skill in `catalogue` (the head's), lowest first, so a description
+ * rewritten away from its tasks, or outbid by another skill, is probed where it is weakest; ties by case order.
+ */
+export function selectCasePrompts(
+  skill: string,
+  catalogue: readonly CatalogueEntry[],
+  queries: readonly IndexedTriggerQuery[],
+  max: number | undefined,
+): IndexedTriggerQuery[] {
+  if (max === undefined || queries.length <= max) return [...queries];
+  return rankCompetitorPrompts(skill, catalogue, queries)
+    .sort((a, b) => a.margin - b.margin || a.query.index - b.query.index)
     .slice(0, max)
     .map((r) => r.query);
 }

@@ -86,7 +86,6 @@ export function planTrials(input: PlanInput): TrialRequest[] {
   const suite = skill.suite;
   // What the agent is told and reports (installed name, activations, baseline contamination).
   const agentName = agentNameOf(skill);
-  if (!suite) return [];
   const first = input.firstTrial ?? 0;
   const requests: TrialRequest[] = [];
   const fileHashes = new Map<string, string>();
@@ -100,7 +99,8 @@ export function planTrials(input: PlanInput): TrialRequest[] {
   };
   // The agent's seed follows from the trial's content key and the run seed: stable under reordering.
   const seedFor = (key: string) => (Number.parseInt(key.slice(0, 8), 16) ^ input.seed) >>> 0;
-  if (input.batteries.discriminator) {
+  // A skill without a suite can still run trigger queries (other skills' prompts it must not take).
+  if (input.batteries.discriminator && suite) {
     const installed = [installedSkill(repoDir, skill)];
     for (const c of suite.cases) {
       if (input.onlyCases && !input.onlyCases.has(c.id)) continue;

@@ -265,6 +265,8 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
           budget.addCall();
           budget.addUsage(r.usage);
         }
+        // Seen while the slot is held: the trial that takes the slot next must already know the run stopped.
+        if (!cacheable || !r.cached) firstFailures.observe(r.error);
         return { value: { ran: r }, rateLimited: r.error?.kind === "rate-limit" };
       });
       if (outcome.stop || !outcome.ran) {
@@ -279,7 +281,6 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       );
       await sleep(delay, opts.signal);
     }
-    if (attempts > 0 || !cacheable) firstFailures.observe(result.error);
     if (!result.error && req.mode === "baseline") {
       const offending = findContamination(result, { skill: req.skill, repoDir: opts.repoDir });
       if (offending) {

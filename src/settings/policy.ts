@@ -191,7 +191,7 @@ const PROXY_ADAPTERS = new Set(["replay", "lexical"]);
 export function comparePolicies(
   base: LoadedConfig,
   head: LoadedConfig,
-  defaults: { trials: number; triggerRuns: number; competitorPrompts: number },
+  defaults: { trials: number; triggerRuns: number; competitorPrompts: number; casePrompts?: number },
 ): PolicyChange[] {
   const out: PolicyChange[] = [];
   const b = base.config;
@@ -226,6 +226,16 @@ export function comparePolicies(
     h.competitors?.maxPrompts,
     defaults.competitorPrompts,
   );
+  // Fewer case prompts run as should-fire queries is less of a description's routing checked: a loosening.
+  atLeast("routing.casePrompts", b.routing?.casePrompts, h.routing?.casePrompts, defaults.casePrompts);
+  if ((b.requireSuite ?? false) !== (h.requireSuite ?? false))
+    add(
+      "requireSuite",
+      h.requireSuite ? "tightened" : "loosened",
+      `${was("requireSuite", b.requireSuite, h.requireSuite)}${h.requireSuite ? "" : ": a new skill without an eval suite would no longer block"}`,
+    );
+  else if (!same(b.requireSuite, h.requireSuite))
+    add("requireSuite", "changed", was("requireSuite", b.requireSuite, h.requireSuite));
   const bv = { ...DEFAULT_VERDICT_POLICY, ...b.verdict };
   const hv = { ...DEFAULT_VERDICT_POLICY, ...h.verdict };
   atLeast(

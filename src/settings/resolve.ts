@@ -4,7 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from "node:pat
 import { findMergeBase } from "../detect/base.js";
 import { UsageError } from "../model/diagnostics.js";
 import type { AgentConfig, BaseSource, Logger, PolicyState, Settings } from "../model/index.js";
-import { DEFAULT_COMPETITOR_PROMPTS } from "../plan/competitors.js";
+import { DEFAULT_CASE_PROMPTS, DEFAULT_COMPETITOR_PROMPTS } from "../plan/competitors.js";
 import { DEFAULT_BUDGET } from "../plan/forecast.js";
 import { parseShard } from "../plan/shard.js";
 import { defaultAgentConcurrency } from "../run/concurrency.js";
@@ -59,6 +59,7 @@ export const DEFAULTS = {
   trials: 3,
   triggerRuns: 3,
   competitorPrompts: DEFAULT_COMPETITOR_PROMPTS,
+  casePrompts: DEFAULT_CASE_PROMPTS,
   timeoutSeconds: 300,
   seed: 42,
   verdict: DEFAULT_VERDICT_POLICY,
@@ -157,6 +158,8 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     ...(trialsOverride !== undefined ? { trialsOverride } : {}),
     triggerRuns: config.triggerRuns ?? DEFAULTS.triggerRuns,
     competitorPrompts: config.competitors?.maxPrompts ?? DEFAULTS.competitorPrompts,
+    casePrompts: config.routing?.casePrompts ?? DEFAULTS.casePrompts,
+    requireSuite: config.requireSuite === true,
     concurrency: config.concurrency ?? defaultAgentConcurrency(),
     timeoutMs: (config.timeoutSeconds ?? DEFAULTS.timeoutSeconds) * 1000,
     shard: raw.shard ? parseShard(raw.shard) : undefined,
@@ -245,6 +248,7 @@ export function resolvePolicy(
             trials: DEFAULTS.trials,
             triggerRuns: DEFAULTS.triggerRuns,
             competitorPrompts: DEFAULTS.competitorPrompts,
+            casePrompts: DEFAULTS.casePrompts,
           },
         );
     }

@@ -35,7 +35,8 @@ function repoWith(command: string, trials = 2): string {
         shouldFire: ["split bill for our team lunch", "can you split bill between two of us"],
         shouldNotFire: ["write a haiku about autumn", "what is the capital of France"],
       }),
-      ".skillgate.yml": `agent:\n  adapter: command\n  command: ${command}\ntriggerRuns: 1\ntimeoutSeconds: 30\n`,
+      // concurrency pinned: the early-stop test counts the trials in flight when the first three have failed
+      ".skillgate.yml": `agent:\n  adapter: command\n  command: ${command}\ntriggerRuns: 1\ntimeoutSeconds: 30\nconcurrency: 4\n`,
     },
     "sg-example-agent-",
   );

@@ -326,7 +326,8 @@ afterAll(async () => {
 
 // No isolation key: the tests run as root with bubblewrap, so the agents run confined at the level the Action
 // requires by default.
-const CLAUDE_CONFIG = "trials: 3\ntriggerRuns: 3\nconcurrency: 4\ntimeoutSeconds: 120\n";
+// verdict.baseDepth 6: main's sweep stores 6 trials per case (30 by default), enough for what these runs show
+const CLAUDE_CONFIG = "trials: 3\ntriggerRuns: 3\nconcurrency: 4\ntimeoutSeconds: 120\nverdict:\n  baseDepth: 6\n";
 const secrets = { ANTHROPIC_API_KEY: "sk-ant-scripted", OPENAI_API_KEY: "sk-scripted" };
 
 async function readReport(path: string): Promise<Report> {
@@ -753,8 +754,11 @@ describe("examples/workflows/skillgate-main.yml", () => {
     expect(withoutCache.cost.cacheHits).toBe(0);
     expect(withCache.cost.cacheHits).toBeGreaterThan(0);
     expect(withCache.cost.agentCalls).toBeLessThan(withoutCache.cost.agentCalls);
-    // every trial of the cold run is either a hit or a call in the warm one: the hits are the base arm's trials
-    expect(withCache.cost.cacheHits + withCache.cost.agentCalls).toBe(withoutCache.cost.agentCalls);
+    // every call the warm run saved was served from main's store; the warm base arm reads all that main stored
+    // (verdict.baseDepth per case, free to the PR), so it holds more trials than the cold one paid for
+    expect(withCache.cost.cacheHits).toBeGreaterThanOrEqual(
+      withoutCache.cost.agentCalls - withCache.cost.agentCalls,
+    );
     expect(anthropic.requests.length).toBeGreaterThan(callsBeforeWarm); // the head arm still runs
     expect([withCache.verdict, withoutCache.verdict]).toEqual(["pass", "pass"]);
     expect(warm.stdout).toMatch(/a pull request's run saves nothing/);

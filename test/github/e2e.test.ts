@@ -114,7 +114,7 @@ async function makeRepo(
   await put(
     dir,
     ".skillgate.yml",
-    "agent:\n  adapter: command\n  command: ./tools/agent.mjs\ntrials: 3\ncache:\n  enabled: false\n",
+    "agent:\n  adapter: command\n  command: ./tools/agent.mjs\ntrials: 3\ncache:\n  enabled: false\nverdict:\n  baseDepth: 6\n",
   );
   await put(dir, "tools/agent.mjs", AGENT);
   await chmod(join(dir, "tools/agent.mjs"), 0o755);

@@ -69,7 +69,7 @@ const DISCRIMINATOR_LINE =
     .findIndex((l) => l.includes("D:keeps-the-cent")) + 1;
 const agentConfig = () =>
   `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\n`;
-const CONFIG = () => `${agentConfig()}trials: 3\ntriggerRuns: 3\n`;
+const CONFIG = () => `${agentConfig()}trials: 3\ntriggerRuns: 3\nverdict:\n  baseDepth: 6\n`;
 
 type Files = Record<string, string | null>;
 const baseFiles = (): Files => ({

@@ -104,12 +104,14 @@ interface RepoOpts {
   extra?: Record<string, string>;
 }
 
+// verdict.baseDepth 6: a cold PR fills a suspect's base arm to it (30 by default); these runs test integrity, not
+// the verdict's depth, and stay short.
 function repo(o: RepoOpts = {}): string {
   const files: Record<string, string> = {
     ".claude/skills/split-cents/SKILL.md": skillMd(o.body ?? GOOD, o.description),
     ".skillgate.yml":
       o.config ??
-      `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 3\ntriggerRuns: 3\ncache:\n  enabled: false\n`,
+      `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 3\ntriggerRuns: 3\ncache:\n  enabled: false\nverdict:\n  baseDepth: 6\n`,
     ...(o.extra ?? {}),
   };
   if (o.meta !== null)

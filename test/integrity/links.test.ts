@@ -59,7 +59,7 @@ function repository(): string {
     ".agent/evals/split-cents/meta.json": JSON.stringify({ trials: 3 }),
     ".agent/evals/split-cents/prompts/c1.yaml":
       "id: c1\nprompt: Split 1000 cents among 3 people.\nassertions:\n  - {id: D:method, type: contains, value: largest remainder}\n",
-    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 3\ncache:\n  enabled: false\n`,
+    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 3\ncache:\n  enabled: false\nverdict:\n  baseDepth: 6\n`,
   };
   for (const [p, c] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, p)), { recursive: true });

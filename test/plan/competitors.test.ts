@@ -6,9 +6,14 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { crossSkillQueries } from "../../src/grade/trigger.js";
+import { routingKeyChanges } from "../../src/detect/changes.js";
+import { crossSkillQueries, shouldFirePrompts, triggerCheckId } from "../../src/grade/trigger.js";
 import type { Report } from "../../src/model/index.js";
-import { rankCompetitorPrompts, selectCompetitorPrompts } from "../../src/plan/competitors.js";
+import {
+  rankCompetitorPrompts,
+  selectCasePrompts,
+  selectCompetitorPrompts,
+} from "../../src/plan/competitors.js";
 import { comparePolicies, readConfig } from "../../src/settings/policy.js";
 import { writeRepo } from "../support/repo-files.js";
 import { runCli } from "../support/run-cli.js";
@@ -173,7 +178,7 @@ describe("a description edit in a catalogue, end to end", () => {
       scratch.push(dir);
       return readConfig({ kind: "dir", dir });
     };
-    const defaults = { trials: 3, triggerRuns: 3, competitorPrompts: 20 };
+    const defaults = { trials: 3, triggerRuns: 3, competitorPrompts: 20, casePrompts: 10 };
     const lowered = comparePolicies(
       src("competitors:\n  maxPrompts: 20\n"),
       src("competitors:\n  maxPrompts: 2\n"),
@@ -189,5 +194,62 @@ describe("a description edit in a catalogue, end to end", () => {
     expect(
       comparePolicies(src("trials: 3\n"), src("trials: 3\ncompetitors:\n  maxPrompts: 50\n"), defaults),
     ).toMatchObject([{ key: "competitors.maxPrompts", kind: "tightened" }]);
+  });
+});
+
+describe("routing without a trigger suite: what runs and what a PR may loosen", () => {
+  const loc = { file: "x", line: 1, column: 1 };
+  const cases = ["format these calendar dates", "compute invoice totals with taxes", "show clock times"].map(
+    (prompt, i) => ({ id: `c${i}`, prompt, loc }),
+  );
+
+  it("a skill without should-fire prompts is judged by its case prompts, the weakest held first", () => {
+    const queries = shouldFirePrompts({ name: "alpha", cases });
+    expect(queries.map(triggerCheckId)).toEqual(["trigger/case/c0", "trigger/case/c1", "trigger/case/c2"]);
+    expect(queries.every((q) => q.shouldFire)).toBe(true);
+    // A trigger set with should-fire prompts wins over the cases.
+    const set = { shouldFire: [{ prompt: "p", weight: 1, loc }], shouldNotFire: [], loc };
+    expect(shouldFirePrompts({ name: "alpha", trigger: set, cases }).map(triggerCheckId)).toEqual([
+      "trigger/fire/0",
+    ]);
+    // As another skill's negatives they keep their case ids.
+    expect(crossSkillQueries("beta", [{ name: "alpha", cases }]).map(triggerCheckId)).toContain(
+      "trigger/cross/alpha/case/c1",
+    );
+    // With a budget of 1, the case prompt the description holds by the smallest margin: the invoice one, which
+    // the invoice skill outbids.
+    const catalogue = [
+      { name: "alpha", description: DOMAINS.alpha!.description },
+      { name: "invoice", description: DOMAINS.invoice!.description },
+    ];
+    expect(selectCasePrompts("alpha", catalogue, queries, 1).map((q) => q.fromCase)).toEqual(["c1"]);
+    expect(selectCasePrompts("alpha", catalogue, queries, undefined)).toHaveLength(3);
+  });
+
+  it("what the router reads is every frontmatter key but the router-blind ones", () => {
+    const base = { name: "a", description: "d", license: "MIT", metadata: { v: 1 } };
+    expect(routingKeyChanges(base, { ...base, license: "ISC", metadata: { v: 2 } })).toEqual([]);
+    expect(routingKeyChanges(base, { ...base, "disable-model-invocation": true })).toEqual([
+      "disable-model-invocation",
+    ]);
+    expect(routingKeyChanges({ ...base, when_to_use: "w" }, base)).toEqual(["when_to_use"]);
+  });
+
+  it("a PR that lowers routing.casePrompts or drops requireSuite loosens the policy", () => {
+    const src = (text: string) => {
+      const dir = writeRepo({ ".skillgate.yml": text }, "sg-route-cfg-");
+      scratch.push(dir);
+      return readConfig({ kind: "dir", dir });
+    };
+    const defaults = { trials: 3, triggerRuns: 3, competitorPrompts: 20, casePrompts: 10 };
+    expect(
+      comparePolicies(src("trials: 3\n"), src("trials: 3\nrouting:\n  casePrompts: 2\n"), defaults),
+    ).toMatchObject([{ key: "routing.casePrompts", kind: "loosened" }]);
+    expect(
+      comparePolicies(src("trials: 3\nrequireSuite: true\n"), src("trials: 3\n"), defaults),
+    ).toMatchObject([{ key: "requireSuite", kind: "loosened" }]);
+    expect(
+      comparePolicies(src("trials: 3\n"), src("trials: 3\nrequireSuite: true\n"), defaults),
+    ).toMatchObject([{ key: "requireSuite", kind: "tightened" }]);
   });
 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { buildAnnotations } from "../../src/github/annotations.js";
-import type { EvidenceCheck, Report, SkillReport } from "../../src/model/index.js";
+import type { CheckResult, EvidenceCheck, Report, SkillReport } from "../../src/model/index.js";
 import { tagCell } from "../../src/pipeline/matrix.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import { mergeReports } from "../../src/report/merge.js";
 import { renderTerminal } from "../../src/report/terminal.js";
 import { cellAlpha, cellBudget, matrixCells, resolveMatrix } from "../../src/settings/matrix.js";
+import { isBlocking } from "../../src/verdict/decide.js";
 import {
   bootstrapMeans,
   estimateEffect,
@@ -13,15 +14,20 @@ import {
   seededRandom,
   trialScores,
 } from "../../src/verdict/interaction.js";
+import { decideNewRoots } from "../../src/verdict/new-roots.js";
+import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
 import { makeReport, makeRoot, makeSkill } from "../github/fixtures.js";
 
 /** Evidence of one arm: per case, per trial, the statuses of its checks. */
-function evidence(cases: Record<string, EvidenceCheck["status"][][]>): EvidenceCheck[] {
+function evidence(
+  cases: Record<string, EvidenceCheck["status"][][]>,
+  skill = "split-cents",
+): EvidenceCheck[] {
   return Object.entries(cases).flatMap(([caseId, trials]) =>
     trials.flatMap((statuses, trial) =>
       statuses.map((status, k) => ({
         checkId: `${caseId}/a${k}`,
-        skill: "split-cents",
+        skill,
         caseId,
         assertionId: `a${k}`,
         mode: "skill" as const,
@@ -108,44 +114,57 @@ describe("trial scores and the bootstrap (seeds/002 §6)", () => {
   });
 });
 
-describe("merging the cells of an agent matrix", () => {
-  const helps = {
-    head: evidence({
-      c: [
-        [P, P],
-        [P, P],
-        [P, P],
-      ],
-    }),
-    base: evidence({
-      c: [
-        [F, F],
-        [F, F],
-        [F, F],
-      ],
-    }),
-  };
-  const hurts = {
-    head: evidence({
-      c: [
-        [F, F],
-        [F, F],
-        [F, F],
-      ],
-    }),
-    base: evidence({
-      c: [
-        [P, P],
-        [P, P],
-        [P, P],
-      ],
-    }),
-  };
+/**
+ * One cell's run of case `c` of `skill`, recorded honestly: a first batch of 3 trials per arm, then every
+ * confirmation trial the real decider asks for, numbered on, so that `merge` — which recomputes each report's
+ * verdict from its evidence — believes it. `headFails`/`baseFails` say whether each arm's trials fail the check.
+ */
+async function recordedCell(
+  cell: string,
+  skill: string,
+  arms: { headFails: boolean; baseFails: boolean },
+  over: Partial<Report> = {},
+): Promise<Report> {
+  const policy = { ...DEFAULT_VERDICT_POLICY };
+  const trial = (arm: boolean, t: number): EvidenceCheck => ({
+    ...evidence({ c: [[arm ? F : P]] }, skill)[0]!,
+    trial: t,
+  });
+  const batch = (fails: boolean, from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => trial(fails, from + i));
+  const head = batch(arms.headFails, 0, 3);
+  const base = batch(arms.baseFails, 0, 3);
+  const decisions = await decideNewRoots(
+    head as CheckResult[],
+    base as CheckResult[],
+    policy,
+    async (req) => {
+      const extra = req[0]!.extraTrials;
+      const more = {
+        head: batch(arms.headFails, head.length, extra.head),
+        base: batch(arms.baseFails, base.length, extra.base),
+      };
+      head.push(...more.head);
+      base.push(...more.base);
+      return more as { head: CheckResult[]; base: CheckResult[] };
+    },
+  );
+  const roots = decisions.map((d) =>
+    makeRoot({ id: d.checkId, skill, status: d.status, blocking: isBlocking(d, policy) }),
+  );
   const firstBatch = { perCase: 3, triggerRuns: 3 };
+  return cellReport(cell, { name: skill, roots, evidence: { firstBatch, head, base } }, over);
+}
 
-  it("accepts one skill in two cells (the old merge: 'skill … is in two reports'), per-cell verdicts, the interaction flagged", () => {
-    const claude = cellReport("claude", { evidence: { firstBatch, ...hurts } });
-    const codex = cellReport("codex", { roots: [], evidence: { firstBatch, ...helps } });
+describe("merging the cells of an agent matrix", () => {
+  const hurts = { headFails: true, baseFails: false };
+  const helps = { headFails: false, baseFails: true };
+  const holds = { headFails: false, baseFails: false };
+
+  it("accepts one skill in two cells (the old merge: 'skill … is in two reports'), per-cell verdicts, the interaction flagged", async () => {
+    const claude = await recordedCell("claude", "split-cents", hurts);
+    const codex = await recordedCell("codex", "split-cents", helps);
+    expect(codex.skills[0]!.roots).toEqual([]);
     const m = mergeReports([
       { source: "claude.json", report: claude },
       { source: "codex.json", report: codex },
@@ -189,11 +208,34 @@ describe("merging the cells of an agent matrix", () => {
     expect(renderTerminal(m, { color: false })).toMatch(/FLAGGED interaction split-cents, claude vs codex/);
   });
 
-  it("annotates a root once per cell that has it (the same line can fail in two cells)", () => {
+  it("refuses a cell report whose roots do not follow from its evidence", async () => {
+    const honest = await recordedCell("claude", "split-cents", hurts);
+    const forged = {
+      ...honest,
+      skills: honest.skills.map((s) => ({
+        ...s,
+        roots: [],
+        blockingRoots: [],
+        newRoots: [],
+        verdict: "pass" as const,
+      })),
+      blockingRoots: [],
+      newRoots: [],
+      verdict: "pass" as const,
+    };
+    const m = mergeReports([{ source: "claude.json", report: forged }]);
+    expect(m.verdict).toBe("error");
+    expect(m.errors.join("\n")).toMatch(
+      /claude\.json is refused: .*c\/a0 is new by the evidence but missing/,
+    );
+  });
+
+  it("annotates a root once per cell that has it (the same line can fail in two cells)", async () => {
     const m = mergeReports([
-      { source: "a", report: cellReport("claude", {}) },
-      { source: "b", report: cellReport("codex", {}) },
+      { source: "a", report: await recordedCell("claude", "split-cents", hurts) },
+      { source: "b", report: await recordedCell("codex", "split-cents", hurts) },
     ]);
+    expect(m.errors).toEqual([]);
     const titles = buildAnnotations(m).annotations.map((a) => a.title);
     expect(titles).toEqual([
       "skillgate · split-cents (cell claude): D:no-lost-cent fails",
@@ -201,9 +243,9 @@ describe("merging the cells of an agent matrix", () => {
     ]);
   });
 
-  it("a cell that is not required is reported, never blocking", () => {
-    const claude = cellReport("claude", { roots: [] });
-    const codex = cellReport("codex", {});
+  it("a cell that is not required is reported, never blocking", async () => {
+    const claude = await recordedCell("claude", "split-cents", holds);
+    const codex = await recordedCell("codex", "split-cents", hurts);
     const cells = matrixCells([
       { name: "claude", adapter: "claude-code" },
       { name: "codex", adapter: "codex", required: false },
@@ -215,6 +257,7 @@ describe("merging the cells of an agent matrix", () => {
       ],
       { cells },
     );
+    expect(m.errors).toEqual([]);
     expect(m.verdict).toBe("pass");
     expect(m.blockingRoots).toEqual([]);
     expect(m.newRoots.map((r) => r.cell)).toEqual(["codex"]);
@@ -261,17 +304,13 @@ describe("merging the cells of an agent matrix", () => {
     expect(twice.errors.join("\n")).toMatch(/skill split-cents of cell claude is in two reports: x and y/);
   });
 
-  it("a cell's shards merge within the cell; a missing shard of one cell is named", () => {
+  it("a cell's shards merge within the cell; a missing shard of one cell is named", async () => {
     const shard = (cell: string, i: number, skill: string) =>
-      cellReport(
-        cell,
-        { name: skill, roots: [makeRoot({ skill })].slice(0, 0) },
-        { shard: { index: i, total: 2 } },
-      );
+      recordedCell(cell, skill, holds, { shard: { index: i, total: 2 } });
     const m = mergeReports([
-      { source: "c1", report: shard("claude", 1, "a") },
-      { source: "c2", report: shard("claude", 2, "b") },
-      { source: "x1", report: shard("codex", 1, "a") },
+      { source: "c1", report: await shard("claude", 1, "a") },
+      { source: "c2", report: await shard("claude", 2, "b") },
+      { source: "x1", report: await shard("codex", 1, "a") },
     ]);
     expect(m.verdict).toBe("error");
     expect(m.errors).toEqual(["missing shard report of cell codex: 2/2 — their skills were not evaluated"]);

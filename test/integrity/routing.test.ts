@@ -1,0 +1,224 @@
+/**
+ * Issue #27 item 3, end to end through the bundled CLI (`dist/cli.js`, bundled fresh for this file): routing is
+ * gated even for a skill with no trigger suite. Its case prompts are the tasks it exists for, so they run as
+ * should-fire queries when what the router reads of it changes, and as other skills' negatives when a PR adds a
+ * skill that could take them. The agent is a `command` router that picks the installed skill sharing the most
+ * words with the prompt (as a harness would: a skill with `disable-model-invocation: true` is never picked) and
+ * answers with that skill's body.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Report } from "../../src/model/index.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const scratch: string[] = [];
+const temp = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+
+let dist: string;
+let agentFile: string;
+beforeAll(async () => {
+  dist = join(temp("sg-routing-dist-"), "dist");
+  await execa(process.execPath, [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
+  agentFile = join(temp("sg-routing-agent-"), "agent.mjs");
+  writeFileSync(agentFile, AGENT);
+}, 180_000);
+
+const AGENT = `import { existsSync, readdirSync, readFileSync } from "node:fs";
+const prompt = readFileSync(0, "utf8");
+const dir = ".agents/skills";
+const words = (s) => new Set(s.toLowerCase().match(/[a-z]{4,}/g) ?? []);
+const asked = words(prompt);
+let best, body = "", bestScore = 1;
+for (const s of existsSync(dir) ? readdirSync(dir).sort() : []) {
+  const text = readFileSync(dir + "/" + s + "/SKILL.md", "utf8");
+  if (/^disable-model-invocation:\\s*true/m.test(text)) continue;
+  const desc = /description:\\s*(.*)/.exec(text)?.[1] ?? "";
+  const score = [...words(desc)].filter((w) => asked.has(w)).length;
+  if (score > bestScore) { best = s; bestScore = score; body = text.split("---").slice(2).join("---").trim(); }
+}
+process.stdout.write(JSON.stringify({ output: best ? body : "none", skillsActivated: best ? [best] : [] }));
+`;
+
+const DESCRIPTION = "Splits a bill in cents between people. Use for splitting totals and shares.";
+const GOOD = "Split with the largest remainder method: floor every share, then hand out the leftover cents.";
+const BAD = "Divide the total by the number of people and round each share.";
+
+const skill = (name: string, description: string, body: string, extra = "") =>
+  `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}\n`;
+
+/** A git repository on `main`: `split-cents` gated by cases only (no trigger suite), and an unrelated skill. */
+function repository(config = ""): string {
+  const dir = temp("sg-routing-repo-");
+  const files: Record<string, string> = {
+    ".claude/skills/split-cents/SKILL.md": skill("split-cents", DESCRIPTION, GOOD),
+    ".agent/evals/split-cents/prompts/c1.yaml":
+      "id: c1\nprompt: Split 1000 cents among 3 people.\nassertions:\n  - {id: D:method, type: contains, value: largest remainder}\n",
+    ".agent/evals/split-cents/prompts/c2.yaml":
+      "id: c2\nprompt: Share a 25 euro bill between 4 people, in cents.\nassertions:\n  - {id: D:method, type: contains, value: largest remainder}\n",
+    ".claude/skills/palette/SKILL.md": skill(
+      "palette",
+      "Choose accessible colour palette contrast.",
+      "Use WCAG.",
+    ),
+    ".agent/evals/palette/trigger-eval.json": JSON.stringify({
+      shouldFire: ["pick an accessible colour palette"],
+      shouldNotFire: ["bake sourdough bread"],
+    }),
+    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 3\ncache:\n  enabled: false\n${config}`,
+  };
+  write(dir, files);
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "base");
+  git(dir, "checkout", "-q", "-b", "pr");
+  return dir;
+}
+function write(dir: string, files: Record<string, string>) {
+  for (const [p, c] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    writeFileSync(join(dir, p), c);
+  }
+}
+const git = (dir: string, ...args: string[]) =>
+  execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@localhost", ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+function commit(dir: string, files: Record<string, string>) {
+  write(dir, files);
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "pr");
+}
+
+async function run(dir: string) {
+  const out = join(temp("sg-routing-out-"), "report.json");
+  const r = await execa(
+    process.execPath,
+    [join(dist, "cli.js"), "run", "--repo", dir, "--base", "main", "--quiet", "--json", out],
+    { reject: false, env: { XDG_CACHE_HOME: temp("sg-routing-cache-") }, timeout: 240_000 },
+  );
+  return {
+    code: r.exitCode,
+    stdout: String(r.stdout),
+    report: JSON.parse(readFileSync(out, "utf8")) as Report,
+  };
+}
+
+/** Every blocking root of every skill: a new skill has no base, so its roots are head-only, not "new". */
+const blocking = (report: Report) =>
+  report.skills.flatMap((s) => s.blockingRoots.map((r) => `${r.skill} ${r.id} ${r.file}:${r.line}`));
+
+const TWIN = { ".claude/skills/split-bills/SKILL.md": skill("split-bills", DESCRIPTION, BAD) };
+
+describe("routing is gated without a trigger suite", () => {
+  it("de-routing: the gated skill's description says 'do not use', a suite-less twin takes its work", async () => {
+    const dir = repository();
+    commit(dir, {
+      ".claude/skills/split-cents/SKILL.md": skill("split-cents", "Legacy helper, do not use.", GOOD),
+      ...TWIN,
+    });
+    const { code, report } = await run(dir);
+    expect(report.errors).toEqual([]);
+    expect(report.verdict).toBe("fail");
+    expect(code).toBe(1);
+    const roots = report.newRoots.map((r) => `${r.skill} ${r.id} ${r.file}:${r.line}`);
+    // The description no longer catches its own tasks: a root at the description line of the gated skill.
+    expect(roots).toContain("split-cents trigger/case/c1 .claude/skills/split-cents/SKILL.md:3");
+    expect(roots).toContain("split-cents trigger/case/c2 .claude/skills/split-cents/SKILL.md:3");
+    // The new skill fires on the gated skill's prompts: stealing, located on the new skill's description.
+    expect(blocking(report)).toContain(
+      "split-bills trigger/cross/split-cents/case/c1 .claude/skills/split-bills/SKILL.md:3",
+    );
+  }, 300_000);
+
+  it("an invented attack of the class: disable-model-invocation on the gated skill, description unchanged", async () => {
+    const dir = repository();
+    commit(dir, {
+      ".claude/skills/split-cents/SKILL.md": skill(
+        "split-cents",
+        DESCRIPTION,
+        GOOD,
+        "disable-model-invocation: true\n",
+      ),
+      ...TWIN,
+    });
+    const { code, report } = await run(dir);
+    expect(report.errors).toEqual([]);
+    expect(code).toBe(1);
+    const ids = report.newRoots.map((r) => `${r.skill} ${r.id}`);
+    expect(ids).toContain("split-cents trigger/case/c1");
+    expect(blocking(report)).toContain(
+      "split-bills trigger/cross/split-cents/case/c1 .claude/skills/split-bills/SKILL.md:3",
+    );
+  }, 300_000);
+
+  it("stealing without touching the gated skill: a new skill that outbids it is a located root", async () => {
+    const dir = repository();
+    commit(dir, {
+      ".claude/skills/split-bills/SKILL.md": skill(
+        "split-bills",
+        `${DESCRIPTION} Splits cents among people in every bill.`,
+        BAD,
+      ),
+    });
+    const { code, report } = await run(dir);
+    expect(report.errors).toEqual([]);
+    expect(code).toBe(1);
+    expect(blocking(report)).toContain(
+      "split-bills trigger/cross/split-cents/case/c1 .claude/skills/split-bills/SKILL.md:3",
+    );
+  }, 300_000);
+
+  it("an unrelated new skill without a suite runs no routing probe and passes", async () => {
+    const dir = repository();
+    commit(dir, {
+      ".claude/skills/haiku/SKILL.md": skill("haiku", "Write a haiku about seasons.", "Five, seven, five."),
+    });
+    const { code, report } = await run(dir);
+    expect(report.errors).toEqual([]);
+    expect(report.verdict).toBe("pass");
+    expect(code).toBe(0);
+    expect(report.cost.agentCalls).toBe(0);
+  }, 300_000);
+
+  it("requireSuite in the base config: a new skill without a suite is an error on its SKILL.md", async () => {
+    const dir = repository("requireSuite: true\n");
+    commit(dir, {
+      ".claude/skills/haiku/SKILL.md": skill("haiku", "Write a haiku about seasons.", "Five, seven, five."),
+    });
+    const { code, report } = await run(dir);
+    expect(code).toBe(1);
+    const haiku = report.skills.find((s) => s.name === "haiku")!;
+    const found = haiku.blockingRoots.filter((r) => r.message.includes("requireSuite"));
+    expect(found.map((r) => `${r.kind} ${r.file}:${r.line}`)).toEqual([
+      "validation .claude/skills/haiku/SKILL.md:2",
+    ]);
+  }, 300_000);
+
+  it("a PR that drops requireSuite is policy-weakened, and the base's value still applies", async () => {
+    const dir = repository("requireSuite: true\n");
+    const config = readFileSync(join(dir, ".skillgate.yml"), "utf8").replace("requireSuite: true\n", "");
+    commit(dir, {
+      ".skillgate.yml": config,
+      ".claude/skills/haiku/SKILL.md": skill("haiku", "Write a haiku about seasons.", "Five, seven, five."),
+    });
+    const { code, report } = await run(dir);
+    expect(code).toBe(1);
+    expect(report.policy.roots.map((r) => [r.kind, r.id])).toContainEqual([
+      "policy-weakened",
+      "policy/requireSuite",
+    ]);
+    expect(JSON.stringify(report)).toContain("skill/suite-required");
+  }, 300_000);
+});
