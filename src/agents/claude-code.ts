@@ -17,7 +17,7 @@ import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult, errorForStatus, errorResult, tail } from "./result.js";
 import { resolveCommand } from "./shell-words.js";
-import { qualifySkillNames } from "./skill-names.js";
+import { activatedSkill, qualifySkillNames } from "./skill-names.js";
 import { claudeRoutingWatcher, stopNote, triggerStopPolicy } from "./trigger-stop.js";
 
 const execFileP = promisify(execFile);
@@ -49,18 +49,6 @@ function blockText(content: Json): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map((b) => (typeof b?.text === "string" ? b.text : "")).join("");
   return "";
-}
-
-/** The skill a tool call loads: a `Skill` call naming it, or a read of `…/skills/<name>/SKILL.md`. */
-export function activatedSkill(call: ToolCall): string | undefined {
-  const input = (call.input ?? {}) as Record<string, unknown>;
-  if (call.name === "Skill") {
-    const named = String(input.skill ?? input.command ?? input.name ?? "").replace(/^\//, "");
-    return named ? named.replace(/^[^:]*:/, "") : undefined;
-  }
-  const path = String(input.file_path ?? input.path ?? input.command ?? "");
-  const m = /skills[\\/]+([^\\/\s"']+)[\\/]+SKILL\.md/i.exec(path);
-  return m?.[1];
 }
 
 /** A token count or cost from the stream; anything but a finite non-negative number counts 0 (fuzzing found "10[object Object]"). */

@@ -15,7 +15,6 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, TrialError } from "../model/index.js";
-import { activatedSkill } from "./claude-code.js";
 import { constraintBlock } from "./command.js";
 import { agentEgress, agentsConfined, sandboxOptions } from "./confine.js";
 import { agentCliError } from "./guidance.js";
@@ -24,7 +23,7 @@ import { runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult, errorResult, tail } from "./result.js";
 import { resolveCommand } from "./shell-words.js";
-import { qualifySkillNames } from "./skill-names.js";
+import { activatedSkill, qualifySkillNames } from "./skill-names.js";
 import { codexRoutingWatcher, stopNote, triggerStopPolicy } from "./trigger-stop.js";
 
 const execFileP = promisify(execFile);

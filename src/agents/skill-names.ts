@@ -1,4 +1,4 @@
-import type { InstalledSkill } from "../model/index.js";
+import type { InstalledSkill, ToolCall } from "../model/index.js";
 
 /**
  * The run's names for the skills an agent reports (activated, registered). A plugin's skill (`plugin:name`) is
@@ -24,4 +24,16 @@ export function qualifySkillNames(names: readonly string[], installed: readonly 
       }),
     ),
   ];
+}
+
+/** The skill a tool call loads: a `Skill` call naming it, or a read of `…/skills/<name>/SKILL.md`. */
+export function activatedSkill(call: ToolCall): string | undefined {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  if (call.name === "Skill") {
+    const named = String(input.skill ?? input.command ?? input.name ?? "").replace(/^\//, "");
+    return named ? named.replace(/^[^:]*:/, "") : undefined;
+  }
+  const path = String(input.file_path ?? input.path ?? input.command ?? "");
+  const m = /skills[\\/]+([^\\/\s"']+)[\\/]+SKILL\.md/i.exec(path);
+  return m?.[1];
 }

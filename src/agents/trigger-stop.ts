@@ -25,7 +25,7 @@
  */
 import type { AgentConfig, ToolCall } from "../model/index.js";
 import { InputError } from "../model/index.js";
-import { activatedSkill } from "./claude-code.js";
+import { activatedSkill } from "./skill-names.js";
 
 export const TRIGGER_STOP_POLICIES = ["first-action", "skill-or-end", "off"] as const;
 export type TriggerStopPolicy = (typeof TRIGGER_STOP_POLICIES)[number];

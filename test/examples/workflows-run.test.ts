@@ -327,7 +327,8 @@ afterAll(async () => {
 // No isolation key: the tests run as root with bubblewrap, so the agents run confined at the level the Action
 // requires by default.
 // verdict.baseDepth 6: main's sweep stores 6 trials per case (30 by default), enough for what these runs show
-const CLAUDE_CONFIG = "trials: 3\ntriggerRuns: 3\nconcurrency: 4\ntimeoutSeconds: 120\nverdict:\n  baseDepth: 6\n";
+const CLAUDE_CONFIG =
+  "trials: 3\ntriggerRuns: 3\nconcurrency: 4\ntimeoutSeconds: 120\nverdict:\n  baseDepth: 6\n";
 const secrets = { ANTHROPIC_API_KEY: "sk-ant-scripted", OPENAI_API_KEY: "sk-scripted" };
 
 async function readReport(path: string): Promise<Report> {

@@ -209,7 +209,10 @@ describe("the action as a non-root runner user with password-less sudo", () => {
     const git = (...args: string[]) =>
       execFileSync("git", args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: "utf8" }).trim();
     git("init", "-q", "-b", "main");
-    await put(".skillgate.yml", "agent:\n  adapter: command\n  command: ./tools/agent.mjs\ntrials: 3\nverdict:\n  baseDepth: 6\n");
+    await put(
+      ".skillgate.yml",
+      "agent:\n  adapter: command\n  command: ./tools/agent.mjs\ntrials: 3\nverdict:\n  baseDepth: 6\n",
+    );
     await put("tools/agent.mjs", AGENT);
     await chmod(join(dir, "tools/agent.mjs"), 0o755);
     await put(".claude/skills/split-cents/SKILL.md", SKILL(GOOD));

@@ -86,6 +86,8 @@ function matrixConfig(): string {
     "verdict:",
     "  alpha: 0.01",
     "  maxConfirmationTrials: 3",
+    // a cold suspect's base is filled to baseDepth (30 by default): each trial here is a real CLI process
+    "  baseDepth: 3",
     "",
   ].join("\n");
 }

@@ -3,6 +3,7 @@ import picomatch from "picomatch";
 import type { Assertion, Case, CaseFile } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
+import { notGraded } from "./not-graded.js";
 import type { SuiteDraft } from "./types.js";
 import { loadScenarios } from "./waza-scenarios.js";
 
@@ -369,16 +370,6 @@ function judge(
   id: string,
 ): Assertion[] {
   return mapped(reader, src, path, { id: `${id}-judge`.replace(/[\s/]+/g, "-"), type: "judge", value: text });
-}
-
-export function notGraded(
-  reader: SuiteReader,
-  src: SourceFile,
-  path: PathSegment[],
-  what: string,
-): Assertion[] {
-  reader.notice(src.locateKey(path), "suite/not-graded", `not graded: ${what} has no skillgate equivalent`);
-  return [];
 }
 
 /** The files a waza `tasks` list names: globs relative to the eval file's folder, each folder listed once. */

@@ -1,8 +1,8 @@
 import type { Assertion, Case } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
+import { notGraded } from "./not-graded.js";
 import type { SuiteDraft } from "./types.js";
-import { notGraded } from "./waza-eval.js";
 
 /** Keys of a scenario that dotnet/skills' skill-validator reads (its YAML ignores the rest). */
 const SCENARIO_KEYS = new Set([
