@@ -8,6 +8,7 @@ import { attributeRoots } from "./attribute/roots.js";
 import { assertionLookup } from "./detect/assertion-types.js";
 import { type BaseCheckout, checkoutBase, headSha } from "./detect/base.js";
 import { classifyChanges, type SkillChangeInfo } from "./detect/changes.js";
+import { agentNameOf } from "./detect/copies.js";
 import { type Discovery, discoverRepository, type ReuseUnchanged } from "./detect/discover.js";
 import { withoutJudge } from "./detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "./detect/outside-globs.js";
@@ -87,6 +88,7 @@ async function pipeline(
   // detect (near-duplicate descriptions make routers guess: warn at both descriptions)
   const head = discover(settings.repoDir);
   head.diagnostics.push(
+    ...(settings.policy.warnings ?? []),
     ...nearDuplicateWarnings(head.skills),
     ...outsideGlobsDiagnostics(head.outsideGlobs, settings.changedFiles),
   );
@@ -439,7 +441,8 @@ function selectChanges(
     const match = picomatch(settings.skillsFilter, { dot: true });
     const matches = (c: SkillChangeInfo) => {
       const s = c.head ?? c.base;
-      return match(c.name) || (!!s && (match(s.path) || match(s.dir)));
+      // A skill's name selects every copy of it (`<name>@<folder>`: `nameCopies`).
+      return match(c.name) || (!!s && (match(agentNameOf(s)) || match(s.path) || match(s.dir)));
     };
     // A filter that names no skill at all is a typo, not an empty (and so passing) selection.
     if (!changes.some(matches))

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Skill, SkillChange } from "../model/index.js";
+import { agentNameOf, withRunName } from "./copies.js";
 import { touchedBy } from "./touched.js";
 
 /** What a PR did to one skill, and which batteries that calls for. */
@@ -59,24 +60,25 @@ export function classifyChanges(
       });
     return out;
   }
-  const baseByName = new Map(base.skills.map((s) => [s.name, s]));
   const headNames = new Set(head.skills.map((s) => s.name));
-  const renamedBase = new Set<string>();
+  const paired = pairByNameOrPath(head.skills, base.skills);
+  /** Base records paired with a head skill, by name, path or rename. */
+  const used = new Set<Skill>([...paired.values()].map((p) => p.from));
   for (const s of head.skills) {
-    let b = baseByName.get(s.name);
+    let b = paired.get(s)?.record;
     let renamedFrom: string | undefined;
     if (!b) {
       // A rename keeps the content (or at least the body) and loses the old name.
       const candidate = base.skills.find(
         (x) =>
           !headNames.has(x.name) &&
-          !renamedBase.has(x.name) &&
+          !used.has(x) &&
           (x.body === s.body || x.folder.contentHash === s.folder.contentHash),
       );
       if (candidate) {
         b = candidate;
         renamedFrom = candidate.name;
-        renamedBase.add(candidate.name);
+        used.add(candidate);
       }
     }
     if (!b) {
@@ -138,7 +140,7 @@ export function classifyChanges(
     });
   }
   for (const b of base.skills)
-    if (!headNames.has(b.name) && !renamedBase.has(b.name))
+    if (!headNames.has(b.name) && !used.has(b))
       out.push({
         name: b.name,
         change: "deleted",
@@ -150,6 +152,32 @@ export function classifyChanges(
         batteries: { discriminator: false, trigger: false },
         reason: "deleted: nothing to run",
       });
+  return out;
+}
+
+/**
+ * Each head skill's base record: the one of the same run name, else the one at the same path. A copy's run name
+ * (`<name>@<folder>`, `nameCopies`) depends on which copies each side holds: a PR that adds or deletes a copy
+ * renames the others, and the path says they are the same skill. A base record paired by path takes the head's
+ * run name (its checks and the verdict's keys then match).
+ */
+function pairByNameOrPath(
+  head: readonly Skill[],
+  base: readonly Skill[],
+): Map<Skill, { record: Skill; from: Skill }> {
+  const baseByName = new Map(base.map((s) => [s.name, s]));
+  const headNames = new Set(head.map((s) => s.name));
+  const out = new Map<Skill, { record: Skill; from: Skill }>();
+  for (const s of head) {
+    const b = baseByName.get(s.name);
+    if (b) out.set(s, { record: b, from: b });
+  }
+  const baseByPath = new Map(base.filter((b) => !headNames.has(b.name)).map((b) => [b.path, b]));
+  for (const s of head) {
+    if (out.has(s)) continue;
+    const b = baseByPath.get(s.path);
+    if (b && agentNameOf(b) === agentNameOf(s)) out.set(s, { record: withRunName(b, s), from: b });
+  }
   return out;
 }
 

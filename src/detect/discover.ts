@@ -4,6 +4,7 @@ import { isAbsolute, join, posix, relative, sep } from "node:path";
 import picomatch from "picomatch";
 import type { Diagnostic, Skill, SkillFolderContent, Suite, ValidationProfile } from "../model/index.js";
 import { readRegularFile, sha256OfFile } from "../util/read-file.js";
+import { agentNameOf, copyName, loadGroup, nameCopies } from "./copies.js";
 import { DirIndex } from "./dir-index.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
 import { findPlugins, type PluginManifest, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
@@ -28,6 +29,7 @@ import {
   suiteFileSkillName,
 } from "./suite-roots.js";
 import { SEED_EVALS_DIR, touchedBy } from "./touched.js";
+import { unreadEvalFiles } from "./unread-files.js";
 
 export { SEED_EVALS_DIR };
 
@@ -101,7 +103,8 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   };
   const skills: Skill[] = [];
   const outsideGlobs: string[] = [];
-  const byName = new Map<string, Skill>();
+  /** The skills holding each agent name, in discovery order. */
+  const holders = new Map<string, Skill[]>();
   const fresh = new Set<Skill>();
   for (const path of files.skillFiles) {
     const dir = posix.dirname(path);
@@ -137,23 +140,29 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     const skill = kept ? { ...kept } : loadSkill(ctx, path);
     if (!skill) continue;
     if (!kept) fresh.add(skill);
-    const clash = byName.get(skill.name);
+    // One agent loads one plugin, or one skills folder (`.claude/skills`, `.agents/skills` …), at a time: two
+    // skills of one name there are a conflict; copies in folders no agent loads together (per-agent folders,
+    // template projects, translations) are not: each is gated as a skill of its own (`nameCopies`).
+    const agentName = agentNameOf(skill);
+    const others = holders.get(agentName) ?? [];
+    const clash = others.find((o) => loadGroup(o) === loadGroup(skill));
     if (clash) {
-      // One agent loads one plugin, or one skills folder (`.claude/skills`, `.agents/skills` …), at a time: two
-      // skills of one name there are a conflict; copies in folders no agent loads together (per-agent folders,
-      // template projects, translations) are not.
-      const together = loadGroup(clash) === loadGroup(skill);
       diagnostics.push({
         ...(skill.loc.name ?? skill.loc.frontmatter),
-        severity: together ? "error" : "notice",
-        code: together ? "skill/duplicate-name" : "skill/duplicate-copy",
-        message: together
-          ? `skill name \`${skill.name}\` is also used by ${clash.path}; names must be unique ${skill.namespace ? `in plugin ${skill.namespace}` : `in one skills folder (${loadGroup(skill)}/)`}`
-          : `a copy of skill \`${skill.name}\` (${clash.path}) in a folder no agent loads together with it: evaluated once, as ${clash.path}`,
+        severity: "error",
+        code: "skill/duplicate-name",
+        message: `skill name \`${agentName}\` is also used by ${clash.path}; names must be unique ${skill.namespace ? `in plugin ${skill.namespace}` : `in one skills folder (${loadGroup(skill)}/)`}`,
       });
       continue;
     }
-    byName.set(skill.name, skill);
+    if (others.length > 0)
+      diagnostics.push({
+        ...(skill.loc.name ?? skill.loc.frontmatter),
+        severity: "notice",
+        code: "skill/duplicate-copy",
+        message: `a copy of skill \`${agentName}\` (also at ${others.map((o) => o.path).join(", ")}) in a folder no agent loads together with it: gated as a skill of its own, \`${copyName(agentName, skill.dir)}\``,
+      });
+    holders.set(agentName, [...others, skill]);
     skills.push(skill);
   }
   diagnostics.push(...followLinks(repoDir, skills, files.links, fresh));
@@ -166,6 +175,9 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     if (suite) skill.suite = suite;
   }
   diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
+  const read = new Set([...reader.sourceFiles, ...skills.flatMap((s) => s.suite?.sourceFiles ?? [])]);
+  diagnostics.push(...unreadEvalFiles(dirs, skills, plugins, read, new Set(diagnostics.map((d) => d.file))));
+  nameCopies(holders);
   return { repoDir, skills, diagnostics: dedupe(diagnostics), outsideGlobs, files };
 }
 
@@ -224,11 +236,6 @@ function followLinks(
     owner.linkTargets = [...(owner.linkTargets ?? []), rel];
   }
   return out;
-}
-
-/** The skills one agent loads together: a plugin's, or one skills folder's (the folder holding skill folders). */
-function loadGroup(s: Skill): string {
-  return s.namespace ? `plugin ${s.namespace}` : s.dir === "." ? "." : posix.dirname(s.dir);
 }
 
 /** The common case of a valid name, tested before the Unicode rule (discovery tests 10,000 of them). */

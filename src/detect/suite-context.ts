@@ -207,6 +207,15 @@ export class SuiteReader {
     return ds.length === 0;
   }
 
+  /** The parse errors of `rel` as warnings, saying why: for a file no tool reads where it is (`placeSuites`). */
+  demoteParseErrors(rel: string, why: string): void {
+    for (const d of this.fileProblems.get(rel) ?? [])
+      if (d.severity === "error") {
+        d.severity = "warning";
+        d.message = `${d.message}; ${why}`;
+      }
+  }
+
   error(loc: SourceLocation, code: string, message: string): void {
     this.diagnostics.push({ ...loc, severity: "error", code, message });
   }

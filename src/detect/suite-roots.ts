@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import type { Diagnostic, Skill, SuiteFormat } from "../model/index.js";
+import { agentNameOf } from "./copies.js";
 import type { PluginRoot } from "./layout.js";
 import type { SuiteReader } from "./suite-context.js";
 import { localName, SEED_EVALS_DIR, seedSuiteDir } from "./touched.js";
@@ -75,9 +76,13 @@ export function placeSuites(
       elsewhere: () => new Set(),
       diagnostics,
     };
-  const byName = new Map(skills.map((s) => [s.name, s]));
+  // By the name the agent knows: copies of one skill (`nameCopies`) hold the same one.
+  const byName = new Map<string, Skill[]>();
   const byLocal = new Map<string, Skill[]>();
-  for (const s of skills) byLocal.set(localName(s), [...(byLocal.get(localName(s)) ?? []), s]);
+  for (const s of skills) {
+    byName.set(agentNameOf(s), [...(byName.get(agentNameOf(s)) ?? []), s]);
+    byLocal.set(localName(s), [...(byLocal.get(localName(s)) ?? []), s]);
+  }
   const bySuiteDir = new Map<string, Skill>();
   const byDir = new Map<string, Skill>();
   for (const s of skills) {
@@ -87,11 +92,12 @@ export function placeSuites(
   }
   const extra = new Map<Skill, Map<string, Set<SuiteFormat>>>();
   const hidden = new Map<Skill, Set<string>>();
-  const resolve = (name: string): Skill | undefined => {
+  /** The skill `name` names; of several copies, the one the file sits with (`near`), else none. */
+  const resolve = (name: string, near?: Skill): Skill | undefined => {
+    const pick = (list: Skill[] | undefined) =>
+      list?.length === 1 ? list[0] : near && list?.includes(near) ? near : undefined;
     const exact = byName.get(name);
-    if (exact) return exact;
-    const local = byLocal.get(name);
-    return local?.length === 1 ? local[0] : undefined;
+    return exact ? pick(exact) : pick(byLocal.get(name));
   };
   for (const file of namedFiles) {
     const dir = posix.dirname(file);
@@ -101,20 +107,35 @@ export function placeSuites(
     const project = /^evals\/([^/]+)$/.exec(dir);
     const beside = byDir.get(dir) ?? (project ? resolve(project[1]!) : undefined);
     const src = reader.read(file);
+    // skill-creator reads `evals.json` only in a skill's `evals/` folder: one found by its name elsewhere that does
+    // not parse (a symbolic link checked out as its target's path, a fragment) names no skill and blocks nothing.
+    if (!src && !inSuiteOf && format === "skill-creator") {
+      reader.demoteParseErrors(
+        file,
+        "not read: found by its name outside a skill's evals/ folder, where skill-creator does not read it",
+      );
+      continue;
+    }
     const named = suiteFileSkillName(src?.value);
-    const namedSkill = named !== undefined ? resolve(named) : undefined;
+    const namedSkill = named !== undefined ? resolve(named, inSuiteOf ?? beside) : undefined;
     const key =
       (src?.value as Record<string, unknown> | undefined)?.skill_name !== undefined ? "skill_name" : "skill";
     const at = named !== undefined && src ? src.locateKey([key]) : { file, line: 1, column: 1 };
     if (named !== undefined && !namedSkill) {
-      const ambiguous = (byLocal.get(named)?.length ?? 0) > 1;
+      const copies = (byName.get(named)?.length ?? 0) > 1;
+      const ambiguous = copies || (byLocal.get(named)?.length ?? 0) > 1;
       diagnostics.push({
         ...at,
         severity: "warning",
         code: "suite/orphan",
-        message: ambiguous
-          ? `suite file names skill \`${named}\`, which several plugins have: name it \`<plugin>:${named}\``
-          : `suite file names skill \`${named}\`, which this repository does not have${(inSuiteOf ?? beside) ? `; read as ${(inSuiteOf ?? beside)!.name}'s` : ""}`,
+        message: copies
+          ? `suite file names skill \`${named}\`, which several folders hold copies of (${byName
+              .get(named)!
+              .map((s) => s.dir)
+              .join(", ")}): put it in the suite folder of the copy it is for`
+          : ambiguous
+            ? `suite file names skill \`${named}\`, which several plugins have: name it \`<plugin>:${named}\``
+            : `suite file names skill \`${named}\`, which this repository does not have${(inSuiteOf ?? beside) ? `; read as ${(inSuiteOf ?? beside)!.name}'s` : ""}`,
       });
     } else if (namedSkill && (inSuiteOf ?? beside) && namedSkill !== (inSuiteOf ?? beside))
       diagnostics.push({
@@ -127,7 +148,7 @@ export function placeSuites(
     // `tests/<plugin>/<skill>/eval.yaml`): that skill's, when the name is unambiguous.
     const byFolder =
       named === undefined && !inSuiteOf && !beside
-        ? (byName.get(`${posix.basename(posix.dirname(dir))}:${posix.basename(dir)}`) ??
+        ? (resolve(`${posix.basename(posix.dirname(dir))}:${posix.basename(dir)}`) ??
           resolve(posix.basename(dir)))
         : undefined;
     const owner = namedSkill ?? inSuiteOf ?? beside ?? byFolder;
@@ -181,7 +202,7 @@ export function orphanSeedSuites(
       .sort();
   if (!reader.dirs.isDir(SEED_EVALS_DIR)) return out;
   // Names, not paths: 10,000 path joins for 1,000 folders is most of this pass.
-  const names = new Set(skills.map((s) => s.name));
+  const names = new Set(skills.map(agentNameOf));
   const namespaces = new Set(plugins.map((p) => p.name));
   const warn = (dir: string, what: string) =>
     out.push({

@@ -1,19 +1,24 @@
 import { posix } from "node:path";
 import type { Skill } from "../model/index.js";
+import { agentNameOf } from "./copies.js";
 
 /** The seed layout keeps suites here; `<skill-dir>/evals/` is the other place. */
 export const SEED_EVALS_DIR = ".agent/evals";
 
-/** A skill's folder under `.agent/evals/`: `<name>`, or `<plugin>/<name>` for a plugin's skill. */
-export function seedSuiteDir(s: Pick<Skill, "name" | "namespace">): string {
+/**
+ * A skill's folder under `.agent/evals/`: `<name>`, or `<plugin>/<name>` for a plugin's skill; by the name the
+ * agent knows (every copy of a skill reads the same one).
+ */
+export function seedSuiteDir(s: Pick<Skill, "name" | "agentName" | "namespace">): string {
   return s.namespace
-    ? posix.join(SEED_EVALS_DIR, s.namespace, s.name.slice(s.namespace.length + 1))
-    : posix.join(SEED_EVALS_DIR, s.name);
+    ? posix.join(SEED_EVALS_DIR, s.namespace, localName(s))
+    : posix.join(SEED_EVALS_DIR, agentNameOf(s));
 }
 
 /** The name a skill has within its namespace (its frontmatter name). */
-export function localName(s: Pick<Skill, "name" | "namespace">): string {
-  return s.namespace ? s.name.slice(s.namespace.length + 1) : s.name;
+export function localName(s: Pick<Skill, "name" | "agentName" | "namespace">): string {
+  const name = agentNameOf(s);
+  return s.namespace ? name.slice(s.namespace.length + 1) : name;
 }
 
 /**
@@ -37,7 +42,7 @@ export function touchedBy(
     changed.has(s.path) ||
     dirs.has(s.dir) ||
     dirs.has(seedSuiteDir(s)) ||
-    named.has(s.name) ||
+    named.has(agentNameOf(s)) ||
     (s.linkTargets?.some((t) => changed.has(t) || dirs.has(t)) ?? false) ||
     (s.suite !== undefined &&
       (suiteDirs(s).some((d) => dirs.has(d)) || s.suite.sourceFiles.some((f) => changed.has(f))));

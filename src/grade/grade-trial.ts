@@ -153,7 +153,8 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
     let out: AssertionOutcome;
     try {
       out = await type.evaluate(resolved, {
-        skill: suite.skill,
+        // The name the agent knows the skill by (the request's), which it reports activating.
+        skill: trial.skill || suite.skill,
         suite,
         caseDef,
         trial,

@@ -50,6 +50,11 @@ export interface JudgeOptions {
   retryBaseMs?: number;
 }
 
+/** The model a judge configuration grades with: its own, else its adapter's default (undefined: no such adapter). */
+export function judgeModelOf(config: AgentConfig): string | undefined {
+  return config.model ?? DEFAULT_MODELS[config.adapter];
+}
+
 export function createJudge(config: AgentConfig, opts: JudgeOptions = {}): Judge {
   const kind = config.adapter;
   if (kind !== "anthropic" && kind !== "openai") {

@@ -94,12 +94,15 @@ function where(q: TriggerQuery): string {
 export function gradeTriggerTrial(
   query: IndexedTriggerQuery,
   record: TrialRecord,
+  /** The run's name of the skill (the check's). */
   skill: string,
+  /** The name the agent knows it by, which it reports activating (a copy's run name differs: `nameCopies`). */
+  agentName: string = skill,
 ): CheckResult {
   const checkId = triggerCheckId(query);
   const activated = [...new Set(record.skillsActivated)];
-  const fired = activated.includes(skill);
-  const expectedSkill = query.shouldFire ? skill : (query.fromSkill ?? NONE_LABEL);
+  const fired = activated.includes(agentName);
+  const expectedSkill = query.shouldFire ? agentName : (query.fromSkill ?? NONE_LABEL);
   const base = {
     checkId,
     skill,
@@ -120,15 +123,15 @@ export function gradeTriggerTrial(
       message: `${where(query)}: trigger run ${record.trial} of ${prompt} errored (${record.error.kind}): ${record.error.message}`,
     };
   }
-  if (record.skillsRegistered && !record.skillsRegistered.includes(skill)) {
+  if (record.skillsRegistered && !record.skillsRegistered.includes(agentName)) {
     return {
       ...base,
       status: "error",
-      message: `${where(query)}: ${skill} was not registered by the harness (registered: ${record.skillsRegistered.join(", ") || "none"}); the run measures nothing`,
+      message: `${where(query)}: ${agentName} was not registered by the harness (registered: ${record.skillsRegistered.join(", ") || "none"}); the run measures nothing`,
     };
   }
   const pass = fired === query.shouldFire;
-  const expected = `${skill} ${query.shouldFire ? "fires" : "does not fire"}`;
+  const expected = `${agentName} ${query.shouldFire ? "fires" : "does not fire"}`;
   const actual = `activated: ${activated.length ? activated.join(", ") : "none"}`;
   return {
     ...base,

@@ -160,6 +160,8 @@ export interface PolicyState {
   changes: PolicyChangeRecord[];
   /** Problems of the PR's own configuration file (it does not apply here, but it would after the merge). */
   headDiagnostics: Diagnostic[];
+  /** Warnings of the policy's own file (`config/judge-is-agent` …); its errors stop the run before this. */
+  warnings?: Diagnostic[];
   /** Name of the maintainers' override label (base config `override.label`). */
   overrideLabel: string;
 }

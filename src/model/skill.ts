@@ -18,6 +18,13 @@ export interface Skill {
    * `<plugin>:` for a plugin's skill, as Claude Code names them. Unique per run.
    */
   name: string;
+  /**
+   * Set on a copy of a skill that another root holds too (template projects each with their own
+   * `.agents/skills`, per-agent folders): the name an agent knows it by (its frontmatter name, `plugin:`-prefixed),
+   * while `name` is `<agentName>@<dir>`, so each copy is a skill of its own in the run. Unset otherwise: the agent's
+   * name is `name`.
+   */
+  agentName?: string;
   /** The plugin a plugin skill belongs to; names are unique per namespace. */
   namespace?: string;
   layout: SkillLayout;

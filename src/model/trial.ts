@@ -43,6 +43,7 @@ export interface Usage {
 export interface TrialRequest {
   /** Content key of (skill content, prompt, files, mode, trial[, catalogue]): see `trialKey`. */
   key: string;
+  /** The skill under test, by the name the agent knows it (a copy's run name is `<this>@<folder>`). */
   skill: string;
   /** Case id for skill/baseline trials; `trigger:<n>` for trigger queries. */
   caseId: string;

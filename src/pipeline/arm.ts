@@ -1,3 +1,4 @@
+import { agentNameOf } from "../detect/copies.js";
 import { gradeTrial } from "../grade/grade-trial.js";
 import type { Judge } from "../grade/judge.js";
 import {
@@ -9,9 +10,17 @@ import {
   triggerQueries,
 } from "../grade/trigger.js";
 import { PlaceholderError, resolvePlaceholders } from "../grade/vars.js";
-import type { Case, CheckResult, Skill, TrialMode, TrialRecord, TrialRequest } from "../model/index.js";
+import type {
+  Case,
+  CatalogueEntry,
+  CheckResult,
+  Skill,
+  TrialMode,
+  TrialRecord,
+  TrialRequest,
+} from "../model/index.js";
 import { rankCompetitorPrompts, selectCasePrompts, selectCompetitorPrompts } from "../plan/competitors.js";
-import { type BatteryPlan, planTrials } from "../plan/plan.js";
+import { type BatteryPlan, catalogueFor, planTrials } from "../plan/plan.js";
 import { mapLimited } from "../util/slots.js";
 
 /** One side of the comparison: the head checkout or the base checkout. */
@@ -97,22 +106,26 @@ export function makeJob(
   if (batteries.trigger) {
     const headIds = new Map<string, string>();
     for (const [id, q] of headJob?.queries ?? []) headIds.set(queryIdentity(q), id);
-    const catalogue = arm.skills.map((s) => ({
-      name: s.name,
+    // The skills a trigger trial installs, by the names the agent knows (one copy of each: `catalogueFor`).
+    const installs = catalogueFor(skill, arm.skills);
+    const name = agentNameOf(skill);
+    const entries = installs.map((s) => ({ name: agentNameOf(s), description: s.description }));
+    const catalogue = installs.map((s) => ({
+      name: agentNameOf(s),
       trigger: s.suite?.trigger,
       cases: caps ? s.suite?.cases : undefined,
     }));
-    const cross = crossSkillQueries(skill.name, catalogue);
+    const cross = crossSkillQueries(name, catalogue);
     // A skill without a suite has no prompts of its own to be judged by: it is probed only where its description
     // shares a word with another skill's prompt (a new skill that would take that skill's work).
-    const candidates = skill.suite ? cross : withOverlap(skill.name, arm.skills, cross);
+    const candidates = skill.suite ? cross : withOverlap(name, entries, cross);
     const competitors =
       caps?.competitors === undefined
         ? candidates
         : headJob
           ? candidates.filter((q) => headIds.has(queryIdentity(q)))
-          : selectCompetitorPrompts(skill.name, arm.skills, candidates, caps.competitors);
-    for (const q of [...ownQueries(arm, skill, headJob, caps), ...competitors]) {
+          : selectCompetitorPrompts(name, entries, candidates, caps.competitors);
+    for (const q of [...ownQueries(name, entries, skill, headJob, caps), ...competitors]) {
       // Ids are positional; a prompt inserted or removed in the PR must not make head and base compare
       // different prompts. A base prompt the head no longer has gets an id of its own.
       const id = headJob ? (headIds.get(queryIdentity(q)) ?? `${triggerCheckId(q)}@base`) : triggerCheckId(q);
@@ -130,7 +143,9 @@ export function makeJob(
  * chose.
  */
 function ownQueries(
-  arm: Arm,
+  /** The skill's name as the agent knows it, and the catalogue a trial installs (`catalogueFor`). */
+  name: string,
+  entries: readonly CatalogueEntry[],
   skill: Skill,
   headJob: SkillJob | undefined,
   caps: QueryCaps | undefined,
@@ -140,19 +155,14 @@ function ownQueries(
   if (set?.shouldFire.length || !caps) return own;
   const cases = headJob
     ? [...headJob.queries.values()].filter((q) => q.fromCase !== undefined && !q.fromSkill)
-    : selectCasePrompts(
-        skill.name,
-        arm.skills,
-        casePromptQueries(skill.suite?.cases ?? []),
-        caps.casePrompts,
-      );
+    : selectCasePrompts(name, entries, casePromptQueries(skill.suite?.cases ?? []), caps.casePrompts);
   return [...cases, ...own];
 }
 
 /** Cross-skill prompts sharing at least one word (the lexical proxy's terms) with `skill`'s description. */
 function withOverlap(
   skill: string,
-  catalogue: readonly Skill[],
+  catalogue: readonly CatalogueEntry[],
   candidates: readonly IndexedTriggerQuery[],
 ): IndexedTriggerQuery[] {
   return rankCompetitorPrompts(skill, catalogue, candidates)
@@ -223,7 +233,9 @@ export async function gradeJob(
     if (req.mode === "trigger") {
       const q = job.queries.get(req.caseId);
       // The job's id (head-aligned for the base arm) wins over the positional one.
-      return q ? [{ ...gradeTriggerTrial(q, record, job.skill.name), checkId: req.caseId }] : [];
+      return q
+        ? [{ ...gradeTriggerTrial(q, record, job.skill.name, agentNameOf(job.skill)), checkId: req.caseId }]
+        : [];
     }
     const caseDef = cases.get(req.caseId);
     if (!caseDef || !suite) return [];

@@ -1,6 +1,7 @@
 import type { Attribution } from "../attribute/roots.js";
 import { attributeRoots, compressionStats } from "../attribute/roots.js";
 import type { SkillChangeInfo } from "../detect/changes.js";
+import { agentNameOf } from "../detect/copies.js";
 import { summariseDiscriminator } from "../grade/discriminator.js";
 import { levelsOf } from "../grade/levels.js";
 import { checkLockstep } from "../grade/lockstep.js";
@@ -197,7 +198,13 @@ function buildSkill(
   const asAsked = o.headRecords
     .filter(({ record }) => record)
     .map(({ request, record }) => ({ ...record, skill: request.skill, mode: request.mode }));
-  const cost = costBySkill(asAsked).get(skill.name) ?? { usd: 0, agentCalls: 0, cacheHits: 0, byMode: {} };
+  // Requests name the skill as the agent knows it (a copy's run name differs).
+  const cost = costBySkill(asAsked).get(agentNameOf(skill)) ?? {
+    usd: 0,
+    agentCalls: 0,
+    cacheHits: 0,
+    byMode: {},
+  };
   for (const { request, record } of o.headRecords) {
     if (!record?.error) continue;
     if (record.error.kind === "contaminated" && record.error.offendingCall)

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { agentNameOf } from "../detect/copies.js";
 import type { InstalledSkill, Skill, TrialMode, TrialRequest } from "../model/index.js";
 import { canonicalJson, sha256Hex as sha256, trialKey } from "../run/keys.js";
 import { BASELINE_CONSTRAINTS } from "./constraints.js";
@@ -13,7 +14,7 @@ export interface BatteryPlan {
 export interface PlanInput {
   repoDir: string;
   skill: Skill;
-  /** Every skill of the repository (the router chooses among them in trigger trials). */
+  /** Every skill of the repository (the router chooses among them in trigger trials; see `catalogueFor`). */
   catalogue: Skill[];
   batteries: BatteryPlan;
   /** Trials per case and mode. */
@@ -35,7 +36,8 @@ export interface PlanInput {
 
 export function installedSkill(repoDir: string, s: Skill): InstalledSkill {
   return {
-    name: s.name,
+    // Installed under the name the agent knows it by: a copy's run name (`<name>@<folder>`) is the run's own.
+    name: agentNameOf(s),
     description: s.description,
     sourceDir: join(repoDir, s.dir),
     files: s.folder.files,
@@ -49,14 +51,30 @@ export function installedSkill(repoDir: string, s: Skill): InstalledSkill {
  * are read only after the routing decision, which is all a trigger trial observes (adapters stop there), so an
  * edit that leaves every frontmatter alone re-runs no trigger trial.
  */
-export function catalogueHash(catalogue: readonly Pick<Skill, "name" | "frontmatter">[]): string {
+export function catalogueHash(
+  catalogue: readonly Pick<Skill, "name" | "agentName" | "frontmatter">[],
+): string {
   return sha256(
     canonicalJson(
-      [...catalogue]
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-        .map((s) => [s.name, s.frontmatter]),
+      catalogue
+        .map((s) => [agentNameOf(s), s.frontmatter] as const)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     ),
   );
+}
+
+/**
+ * The catalogue a trigger trial of `skill` installs: one skill per name an agent knows, as one root holds them.
+ * Of several copies of a skill (`nameCopies`), the one under test, else the first.
+ */
+export function catalogueFor(skill: Skill, all: readonly Skill[]): Skill[] {
+  const byName = new Map<string, Skill>();
+  for (const s of all) {
+    const name = agentNameOf(s);
+    if (!byName.has(name)) byName.set(name, s);
+  }
+  byName.set(agentNameOf(skill), skill);
+  return [...byName.values()];
 }
 
 /**
@@ -66,6 +84,8 @@ export function catalogueHash(catalogue: readonly Pick<Skill, "name" | "frontmat
 export function planTrials(input: PlanInput): TrialRequest[] {
   const { repoDir, skill } = input;
   const suite = skill.suite;
+  // What the agent is told and reports (installed name, activations, baseline contamination).
+  const agentName = agentNameOf(skill);
   const first = input.firstTrial ?? 0;
   const requests: TrialRequest[] = [];
   const fileHashes = new Map<string, string>();
@@ -101,7 +121,7 @@ export function planTrials(input: PlanInput): TrialRequest[] {
           });
           requests.push({
             key,
-            skill: skill.name,
+            skill: agentName,
             caseId: c.id,
             mode,
             trial: t,
@@ -119,8 +139,9 @@ export function planTrials(input: PlanInput): TrialRequest[] {
     input.triggerQueries?.length &&
     (!input.onlyModes || input.onlyModes.has("trigger"))
   ) {
-    const catalogue = input.catalogue.map((s) => installedSkill(repoDir, s));
-    const catHash = catalogueHash(input.catalogue);
+    const installs = catalogueFor(skill, input.catalogue);
+    const catalogue = installs.map((s) => installedSkill(repoDir, s));
+    const catHash = catalogueHash(installs);
     for (const q of input.triggerQueries)
       for (let t = first; t < first + input.triggerRuns; t++) {
         const key = trialKey({
@@ -132,7 +153,7 @@ export function planTrials(input: PlanInput): TrialRequest[] {
         });
         requests.push({
           key,
-          skill: skill.name,
+          skill: agentName,
           caseId: q.checkId,
           mode: "trigger",
           trial: t,

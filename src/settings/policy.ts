@@ -19,6 +19,7 @@ import {
   type Thresholds,
 } from "../model/index.js";
 import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
+import { judgeIsAgentWarnings } from "./judge-independence.js";
 
 export const CONFIG_FILES = [".skillgate.yml", ".skillgate.yaml"];
 
@@ -68,6 +69,8 @@ export function readConfig(tree: ConfigTree, rel?: string): LoadedConfig {
       diagnostics.push(...validateAgainst(configSchema, src.value, src, [], "config"));
     if (!diagnostics.some((d) => d.severity === "error"))
       diagnostics.push(...matrixProblems((src.value ?? {}) as SkillgateConfig, src));
+    if (!diagnostics.some((d) => d.severity === "error"))
+      diagnostics.push(...judgeIsAgentWarnings((src.value ?? {}) as SkillgateConfig, src));
     const valid = !diagnostics.some((d) => d.severity === "error");
     return {
       config: valid ? ((src.value ?? {}) as SkillgateConfig) : {},

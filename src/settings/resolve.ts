@@ -231,6 +231,7 @@ export function resolvePolicy(
     ...(operatorFile ? { agentDir: dirname(operatorFile) } : {}),
     changes: [],
     headDiagnostics: [],
+    warnings: loaded.diagnostics,
     overrideLabel: loaded.config.override?.label ?? DEFAULT_OVERRIDE_LABEL,
   };
   if (trusted && !(configOption && !rel)) {

@@ -10,7 +10,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
+import { classifyChanges } from "../../src/detect/changes.js";
 import { discoverRepository } from "../../src/detect/discover.js";
+import { gradeTriggerTrial } from "../../src/grade/trigger.js";
+import { type Arm, makeJob, planJob } from "../../src/pipeline/arm.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import type { Diagnostic, Skill } from "../../src/model/index.js";
@@ -182,6 +185,99 @@ describe("an error is as small as what it breaks", () => {
   });
 });
 
+describe("no silent gaps: eval files in layouts skillgate does not read", () => {
+  const evalsJson = JSON.stringify({
+    skill_name: "audit",
+    evals: [{ id: 1, prompt: "Audit this.", assertions: ["It audits."] }],
+  });
+  const trigger = JSON.stringify([{ query: "Audit it.", should_trigger: true }]);
+
+  it("each file that looks like an eval file but is read by no format is a located notice saying what is read", () => {
+    const dir = repo({
+      "plugins/sec/.claude-plugin/plugin.json": JSON.stringify({ name: "sec" }),
+      "plugins/sec/skills/audit/SKILL.md": skillMd("audit"),
+      "plugins/sec/skills/audit/evals/evals.json": evalsJson,
+      // beside evals.json: a second set skill-creator does not read either
+      "plugins/sec/skills/audit/evals/evals-hard.json": evalsJson,
+      // a trigger set beside SKILL.md rather than in the suite folder
+      "plugins/sec/skills/audit/trigger-eval.json": trigger,
+      // a plugin-level case folder (trailofbits' layout)
+      "plugins/sec/evals/sql-injection/case.yaml": "prompt: Find the bug.\nexpected: SQL injection\n",
+      // getsentry's scenarios
+      "plugins/sec/skills/audit/evals/scenarios/leak.json": JSON.stringify({ prompt: "Check it." }),
+      // files a case copies in are no eval files
+      "plugins/sec/skills/audit/evals/files/report.json": "{}",
+      "plugins/sec/skills/audit/references/guide.md": "Read me.",
+    });
+    const found = discoverRepository(dir, opts);
+    const unread = found.diagnostics.filter((d) => d.code === "suite/unread-file");
+    expect(unread.map((d) => `${d.file}:${d.line} ${d.severity}`)).toEqual([
+      "plugins/sec/evals/sql-injection/case.yaml:1 notice",
+      "plugins/sec/skills/audit/evals/evals-hard.json:1 notice",
+      "plugins/sec/skills/audit/evals/scenarios/leak.json:1 notice",
+      "plugins/sec/skills/audit/trigger-eval.json:1 notice",
+    ]);
+    // It says what is read instead.
+    expect(unread.find((d) => d.file.endsWith("trigger-eval.json"))!.message).toContain(
+      "plugins/sec/skills/audit/evals/trigger-eval.json",
+    );
+    expect(unread.find((d) => d.file.endsWith("evals-hard.json"))!.message).toContain("evals.json");
+    // The suite the skill has is still read.
+    expect(skill(found.skills, "sec:audit").suite?.cases.map((c) => c.id)).toEqual(["eval-1"]);
+  });
+
+  it("every file a format reads is attached, with no notice", () => {
+    const dir = repo({
+      "skills/audit/SKILL.md": skillMd("audit"),
+      "skills/audit/evals/evals.json": evalsJson,
+      "skills/audit/evals/trigger-eval.json": trigger,
+    });
+    const found = discoverRepository(dir, opts);
+    expect(found.diagnostics.filter((d) => d.code === "suite/unread-file")).toEqual([]);
+    expect(skill(found.skills, "audit").suite?.sourceFiles.sort()).toEqual([
+      "skills/audit/evals/evals.json",
+      "skills/audit/evals/trigger-eval.json",
+    ]);
+  });
+});
+
+describe("a file named like a suite file that no tool reads there", () => {
+  it("an evals.json outside the suite folder that does not parse (a path written as text) is a warning, and the skill's trigger battery still plans", async () => {
+    const dir = repo({
+      "plugins/kit/.claude-plugin/plugin.json": JSON.stringify({ name: "kit" }),
+      "plugins/kit/skills/audit/SKILL.md": skillMd("audit"),
+      "plugins/kit/skills/audit/evals/evals.json": JSON.stringify([
+        { query: "Audit my plugin.", should_trigger: true },
+        { query: "Write a poem.", should_trigger: false },
+      ]),
+      // what a checkout without symbolic links writes for a link: its target as text
+      "plugins/kit/skills/audit/evals.json": "evals/evals.json",
+      "plugins/kit/skills/audit/references/patterns/evals.json": "../../evals/evals.json",
+    });
+    const v = await validate(dir);
+    expect(v.errors).toBe(0);
+    expect(at(v.diagnostics, "warning")).toEqual(
+      expect.arrayContaining([
+        "plugins/kit/skills/audit/evals.json:1 file/json-syntax",
+        "plugins/kit/skills/audit/references/patterns/evals.json:1 file/json-syntax",
+      ]),
+    );
+    const lines = await plan(dir);
+    expect(
+      lines.filter((l) => l.skill === "kit:audit" && l.battery === "trigger" && l.trials > 0),
+    ).toHaveLength(1);
+  });
+
+  it("an evals.json in the suite folder that does not parse stays an error", () => {
+    const dir = repo({
+      "skills/audit/SKILL.md": skillMd("audit"),
+      "skills/audit/evals/evals.json": "{ not json",
+    });
+    const found = discoverRepository(dir, opts);
+    expect(at(found.diagnostics, "error")).toEqual(["skills/audit/evals/evals.json:1 file/json-syntax"]);
+  });
+});
+
 describe("discovery as Claude Code loads skills", () => {
   it("a plugin's manifest names its skills folder: previews stay outside it, fragments without frontmatter are no skills", async () => {
     const v = await validate(repo({}, "plugin-paths"));
@@ -213,6 +309,103 @@ describe("discovery as Claude Code loads skills", () => {
       ".github/skills/twin/SKILL.md:2 skill/duplicate-copy",
       "templates/web/.agents/skills/setup/SKILL.md:2 skill/duplicate-copy",
     ]);
+    // Each copy is gated as a skill of its own, named by its folder; a name one folder holds stays plain.
+    expect(v.skills.map((s: Skill) => `${s.name} ${s.path}`).sort()).toEqual([
+      "same skills/one/SKILL.md",
+      "setup@templates/cli/.agents/skills/setup templates/cli/.agents/skills/setup/SKILL.md",
+      "setup@templates/web/.agents/skills/setup templates/web/.agents/skills/setup/SKILL.md",
+      "twin@.claude/skills/twin .claude/skills/twin/SKILL.md",
+      "twin@.github/skills/twin .github/skills/twin/SKILL.md",
+    ]);
+  });
+
+  it("copies: a copy's trigger trials install it under the skill's name, once, and its twin's prompts are no negatives of it", () => {
+    const triggers = (q: string) =>
+      JSON.stringify([
+        { query: q, should_trigger: true },
+        { query: "Write a poem.", should_trigger: false },
+      ]);
+    const dir = repo({
+      "templates/web/.agents/skills/setup/SKILL.md": skillMd("setup"),
+      "templates/web/.agents/skills/setup/evals/trigger-eval.json": triggers("Set up the web app."),
+      "templates/cli/.agents/skills/setup/SKILL.md": skillMd("setup"),
+      "templates/cli/.agents/skills/setup/evals/trigger-eval.json": triggers("Set up the cli."),
+      "templates/cli/.agents/skills/lint/SKILL.md": skillMd("lint"),
+      "templates/cli/.agents/skills/lint/evals/trigger-eval.json": triggers("Lint it."),
+    });
+    const found = discoverRepository(dir, opts);
+    const arm: Arm = { name: "head", repoDir: dir, skills: found.skills };
+    const web = skill(found.skills, "setup@templates/web/.agents/skills/setup");
+    const job = makeJob(arm, web, { discriminator: false, trigger: true }, {});
+    expect([...job.queries.keys()]).toEqual([
+      "trigger/fire/0",
+      "trigger/nofire/0",
+      "trigger/cross/lint/0", // the cli copy's own prompt is not a negative of the web copy
+    ]);
+    const requests = planJob(job, { trials: 1, triggerRuns: 1, seed: 1 });
+    expect(requests.map((r) => r.skill)).toEqual(["setup", "setup", "setup"]);
+    const installed = requests[0]!.install;
+    expect(installed.map((s) => s.name).sort()).toEqual(["lint", "setup"]);
+    expect(installed.find((s) => s.name === "setup")!.sourceDir).toBe(join(dir, web.dir));
+    // What the agent reports activating is the copy's check passing.
+    const record = {
+      key: requests[0]!.key,
+      skill: "setup",
+      caseId: "trigger/fire/0",
+      mode: "trigger" as const,
+      trial: 0,
+      output: "",
+      toolCalls: [],
+      skillsActivated: ["setup"],
+      durationMs: 1,
+      files: {},
+      usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    };
+    const check = gradeTriggerTrial(job.queries.get("trigger/fire/0")!, record, web.name, "setup");
+    expect(check).toMatchObject({ status: "pass", skill: web.name });
+  });
+
+  it("copies: a suite file naming the skill belongs to the copy it sits with; a PR adding a copy leaves the first unchanged", () => {
+    const suite = (n: number) =>
+      JSON.stringify({
+        skill_name: "setup",
+        evals: [{ id: n, prompt: "Set it up.", assertions: ["It is set up."] }],
+      });
+    const files = {
+      "templates/web/.agents/skills/setup/SKILL.md": skillMd("setup"),
+      "templates/web/.agents/skills/setup/evals/evals.json": suite(1),
+    };
+    const base = repo(files);
+    const head = repo({
+      ...files,
+      "templates/cli/.agents/skills/setup/SKILL.md": skillMd("setup"),
+      "templates/cli/.agents/skills/setup/evals/evals.json": suite(2),
+    });
+    const found = discoverRepository(head, opts);
+    expect(
+      found.diagnostics.filter(
+        (d) => d.code.startsWith("suite/orphan") || d.code === "suite/names-other-skill",
+      ),
+    ).toEqual([]);
+    expect(found.skills.map((s) => `${s.name} ${s.suite?.cases.map((c) => c.id)}`)).toEqual([
+      "setup@templates/cli/.agents/skills/setup eval-2",
+      "setup@templates/web/.agents/skills/setup eval-1",
+    ]);
+    const baseFound = discoverRepository(base, opts);
+    expect(baseFound.skills.map((s) => s.name)).toEqual(["setup"]);
+    const changes = classifyChanges(
+      { dir: head, skills: found.skills },
+      { dir: base, skills: baseFound.skills },
+      ["templates/cli/.agents/skills/setup/SKILL.md", "templates/cli/.agents/skills/setup/evals/evals.json"],
+    );
+    expect(changes.map((c) => `${c.name} ${c.change}`)).toEqual([
+      "setup@templates/cli/.agents/skills/setup new",
+      "setup@templates/web/.agents/skills/setup unchanged",
+    ]);
+    // The base record takes the head's run name, its suite too (checks and verdict keys match).
+    const web = changes[1]!;
+    expect(web.base?.name).toBe(web.head?.name);
+    expect(web.base?.suite?.skill).toBe(web.head?.name);
   });
 
   it("name ≠ folder is a warning under the default profile, an error under strict", async () => {

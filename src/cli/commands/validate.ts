@@ -42,7 +42,8 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
   let include: string[] | undefined;
   let exclude: string[] | undefined;
   try {
-    const { config } = loadConfig(repoDir, values.config);
+    const { config, warnings } = loadConfig(repoDir, values.config);
+    diagnostics.push(...warnings);
     if (!values.profile && config.profile) profile = config.profile;
     globs = config.skills?.globs;
     judgeConfigured = config.judge !== undefined;

@@ -1,0 +1,96 @@
+import { posix } from "node:path";
+import type { Diagnostic, Skill } from "../model/index.js";
+import type { DirIndex } from "./dir-index.js";
+import type { PluginRoot } from "./layout.js";
+
+/** Data files an eval tool could have written. */
+const DATA_FILE = /\.(json|jsonl|ya?ml)$/i;
+/** A name that says "eval" (`evals-hard.json`, `trigger-eval.json`, `case.yaml`, `test_cases.json` …). */
+const EVAL_NAME = /eval|trigger|scenario|case|task|test|prompt|assert|expect|grader|rubric/i;
+/** Folders whose data files are cases by their place (getsentry's `evals/scenarios/*.json`). */
+const CASE_DIRS = new Set(["scenarios", "cases", "tasks", "prompts", "tests", "assertions", "graders"]);
+/** Folders of files a case copies into the workspace: inputs, not eval files. */
+const INPUT_DIRS = new Set([
+  "files",
+  "fixtures",
+  "assets",
+  "data",
+  "inputs",
+  "outputs",
+  "expected",
+  "workspace",
+]);
+/** How deep below an `evals/` folder to look (`evals/<case>/case.yaml` is 2). */
+const MAX_DEPTH = 3;
+
+const WHAT_IS_READ =
+  "evals.json (skill-creator), eval.yaml with tasks/*.yaml and trigger_tests.yaml (waza), meta.json with prompts/ and assertions/ (skillgate), and trigger sets named trigger-eval.json, trigger_evals.json, triggers.json or eval_set.json";
+
+/**
+ * Files that look like eval files but that no format read (#28: no silent gaps): a second `evals-*.json` beside
+ * `evals.json`, a trigger set beside `SKILL.md`, a plugin's own `evals/<case>/case.yaml`, `evals/scenarios/*.json`.
+ * Each is a located notice saying what skillgate reads there instead, so a suite a maintainer believes gated is
+ * never silently left out. `read` holds every file a suite format read; `named` every file a diagnostic names
+ * already (a broken file is reported as broken, not as unread).
+ */
+export function unreadEvalFiles(
+  dirs: DirIndex,
+  skills: readonly Skill[],
+  plugins: readonly PluginRoot[],
+  read: ReadonlySet<string>,
+  named: ReadonlySet<string>,
+): Diagnostic[] {
+  const found = new Map<string, string>();
+  const report = (file: string, why: string) => {
+    if (!read.has(file) && !named.has(file) && !found.has(file)) found.set(file, why);
+  };
+  for (const s of skills) {
+    const evals = posix.join(s.dir, "evals");
+    for (const [name, e] of dirs.list(s.dir) ?? [])
+      if (e.kind === "file" && !e.link && DATA_FILE.test(name) && EVAL_NAME.test(name))
+        report(
+          posix.join(s.dir, name),
+          /trigger/i.test(name)
+            ? `a trigger set is read from the skill's suite folder, ${evals}/trigger-eval.json`
+            : `suites are read from the skill's suite folder ${evals}/: ${WHAT_IS_READ}`,
+        );
+    for (const file of evalLikeFiles(dirs, evals, 0))
+      report(file, `in ${evals}/ skillgate reads ${WHAT_IS_READ}; see docs/formats.md`);
+  }
+  for (const p of plugins) {
+    const evals = posix.join(p.dir, "evals");
+    for (const file of evalLikeFiles(dirs, evals, 0))
+      report(
+        file,
+        `a plugin's own ${evals}/ folder is not read: each skill's suite is read from its folder's evals/ (${WHAT_IS_READ}), or from an evals.json (skill_name) or eval.yaml (skill) that names its skill`,
+      );
+  }
+  return [...found]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([file, why]) => ({
+      file,
+      line: 1,
+      column: 1,
+      severity: "notice",
+      code: "suite/unread-file",
+      message: `this looks like an eval file, but no format skillgate reads takes it from here, so nothing in it is gated: ${why}`,
+    }));
+}
+
+/** Data files below `dir` that are eval files by their name or their folder's, skipping case inputs. */
+function evalLikeFiles(dirs: DirIndex, dir: string, depth: number): string[] {
+  const out: string[] = [];
+  for (const [name, e] of dirs.list(dir) ?? []) {
+    if (e.link) continue;
+    const path = posix.join(dir, name);
+    if (e.kind === "dir" && depth < MAX_DEPTH && !INPUT_DIRS.has(name))
+      out.push(...evalLikeFiles(dirs, path, depth + 1));
+    else if (
+      e.kind === "file" &&
+      DATA_FILE.test(name) &&
+      (EVAL_NAME.test(name) || CASE_DIRS.has(posix.basename(dir)))
+    )
+      out.push(path);
+  }
+  return out;
+}

@@ -1,0 +1,53 @@
+import type { SourceFile } from "../detect/source-file.js";
+import { judgeModelOf } from "../grade/judge.js";
+import type { AgentConfig, Diagnostic, SkillgateConfig } from "../model/index.js";
+
+/** Claude Code's model aliases: `sonnet` is whichever `claude-…sonnet…` it maps to, so any of them. */
+const FAMILY_ALIASES = new Set(["opus", "sonnet", "haiku"]);
+
+/** A model id compared as a model: case, a provider prefix (`openai/`) and a date or `-latest` suffix dropped. */
+function modelId(model: string): string {
+  return model
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z0-9_.-]+\//, "")
+    .replace(/-(\d{8}|latest)$/, "");
+}
+
+/** Whether two model settings name the same model (an alias names every model of its family). */
+export function sameModel(a: string, b: string): boolean {
+  const x = modelId(a);
+  const y = modelId(b);
+  if (x === y) return true;
+  const alias = FAMILY_ALIASES.has(x) ? x : FAMILY_ALIASES.has(y) ? y : undefined;
+  if (!alias) return false;
+  return new RegExp(`^claude-(?:[\\d-]+-)?${alias}(?:-|$)`).test(alias === x ? y : x);
+}
+
+/**
+ * A judge that is the model under test grades its own answers, and a model favours its own (self-preference):
+ * the judge's checks would then pass more easily than another grader would let them. A located warning at the
+ * judge's model (or at `judge`, when it is its adapter's default) for each agent or matrix cell whose model, as
+ * written in the configuration, is the judge's. An agent whose model is not written (its harness's default) is not
+ * compared: skillgate cannot know it.
+ */
+export function judgeIsAgentWarnings(config: SkillgateConfig, src: SourceFile): Diagnostic[] {
+  const judge = config.judge;
+  const judgeModel = judge && judgeModelOf(judge);
+  if (!judge || !judgeModel) return [];
+  const agents: { what: string; agent: AgentConfig }[] = [
+    ...(config.agent ? [{ what: "the agent under test", agent: config.agent }] : []),
+    ...(config.agents ?? []).map((c) => ({ what: `matrix cell ${c.name}`, agent: c })),
+  ];
+  const same = agents.filter(({ agent }) => agent.model !== undefined && sameModel(agent.model, judgeModel));
+  if (same.length === 0) return [];
+  const at = src.locateKey(judge.model !== undefined ? ["judge", "model"] : ["judge"]);
+  return [
+    {
+      ...at,
+      severity: "warning",
+      code: "config/judge-is-agent",
+      message: `the judge (${judgeModel}${judge.model === undefined ? `, ${judge.adapter}'s default` : ""}) is the model of ${same.map((s) => `${s.what} (${s.agent.model})`).join(", ")}: it would grade its own answers, which a model favours; set judge.model to another model, best of another family`,
+    },
+  ];
+}
