@@ -54,7 +54,7 @@ export interface QueryCaps {
 }
 
 /** Every variable a case's placeholders read, by precedence: suite vars and oracle, case vars, case oracle. */
-export function varsOfCase(job: SkillJob, c: Case): Record<string, unknown> {
+function varsOfCase(job: SkillJob, c: Case): Record<string, unknown> {
   return { ...job.vars, ...c.vars, ...(job.caseVars.get(c.id) ?? {}) };
 }
 

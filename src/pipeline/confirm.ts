@@ -21,7 +21,7 @@ export interface JobTrials {
 }
 
 /** The next unused trial index of a case (or trigger query) in one job: trial keys must never repeat. */
-export function nextTrialIndex(requests: TrialRequest[], caseId: string, mode: TrialRequest["mode"]): number {
+function nextTrialIndex(requests: TrialRequest[], caseId: string, mode: TrialRequest["mode"]): number {
   let next = 0;
   for (const r of requests) if (r.caseId === caseId && r.mode === mode && r.trial >= next) next = r.trial + 1;
   return next;
@@ -32,7 +32,7 @@ export function nextTrialIndex(requests: TrialRequest[], caseId: string, mode: T
  * of its trigger query, in both arms of its skill, numbered after the trials each case already has. Suspects that
  * share a case share its trials (the most any of them asks for).
  */
-export function planConfirmation(
+function planConfirmation(
   runs: JobTrials[],
   req: ConfirmationRequest,
   opts: { seed: number },
