@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a,b,c}from"./chunk-AUEH4NO7.js";import"./chunk-ADABAPYQ.js";import"./chunk-Z2L4PLME.js";import"./chunk-Y6DGQD3C.js";import"./chunk-DUD5ECP5.js";import"./chunk-Q57LUV53.js";import"./chunk-NBVHEBMV.js";import"./chunk-UMZ7LM6X.js";import"./chunk-OG4FD6PH.js";import"./chunk-PSP3JVTI.js";import"./chunk-EOSIMZTR.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{a as cellSettings,c as runCells,b as tagCell};
