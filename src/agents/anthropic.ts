@@ -26,7 +26,7 @@ export const ANTHROPIC_VERSION = "2023-06-01";
 // biome-ignore lint/suspicious/noExplicitAny: API replies are free-form JSON, checked field by field
 type Json = any;
 
-export function createAnthropicAgent(config: AgentConfig, _ctx: { repoDir: string }): AgentAdapter {
+function createAnthropicAgent(config: AgentConfig, _ctx: { repoDir: string }): AgentAdapter {
   if (!config.model) throw modelMissing("anthropic", "claude-sonnet-4-5");
   const model = config.model;
   const maxTurns = typeof config.options?.maxTurns === "number" ? config.options.maxTurns : DEFAULT_MAX_TURNS;

@@ -23,13 +23,13 @@ import { claudeRoutingWatcher, stopNote, triggerStopPolicy } from "./trigger-sto
 const execFileP = promisify(execFile);
 
 /** stream-json transcripts of long sessions are large; beyond this the transcript is cut and the trial fails. */
-export const CLAUDE_MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+const CLAUDE_MAX_STDOUT_BYTES = 64 * 1024 * 1024;
 /** Tools a trial may use without a prompt. Bash is in: skills often run their scripts. */
-export const DEFAULT_ALLOWED_TOOLS = ["Skill", "Read", "Write", "Edit", "Glob", "Grep", "Bash"];
+const DEFAULT_ALLOWED_TOOLS = ["Skill", "Read", "Write", "Edit", "Glob", "Grep", "Bash"];
 /** Where Claude Code sends model requests when ANTHROPIC_BASE_URL is not set. */
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 /** Quiet, offline-friendly Claude Code: no telemetry, updates, error reports or non-essential calls. */
-export const CLAUDE_QUIET_ENV: Record<string, string> = {
+const CLAUDE_QUIET_ENV: Record<string, string> = {
   DISABLE_TELEMETRY: "1",
   DISABLE_AUTOUPDATER: "1",
   DISABLE_ERROR_REPORTING: "1",
@@ -144,7 +144,7 @@ export function parseClaudeStream(stdout: string): ParsedStream {
   return { result, complete };
 }
 
-export function buildClaudeArgs(config: AgentConfig, request: TrialRequest): string[] {
+function buildClaudeArgs(config: AgentConfig, request: TrialRequest): string[] {
   const allowed = Array.isArray(config.options?.allowedTools)
     ? (config.options.allowedTools as unknown[]).map(String)
     : DEFAULT_ALLOWED_TOOLS;
@@ -156,7 +156,7 @@ export function buildClaudeArgs(config: AgentConfig, request: TrialRequest): str
   return args;
 }
 
-export function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
+function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
   const { file, args: baseArgs } = resolveCommand(config.command ?? "claude", ctx.repoDir);
   let identity: Promise<string> | undefined;
   const box = sandboxOptions(config.options);

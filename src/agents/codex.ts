@@ -28,8 +28,8 @@ import { codexRoutingWatcher, stopNote, triggerStopPolicy } from "./trigger-stop
 
 const execFileP = promisify(execFile);
 
-export const CODEX_MAX_STDOUT_BYTES = 64 * 1024 * 1024;
-export const CODEX_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+const CODEX_MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+const CODEX_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSONL events are free-form JSON
 type Json = any;
@@ -40,10 +40,7 @@ const tomlString = (s: string) => JSON.stringify(s);
  * `config.toml` pointing Codex at the configured Responses API endpoint (or `baseUrl`, where the sandbox relays
  * it) with the key from `env_key`.
  */
-export function codexConfigToml(
-  config: AgentConfig,
-  baseUrl = config.baseUrl ?? CODEX_DEFAULT_BASE_URL,
-): string {
+function codexConfigToml(config: AgentConfig, baseUrl = config.baseUrl ?? CODEX_DEFAULT_BASE_URL): string {
   const lines = [`model_provider = "skillgate"`];
   if (config.model) lines.push(`model = ${tomlString(config.model)}`);
   lines.push(
@@ -153,7 +150,7 @@ export function parseCodexEvents(stdout: string): { result: AgentResult; complet
   return { result, completed };
 }
 
-export function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
+function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
   const { file, args: baseArgs } = resolveCommand(config.command ?? "codex", ctx.repoDir);
   const configured = typeof config.options?.sandbox === "string" ? config.options.sandbox : "workspace-write";
   const box = sandboxOptions(config.options);

@@ -19,7 +19,7 @@ import { capOutput, emptyResult, errorResult, tail } from "./result.js";
 import { resolveCommand } from "./shell-words.js";
 
 /** stdout kept from a command agent; beyond it the output is cut (and a JSON reply cannot be read). */
-export const COMMAND_MAX_STDOUT_BYTES = 4 * 1024 * 1024;
+const COMMAND_MAX_STDOUT_BYTES = 4 * 1024 * 1024;
 
 export function constraintBlock(constraints: readonly string[] | undefined): string {
   if (!constraints || constraints.length === 0) return "";
@@ -124,7 +124,7 @@ async function commandIdentity(
   return `command:${h.digest("hex").slice(0, 16)}${config.model ? `/${config.model}` : ""}${version}`;
 }
 
-export function createCommandAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
+function createCommandAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
   if (!config.command) throw new Error('agent adapter "command" needs `command` (shell words)');
   const { file, args } = resolveCommand(config.command, ctx.repoDir);
   let identity: Promise<string> | undefined;

@@ -35,7 +35,7 @@ import { findUpwards } from "../util/find-upwards.js";
  * counts too): a cgroup's `memory.max` where one can be made, else each process's RLIMIT_DATA (cgroup.ts). The
  * trusted config may set another (`agent.options.sandbox.memoryMb`).
  */
-export const AGENT_MEMORY_MB = 4096;
+const AGENT_MEMORY_MB = 4096;
 
 /**
  * Disk a trial's workspace and HOME may hold when the agent ends, MiB; more fails the trial (runner.ts). A workspace
@@ -56,7 +56,7 @@ export const AGENT_CONFINE_LIMITS: ConfineLimits = Object.freeze({
 });
 
 /** The limits of a trial whose trusted config sets its memory (MiB): the tree's cap and each process's data. */
-export function agentLimits(memoryMb: number | undefined): ConfineLimits {
+function agentLimits(memoryMb: number | undefined): ConfineLimits {
   if (memoryMb === undefined) return AGENT_CONFINE_LIMITS;
   const bytes = memoryMb * 1024 * 1024;
   return { ...AGENT_CONFINE_LIMITS, dataBytes: bytes, memoryBytes: bytes };
@@ -149,11 +149,7 @@ function onPath(name: string, env: Record<string, string>): string | undefined {
  * a script argument), the outermost `node_modules` holding it (an npm-installed CLI and its dependencies), else
  * its folder, or the file alone when its folder holds the repository or is closed to others.
  */
-export function programPaths(
-  words: readonly string[],
-  repoDir: string,
-  env: Record<string, string>,
-): string[] {
+function programPaths(words: readonly string[], repoDir: string, env: Record<string, string>): string[] {
   const out = new Set<string>();
   const repo = existsSync(repoDir) ? realpathSync(repoDir) : repoDir;
   for (const [i, word] of words.entries()) {
@@ -178,7 +174,7 @@ export function programPaths(
  * the sandbox, so a `#!/usr/bin/env node` program (Codex's launcher) finds a Node there even when the one on the
  * host's PATH lives in a folder the sandbox does not have.
  */
-export function withNodeOnPath(env: Record<string, string>, nodeDir: string): Record<string, string> {
+function withNodeOnPath(env: Record<string, string>, nodeDir: string): Record<string, string> {
   const path = env.PATH ?? "";
   if (path.split(delimiter).includes(nodeDir)) return env;
   return { ...env, PATH: path ? `${path}${delimiter}${nodeDir}` : nodeDir };

@@ -1,20 +1,10 @@
 /** The environment an agent process gets: a short allow-list, a temporary HOME, never the CI's tokens. */
 
 /** Harmless variables every agent needs to find its tools and speak the right locale. */
-export const BASE_ENV_NAMES = [
-  "PATH",
-  "LANG",
-  "LC_ALL",
-  "LC_CTYPE",
-  "TZ",
-  "TERM",
-  "SHELL",
-  "USER",
-  "LOGNAME",
-];
+const BASE_ENV_NAMES = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "SHELL", "USER", "LOGNAME"];
 
 /** Never passed to an agent, even when configured: the agent runs code the PR author controls. */
-export const NEVER_PASSED = [
+const NEVER_PASSED = [
   "GITHUB_TOKEN",
   "GH_TOKEN",
   "GH_ENTERPRISE_TOKEN",
@@ -30,13 +20,13 @@ export const NEVER_PASSED = [
 /** Whole families never passed: the runner's internals (`ACTIONS_*`) and the action's inputs (`INPUT_*`). */
 const NEVER_PASSED_PREFIXES = ["ACTIONS_", "INPUT_"];
 
-export function isNeverPassed(name: string): boolean {
+function isNeverPassed(name: string): boolean {
   const upper = name.toUpperCase();
   return NEVER_PASSED.includes(upper) || NEVER_PASSED_PREFIXES.some((p) => upper.startsWith(p));
 }
 
 /** `NAME` matches exactly, `PREFIX*` matches every name starting with PREFIX. */
-export function matchesEnvPattern(name: string, pattern: string): boolean {
+function matchesEnvPattern(name: string, pattern: string): boolean {
   return pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : name === pattern;
 }
 

@@ -9,7 +9,7 @@ import type { AgentAdapter, AgentConfig } from "../model/agent.js";
 import { ZERO_USAGE } from "../model/trial.js";
 import { registerAgent } from "./registry.js";
 
-export const LEXICAL_IDENTITY = "lexical/bm25@1";
+const LEXICAL_IDENTITY = "lexical/bm25@1";
 
 export function createLexicalAdapter(config: AgentConfig, _ctx?: { repoDir: string }): AgentAdapter {
   const threshold =

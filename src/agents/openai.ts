@@ -21,18 +21,18 @@ import {
 import { registerAgent } from "./registry.js";
 import { capOutput, emptyResult } from "./result.js";
 
-export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
-export const AZURE_DEFAULT_API_VERSION = "2024-10-21";
+const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+const AZURE_DEFAULT_API_VERSION = "2024-10-21";
 
 // biome-ignore lint/suspicious/noExplicitAny: API replies are free-form JSON, checked field by field
 type Json = any;
 
-export function chatCompletionsUrl(base: string, azure: boolean, apiVersion: string): string {
+function chatCompletionsUrl(base: string, azure: boolean, apiVersion: string): string {
   const url = `${base.replace(/\/+$/, "")}/chat/completions`;
   return azure ? `${url}?api-version=${encodeURIComponent(apiVersion)}` : url;
 }
 
-export function createOpenAIAgent(config: AgentConfig, _ctx: { repoDir: string }): AgentAdapter {
+function createOpenAIAgent(config: AgentConfig, _ctx: { repoDir: string }): AgentAdapter {
   if (!config.model) throw modelMissing("openai", "gpt-4o", " (on Azure, the deployment name)");
   const model = config.model;
   const maxTurns = typeof config.options?.maxTurns === "number" ? config.options.maxTurns : DEFAULT_MAX_TURNS;

@@ -14,7 +14,7 @@ export interface ModelPrice {
   outputPerMTok: number;
 }
 
-export const KNOWN_PRICES: Readonly<Record<string, ModelPrice>> = {
+const KNOWN_PRICES: Readonly<Record<string, ModelPrice>> = {
   "claude-fable-5": { inputPerMTok: 10, outputPerMTok: 50 },
   "claude-mythos-5": { inputPerMTok: 10, outputPerMTok: 50 },
   "claude-opus-4-8": { inputPerMTok: 5, outputPerMTok: 25 },

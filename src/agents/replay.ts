@@ -47,7 +47,7 @@ function checkRecording(o: unknown): string | undefined {
 }
 
 /** Reads every `*.jsonl` of a folder; bad lines are located errors (`file:line:column`). */
-export async function loadRecordings(dir: string, repoDir: string): Promise<Map<string, Recording>> {
+async function loadRecordings(dir: string, repoDir: string): Promise<Map<string, Recording>> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith(".jsonl")).sort();
@@ -169,7 +169,7 @@ export async function writeRecordings(
   }
 }
 
-export function createReplayAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
+function createReplayAgent(config: AgentConfig, ctx: { repoDir: string }): AgentAdapter {
   if (!config.recordings)
     throw new InputError('agent adapter "replay" needs `recordings` (a folder of *.jsonl)');
   const dir = resolve(ctx.repoDir, config.recordings);

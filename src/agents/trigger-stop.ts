@@ -27,9 +27,9 @@ import type { AgentConfig, ToolCall } from "../model/index.js";
 import { InputError } from "../model/index.js";
 import { activatedSkill } from "./skill-names.js";
 
-export const TRIGGER_STOP_POLICIES = ["first-action", "skill-or-end", "off"] as const;
+const TRIGGER_STOP_POLICIES = ["first-action", "skill-or-end", "off"] as const;
 export type TriggerStopPolicy = (typeof TRIGGER_STOP_POLICIES)[number];
-export const DEFAULT_TRIGGER_STOP: TriggerStopPolicy = "first-action";
+const DEFAULT_TRIGGER_STOP: TriggerStopPolicy = "first-action";
 
 /** The configured policy (`agent.options.triggerStop`); a value that is not one is an input error. */
 export function triggerStopPolicy(config: AgentConfig): TriggerStopPolicy {

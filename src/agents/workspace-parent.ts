@@ -17,7 +17,7 @@ import { accessSync, constants, readdirSync, readFileSync, rmSync, statfsSync, s
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export const SHM_DIR = "/dev/shm";
+const SHM_DIR = "/dev/shm";
 /** Room /dev/shm must have before a batch of workspaces goes there: agents' files live in RAM. */
 export const SHM_MIN_FREE_BYTES = 4 * 2 ** 30;
 
@@ -33,7 +33,7 @@ export interface ParentProbe {
   tmpdir(): string;
 }
 
-export const realProbe: ParentProbe = {
+const realProbe: ParentProbe = {
   env: process.env,
   platform: process.platform,
   mountinfo: () => {

@@ -29,9 +29,9 @@ import { forgetRunFolder, registerRunFolder } from "../sandbox/isolation/run-fol
 import { BATCH_PREFIX } from "./workspace-parent.js";
 
 /** Caps on what is read back from a workspace: enough for source files, bounded for runaway agents. */
-export const MAX_WRITTEN_FILE_BYTES = 256 * 1024;
-export const MAX_WRITTEN_TOTAL_BYTES = 4 * 1024 * 1024;
-export const MAX_WRITTEN_FILES = 500;
+const MAX_WRITTEN_FILE_BYTES = 256 * 1024;
+const MAX_WRITTEN_TOTAL_BYTES = 4 * 1024 * 1024;
+const MAX_WRITTEN_FILES = 500;
 /** Folders never read back: dependencies and VCS data are not what the agent wrote. */
 const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
 

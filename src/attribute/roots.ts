@@ -17,7 +17,7 @@ import {
 
 /** Implicit check ids (assertion ids) the grader emits; see `implicitParents`. */
 export const TRIAL_OK = "trial-ok";
-export const SKILL_REGISTERED = "skill-registered";
+const SKILL_REGISTERED = "skill-registered";
 /** `<assertionId>/module-loads` is an implicit parent of the gate check `<assertionId>`. */
 export const MODULE_LOADS_SUFFIX = "/module-loads";
 
@@ -74,7 +74,7 @@ export function rootKey(skill: string, mode: TrialMode, checkId: string): string
   return `${skill}|${mode}|${checkId}`;
 }
 
-export function trialKeyOf(c: Pick<CheckResult, "skill" | "mode" | "caseId" | "trial">): string {
+function trialKeyOf(c: Pick<CheckResult, "skill" | "mode" | "caseId" | "trial">): string {
   return `${c.skill}|${c.mode}|${c.caseId}|${c.trial}`;
 }
 
@@ -256,7 +256,7 @@ export function compressionStats(a: Attribution): {
 }
 
 /** The seed paper (002) reports a mean of 6.34 failed checks per run compressing to 2.65 roots. */
-export const SEED_PAPER_COMPRESSION = { meanFailedChecksPerTrial: 6.34, meanRootsPerTrial: 2.65 } as const;
+const SEED_PAPER_COMPRESSION = { meanFailedChecksPerTrial: 6.34, meanRootsPerTrial: 2.65 } as const;
 
 /** One line for the report: our compression next to the seed paper's. */
 export function formatCompression(s: ReturnType<typeof compressionStats>): string {

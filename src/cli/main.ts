@@ -5,7 +5,7 @@ import { COMMANDS } from "./commands/index.js";
 import { type CliIO, processIO } from "./io.js";
 import { didYouMean, UsageError } from "./usage.js";
 
-export const USAGE = `skillgate ${VERSION} — gate pull requests that edit AI-agent skills
+const USAGE = `skillgate ${VERSION} — gate pull requests that edit AI-agent skills
 
 Usage: skillgate <command> [options]
 
@@ -51,7 +51,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
  * Every error of a command, in one voice: `skillgate <command>: …`. A usage error is followed by the command's
  * usage; a configuration error by its located diagnostics (both exit 2); anything else is an error (exit 3).
  */
-export function reportError(e: unknown, io: CliIO, command: { name: string; usage: string }): number {
+function reportError(e: unknown, io: CliIO, command: { name: string; usage: string }): number {
   const prefix = `skillgate ${command.name}:`;
   if (e instanceof UsageError) {
     io.stderr(`${prefix} ${e.message}\n\n${command.usage}\n`);

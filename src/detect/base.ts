@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { type BaseSource, InputError } from "../model/index.js";
 
 /** A shallow clone is deepened this many commits at a time, this many times, then unshallowed. */
-export const GIT_DEEPEN_STEP = 50;
-export const GIT_DEEPEN_ATTEMPTS = 6;
+const GIT_DEEPEN_STEP = 50;
+const GIT_DEEPEN_ATTEMPTS = 6;
 
 /** `git` in `repoDir`: stdout on success, or the exit code and stderr (never throws). */
 function gitAsync(repoDir: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
@@ -100,7 +100,7 @@ export interface BaseCheckout {
 }
 
 /** The commit a base ref names, resolved once; an unknown ref is a usage error that says how to fetch it. */
-export function resolveBaseCommit(repoDir: string, ref: string): string {
+function resolveBaseCommit(repoDir: string, ref: string): string {
   try {
     return execFileSync("git", ["-C", repoDir, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`], {
       encoding: "utf8",

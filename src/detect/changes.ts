@@ -222,7 +222,7 @@ function triggerPrompts(s: Skill): unknown {
 }
 
 /** sha256 over the suite's files (path relative to the suite root + content). */
-export function suiteHash(repoDir: string, s: Skill): string {
+function suiteHash(repoDir: string, s: Skill): string {
   if (!s.suite) return "";
   const h = createHash("sha256");
   for (const f of [...s.suite.sourceFiles].sort()) {

@@ -1,7 +1,7 @@
 import type { Case, Diagnostic, Skill, SuitePartProblem } from "../model/index.js";
 
 /** What to write in `.skillgate.yml` to turn the judge on: said wherever a check waits for one. */
-export const JUDGE_SETTING =
+const JUDGE_SETTING =
   "set `judge:` in .skillgate.yml, e.g. `judge: {adapter: anthropic}` (reads ANTHROPIC_API_KEY) or `judge: {adapter: openai, model: gpt-4o-mini}` (OPENAI_API_KEY); see docs/formats.md";
 
 /**

@@ -28,7 +28,7 @@ export const SKIPPED_DIRS = new Set([".git", ".hg", ".svn", "node_modules"]);
  * Vendored, build and cache folders: looked into only when the folder is itself a skill (a skill may well be
  * called `build`), never below that. Copies of skills there are not the repository's own.
  */
-export const VENDORED_DIRS = new Set([
+const VENDORED_DIRS = new Set([
   "vendor",
   "third_party",
   "third-party",

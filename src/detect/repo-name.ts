@@ -12,7 +12,7 @@ export function repositoryName(repoDir: string, env: NodeJS.ProcessEnv): string 
 }
 
 /** `owner/name`, `https://host/owner/name.git`, `git@host:owner/name.git` → `name`. */
-export function nameFromRemote(url: string): string | undefined {
+function nameFromRemote(url: string): string | undefined {
   const m = /([^/:\\]+?)(?:\.git)?\/?$/.exec(url.trim());
   return m?.[1] || undefined;
 }

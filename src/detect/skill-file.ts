@@ -6,12 +6,12 @@ import { validateAgainst } from "./validate.js";
 
 /** Agent Skills spec limits (agentskills.io specification). */
 export const NAME_MAX = 64;
-export const DESCRIPTION_MAX = 1024;
+const DESCRIPTION_MAX = 1024;
 /** Claude Code lists description + when_to_use up to this many characters (ANCHORS.md). */
-export const CLAUDE_CODE_LISTING_MAX = 1536;
-export const COMPATIBILITY_MAX = 500;
+const CLAUDE_CODE_LISTING_MAX = 1536;
+const COMPATIBILITY_MAX = 500;
 /** The spec recommends a body under 500 lines. */
-export const BODY_LINES_RECOMMENDED = 500;
+const BODY_LINES_RECOMMENDED = 500;
 const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const ASCII = /^[\x00-\x7f]*$/;
 /** skills-ref's rule: lowercase letters of any script, digits, single hyphens. */

@@ -24,7 +24,7 @@ const CHECK_SYNONYMS = new Set([
 ]);
 
 /** Optimal string alignment distance (an adjacent swap is one edit). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++)

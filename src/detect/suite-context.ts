@@ -450,7 +450,7 @@ function within(dir: string, p: string): boolean {
 }
 
 /** `fixtures/x/package.json` → `x/package.json`; `evals/files/a.csv` → `a.csv`; anything else keeps its path. */
-export function defaultDestination(from: string): string {
+function defaultDestination(from: string): string {
   const norm = posix.normalize(from);
   const m = /^(?:.*\/)?(?:fixtures|files)\/(.+)$/.exec(norm);
   return m ? m[1]! : norm;

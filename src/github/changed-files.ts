@@ -65,7 +65,7 @@ async function git(repoDir: string, args: string[]): Promise<string> {
   return String(r.stdout);
 }
 
-export class GitError extends Error {
+class GitError extends Error {
   override name = "GitError";
 }
 

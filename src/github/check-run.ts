@@ -5,7 +5,7 @@ import type { GitHubClient } from "./client.js";
 import { MAX_ANNOTATIONS_PER_REQUEST, MAX_CHECK_OUTPUT_CHARS } from "./limits.js";
 
 /** Conclusion per verdict: errors fail closed. */
-export const CONCLUSION: Record<Verdict, "success" | "failure"> = {
+const CONCLUSION: Record<Verdict, "success" | "failure"> = {
   pass: "success",
   fail: "failure",
   error: "failure",
@@ -22,8 +22,8 @@ export interface CheckOutput {
  * nothing (nobody asked). Runs of one name on one commit are told apart by it: a later unrequested run (another
  * label added, a comment that is not the command) must not replace the verdict an evaluation posted there.
  */
-export const EVALUATED_EXTERNAL_ID = "skillgate/evaluated";
-export const UNREQUESTED_EXTERNAL_ID = "skillgate/unrequested";
+const EVALUATED_EXTERNAL_ID = "skillgate/evaluated";
+const UNREQUESTED_EXTERNAL_ID = "skillgate/unrequested";
 
 /** The update requests that complete a check run: the first sets the conclusion; each carries ≤ 50 annotations. */
 export interface CheckRunCompletion {
@@ -78,10 +78,7 @@ export interface SiblingRun {
  * Pure: an unrequested completion on a commit an evaluation already concluded keeps that evaluation's conclusion
  * (the newest completed evaluated run), saying so; any other completion is unchanged.
  */
-export function keepEvaluatedConclusion(
-  completion: CheckRunCompletion,
-  siblings: SiblingRun[],
-): CheckRunCompletion {
+function keepEvaluatedConclusion(completion: CheckRunCompletion, siblings: SiblingRun[]): CheckRunCompletion {
   if (completion.externalId !== UNREQUESTED_EXTERNAL_ID) return completion;
   const evaluated = siblings
     .filter((r) => r.externalId === EVALUATED_EXTERNAL_ID && r.status === "completed")

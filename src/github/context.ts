@@ -101,11 +101,11 @@ export type RunPlan =
 export type Mode = "auto" | "evaluate" | "report";
 
 /** Thrown when the event must not be evaluated; the message says why and what to do instead. */
-export class RefusedEventError extends InputError {
+class RefusedEventError extends InputError {
   override name = "RefusedEventError";
 }
 
-export const PULL_REQUEST_TARGET_REFUSAL =
+const PULL_REQUEST_TARGET_REFUSAL =
   "skillgate refuses to evaluate pull request code under `pull_request_target`: that event runs with a write token " +
   "and the repository's secrets, and evaluating a skill runs code the PR controls (its eval suite, oracle and the " +
   "modules the agent writes from its instructions), so a fork could act with your token. Evaluate on " +

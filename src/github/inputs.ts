@@ -38,7 +38,7 @@ const TRUE = ["true", "True", "TRUE"];
 const FALSE = ["false", "False", "FALSE"];
 
 /** YAML 1.2 core booleans, as `core.getBooleanInput` reads them, with a message naming the input. */
-export function booleanInput(io: ActionIO, name: string, fallback: boolean): boolean {
+function booleanInput(io: ActionIO, name: string, fallback: boolean): boolean {
   const v = io.getInput(name);
   if (v === "") return fallback;
   if (TRUE.includes(v)) return true;

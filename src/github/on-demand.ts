@@ -8,8 +8,8 @@ import type { Forecast, Report, SkillgateConfig } from "../model/index.js";
 import { type GitHubClient, httpStatus } from "./client.js";
 import type { ActionContext, RunPlan } from "./context.js";
 
-export const ON_DEMAND_COMMAND = "/skillgate";
-export const DEFAULT_ON_DEMAND_LABEL = "skillgate";
+const ON_DEMAND_COMMAND = "/skillgate";
+const DEFAULT_ON_DEMAND_LABEL = "skillgate";
 /** Permission levels (`repos/get-collaborator-permission-level`'s `permission`) that may start an evaluation. */
 const MAY_REQUEST = new Set(["admin", "write"]);
 

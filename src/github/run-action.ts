@@ -116,7 +116,7 @@ export interface ActionResult {
 }
 
 /** A report for a run that could not evaluate: posted like any other, so the check never stays pending. */
-export function errorReport(
+function errorReport(
   message: string,
   ctx: Partial<ActionContext>,
   headSha?: string,
@@ -548,7 +548,7 @@ async function fileAt(
  * have written any report), and when its statistical verdict follows from its per-trial evidence under the base's
  * policy (this job's checkout, the default branch).
  */
-export async function reportDistrust(
+async function reportDistrust(
   report: Report,
   o: { client?: GitHubClient; ctx: ActionContext; repoDir: string; config?: string; logger: Logger },
 ): Promise<string[]> {

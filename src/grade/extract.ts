@@ -7,7 +7,7 @@
 
 export type Extracted = { ok: true; value: unknown; description: string } | { ok: false; reason: string };
 
-export const EXTRACTOR_NAMES = ["text", "first-number", "last-line", "json:<path>", "code-block"] as const;
+const EXTRACTOR_NAMES = ["text", "first-number", "last-line", "json:<path>", "code-block"] as const;
 
 /** Numbers as agents write them: optional sign, thousands separators, decimals. */
 const NUMBER_PATTERN = /[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?/;
@@ -112,7 +112,7 @@ function balancedEnd(s: string, start: number): number {
 }
 
 /** `a.b[0].c`, optionally starting with `$.` or `$`. */
-export function parseJsonPath(path: string): { segments: (string | number)[]; error?: string } {
+function parseJsonPath(path: string): { segments: (string | number)[]; error?: string } {
   let p = path.trim();
   if (p.startsWith("$")) p = p.slice(1);
   if (p.startsWith(".")) p = p.slice(1);

@@ -14,16 +14,16 @@ export interface Judge {
   ): Promise<{ passed: boolean; evidence: string }>;
 }
 
-export const JUDGE_TIMEOUT_MS = 120_000;
-export const JUDGE_MAX_TOKENS = 1024;
+const JUDGE_TIMEOUT_MS = 120_000;
+const JUDGE_MAX_TOKENS = 1024;
 /** Retries of a transient failure (429, 5xx, 529 overloaded, network), with exponential backoff. */
-export const JUDGE_MAX_RETRIES = 2;
-export const JUDGE_RETRY_BASE_MS = 1_000;
+const JUDGE_MAX_RETRIES = 2;
+const JUDGE_RETRY_BASE_MS = 1_000;
 /** What the judge sees of a trial: enough to grade, small enough to stay cheap. */
-export const JUDGE_MAX_OUTPUT_CHARS = 20_000;
-export const JUDGE_MAX_FILE_CHARS = 4_000;
-export const JUDGE_MAX_FILES = 10;
-export const JUDGE_MAX_TOOL_CALLS = 40;
+const JUDGE_MAX_OUTPUT_CHARS = 20_000;
+const JUDGE_MAX_FILE_CHARS = 4_000;
+const JUDGE_MAX_FILES = 10;
+const JUDGE_MAX_TOOL_CALLS = 40;
 const ANTHROPIC_VERSION = "2023-06-01";
 const DEFAULT_MODELS: Record<string, string> = { anthropic: "claude-sonnet-4-5", openai: "gpt-4o-mini" };
 const DEFAULT_BASE_URLS: Record<string, string> = {
@@ -32,7 +32,7 @@ const DEFAULT_BASE_URLS: Record<string, string> = {
 };
 const DEFAULT_KEY_ENV: Record<string, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" };
 
-export const JUDGE_SYSTEM_PROMPT = [
+const JUDGE_SYSTEM_PROMPT = [
   "You are a strict grader. You are given one expectation and the result of an AI agent's task:",
   "its final output, the files it wrote and the tools it called.",
   "Decide whether the expectation is met. The burden of proof is on the output: if the evidence is",
@@ -142,7 +142,7 @@ function isTransientStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
-export function judgePrompt(
+function judgePrompt(
   expectation: string,
   output: string,
   context: { files: Record<string, string>; toolCalls: ToolCall[] },

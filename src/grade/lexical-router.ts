@@ -5,20 +5,20 @@
 import type { Diagnostic } from "../model/diagnostics.js";
 import type { CatalogueEntry, Skill } from "../model/skill.js";
 
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 /**
  * Empty pseudo-documents added to the catalogue when computing IDF, so a word found in one skill of a small
  * catalogue still counts as distinctive (with N = 1 the plain BM25 IDF of every word would be ~0.29).
  */
-export const LEXICAL_BACKGROUND_DOCS = 10;
+const LEXICAL_BACKGROUND_DOCS = 10;
 /**
  * The top skill fires when its score reaches this. On the 12 anthropics/skills descriptions, prompts meant for a
  * skill scored 9–12 and the runner-up or an unrelated prompt at most ~4.
  */
 export const LEXICAL_FIRE_THRESHOLD = 5;
 /** Cosine similarity of TF-IDF vectors above which two descriptions are reported as near-duplicates. */
-export const NEAR_DUPLICATE_SIMILARITY = 0.5;
+const NEAR_DUPLICATE_SIMILARITY = 0.5;
 
 /** Words every skill description uses ("Use this skill when the user asks …"): no routing signal. */
 const STOPWORDS = new Set(
@@ -58,7 +58,7 @@ export interface LexicalIndex {
   idf: Map<string, number>;
 }
 
-export function docText(e: CatalogueEntry): string {
+function docText(e: CatalogueEntry): string {
   return `${e.name.replace(/[-_:]/g, " ")} ${e.description}`;
 }
 

@@ -23,7 +23,7 @@ export interface LockstepResult {
 }
 
 /** Numeric components of a version: "1.2.0" → [1, 2, 0], "v3" → [3]; undefined when not numeric. */
-export function versionParts(v: string): number[] | undefined {
+function versionParts(v: string): number[] | undefined {
   const m = /^v?(\d+(?:\.\d+)*)(?:[-+].*)?$/.exec(v.trim());
   return m ? m[1]!.split(".").map(Number) : undefined;
 }

@@ -21,7 +21,7 @@ import type {
 } from "../model/index.js";
 import type { GateResult } from "./ports.js";
 
-export const DIMENSION_NAMES: Record<RobustnessDimensionId, string> = {
+const DIMENSION_NAMES: Record<RobustnessDimensionId, string> = {
   "adversarial-correctness": "Adversarial correctness",
   "spec-underspecification": "Spec underspecification tolerance",
   "consistency-under-reformulation": "Consistency under reformulation",
@@ -35,7 +35,7 @@ export const DIMENSION_NAMES: Record<RobustnessDimensionId, string> = {
 export const DIMENSIONS = Object.keys(DIMENSION_NAMES) as RobustnessDimensionId[];
 
 /** Which untagged gate's probes count for which dimension (the gates are adversarial probers by design). */
-export const GATE_DIMENSION: Record<string, RobustnessDimensionId> = {
+const GATE_DIMENSION: Record<string, RobustnessDimensionId> = {
   boundary: "adversarial-correctness",
   conservation: "adversarial-correctness",
   contrast: "adversarial-correctness",
@@ -47,7 +47,7 @@ export const GATE_DIMENSION: Record<string, RobustnessDimensionId> = {
 };
 
 /** Tier floors of the taxonomy: ≥ 85 robust, 70–84 adequate, 50–69 fragile, < 50 unreliable. */
-export const TIER_FLOORS: readonly [number, RobustnessTier][] = [
+const TIER_FLOORS: readonly [number, RobustnessTier][] = [
   [85, "robust"],
   [70, "adequate"],
   [50, "fragile"],
@@ -55,10 +55,10 @@ export const TIER_FLOORS: readonly [number, RobustnessTier][] = [
 ];
 
 /** Error recovery: a fix in round 1 weighs 1.0, in round 2 0.6, in round 3 0.3 (seeds/001). */
-export const RECOVERY_WEIGHTS = [1, 0.6, 0.3] as const;
+const RECOVERY_WEIGHTS = [1, 0.6, 0.3] as const;
 
 /** The taxonomy's minimum probes per dimension (15+ for a reliable signal). */
-export const MIN_PROBES = 5;
+const MIN_PROBES = 5;
 
 /** Below this a dimension is a critical failure (the report template). */
 export const CRITICAL_SCORE = 50;
@@ -67,14 +67,14 @@ export const CRITICAL_SCORE = 50;
  * Runtime errors of code calling APIs that do not exist (seeds/001, dimension 6: ImportError, AttributeError,
  * TypeError on arity, NameError), as Node, esbuild and the gate sandbox word them.
  */
-export const INVENTED_API =
+const INVENTED_API =
   /Could not resolve|Cannot find (module|package)|ERR_MODULE_NOT_FOUND|does not provide an export named|No matching export|has no export '|is not a function|is not a constructor|is not defined|Cannot read properties of undefined \(reading/i;
 
 export function tierOf(score: number): RobustnessTier {
   return TIER_FLOORS.find(([floor]) => score >= floor)![1];
 }
 
-export function gradeOf(score: number): RobustnessGrade {
+function gradeOf(score: number): RobustnessGrade {
   return score >= 90 ? "A" : score >= 80 ? "B" : score >= 70 ? "C" : score >= 60 ? "D" : "F";
 }
 

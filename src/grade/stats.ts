@@ -1,7 +1,7 @@
 import type { RateWithInterval } from "../model/report.js";
 
 /** Two-sided 95 % normal quantile. */
-export const Z_95 = 1.959963984540054;
+const Z_95 = 1.959963984540054;
 
 /**
  * Wilson score interval for `passed` successes out of `total` trials. Weighted (non-integer) counts are

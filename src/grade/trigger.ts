@@ -10,8 +10,8 @@ import type { TrialRecord } from "../model/trial.js";
 import { f1Score, rate } from "./stats.js";
 
 /** Query-level decision: a query "fires" when at least this share of its runs fired (skill-creator's 0.5). */
-export const QUERY_FIRE_THRESHOLD = 0.5;
-export const NONE_LABEL = "(none)";
+const QUERY_FIRE_THRESHOLD = 0.5;
+const NONE_LABEL = "(none)";
 
 export interface IndexedTriggerQuery extends TriggerQuery {
   shouldFire: boolean;

@@ -14,7 +14,7 @@ export class PlaceholderError extends Error {
   }
 }
 
-export function lookupVar(vars: Record<string, unknown>, ref: string): { ok: boolean; value?: unknown } {
+function lookupVar(vars: Record<string, unknown>, ref: string): { ok: boolean; value?: unknown } {
   const dot = ref.search(/[.[]/);
   const head = dot < 0 ? ref : ref.slice(0, dot);
   if (!Object.hasOwn(vars, head)) return { ok: false };
@@ -212,7 +212,7 @@ export function looseEqual(a: unknown, b: unknown): boolean {
   return deepEqual(a, b);
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
+function deepEqual(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;

@@ -46,7 +46,7 @@ function normalise(v: unknown): string {
 }
 
 /** The features of one trial: each extractor, `json:<key>` of a top-level JSON object, tools and files. */
-export function answersOf(t: TrialRecord): Map<string, Answer> {
+function answersOf(t: TrialRecord): Map<string, Answer> {
   const out = new Map<string, Answer>();
   for (const e of EXTRACTORS) {
     const got = extract(e, t.output);

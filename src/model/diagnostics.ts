@@ -21,10 +21,6 @@ export function formatDiagnostic(d: Diagnostic): string {
   return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
 }
 
-export function hasErrors(ds: readonly Diagnostic[]): boolean {
-  return ds.some((d) => d.severity === "error");
-}
-
 /** Thrown for bad input (usage or configuration); the CLI maps it to exit code 2 with the located messages. */
 export class InputError extends Error {
   constructor(

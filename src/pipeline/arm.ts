@@ -54,7 +54,7 @@ export interface QueryCaps {
 }
 
 /** Every variable a case's placeholders read, by precedence: suite vars and oracle, case vars, case oracle. */
-export function varsOfCase(job: SkillJob, c: Case): Record<string, unknown> {
+function varsOfCase(job: SkillJob, c: Case): Record<string, unknown> {
   return { ...job.vars, ...c.vars, ...(job.caseVars.get(c.id) ?? {}) };
 }
 
@@ -204,6 +204,12 @@ export function planJob(job: SkillJob, o: PlanOptions): TrialRequest[] {
   });
 }
 
+/** How checks are graded: the judge for natural-language checks (none: they are not graded), the gates' seed. */
+export interface GradeOptions {
+  judge?: Judge;
+  gateSeed: number;
+}
+
 /**
  * Trials of one job graded at once. Grading waits mostly on sandboxed children (gates, javascript predicates,
  * oracles: the sandbox runs one per core and queues the rest) and on judge calls, so trials overlap; the
@@ -216,7 +222,7 @@ export async function gradeJob(
   job: SkillJob,
   requests: TrialRequest[],
   records: Map<string, TrialRecord>,
-  opts: { judge?: Judge; gateSeed: number },
+  opts: GradeOptions,
 ): Promise<CheckResult[]> {
   const suite = job.skill.suite;
   const cases = new Map((suite?.cases ?? []).map((c) => [c.id, c]));

@@ -342,7 +342,7 @@ function buildSkill(
 }
 
 /** The PR's changes to the trusted policy, and problems of its own config file, as repository roots. */
-export function rootsOfPolicy(settings: Settings): Root[] {
+function rootsOfPolicy(settings: Settings): Root[] {
   const roots: Root[] = [];
   const { policy, override } = settings;
   for (const c of policy.changes) {
@@ -420,11 +420,7 @@ function sortRoots(roots: Root[]): Root[] {
  * Thresholds by the trusted policy: the config's, overridden by the base suite's meta.json (a sweep: the
  * checkout's). A suite new in this PR may raise a threshold above the config's, never lower it.
  */
-export function trustedThresholds(
-  settings: Settings,
-  head: Suite | undefined,
-  base: Suite | undefined,
-): Thresholds {
+function trustedThresholds(settings: Settings, head: Suite | undefined, base: Suite | undefined): Thresholds {
   if (!settings.base) return { ...settings.thresholds, ...(head?.meta.thresholds ?? {}) };
   if (base) return { ...settings.thresholds, ...base.meta.thresholds };
   const out: Thresholds = { ...settings.thresholds };

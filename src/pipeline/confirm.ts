@@ -1,10 +1,17 @@
 /**
- * The confirmation stage's planning: which trials a `ConfirmationRequest` of the verdict stage needs, per skill
- * job and arm. Pure over the jobs and the trials planned so far; the pipeline runs and grades what it returns.
+ * The confirmation stage: new roots decided over the whole PR (one α for the family), with sequential confirmation
+ * trials on suspects: decide → plan → run → grade → decide again, until every root is decided. The planning of
+ * which trials a `ConfirmationRequest` needs, per skill job and arm, is pure over the jobs and trials so far.
  */
-import type { CheckResult, TrialRequest } from "../model/index.js";
-import type { ConfirmationRequest } from "../verdict/new-roots.js";
-import { planJob, type SkillJob } from "./arm.js";
+import type { CheckResult, Settings, TrialRequest } from "../model/index.js";
+import {
+  type ConfirmationBatch,
+  type ConfirmationRequest,
+  RootDecider,
+  type RootDecision,
+} from "../verdict/new-roots.js";
+import { type Arm, type GradeOptions, gradeJob, planJob, type SkillJob } from "./arm.js";
+import type { TrialLedger } from "./ledger.js";
 
 /** One job's trials so far (first batch and confirmations) and their graded checks. */
 export interface JobTrials {
@@ -14,7 +21,7 @@ export interface JobTrials {
 }
 
 /** The next unused trial index of a case (or trigger query) in one job: trial keys must never repeat. */
-export function nextTrialIndex(requests: TrialRequest[], caseId: string, mode: TrialRequest["mode"]): number {
+function nextTrialIndex(requests: TrialRequest[], caseId: string, mode: TrialRequest["mode"]): number {
   let next = 0;
   for (const r of requests) if (r.caseId === caseId && r.mode === mode && r.trial >= next) next = r.trial + 1;
   return next;
@@ -25,7 +32,7 @@ export function nextTrialIndex(requests: TrialRequest[], caseId: string, mode: T
  * of its trigger query, in both arms of its skill, numbered after the trials each case already has. Suspects that
  * share a case share its trials (the most any of them asks for).
  */
-export function planConfirmation(
+function planConfirmation(
   runs: JobTrials[],
   req: ConfirmationRequest,
   opts: { seed: number },
@@ -74,4 +81,48 @@ export function planConfirmation(
     if (requests.length) out.push({ run, requests });
   }
   return out;
+}
+
+/** The graded checks of every job of one arm. */
+export function armChecks(runs: JobTrials[], arm: Arm["name"]): CheckResult[] {
+  return runs.filter((r) => r.job.arm.name === arm).flatMap((r) => r.checks);
+}
+
+/**
+ * Decides every root of the run, confirming suspects with more trials while the decider asks and the budget lasts
+ * (only with a base arm to compare with). Each round's trials and checks are added to their job's `runs` entry.
+ */
+export async function confirmRoots(
+  settings: Settings,
+  runs: JobTrials[],
+  ledger: TrialLedger,
+  grading: GradeOptions,
+  withBase: boolean,
+): Promise<RootDecision[]> {
+  const decider = new RootDecider(
+    armChecks(runs, "head"),
+    withBase ? armChecks(runs, "base") : undefined,
+    settings.verdict,
+    { canConfirm: withBase },
+  );
+  for (let req = decider.next(); req; req = decider.next()) {
+    const planned = planConfirmation(runs, req, { seed: settings.seed });
+    const ran = await ledger.run(
+      planned.flatMap((p) => p.requests),
+      `confirmation round ${req.look - 1} of ≤${decider.rounds}: ${req.roots.length} suspect(s)`,
+    );
+    if (ran.budgetExhausted) {
+      decider.abort(ran.budgetExhausted);
+      break;
+    }
+    const batch: ConfirmationBatch = { head: [], base: [] };
+    for (const p of planned) {
+      const graded = await gradeJob(p.run.job, p.requests, ledger.records, grading);
+      p.run.requests.push(...p.requests);
+      p.run.checks.push(...graded);
+      batch[p.run.job.arm.name].push(...graded);
+    }
+    decider.observe(batch);
+  }
+  return decider.decisions();
 }

@@ -12,7 +12,7 @@ import { cellAlpha, cellBudget, labelSkip } from "../settings/matrix.js";
 import { VERSION } from "../version.js";
 
 /** The settings of one cell's run: its agent, its share of α and budget, its own cache and output folders. */
-export function cellSettings(settings: Settings, cell: AgentCell): Settings {
+function cellSettings(settings: Settings, cell: AgentCell): Settings {
   const cells = settings.matrix!.cells;
   return {
     ...settings,

@@ -13,7 +13,7 @@ import type { CheckResult, RecoveryTrial, TrialRecord, TrialRequest } from "../m
 import { sha256Hex, trialKey } from "../run/keys.js";
 import type { SkillJob } from "./arm.js";
 
-export const RECOVERY_ROUNDS = 3;
+const RECOVERY_ROUNDS = 3;
 /** Longest answer quoted back to the agent. */
 const MAX_QUOTED_OUTPUT = 4000;
 
@@ -21,7 +21,7 @@ const graded = (cs: CheckResult[]) => cs.filter((c) => c.status !== "skipped");
 const passes = (cs: CheckResult[]) => graded(cs).every((c) => c.status === "pass");
 
 /** The follow-up prompt of a round: the task again, the agent's answer, what failed. */
-export function recoveryPrompt(task: string, output: string, failed: CheckResult[], round: number): string {
+function recoveryPrompt(task: string, output: string, failed: CheckResult[], round: number): string {
   const quoted = output.length > MAX_QUOTED_OUTPUT ? `${output.slice(0, MAX_QUOTED_OUTPUT)}…` : output;
   return [
     task,

@@ -57,7 +57,7 @@ export function batteryOf(mode: TrialMode): ForecastLine["battery"] {
 }
 
 /** USD per live trial of `mode`: its recorded mean, else the mean over every recorded mode, else undefined. */
-export function usdPerTrial(usage: RecordedUsage, mode: TrialMode): number | undefined {
+function usdPerTrial(usage: RecordedUsage, mode: TrialMode): number | undefined {
   const own = usage[mode];
   if (own && own.trials > 0) return own.usd / own.trials;
   let trials = 0;
@@ -151,7 +151,7 @@ export function renderForecast(f: Forecast): string[] {
 }
 
 /** What confirmation may add, in one clause (terminal and check summary). */
-export function confirmationText(f: Forecast): string {
+function confirmationText(f: Forecast): string {
   const n = f.confirmation.maxTrialsPerArmPerSuspect;
   const r = f.confirmation.baseTrialsPerHeadTrial ?? 1;
   return `confirmation adds up to ${n} head trial(s) and ${Math.ceil(n * r)} base trial(s) for each suspect`;

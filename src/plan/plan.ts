@@ -34,7 +34,7 @@ export interface PlanInput {
   prompts?: Map<string, string>;
 }
 
-export function installedSkill(repoDir: string, s: Skill): InstalledSkill {
+function installedSkill(repoDir: string, s: Skill): InstalledSkill {
   return {
     // Installed under the name the agent knows it by: a copy's run name (`<name>@<folder>`) is the run's own.
     name: agentNameOf(s),

@@ -7,7 +7,7 @@ export interface ShardSpec {
 }
 
 /** Refuses absurd matrices: every shard costs a runner and at least one API request. */
-export const MAX_SHARDS = 256;
+const MAX_SHARDS = 256;
 
 /** Parses `i/n` (1-based, e.g. `2/4`); throws an `InputError` naming the bad value. */
 export function parseShard(text: string, source = "shard"): ShardSpec {
@@ -64,7 +64,7 @@ function compareNames(a: string, b: string): number {
  * Rounds of agent calls one shard's first batch may take (each about one agent latency) before `skillgate plan`
  * spreads a run over more shards; confirmation rounds come on top (at most three).
  */
-export const FIRST_BATCH_ROUNDS_PER_SHARD = 4;
+const FIRST_BATCH_ROUNDS_PER_SHARD = 4;
 
 /**
  * How many shards a run needs so that each shard's first batch takes about `rounds` rounds of agent calls at

@@ -91,12 +91,12 @@ export interface ExportInput {
 const ROUND = 1e4;
 const round4 = (x: number) => Math.round(x * ROUND) / ROUND;
 
-export function configurationOf(mode: string): Configuration | undefined {
+function configurationOf(mode: string): Configuration | undefined {
   return mode === "skill" ? "with_skill" : mode === "baseline" ? "without_skill" : undefined;
 }
 
 /** The sentence a grading expectation shows for an assertion. */
-export function expectationText(a: Assertion | undefined, assertionId: string): string {
+function expectationText(a: Assertion | undefined, assertionId: string): string {
   if (!a) return assertionId;
   if (a.description) return a.description;
   if (a.type === "judge" && typeof a.params.value === "string") return a.params.value;
@@ -254,7 +254,7 @@ export function buildBenchmark(input: ExportInput): BenchmarkJson {
 }
 
 /** The analyst's observations skill-creator asks for, from the assertion classes. */
-export function benchmarkNotes(s: DiscriminatorSummary | undefined): string[] {
+function benchmarkNotes(s: DiscriminatorSummary | undefined): string[] {
   if (!s) return [];
   const notes: string[] = [];
   const pct = (x: number) => `${Math.round(x * 100)}%`;

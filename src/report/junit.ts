@@ -7,7 +7,7 @@ import type { Report, Root, SkillReport } from "../model/report.js";
  */
 
 /** XML 1.0 forbids most control characters even escaped; they are dropped. */
-export function escapeXml(value: unknown): string {
+function escapeXml(value: unknown): string {
   return String(value ?? "")
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
     .replace(

@@ -27,7 +27,7 @@ export interface MarkdownOptions {
 }
 
 /** Longest rendering of one untrusted value in a table cell. */
-export const MAX_CELL_CHARS = 300;
+const MAX_CELL_CHARS = 300;
 
 const VERDICT_ICON: Record<Verdict, string> = { pass: "✅", fail: "❌", error: "⚠️" };
 
@@ -65,7 +65,7 @@ function signedPct(x: number | undefined): string {
 }
 
 /** An https URL safe inside a Markdown link target (no spaces, quotes, brackets or parentheses), else undefined. */
-export function safeUrl(url: string | undefined): string | undefined {
+function safeUrl(url: string | undefined): string | undefined {
   if (!url || !/^https:\/\/[^\s"'<>()[\]`\\]+$/.test(url)) return undefined;
   return url;
 }
@@ -363,7 +363,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
 }
 
 /** The forecast said before the run: per skill and battery, trials, expected cache hits, calls and USD. */
-export function forecastTable(doc: { add(block: string): unknown }, f: Forecast): void {
+function forecastTable(doc: { add(block: string): unknown }, f: Forecast): void {
   const usd = (x: number | undefined) => (x === undefined ? "?" : `$${x.toFixed(2)}`);
   doc.add(
     `\n### Forecast\n\n${escapeText(f.costBasis, 300)}; confirmation adds up to ${f.confirmation.maxTrialsPerArmPerSuspect} head trial(s) and ${f.confirmation.maxTrialsPerArmPerSuspect * (f.confirmation.baseTrialsPerHeadTrial ?? 1)} base trial(s) for each suspect. Budget (${escapeText(f.budget.source, 200)}): ${f.budget.maxAgentCalls ?? "unlimited"} agent calls, ${f.budget.maxUsd === undefined ? "unlimited USD" : `$${f.budget.maxUsd}`}.\n`,

@@ -10,7 +10,7 @@ const pct = (x: number | undefined) => (x === undefined ? "–" : `${(x * 100).t
 const pts = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(1)} pts`;
 
 /** "−40.0 pts [−66.7, −13.3] (head 50.0 % of 9, base 90.0 % of 9)" */
-export function effectText(e: CellEffect | undefined): string {
+function effectText(e: CellEffect | undefined): string {
   if (!e) return "–";
   return `${pts(e.effect)} [${pts(e.low)}, ${pts(e.high)}] (head ${pct(e.head.mean)} of ${e.head.trials}, base ${pct(e.base.mean)} of ${e.base.trials})`;
 }

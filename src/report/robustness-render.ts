@@ -9,7 +9,7 @@ import type { RobustnessSummary } from "../model/report.js";
 const fmt = (x: number | undefined) => (x === undefined ? "–" : Math.round(x).toString());
 
 /** "Composite Robustness Score: 51/100 (Fragile)", or "partial, 3 of 8 …" when there is none. */
-export function compositeLine(r: RobustnessSummary): string {
+function compositeLine(r: RobustnessSummary): string {
   return r.composite !== undefined
     ? `Composite Robustness Score: ${fmt(r.composite)}/100 (${r.label})`
     : `${r.label} selected dimensions measured (no composite score)`;

@@ -6,7 +6,7 @@ import type { Report, Root } from "../model/report.js";
  * One rule per root kind. Pure: Report → SARIF log object.
  */
 
-export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 
 export interface SarifLog {
   $schema: string;

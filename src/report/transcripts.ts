@@ -17,20 +17,20 @@ import type {
 } from "../model/index.js";
 
 /** Longest prompt kept per trial. */
-export const MAX_PROMPT_CHARS = 4_000;
+const MAX_PROMPT_CHARS = 4_000;
 /** Longest final output kept per detailed trial (a summary keeps `SUMMARY_OUTPUT_CHARS`). */
 export const MAX_OUTPUT_CHARS = 8_000;
 export const SUMMARY_OUTPUT_CHARS = 300;
 /** Tool calls kept per detailed trial, and the longest input (as JSON) and output of each. */
 export const MAX_TOOL_CALLS = 40;
-export const MAX_TOOL_INPUT_CHARS = 1_000;
-export const MAX_TOOL_OUTPUT_CHARS = 2_000;
+const MAX_TOOL_INPUT_CHARS = 1_000;
+const MAX_TOOL_OUTPUT_CHARS = 2_000;
 /** Files kept per detailed trial, and the longest content of each. */
-export const MAX_FILES = 12;
-export const MAX_FILE_CHARS = 6_000;
+const MAX_FILES = 12;
+const MAX_FILE_CHARS = 6_000;
 /** Longest check message per detailed trial (a summary keeps `SUMMARY_CHECK_CHARS`). */
-export const MAX_CHECK_CHARS = 2_000;
-export const SUMMARY_CHECK_CHARS = 200;
+const MAX_CHECK_CHARS = 2_000;
+const SUMMARY_CHECK_CHARS = 200;
 /** Characters of detailed transcripts per report: beyond it trials keep their summary (most telling first). */
 export const MAX_DETAIL_CHARS_PER_REPORT = 12 * 1024 * 1024;
 
@@ -78,7 +78,7 @@ function shellQuote(s: string): string {
 }
 
 /** The `skillgate gate …` command that replays a gate check on the module the trial wrote. */
-export function gateReplay(c: CheckResult): string | undefined {
+function gateReplay(c: CheckResult): string | undefined {
   const d = c.details as
     | { gate?: { gate?: unknown; seed?: unknown }; module?: unknown; export?: unknown; options?: unknown }
     | undefined;
@@ -115,7 +115,7 @@ function toolCall(t: ToolCall, cut: string[], n: number): TrialTranscript["toolC
 }
 
 /** The whole transcript of one trial, within the per-trial limits. */
-export function detailedTranscript(t: RanTrial): TrialTranscript {
+function detailedTranscript(t: RanTrial): TrialTranscript {
   const cut: string[] = [];
   const r = t.record;
   const calls = r?.toolCalls ?? [];
@@ -135,7 +135,7 @@ export function detailedTranscript(t: RanTrial): TrialTranscript {
 }
 
 /** The summary of one trial: ids, prompt, skills, tool names, the start of the output, short check messages. */
-export function summaryTranscript(t: RanTrial): TrialTranscript {
+function summaryTranscript(t: RanTrial): TrialTranscript {
   const cut: string[] = [];
   const out: TrialTranscript = {
     ...common(t, cut, SUMMARY_OUTPUT_CHARS),

@@ -1,7 +1,7 @@
 import type { Diagnostic, Severity, Skill } from "../model/index.js";
 
 /** How many files `validate` names to fix first. */
-export const FIX_FIRST_FILES = 5;
+const FIX_FIRST_FILES = 5;
 
 /** What `validate` says at the end, and puts in its JSON: the repository's first day in a few lines. */
 export interface ValidationSummary {

@@ -7,10 +7,10 @@ import { availableParallelism, totalmem } from "node:os";
  * cap keeps one runner's burst within what a single API key usually accepts. Gates, predicates and oracles are
  * CPU-bound and keep their own limit (one per core, `SANDBOX_CONCURRENCY`).
  */
-export const AGENTS_PER_CPU = 16;
-export const MIB_PER_AGENT = 384;
-export const MAX_DEFAULT_CONCURRENCY = 32;
-export const MIN_DEFAULT_CONCURRENCY = 2;
+const AGENTS_PER_CPU = 16;
+const MIB_PER_AGENT = 384;
+const MAX_DEFAULT_CONCURRENCY = 32;
+const MIN_DEFAULT_CONCURRENCY = 2;
 
 export function defaultAgentConcurrency(
   machine: { cpus: number; memoryBytes: number } = { cpus: availableParallelism(), memoryBytes: totalmem() },

@@ -15,7 +15,7 @@ export const FIRST_TRIALS_WATCHED = 3;
 const NOT_SETUP_KINDS = new Set<TrialError["kind"]>(["contaminated", "budget"]);
 
 /** The message with what differs from trial to trial (workspace paths, numbers) taken out. */
-export function failureSignature(error: TrialError): string {
+function failureSignature(error: TrialError): string {
   const message = error.message.replace(/\/[^\s'"`]*skillgate-[^\s'"`]*/g, "<path>").replace(/\d+/g, "#");
   return `${error.kind}\0${message}`;
 }

@@ -4,7 +4,7 @@ export { seededRandom } from "../util/random.js";
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_RETRY_BASE_MS = 1000;
-export const MAX_RETRY_DELAY_MS = 30_000;
+const MAX_RETRY_DELAY_MS = 30_000;
 
 /** Delay before retry `attempt` (1-based): base·2^(attempt−1), "full jitter" between half and all of it. */
 export function backoffDelay(attempt: number, baseMs: number, random: () => number): number {

@@ -38,7 +38,7 @@ import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_MS, seededRandom,
 const MIB = 1024 * 1024;
 
 /** Time an adapter gets beyond the trial timeout to kill its process and report, before the runner gives up on it. */
-export const ADAPTER_GRACE_MS = 5_000;
+const ADAPTER_GRACE_MS = 5_000;
 
 export interface RunOptions {
   agent: AgentConfig;

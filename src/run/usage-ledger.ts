@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { TrialMode, TrialRecord } from "../model/index.js";
 import type { ModeUsage, RecordedUsage } from "../plan/forecast.js";
 
-export const USAGE_LEDGER_FILE = "usage-v1.json";
+const USAGE_LEDGER_FILE = "usage-v1.json";
 
 type Ledger = Record<string, RecordedUsage>;
 

@@ -8,7 +8,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { ChildMessage } from "./protocol.js";
 
 /** Longest line we buffer (a gate's largest observation batch is a few MB). */
-export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+const MAX_LINE_BYTES = 256 * 1024 * 1024;
 const NEWLINE = 10;
 const MAC_HEX_CHARS = 64;
 

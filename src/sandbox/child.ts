@@ -148,7 +148,7 @@ function listExports(mod: Record<string, unknown>): string {
 }
 
 /** The requested export, or the gate's conventional names, the default export, a CJS function, a lone function. */
-export function resolveExport(
+function resolveExport(
   mod: Record<string, unknown>,
   name: string | undefined,
   conventional: readonly string[],

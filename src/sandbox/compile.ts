@@ -50,9 +50,9 @@ const COMPILE_CONFINE_LIMITS: ConfineLimits = Object.freeze({
 
 type EsbuildApi = { build(options: BuildOptions): Promise<BuildResult> };
 
-export const isBundled = process.env.SKILLGATE_BUNDLED === "1";
+const isBundled = process.env.SKILLGATE_BUNDLED === "1";
 /** Folder of this file at run time: `dist/` when bundled, `src/sandbox/` from source. */
-export const hereDir = dirname(fileURLToPath(import.meta.url));
+const hereDir = dirname(fileURLToPath(import.meta.url));
 
 /** Extensions compiled as JavaScript; anything else (e.g. `.css`) is handed to the gate as text. */
 export const CODE_EXTENSIONS = /\.(?:[cm]?[jt]s|[jt]sx)$/i;
@@ -157,9 +157,9 @@ function digest(file: string): string | undefined {
 }
 
 /** Time and memory a compile may take (esbuild is fast: a second is a large module on a busy machine). */
-export const COMPILE_LIMITS = Object.freeze({ timeoutMs: 30_000, memoryMb: 1024 });
+const COMPILE_LIMITS = Object.freeze({ timeoutMs: 30_000, memoryMb: 1024 });
 /** Bundled code kept from the compile child; a module beyond it does not compile. */
-export const MAX_COMPILED_BYTES = 32 * 1024 * 1024;
+const MAX_COMPILED_BYTES = 32 * 1024 * 1024;
 
 /** Where an esbuild API lives on disk: its `lib/main.js`, its binary (native only) and the folders to bind. */
 export interface EsbuildFiles {
@@ -213,7 +213,7 @@ function compileChildScript(): string {
   return existsSync(here) ? here : (findUpwards(join("src", "sandbox", COMPILE_CHILD)) ?? here);
 }
 
-export const COMPILE_CHILD = "compile-child.mjs";
+const COMPILE_CHILD = "compile-child.mjs";
 
 interface ChildAnswer {
   ok: boolean;

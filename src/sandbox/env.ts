@@ -2,7 +2,7 @@
 import { outputRedactor, Redactor, secretsOfEnvironment } from "../util/redact.js";
 
 /** Variables untrusted code may see (copied from the parent when set). Everything else is dropped. */
-export const PASSED_ENV_NAMES: readonly string[] = [
+const PASSED_ENV_NAMES: readonly string[] = [
   "PATH",
   "HOME",
   "LANG",

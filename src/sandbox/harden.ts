@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 const RESOLVED_GLOBALS = ["Buffer", "process", "TextEncoder", "TextDecoder"] as const;
 
 /** Introspection and tuning functions of `node:v8` the module must not call. */
-export const DENIED_V8 = [
+const DENIED_V8 = [
   "getHeapSnapshot",
   "writeHeapSnapshot",
   "setHeapSnapshotNearHeapLimit",
@@ -187,7 +187,7 @@ function keepOverridable(obj: object, key: PropertyKey): void {
 }
 
 /** Deep-freezes the ECMAScript built-ins (see the file's comment for why not `--frozen-intrinsics`). */
-export function freezeIntrinsics(): void {
+function freezeIntrinsics(): void {
   const g = globalThis as Record<string, unknown>;
   const queue: unknown[] = [...INTRINSIC_GLOBALS.map((n) => g[n]), ...hiddenIntrinsics()];
   const seen = new Set<object>();

@@ -28,9 +28,9 @@ export type * from "./types.js";
 const ALLOCATION_REFUSED = /Array buffer allocation failed|Cannot allocate memory|ENOMEM/;
 
 /** Resident memory a Node child needs beyond its JS heap (code, wasm, buffers). */
-export const RSS_OVERHEAD_MB = 160;
+const RSS_OVERHEAD_MB = 160;
 /** Resident-memory cap of a sandboxed shell command (whole process group) when the caller sets none. */
-export const DEFAULT_COMMAND_MEMORY_MB = 1024;
+const DEFAULT_COMMAND_MEMORY_MB = 1024;
 
 /**
  * OS limits of a gate child, predicate or oracle inside bubblewrap. Processes count threads too: a Node child
@@ -53,7 +53,7 @@ export const CHILD_CONFINE_LIMITS: ConfineLimits = Object.freeze({
  * the disk — and may not write files, spawn processes or start workers. Node 20 spells it
  * `--experimental-permission`; 22.13+ and 24 `--permission`.
  */
-export function permissionFlags(readable: readonly string[], version = process.versions.node): string[] {
+function permissionFlags(readable: readonly string[], version = process.versions.node): string[] {
   const [major = 0, minor = 0] = version.split(".").map(Number);
   const flag =
     major >= 23 || (major === 22 && minor >= 13)
@@ -69,7 +69,7 @@ export function permissionFlags(readable: readonly string[], version = process.v
  * Flags of every sandbox child: no native addons. (The built-ins are frozen by the child itself before the
  * module loads, src/sandbox/harden.ts, which says why not with `--frozen-intrinsics`.)
  */
-export const CHILD_HARDENING_FLAGS = ["--no-addons"] as const;
+const CHILD_HARDENING_FLAGS = ["--no-addons"] as const;
 
 /** Preloaded before the intrinsics freeze: a gate's instruments on built-ins (complexity's counters). */
 function childPreloads(task: SandboxTask, child: string): string[] {

@@ -22,9 +22,9 @@ import {
 import type { ConfineLimits, Isolation, IsolationLevel } from "./isolation/types.js";
 
 /** Output kept per stream; the rest is dropped (a child printing in a loop must not exhaust the parent). */
-export const MAX_OUTPUT_BYTES = 1024 * 1024;
+const MAX_OUTPUT_BYTES = 1024 * 1024;
 /** How often the memory of the process group is sampled. */
-export const MEMORY_POLL_MS = 50;
+const MEMORY_POLL_MS = 50;
 const PAGE_BYTES = 4096;
 export const MIB = 1024 * 1024;
 
@@ -127,16 +127,6 @@ function listPids(): string[] {
 }
 
 const toMb = (pages: number) => (pages * PAGE_BYTES) / (1024 * 1024);
-
-/** Sum of resident memory of every process in group `pgid` (Linux /proc; 0 elsewhere). */
-export function groupRssMb(pgid: number): number {
-  let pages = 0;
-  for (const pid of listPids()) {
-    const st = readStat(pid);
-    if (st?.pgid === pgid) pages += st.pages;
-  }
-  return toMb(pages);
-}
 
 /** What a watch covers: a process group, or (confined runs) a pid namespace, `pid:[inode]`. */
 export type WatchKey = { pgid: number } | { pidNamespace: string };

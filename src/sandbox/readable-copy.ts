@@ -25,7 +25,7 @@ import { InputError } from "../model/diagnostics.js";
 export const COPY_LIMITS = { entries: 10_000, bytes: 256 * 1024 * 1024 };
 
 /** The sandbox cannot be given what it must read: the caller stops with a usage error, never a FAIL. */
-export class FolderUnreadable extends InputError {}
+class FolderUnreadable extends InputError {}
 
 /** Whether the sandbox uid ("others") can list and enter `dir`. */
 export function closedToOthers(dir: string): boolean {

@@ -27,7 +27,7 @@ export type TaggedSpecial =
   | { $: "cut"; why: "depth" | "size" | "cycle" | "unreadable"; detail?: string };
 
 /** Limits of one encoded value. */
-export const ENCODE_LIMITS = {
+const ENCODE_LIMITS = {
   depth: 12,
   /** Values (nodes) per encoded value. */
   nodes: 250_000,
@@ -151,7 +151,7 @@ export function encodeValue(value: unknown): Tagged {
  * and `undefined` become their tags, in the same pass that writes the JSON (no tagged copy is built).
  * Inputs never hold an object with a `$` key (our generators make none), so plain objects stay plain.
  */
-export function inputReplacer(_key: string, v: unknown): unknown {
+function inputReplacer(_key: string, v: unknown): unknown {
   if (typeof v === "number") {
     if (Number.isNaN(v)) return { $: "number", v: "NaN" };
     if (v === Number.POSITIVE_INFINITY) return { $: "number", v: "Infinity" };

@@ -15,7 +15,7 @@ function modelId(model: string): string {
 }
 
 /** Whether two model settings name the same model (an alias names every model of its family). */
-export function sameModel(a: string, b: string): boolean {
+function sameModel(a: string, b: string): boolean {
   const x = modelId(a);
   const y = modelId(b);
   if (x === y) return true;

@@ -39,7 +39,7 @@ export interface LoadedConfig {
 }
 
 /** Text of a repository-relative file in a tree, or undefined when it is not there. */
-export function readTreeFile(tree: ConfigTree, rel: string): string | undefined {
+function readTreeFile(tree: ConfigTree, rel: string): string | undefined {
   if (tree.kind === "dir") {
     const abs = join(tree.dir, rel);
     return existsSync(abs) ? readFileSync(abs, "utf8") : undefined;

@@ -55,7 +55,7 @@ export interface RawOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export const DEFAULTS = {
+const DEFAULTS = {
   trials: 3,
   triggerRuns: 3,
   competitorPrompts: DEFAULT_COMPETITOR_PROMPTS,
@@ -66,7 +66,7 @@ export const DEFAULTS = {
 } as const;
 
 /** The offline default agent: recorded trials, read from the trusted tree (the base in a PR). */
-export const DEFAULT_AGENT: AgentConfig = { adapter: "replay", recordings: ".skillgate/recordings" };
+const DEFAULT_AGENT: AgentConfig = { adapter: "replay", recordings: ".skillgate/recordings" };
 
 /**
  * Where the trial cache lives: never inside the checkout being judged (a PR could commit forged entries).
@@ -260,7 +260,7 @@ export function resolvePolicy(
  * skill-creator's benchmark.json / grading.json go next to the JSON report, in a folder named after it
  * (`out.json` → `out.skill-creator/`): two reports written to one folder keep their own exports.
  */
-export function skillCreatorExportsDir(jsonReport: string): string {
+function skillCreatorExportsDir(jsonReport: string): string {
   return join(dirname(jsonReport), `${basename(jsonReport).replace(/\.json$/i, "")}.skill-creator`);
 }
 

@@ -17,7 +17,7 @@
 export const REDACTED = "[REDACTED]";
 
 /** Values shorter than this are left alone: they would mangle ordinary text ("true", "1", "main"). */
-export const MIN_REDACTED_LENGTH = 8;
+const MIN_REDACTED_LENGTH = 8;
 
 /** Names of skillgate's environment whose values are not secrets and appear legitimately in its outputs. */
 const SAFE_NAMES = new Set([

@@ -143,45 +143,85 @@ function rootFromDecision(d: RootDecision, input: SkillVerdictInput): Root {
   };
 }
 
-export function decideSkillVerdict(input: SkillVerdictInput): SkillVerdict {
-  const { policy, locs, skill } = input;
-  const roots: Root[] = [];
-  const reasons: string[] = [];
-  /** Blocking roots that stand for "could not decide" rather than "failed". */
-  const errorLike = new Set<Root>();
-  const metaLoc = { file: locs.metaFile ?? locs.skillFile, line: locs.metaLine ?? 1, column: 1 };
-  const skillLoc = { file: locs.skillFile, line: 1, column: 1 };
-  const simple = (
-    id: string,
-    kind: RootKind,
-    loc: { file: string; line: number; column?: number },
-    title: string,
-    message: string,
-    blocking = true,
-    status: Root["status"] = "head-only",
-  ): Root => {
-    const root: Root = {
-      id,
-      kind,
-      skill,
-      status,
-      title,
-      message,
-      file: loc.file,
-      line: loc.line,
-      column: loc.column ?? 1,
-      cascaded: [],
-      blocking,
-    };
-    roots.push(root);
-    return root;
-  };
+/** Roots and reasons one part of the decision found; `undecided`: blocking roots that stand for "could not decide". */
+interface Findings {
+  roots: Root[];
+  reasons: string[];
+  undecided: Root[];
+}
 
-  // Statistical roots (head vs base).
-  const decisions = input.roots.filter((d) => d.skill === skill);
+const findings = (roots: Root[] = [], reasons: string[] = [], undecided: Root[] = []): Findings => ({
+  roots,
+  reasons,
+  undecided,
+});
+
+export function decideSkillVerdict(input: SkillVerdictInput): SkillVerdict {
+  // Reasons are said in this order: statistics, suite changes, thresholds, contamination, lockstep, validation, errors.
+  const parts = [
+    statisticalFindings(input),
+    weakeningFindings(input),
+    thresholdFindings(input),
+    contaminationFindings(input),
+    lockstepFindings(input),
+    validationFindings(input),
+    errorFindings(input),
+  ];
+  const roots = parts.flatMap((p) => p.roots);
+  const reasons = parts.flatMap((p) => p.reasons);
+  const undecided = new Set(parts.flatMap((p) => p.undecided));
+  const order = (r: Root) => (r.blocking ? 0 : 1) * 100 + KIND_ORDER.indexOf(r.kind);
+  roots.sort((a, b) => order(a) - order(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const blocking = roots.filter((r) => r.blocking);
+  const verdict: Verdict = blocking.some((r) => !undecided.has(r))
+    ? "fail"
+    : blocking.length > 0
+      ? "error"
+      : "pass";
+  if (verdict === "pass" && reasons.length === 0) reasons.push("no failing roots");
+  return {
+    verdict,
+    roots,
+    blockingRoots: blocking,
+    newRoots: roots.filter(isNewRoot),
+    reasons,
+  };
+}
+
+/** A root that is no statistical decision (weakening, threshold, contamination, lockstep, validation, error). */
+function plainRoot(
+  skill: string,
+  id: string,
+  kind: RootKind,
+  loc: { file: string; line: number; column?: number },
+  text: { title: string; message: string },
+  blocking = true,
+  status: Root["status"] = "head-only",
+): Root {
+  return {
+    id,
+    kind,
+    skill,
+    status,
+    title: text.title,
+    message: text.message,
+    file: loc.file,
+    line: loc.line,
+    column: loc.column ?? 1,
+    cascaded: [],
+    blocking,
+  };
+}
+
+const skillLocOf = (input: SkillVerdictInput) => ({ file: input.locs.skillFile, line: 1, column: 1 });
+
+/** Statistical roots (head vs base), and a reason per status. */
+function statisticalFindings(input: SkillVerdictInput): Findings {
+  const decisions = input.roots.filter((d) => d.skill === input.skill);
+  const out = findings();
   for (const d of decisions) {
     const root = rootFromDecision(d, input);
-    roots.push(root);
+    out.roots.push(root);
     // An agent that errored, an assertion that could not be evaluated, confirmation that could not run:
     // these block, but as "could not decide" (error), not as a failure of the skill.
     if (
@@ -190,10 +230,15 @@ export function decideSkillVerdict(input: SkillVerdictInput): SkillVerdict {
         d.status === "error" ||
         d.errorOnly ||
         d.undecidedBecause === "confirmation-error")
-    ) {
-      errorLike.add(root);
-    }
+    )
+      out.undecided.push(root);
   }
+  out.reasons.push(...statusReasons(decisions, input.policy));
+  return out;
+}
+
+function statusReasons(decisions: RootDecision[], policy: VerdictPolicy): string[] {
+  const reasons: string[] = [];
   const count = (s: RootDecision["status"]) => decisions.filter((d) => d.status === s).length;
   if (count("new") > 0) reasons.push(`${count("new")} new root failure(s)`);
   if (count("inconclusive") > 0) {
@@ -214,160 +259,173 @@ export function decideSkillVerdict(input: SkillVerdictInput): SkillVerdict {
     );
   if (count("error") > 0)
     reasons.push(`${count("error")} check(s) could not be evaluated (blocking: an error is never a pass)`);
+  return reasons;
+}
 
-  // Suite changes: a loosening blocks unless a maintainer approved it; a tightening is reported only.
-  const override = input.override;
-  for (const f of input.weakening.filter((w) => w.skill === skill)) {
+/** Suite changes: a loosening blocks unless a maintainer approved it; a tightening is reported only. */
+function weakeningFindings(input: SkillVerdictInput): Findings {
+  const { override, skill } = input;
+  const mine = input.weakening.filter((w) => w.skill === skill);
+  const out = findings();
+  for (const f of mine) {
     const loosened = f.direction !== "tightened";
     const accepted = loosened && override ? ` Accepted by a maintainer's override (${override.by}).` : "";
-    const root = simple(
+    const title = loosened ? `Suite weakened: ${f.kind}` : `Suite tightened: ${f.kind}`;
+    const root = plainRoot(
+      skill,
       f.id,
       "suite-weakened",
       f,
-      loosened ? `Suite weakened: ${f.kind}` : `Suite tightened: ${f.kind}`,
-      `${f.message}${accepted}`,
+      { title, message: `${f.message}${accepted}` },
       loosened && !override,
       "new",
     );
     root.change = loosened ? "loosened" : "tightened";
+    out.roots.push(root);
   }
-  const tightenedCount = input.weakening.filter(
-    (w) => w.skill === skill && w.direction === "tightened",
-  ).length;
+  const tightenedCount = mine.filter((w) => w.direction === "tightened").length;
   if (tightenedCount > 0)
-    reasons.push(`suite tightened in ${tightenedCount} place(s) (reported, not blocking)`);
-  const weakened = input.weakening.filter((w) => w.skill === skill && w.direction !== "tightened").length;
-  if (weakened > 0) {
-    reasons.push(
+    out.reasons.push(`suite tightened in ${tightenedCount} place(s) (reported, not blocking)`);
+  const weakened = mine.length - tightenedCount;
+  if (weakened > 0)
+    out.reasons.push(
       override
         ? `suite weakened in ${weakened} place(s), accepted by a maintainer's override (${override.by})`
         : `suite weakened in ${weakened} place(s) in this PR`,
     );
-  }
+  return out;
+}
 
-  // Thresholds from meta.json / config.
-  const t = input.thresholds;
-  const thresholdRoot = (
-    key: keyof Thresholds,
-    actual: number | undefined,
-    what: string,
-    missing: string,
-  ) => {
-    const min = t[key];
-    if (min === undefined) return;
-    if (actual === undefined || Number.isNaN(actual)) {
-      const root = simple(
-        `threshold/${key}`,
-        "threshold",
-        metaLoc,
-        `Threshold ${key} could not be checked`,
-        `${key} ≥ ${min} is required but ${missing}${input.errors.length > 0 ? " (trials errored)" : ""}.`,
-      );
-      // Unmeasurable because trials errored: "could not decide", not a failure of the skill.
-      if (input.errors.length > 0) errorLike.add(root);
-      reasons.push(`threshold ${key} could not be checked`);
-      return;
-    }
-    if (actual >= min) return;
-    simple(
-      `threshold/${key}`,
-      "threshold",
-      metaLoc,
-      `${what} ${actual.toFixed(3)} is below the threshold ${min}`,
-      `${key} must be ≥ ${min}; measured ${actual.toFixed(3)}.`,
-    );
-    reasons.push(`${key} ${actual.toFixed(3)} < ${min}`);
-  };
+/** Thresholds from meta.json / config, each checked against what the batteries measured. */
+function thresholdFindings(input: SkillVerdictInput): Findings {
   const disc = input.discriminator;
   const discGraded = disc && disc.skill.discriminatorPassRate.total > 0;
-  thresholdRoot(
-    "discriminatorPassRate",
-    discGraded ? disc.skill.discriminatorPassRate.rate : undefined,
-    "Discriminator pass rate",
-    disc ? "no discriminator assertion was graded" : "the discriminator battery did not run",
-  );
-  thresholdRoot(
-    "discriminatorLift",
-    discGraded && disc.baseline.discriminatorPassRate.total > 0 ? disc.discriminatorLift : undefined,
-    "Discriminator lift",
-    disc
-      ? "discriminator assertions were not graded in both skill and baseline trials"
-      : "the discriminator battery did not run",
-  );
   const trig = input.trigger;
   const proxy = trig?.proxy ? ` (router: ${trig.router}, a proxy)` : "";
-  thresholdRoot(
-    "triggerPrecision",
-    trig && trig.precision.total > 0 ? trig.precision.rate : undefined,
-    `Trigger precision${proxy}`,
-    trig ? "the skill never fired, so precision is undefined" : "the trigger battery did not run",
+  const notRun = (battery: string) => `the ${battery} battery did not run`;
+  const parts = [
+    thresholdFinding(
+      input,
+      "discriminatorPassRate",
+      discGraded ? disc.skill.discriminatorPassRate.rate : undefined,
+      {
+        what: "Discriminator pass rate",
+        missing: disc ? "no discriminator assertion was graded" : notRun("discriminator"),
+      },
+    ),
+    thresholdFinding(
+      input,
+      "discriminatorLift",
+      discGraded && disc.baseline.discriminatorPassRate.total > 0 ? disc.discriminatorLift : undefined,
+      {
+        what: "Discriminator lift",
+        missing: disc
+          ? "discriminator assertions were not graded in both skill and baseline trials"
+          : notRun("discriminator"),
+      },
+    ),
+    thresholdFinding(
+      input,
+      "triggerPrecision",
+      trig && trig.precision.total > 0 ? trig.precision.rate : undefined,
+      {
+        what: `Trigger precision${proxy}`,
+        missing: trig ? "the skill never fired, so precision is undefined" : notRun("trigger"),
+      },
+    ),
+    thresholdFinding(input, "triggerRecall", trig && trig.recall.total > 0 ? trig.recall.rate : undefined, {
+      what: `Trigger recall${proxy}`,
+      missing: trig ? "there are no should-fire queries" : notRun("trigger"),
+    }),
+  ];
+  const out = findings(
+    parts.flatMap((p) => p.roots),
+    parts.flatMap((p) => p.reasons),
+    parts.flatMap((p) => p.undecided),
   );
-  thresholdRoot(
-    "triggerRecall",
-    trig && trig.recall.total > 0 ? trig.recall.rate : undefined,
-    `Trigger recall${proxy}`,
-    trig ? "there are no should-fire queries" : "the trigger battery did not run",
-  );
-  if (disc?.styleGuideNotGuardrail) {
-    reasons.push(
+  if (disc?.styleGuideNotGuardrail)
+    out.reasons.push(
       `style guide, not a guardrail: overall lift ${pct(disc.lift)} but discriminator lift ${pct(disc.discriminatorLift)}`,
     );
-  }
+  return out;
+}
 
-  // Baseline contamination: the without-skill arm saw the skill, so lift means nothing.
+function thresholdFinding(
+  input: SkillVerdictInput,
+  key: keyof Thresholds,
+  actual: number | undefined,
+  text: { what: string; missing: string },
+): Findings {
+  const min = input.thresholds[key];
+  if (min === undefined) return findings();
+  const { locs } = input;
+  const metaLoc = { file: locs.metaFile ?? locs.skillFile, line: locs.metaLine ?? 1, column: 1 };
+  if (actual === undefined || Number.isNaN(actual)) {
+    const errored = input.errors.length > 0;
+    const root = plainRoot(input.skill, `threshold/${key}`, "threshold", metaLoc, {
+      title: `Threshold ${key} could not be checked`,
+      message: `${key} ≥ ${min} is required but ${text.missing}${errored ? " (trials errored)" : ""}.`,
+    });
+    // Unmeasurable because trials errored: "could not decide", not a failure of the skill.
+    return findings([root], [`threshold ${key} could not be checked`], errored ? [root] : []);
+  }
+  if (actual >= min) return findings();
+  const root = plainRoot(input.skill, `threshold/${key}`, "threshold", metaLoc, {
+    title: `${text.what} ${actual.toFixed(3)} is below the threshold ${min}`,
+    message: `${key} must be ≥ ${min}; measured ${actual.toFixed(3)}.`,
+  });
+  return findings([root], [`${key} ${actual.toFixed(3)} < ${min}`]);
+}
+
+/** Baseline contamination: the without-skill arm saw the skill, so lift means nothing. */
+function contaminationFindings(input: SkillVerdictInput): Findings {
   const byCase = new Map<string, { trial: number; call: ToolCall }[]>();
   for (const c of input.contaminated) byCase.set(c.caseId, [...(byCase.get(c.caseId) ?? []), c]);
+  const out = findings();
   for (const [caseId, hits] of [...byCase].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const first = hits[0]!;
-    simple(
-      `contamination/${caseId}`,
-      "contamination",
-      skillLoc,
-      `Baseline of case ${caseId} touched the skill`,
-      `Baseline trial(s) ${hits.map((h) => h.trial).join(", ")} of case "${caseId}" reached the skill: ${first.call.name} ${shortJson(first.call.input)}. Without-skill results are invalid.`,
+    out.roots.push(
+      plainRoot(input.skill, `contamination/${caseId}`, "contamination", skillLocOf(input), {
+        title: `Baseline of case ${caseId} touched the skill`,
+        message: `Baseline trial(s) ${hits.map((h) => h.trial).join(", ")} of case "${caseId}" reached the skill: ${first.call.name} ${shortJson(first.call.input)}. Without-skill results are invalid.`,
+      }),
     );
   }
-  if (byCase.size > 0) reasons.push(`baseline contaminated in ${byCase.size} case(s)`);
+  if (byCase.size > 0) out.reasons.push(`baseline contaminated in ${byCase.size} case(s)`);
+  return out;
+}
 
-  if (input.lockstep) {
-    simple(
-      "lockstep",
-      "lockstep",
-      input.lockstep,
-      "Skill and suite versions out of lockstep",
-      input.lockstep.message,
-    );
-    reasons.push(`version lag: ${input.lockstep.message}`);
-  }
-
-  const invalid = input.validationErrors.filter((d) => d.severity === "error");
-  for (const d of invalid) {
-    simple(`validation/${d.code}/${d.file}:${d.line}`, "validation", d, `Invalid: ${d.code}`, d.message);
-  }
-  if (invalid.length > 0) reasons.push(`${invalid.length} validation error(s)`);
-
-  input.errors.forEach((e, i) => {
-    errorLike.add(simple(`error/${i + 1}`, "error", skillLoc, "Evaluation error", e));
+function lockstepFindings(input: SkillVerdictInput): Findings {
+  const lag = input.lockstep;
+  if (!lag) return findings();
+  const root = plainRoot(input.skill, "lockstep", "lockstep", lag, {
+    title: "Skill and suite versions out of lockstep",
+    message: lag.message,
   });
-  if (input.errors.length > 0)
-    reasons.push(`${input.errors.length} error(s) kept the verdict from being decided`);
+  return findings([root], [`version lag: ${lag.message}`]);
+}
 
-  const order = (r: Root) => (r.blocking ? 0 : 1) * 100 + KIND_ORDER.indexOf(r.kind);
-  roots.sort((a, b) => order(a) - order(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const blocking = roots.filter((r) => r.blocking);
-  const verdict: Verdict = blocking.some((r) => !errorLike.has(r))
-    ? "fail"
-    : blocking.length > 0
-      ? "error"
-      : "pass";
-  if (verdict === "pass" && reasons.length === 0) reasons.push("no failing roots");
-  return {
-    verdict,
-    roots,
-    blockingRoots: blocking,
-    newRoots: roots.filter(isNewRoot),
-    reasons,
-  };
+function validationFindings(input: SkillVerdictInput): Findings {
+  const invalid = input.validationErrors.filter((d) => d.severity === "error");
+  const roots = invalid.map((d) =>
+    plainRoot(input.skill, `validation/${d.code}/${d.file}:${d.line}`, "validation", d, {
+      title: `Invalid: ${d.code}`,
+      message: d.message,
+    }),
+  );
+  return findings(roots, invalid.length > 0 ? [`${invalid.length} validation error(s)`] : []);
+}
+
+/** Errors that kept a decision from being made: each blocks, as "could not decide". */
+function errorFindings(input: SkillVerdictInput): Findings {
+  const roots = input.errors.map((e, i) =>
+    plainRoot(input.skill, `error/${i + 1}`, "error", skillLocOf(input), {
+      title: "Evaluation error",
+      message: e,
+    }),
+  );
+  const reasons = roots.length > 0 ? [`${roots.length} error(s) kept the verdict from being decided`] : [];
+  return findings(roots, reasons, roots);
 }
 
 /** A root this PR introduced: decided new, or a loosening of the suite or policy (a tightening is only reported). */

@@ -166,7 +166,7 @@ export function lookAlphaShares(looks: number): number[] {
 
 const fmtP = (p: number): string => (p < 0.0001 ? p.toExponential(1) : String(Number(p.toPrecision(2))));
 
-export function checkPolicy(policy: VerdictPolicy): void {
+function checkPolicy(policy: VerdictPolicy): void {
   if (!(policy.alpha > 0 && policy.alpha < 1))
     throw new RangeError(`verdict.alpha must be in (0, 1), got ${policy.alpha}`);
   if (!Number.isInteger(policy.maxConfirmationTrials) || policy.maxConfirmationTrials < 0) {
@@ -507,7 +507,7 @@ const ODDS = Math.round(1 / FUTILITY_RATIO);
  * failing at the base rate, the base rate estimated from the base trials with half a failure and half a pass added
  * (so a base that never failed is not taken for one that cannot).
  */
-export function futilityLogRatio(c: {
+function futilityLogRatio(c: {
   headFailed: number;
   headTrials: number;
   baseFailed: number;

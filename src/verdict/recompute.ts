@@ -21,7 +21,7 @@ import { type ConfirmationBatch, RootDecider, type RootDecision } from "./new-ro
 export type SkillEvidence = NonNullable<SkillReport["evidence"]>;
 
 /** Longest message kept per evidence check (the decision needs the check, not the prose). */
-export const EVIDENCE_MESSAGE_CHARS = 200;
+const EVIDENCE_MESSAGE_CHARS = 200;
 
 export function toEvidence(checks: CheckResult[]): EvidenceCheck[] {
   return checks.map((c) => ({

@@ -11,7 +11,7 @@ import type { CliIO } from "../io.js";
 import { didYouMean, parseCommandLine, UsageError } from "../usage.js";
 
 /** The documented default: a gate run is replayable from its command line alone. */
-export const DEFAULT_GATE_SEED = 42;
+const DEFAULT_GATE_SEED = 42;
 
 export const GATE_USAGE = `Usage: skillgate gate <gate-id> <module> [options]
 

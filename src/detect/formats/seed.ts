@@ -127,7 +127,7 @@ const UNREAD_META_KEYS: Record<string, string> = {
     "every baseline trial gets skillgate's own constraint block (src/plan/constraints.ts); a suite, which a pull request may edit, cannot change what the baseline is told",
 };
 
-export function loadMeta(reader: SuiteReader, file: string): SuiteMeta | undefined {
+function loadMeta(reader: SuiteReader, file: string): SuiteMeta | undefined {
   const src = reader.read(file);
   if (!src) return undefined;
   if (!reader.validate(metaSchema, src.value, src, [], "suite/meta")) return undefined;

@@ -5,7 +5,7 @@ import type { SuiteReader } from "../suite-context.js";
 import type { SuiteDraft, SuiteFormatLoader } from "./types.js";
 
 /** skill-creator's trigger sets have no fixed file name; these are the names we look at. */
-export const TRIGGER_FILE = /^(trigger[-_]?evals?|triggers?|trigger[-_]?queries|eval[-_]?set)\.json$/i;
+const TRIGGER_FILE = /^(trigger[-_]?evals?|triggers?|trigger[-_]?queries|eval[-_]?set)\.json$/i;
 
 /** Keys of an `evals[]` entry skill-creator reads or writes itself (`eval_name` in its eval_metadata.json). */
 const EVAL_KEYS = new Set([

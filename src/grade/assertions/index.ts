@@ -15,7 +15,7 @@ import { notSkillUsed, skillUsed } from "./skill-used.js";
 import "./static-checks.js";
 import { allowedTools, toolCalled, toolNotCalled, toolOrder } from "./tools.js";
 
-export const BUILTIN_ASSERTIONS: readonly AssertionType[] = [
+const BUILTIN_ASSERTIONS: readonly AssertionType[] = [
   equals,
   contains,
   icontains,

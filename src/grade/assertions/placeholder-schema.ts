@@ -8,7 +8,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 
 /** A string that is exactly one placeholder (what `resolvePlaceholders` replaces with the variable's value). */
-export const WHOLE_PLACEHOLDER = "^\\$[A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z0-9_]+|\\[\\d+\\])*$";
+const WHOLE_PLACEHOLDER = "^\\$[A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z0-9_]+|\\[\\d+\\])*$";
 
 const PLACEHOLDER = {
   type: "string",

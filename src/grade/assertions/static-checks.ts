@@ -9,7 +9,7 @@ import { placeholderNames } from "../vars.js";
 import { type AssertionProblem, registerAssertionCheck } from "./registry.js";
 
 /** Why `source` with `flags` does not compile as graders compile it, or undefined when it does. */
-export function regexProblem(source: string, flags = ""): string | undefined {
+function regexProblem(source: string, flags = ""): string | undefined {
   try {
     compileRegex(source, flags);
     return undefined;

@@ -11,7 +11,7 @@ const MAX_INPUT_SHOWN = 120;
 export type ArgMatcher = unknown;
 
 export const TOOL_NAME_SCHEMA = { type: "string", minLength: 1 };
-export const ARG_MATCHER_SCHEMA = {
+const ARG_MATCHER_SCHEMA = {
   anyOf: [
     { type: ["string", "number", "boolean", "null", "array"] },
     {
@@ -68,7 +68,7 @@ function isMatcherObject(m: unknown): m is Record<string, unknown> {
   return keys.length === 1 && (MATCHER_KEYS as readonly string[]).includes(keys[0]!);
 }
 
-export function matchArg(matcher: ArgMatcher, arg: { present: boolean; value?: unknown }): boolean {
+function matchArg(matcher: ArgMatcher, arg: { present: boolean; value?: unknown }): boolean {
   if (isMatcherObject(matcher)) {
     const [key, spec] = Object.entries(matcher)[0]!;
     if (key === "exists") return arg.present === Boolean(spec);

@@ -35,7 +35,7 @@ export function rateCell(r: RateWithInterval | undefined): string {
 const BAR_WIDTH = 80;
 
 /** The rate as a bar with its interval as a whisker; decorative (the numbers are beside it). */
-export function rateBar(r: RateWithInterval): string {
+function rateBar(r: RateWithInterval): string {
   const x = (v: number) => (Math.max(0, Math.min(1, v)) * BAR_WIDTH).toFixed(1);
   return `<svg class="bar" width="${BAR_WIDTH}" height="10" viewBox="0 0 ${BAR_WIDTH} 10" aria-hidden="true"><rect class="bar-bg" x="0" y="2" width="${BAR_WIDTH}" height="6"/><rect class="bar-fg" x="0" y="2" width="${x(r.rate)}" height="6"/><line class="bar-ci" x1="${x(r.low)}" x2="${x(r.high)}" y1="5" y2="5"/></svg>`;
 }

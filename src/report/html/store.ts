@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import { esc } from "./escape.js";
 
 /** Characters of JSON per chunk of the store: opening a transcript decompresses one chunk, not the whole store. */
-export const STORE_CHUNK_CHARS = 512 * 1024;
+const STORE_CHUNK_CHARS = 512 * 1024;
 
 /**
  * The bodies the page fills in on demand (transcripts, long lists), in chunks of about `STORE_CHUNK_CHARS`: each

@@ -50,7 +50,7 @@ function checks(t: TrialTranscript): string {
 }
 
 /** The whole transcript of one trial (filled into the page when a reader opens it). */
-export function renderTranscript(t: TrialTranscript): string {
+function renderTranscript(t: TrialTranscript): string {
   const facts = [
     duration(t.durationMs),
     t.costUsd ? usd(t.costUsd) : undefined,
@@ -81,7 +81,7 @@ export function renderTranscript(t: TrialTranscript): string {
  * every trial failures first), so the cap leaves out the least telling; what it leaves out stays in the JSON report.
  * It keeps a report of 10,000 trials a page a browser opens in about 2 s (`npm run bench -- --only review-report`).
  */
-export const MAX_PAGE_TRANSCRIPT_CHARS = 6 * 1024 * 1024;
+const MAX_PAGE_TRANSCRIPT_CHARS = 6 * 1024 * 1024;
 
 /** A placeholder the page fills with the transcript when its `<details>` opens; the body is rendered once. */
 export function slot(ctx: RenderContext, skill: string, t: TrialTranscript): string {
@@ -99,7 +99,7 @@ export function slot(ctx: RenderContext, skill: string, t: TrialTranscript): str
 }
 
 /** Rows a list shows in the page as it loads; a longer one waits in the page's store until a reader opens it. */
-export const INLINE_ROWS_UP_TO = 150;
+const INLINE_ROWS_UP_TO = 150;
 
 /**
  * A long list (trials, checks) as a `<details>` whose body waits in the store until it is opened, so a report of

@@ -11,7 +11,7 @@ import type { ConfinedCommand, Confinement, Isolation } from "./types.js";
 /** Mode of the folders bubblewrap makes for mount points (it would make them 0700, closed to the sandbox uid). */
 const MOUNT_POINT_MODE = "0755";
 /** Host name inside the sandbox (its own UTS namespace). */
-export const SANDBOX_HOSTNAME = "skillgate-sandbox";
+const SANDBOX_HOSTNAME = "skillgate-sandbox";
 
 /** Paths the sandbox makes itself: binding a host path over them would undo the isolation. */
 const RESERVED = ["/proc", "/dev", "/sys"];

@@ -12,7 +12,7 @@ import { confinedCommand } from "./bwrap.js";
 import { makeRunCgroup, resetResourceHost, resourceHost } from "./cgroup.js";
 import { ISOLATION_LEVELS, type Isolation, type IsolationLevel, type IsolationTools } from "./types.js";
 
-export const ISOLATION_SWITCH = "SKILLGATE_ISOLATION";
+const ISOLATION_SWITCH = "SKILLGATE_ISOLATION";
 /** Time the probe may take (a bubblewrap start is a few milliseconds; a busy machine may take longer). */
 const PROBE_TIMEOUT_MS = 15_000;
 /** The probe's sandbox uid: any uid that is not ours. */
@@ -55,7 +55,7 @@ function findTool(name: string): string | undefined {
   return undefined;
 }
 
-export function hostLayout(): Isolation["layout"] {
+function hostLayout(): Isolation["layout"] {
   const system: { path: string; link?: string }[] = [];
   for (const path of SYSTEM_ENTRIES) {
     try {

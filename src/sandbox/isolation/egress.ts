@@ -25,7 +25,7 @@ export const EGRESS_PORT_BASE = 41_000;
 /** A CONNECT request larger than this (request line and headers) is refused. */
 export const MAX_CONNECT_HEADER_BYTES = 8 * 1024;
 /** Time a client has to send its CONNECT request. */
-export const CONNECT_HEADER_TIMEOUT_MS = 10_000;
+const CONNECT_HEADER_TIMEOUT_MS = 10_000;
 /** Connections one trial may hold open through the proxy at once (an agent cannot exhaust skillgate's files). */
 export const MAX_EGRESS_CONNECTIONS = 64;
 

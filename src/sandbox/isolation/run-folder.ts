@@ -7,7 +7,7 @@
  * link's target is never visited). Anything not registered is refused with an error.
  */
 import { randomInt } from "node:crypto";
-import { chownSync, lchownSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { lchownSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -68,7 +68,7 @@ export interface RunFolder {
  * an answer that cannot come on every lookup it tries (api.github.com, ab.chatgpt.com: about 5 s at the end of
  * each trial); glibc gets ECONNREFUSED at once either way. Nothing more is reachable than without it.
  */
-export const RESOLV_CONF = "nameserver 127.0.0.1\noptions timeout:0 attempts:1\n";
+const RESOLV_CONF = "nameserver 127.0.0.1\noptions timeout:0 attempts:1\n";
 
 /**
  * A fresh folder (mode 0700, owner skillgate) holding the run's /etc/passwd, /etc/group, /etc/hosts and
@@ -94,9 +94,4 @@ export function makeRunFolder(opts: { uid: number; hosts?: readonly string[] }):
     "/etc/resolv.conf": write("resolv.conf", RESOLV_CONF),
   };
   return { dir, files, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** chown of a single file skillgate wrote for the sandbox (e.g. a socket); never a walk. */
-export function giveFile(file: string, uid: number): void {
-  chownSync(file, uid, uid);
 }

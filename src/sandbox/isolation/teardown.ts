@@ -7,7 +7,7 @@
 import { readFileSync, readlinkSync } from "node:fs";
 
 /** How long teardown waits for the namespace to empty after bubblewrap ended. */
-export const TEARDOWN_WAIT_MS = 10_000;
+const TEARDOWN_WAIT_MS = 10_000;
 const TEARDOWN_POLL_MS = 5;
 
 /** What bubblewrap's `--info-fd` reports. */
@@ -55,7 +55,7 @@ function processState(pid: number): string | undefined {
  * exits as soon as its init reports the command's status, so the init may be a zombie for a while, reparented to
  * the machine's init: a zombie init has already emptied its namespace.
  */
-export function namespaceAlive(info: NamespaceInfo): boolean {
+function namespaceAlive(info: NamespaceInfo): boolean {
   if (pidNamespaceOf(info.initPid) !== info.pidNamespace) return false;
   const state = processState(info.initPid);
   return state !== undefined && state !== "Z" && state !== "X";

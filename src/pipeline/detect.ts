@@ -1,0 +1,190 @@
+/**
+ * The pipeline's detect stage: the skills of the head (and the base) checkout, which of them this run evaluates,
+ * and the scope line that says so. Discovery reads files; the selection over what it found is pure.
+ */
+import picomatch from "picomatch";
+import { assertionLookup } from "../detect/assertion-types.js";
+import type { BaseCheckout } from "../detect/base.js";
+import { classifyChanges, type SkillChangeInfo } from "../detect/changes.js";
+import { agentNameOf } from "../detect/copies.js";
+import { type Discovery, discoverRepository, type ReuseUnchanged } from "../detect/discover.js";
+import { withoutJudge } from "../detect/needs-judge.js";
+import { outsideGlobsDiagnostics } from "../detect/outside-globs.js";
+import "../grade/assertions/index.js";
+import * as assertionRegistry from "../grade/assertions/registry.js";
+import { nearDuplicateWarnings } from "../grade/lexical-router.js";
+import { InputError, type Report, type Settings } from "../model/index.js";
+import { assignShard } from "../plan/shard.js";
+
+export type Scope = NonNullable<Report["scope"]>;
+
+/** Discovery of one checkout with the run's settings (the base side may reuse the head's unchanged skills). */
+export type Discover = (dir: string, reuse?: ReuseUnchanged) => Discovery;
+
+/** What the detect stage hands to planning: both sides' skills, the selected changes and the run's scope. */
+export interface Detection {
+  head: Discovery;
+  base?: Discovery;
+  changes: SkillChangeInfo[];
+  scope: Scope;
+}
+
+/** A `Discover` bound to the settings' profile, globs and assertion types. */
+export function discoverWith(settings: Settings): Discover {
+  const lookup = assertionLookup(assertionRegistry);
+  return (dir, reuse) => {
+    const found = discoverRepository(dir, {
+      reuse,
+      profile: settings.profile,
+      globs: settings.config.skills?.globs,
+      include: settings.config.skills?.include,
+      exclude: settings.config.skills?.exclude,
+      assertionTypes: lookup,
+    });
+    // Without a judge, natural-language checks are not graded; a case left with none is an error of that case.
+    if (!settings.judge) found.diagnostics.push(...withoutJudge(found.skills));
+    return found;
+  };
+}
+
+/** The head checkout's skills and every repository-level warning (near-duplicate descriptions make routers guess). */
+export function detectHead(settings: Settings, discover: Discover): Discovery {
+  const head = discover(settings.repoDir);
+  head.diagnostics.push(
+    ...(settings.policy.warnings ?? []),
+    ...nearDuplicateWarnings(head.skills),
+    ...outsideGlobsDiagnostics(head.outsideGlobs, settings.changedFiles),
+  );
+  return head;
+}
+
+/** The base's skills (with the PR's changed files, only those the PR touches), the changes to evaluate, the scope. */
+export function detectChanges(
+  settings: Settings,
+  discover: Discover,
+  head: Discovery,
+  checkout: BaseCheckout | undefined,
+): Detection {
+  const base = checkout
+    ? discover(
+        checkout.dir,
+        settings.changedFiles ? { from: head, changedFiles: settings.changedFiles } : undefined,
+      )
+    : undefined;
+  const { changes, beforeShard } = selectChanges(
+    classifyChanges(
+      { dir: settings.repoDir, skills: head.skills },
+      base && checkout ? { dir: checkout.dir, skills: base.skills } : undefined,
+      settings.changedFiles,
+    ),
+    settings,
+  );
+  // Nothing found is a misconfiguration (a wrong folder, wrong globs), never a clean pass.
+  if (head.skills.length === 0 && (base?.skills.length ?? 0) === 0)
+    throw noSkillFound(settings, head, !!checkout);
+  return { head, base, changes, scope: scopeOf(settings, head, changes, beforeShard, !!checkout) };
+}
+
+function noSkillFound(settings: Settings, head: Discovery, withBase: boolean): InputError {
+  const where = `${settings.repoDir}${withBase ? " or its base" : ""}`;
+  const outside = head.outsideGlobs;
+  return new InputError(
+    outside.length > 0
+      ? `no skill found in ${where} within the configured skills globs (${(settings.config.skills?.globs ?? []).join(", ") || "include/exclude"}); ${outside.length} SKILL.md file(s) lie outside them (${outside.slice(0, 3).join(", ")}${outside.length > 3 ? ", …" : ""})`
+      : `no skill found in ${where}: no SKILL.md file anywhere (git-ignored, vendored and node_modules folders are not read); point --repo / working-directory at the repository`,
+  );
+}
+
+function scopeOf(
+  settings: Settings,
+  head: Discovery,
+  changes: SkillChangeInfo[],
+  beforeShard: number,
+  withBase: boolean,
+): Scope {
+  const found = head.skills.length;
+  const toEvaluate = changes.filter((c) => c.batteries.discriminator || c.batteries.trigger).length;
+  return {
+    skillsFound: found,
+    selected: changes.length,
+    evaluated: toEvaluate,
+    message:
+      changes.length === 0
+        ? settings.shard && beforeShard > 0
+          ? `${found} skill(s) found; shard ${settings.shard.index}/${settings.shard.total} got none of the ${beforeShard} selected skill(s): nothing to evaluate in this shard`
+          : withBase
+            ? `${found} skill(s) found; this change touches none of them: nothing to evaluate`
+            : `${found} skill(s) found; none selected`
+        : `${found} skill(s) found, ${changes.length} selected, ${toEvaluate} with batteries to run`,
+  };
+}
+
+/**
+ * The skills to evaluate (and how many were selected before sharding, to tell an empty shard from an untouched
+ * repository): sweeps, filters and shards. A router-only proxy agent answers no discriminator prompt: that battery
+ * does not run for it. Other skills a changed description may compete with are not re-run whole: their should-fire
+ * prompts likeliest to be stolen run as the changed skill's cross-skill negatives (`makeJob`).
+ */
+function selectChanges(
+  changes: SkillChangeInfo[],
+  settings: Settings,
+): { changes: SkillChangeInfo[]; beforeShard: number } {
+  let out = changes
+    .filter((c) => c.change !== "unchanged")
+    .map((c) => withoutRouterOnlyBatteries(c, settings));
+  if (settings.skillsFilter) {
+    const matches = skillMatcher(settings.skillsFilter);
+    // A filter that names no skill at all is a typo, not an empty (and so passing) selection.
+    if (!changes.some(matches))
+      throw new InputError(
+        `--skills ${settings.skillsFilter} matches none of the ${changes.length} skill(s) found (${changes
+          .slice(0, 8)
+          .map((c) => c.name)
+          .join(
+            ", ",
+          )}${changes.length > 8 ? ", …" : ""}); it is matched against skill names, SKILL.md paths and skill folders`,
+      );
+    out = out.filter(matches);
+  }
+  const beforeShard = out.length;
+  if (settings.shard)
+    out = assignShard(
+      out.map((c) => ({ ...c, expectedCost: expectedCost(c) })),
+      settings.shard.index,
+      settings.shard.total,
+    );
+  return { changes: out.sort((a, b) => a.name.localeCompare(b.name)), beforeShard };
+}
+
+/** `--skills`: a glob over skill names, SKILL.md paths and folders; a skill's name selects every copy of it. */
+function skillMatcher(filter: string): (c: SkillChangeInfo) => boolean {
+  const match = picomatch(filter, { dot: true });
+  return (c) => {
+    const s = c.head ?? c.base;
+    // A skill's name selects every copy of it (`<name>@<folder>`: `nameCopies`).
+    return match(c.name) || (!!s && (match(agentNameOf(s)) || match(s.path) || match(s.dir)));
+  };
+}
+
+/** Agents that route but never answer (`lexical`): their canned line is no answer a discriminator could grade. */
+const ROUTER_ONLY_AGENTS = new Set(["lexical"]);
+
+function withoutRouterOnlyBatteries(c: SkillChangeInfo, settings: Settings): SkillChangeInfo {
+  if (!ROUTER_ONLY_AGENTS.has(settings.agent.adapter) || !c.batteries.discriminator) return c;
+  return {
+    ...c,
+    batteries: { ...c.batteries, discriminator: false },
+    reason: `${c.reason}; discriminator battery not run: the ${settings.agent.adapter} proxy is a router, not an agent (it answers no prompt)`,
+  };
+}
+
+/** Expected cost of a skill's batteries, in trials: what shards are balanced by. */
+function expectedCost(c: SkillChangeInfo): number {
+  const s = c.head?.suite;
+  if (!s) return 1;
+  const cases = c.batteries.discriminator ? s.cases.length * 2 : 0;
+  const queries = c.batteries.trigger
+    ? (s.trigger?.shouldFire.length ?? 0) + (s.trigger?.shouldNotFire.length ?? 0)
+    : 0;
+  return cases + queries + 1;
+}

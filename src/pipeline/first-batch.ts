@@ -1,0 +1,95 @@
+/**
+ * The pipeline's first batch: every job's planned trials (with the stored base trials a PR reads), their forecast,
+ * then run (or refused over the budget) and graded, and the robustness probes' recovery rounds.
+ */
+import type { CheckResult, Forecast, RecoveryTrial, Settings } from "../model/index.js";
+import { batteryOf } from "../plan/forecast.js";
+import { BASE_TRIALS_PER_HEAD_TRIAL, DEFAULT_BASE_DEPTH } from "../verdict/policy.js";
+import { type GradeOptions, gradeJob, planJob, type SkillJob } from "./arm.js";
+import type { JobTrials } from "./confirm.js";
+import { type SkillPlan, trialsFor } from "./jobs.js";
+import type { TrialLedger } from "./ledger.js";
+import { recoverProbes } from "./recovery.js";
+import { addStoredTrials, type StoredDepth } from "./stored.js";
+
+/** The first batch, planned: each job's trials, and the stored trials added per skill (`StoredDepth`). */
+export interface FirstBatch {
+  runs: JobTrials[];
+  deeper: StoredDepth;
+}
+
+/** Both arms with the trials the trusted policy sets; the default branch pays for the base once (`addStoredTrials`). */
+export async function planFirstBatch(
+  settings: Settings,
+  plans: SkillPlan[],
+  ledger: TrialLedger,
+  sweep: boolean,
+): Promise<FirstBatch> {
+  const runs: JobTrials[] = plans.flatMap((p) =>
+    [p.head, p.base]
+      .filter((x): x is SkillJob => !!x)
+      .map((job) => ({
+        job,
+        requests: planJob(job, {
+          trials: trialsFor(settings, p.info),
+          triggerRuns: settings.triggerRuns,
+          seed: settings.seed,
+        }),
+        checks: [] as CheckResult[],
+      })),
+  );
+  // A sweep stores `baseDepth` trials per case, a PR's base arm reads them.
+  const deeper = await addStoredTrials(runs, ledger, {
+    depth: settings.verdict.baseDepth ?? DEFAULT_BASE_DEPTH,
+    sweep,
+    seed: settings.seed,
+    cacheEnabled: settings.cache.enabled,
+  });
+  return { runs, deeper };
+}
+
+/** What the first batch will spend, said before it spends (no agent runs). */
+export function forecastFirstBatch(
+  settings: Settings,
+  runs: JobTrials[],
+  ledger: TrialLedger,
+): Promise<Forecast> {
+  return ledger.forecast(
+    runs.flatMap((r) =>
+      r.requests.map((request) => ({
+        skill: r.job.skill.name,
+        battery: batteryOf(request.mode),
+        arm: r.job.arm.name,
+        request,
+      })),
+    ),
+    {
+      maxConfirmationTrials: settings.verdict.maxConfirmationTrials,
+      baseTrialsPerHeadTrial: BASE_TRIALS_PER_HEAD_TRIAL,
+    },
+  );
+}
+
+/**
+ * Runs and grades the first batch (over the budget nothing runs: every trial a `budget` error, fail-closed); failed
+ * error-recovery probes get their own answer and failures back (robustness only, not the verdict).
+ */
+export async function runFirstBatch(
+  runs: JobTrials[],
+  forecast: Forecast,
+  ledger: TrialLedger,
+  grading: GradeOptions,
+): Promise<Map<SkillJob, RecoveryTrial[]>> {
+  const requests = runs.flatMap((r) => r.requests);
+  if (forecast.overBudget) ledger.refuse(requests, forecast.overBudget);
+  else await ledger.run(requests, "first batch");
+  for (const r of runs) r.checks = await gradeJob(r.job, r.requests, ledger.records, grading);
+  return recoverProbes(
+    runs.filter((r) => r.job.arm.name === "head"),
+    {
+      records: ledger.records,
+      run: (more) => ledger.run(more),
+      grade: (job, more) => gradeJob(job, more, ledger.records, grading),
+    },
+  );
+}
