@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a,b,c}from"./chunk-YKB3RCIG.js";import"./chunk-ADABAPYQ.js";import"./chunk-DJX4Z3N6.js";import"./chunk-OSQUBDVY.js";import"./chunk-DUD5ECP5.js";import"./chunk-Q57LUV53.js";import"./chunk-NBVHEBMV.js";import"./chunk-UMZ7LM6X.js";import"./chunk-OG4FD6PH.js";import"./chunk-PSP3JVTI.js";import"./chunk-EOSIMZTR.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{a as cellSettings,c as runCells,b as tagCell};

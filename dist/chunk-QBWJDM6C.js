@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{j as a,k as b,l as c,m as d,n as e}from"./chunk-DUD5ECP5.js";import"./chunk-NBVHEBMV.js";import"./chunk-UMZ7LM6X.js";import"./chunk-EOSIMZTR.js";import"./chunk-NPDMPLWO.js";export{a as EVIDENCE_MESSAGE_CHARS,d as evidenceDisagreements,c as recomputeDecisions,b as toEvidence,e as verdictDisagreements};
