@@ -117,7 +117,11 @@ export const EDITS: Record<string, Edit> = {
 };
 
 async function cli(ctx: BenchContext, args: string[]): Promise<Report> {
-  const out = join(ctx.tmp, `cost-${Math.random().toString(36).slice(2)}.json`);
+  return runReport(ctx, args, join(ctx.tmp, `cost-${Math.random().toString(36).slice(2)}.json`));
+}
+
+/** One whole `dist/cli.js run` (isolation off: the bench's agents are its own); its JSON report, at `out`. */
+export async function runReport(ctx: BenchContext, args: string[], out: string): Promise<Report> {
   try {
     await run(process.execPath, [join(ctx.root, "dist/cli.js"), "run", ...args, "--json", out, "--quiet"], {
       maxBuffer: 64 * 1024 * 1024,

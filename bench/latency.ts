@@ -17,18 +17,13 @@
  * a regression whether the regressed case was named new. Goals: warm A/A ≤ 8 L and ≤ 60 calls; warm regression ≤
  * 16 L with the case found; cold A/A ≤ 20 L; description edit warm ≤ 6 L.
  */
-import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import type { Report } from "../src/model/index.js";
 import { defaultAgentConcurrency } from "../src/run/concurrency.js";
-import { AGENT as CATALOGUE_AGENT, EDITS, writeBase } from "./cost.js";
+import { AGENT as CATALOGUE_AGENT, EDITS, runReport, writeBase } from "./cost.js";
 import type { BenchContext } from "./types.js";
 import { AGENT as SUITE_AGENT, writeRepo } from "./verdict-e2e.js";
 import { regressedCheckId, TRIGGER_RUNS } from "./verdict-suite.js";
-
-const run = promisify(execFile);
 
 /** L in seconds when `--latency-l` is not given: long enough that a CLI process's own start-up is small beside it. */
 const DEFAULT_L_SECONDS = 2;
@@ -52,18 +47,7 @@ if [ "$d" -gt 0 ]; then sleep "$(( d / 1000 )).$(( d % 1000 / 100 ))$(( d % 100 
 ${answer}`;
 }
 
-async function cli(ctx: BenchContext, args: string[], out: string): Promise<Report> {
-  try {
-    await run(process.execPath, [join(ctx.root, "dist/cli.js"), "run", ...args, "--json", out, "--quiet"], {
-      maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, SKILLGATE_ISOLATION: "none" },
-    });
-  } catch (e) {
-    // exit 1 (a failing verdict) still writes the report; anything else is a bench failure
-    if ((e as { code?: number }).code !== 1) throw e;
-  }
-  return JSON.parse(readFileSync(out, "utf8")) as Report;
-}
+const cli = runReport;
 
 interface Measured {
   wallL: number;
