@@ -1,15 +1,15 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { bundledDist } from "./support/dist.js";
 
 const root = resolve(import.meta.dirname, "..");
 
 describe("dist/", () => {
-  it("is exactly what the sources bundle to (run `npm run bundle` and commit dist/)", () => {
-    const fresh = mkdtempSync(join(tmpdir(), "sg-dist-"));
-    execFileSync(process.execPath, [join(root, "scripts/bundle.mjs"), fresh], { cwd: root, stdio: "pipe" });
+  it("is exactly what the sources bundle to (run `npm run bundle` and commit dist/)", async () => {
+    const fresh = await bundledDist();
     const list = (dir: string) =>
       (readdirSync(dir, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
         .filter((e) => e.isFile())

@@ -9,12 +9,12 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { Report } from "../../src/model/index.js";
 import { countEntries } from "../../src/run/cache-actions.js";
 import { runActionStep } from "../support/actions-runner.js";
+import { bundledDist } from "../support/dist.js";
 import {
   type GitHubApi,
   type GitHubApiOptions,
@@ -316,8 +316,7 @@ beforeAll(async () => {
       return respCall("exec_command", { cmd: `cat .agents/skills/${c.skill}/SKILL.md` });
     return respText(c.knows ? `${c.right} (1000 cents in all)` : `${c.wrong} (1000 cents in all)`);
   });
-  dist = join(temp("sg-ex-dist-"), "dist");
-  await execa(process.execPath, [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
+  dist = await bundledDist();
 }, 180_000);
 afterAll(async () => {
   await anthropic?.close();

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
+import { bundledDist } from "../support/dist.js";
 import { type GitHubApi, startGitHubApi } from "../support/github-api.js";
 import { ensureNode24 } from "../support/node24.js";
 
@@ -142,8 +143,7 @@ afterEach(async () => {
 });
 
 beforeAll(async () => {
-  dist = join(await scratchDir("sg-e2e-dist-"), "dist");
-  await execa("node", [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
+  dist = await bundledDist();
 }, 120_000);
 
 interface RunnerOptions {

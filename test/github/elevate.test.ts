@@ -8,15 +8,7 @@
  * `secure_path` and `use_pty`). On CI (`CI=true`) a missing sudo fails instead of skipping (.ci/run installs it).
  */
 import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from "node:fs";
+import { chownSync, existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -31,6 +23,7 @@ import {
 } from "../../src/github/elevate.js";
 import type { Report } from "../../src/model/index.js";
 import { readFileCommand, stepEnvironment } from "../support/actions-runner.js";
+import { bundledDist } from "../support/dist.js";
 import { type GitHubApi, startGitHubApi } from "../support/github-api.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -188,10 +181,7 @@ describe("the action as a non-root runner user with password-less sudo", () => {
     if (process.getuid?.() !== 0 && !(await sudoWithoutPassword(findSudo()!)))
       user = "sudo asks this user for a password";
     if (typeof user === "string") return;
-    const parent = await scratchDir("sg-elevate-dist-");
-    chmodSync(parent, 0o755);
-    dist = join(parent, "dist");
-    await execa(process.execPath, [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
+    dist = await bundledDist(); // its folders are world-readable: the runner user reads it
   }, 180_000);
   afterEach(async () => {
     await api?.close();

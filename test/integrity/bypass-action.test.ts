@@ -9,11 +9,11 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/index.js";
 import { entryDigest } from "../../src/run/cache.js";
 import { runActionStep } from "../support/actions-runner.js";
+import { bundledDist } from "../support/dist.js";
 import { type GitHubApi, type PullFile, startGitHubApi } from "../support/github-api.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -36,8 +36,7 @@ afterEach(async () => {
 let dist: string;
 let agentFile: string;
 beforeAll(async () => {
-  dist = join(temp("sg-intact-dist-"), "dist");
-  await execa(process.execPath, [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
+  dist = await bundledDist();
   agentFile = join(temp("sg-intact-agent-"), "agent.mjs");
   writeFileSync(agentFile, AGENT);
 }, 180_000);

@@ -11,8 +11,8 @@ import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/index.js";
+import { bundledDist } from "../support/dist.js";
 
-const ROOT = join(import.meta.dirname, "../..");
 const scratch: string[] = [];
 const temp = (prefix: string) => {
   const d = mkdtempSync(join(tmpdir(), prefix));
@@ -26,8 +26,7 @@ afterAll(() => {
 let dist: string;
 let agentFile: string;
 beforeAll(async () => {
-  dist = join(temp("sg-copies-dist-"), "dist");
-  await execa(process.execPath, [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
+  dist = await bundledDist();
   agentFile = join(temp("sg-copies-agent-"), "agent.mjs");
   writeFileSync(agentFile, AGENT);
 }, 180_000);

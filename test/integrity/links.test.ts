@@ -16,8 +16,8 @@ import { discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import type { Report } from "../../src/model/index.js";
+import { bundledDist } from "../support/dist.js";
 
-const ROOT = join(import.meta.dirname, "../..");
 const scratch: string[] = [];
 const temp = (prefix: string) => {
   const d = mkdtempSync(join(tmpdir(), prefix));
@@ -31,8 +31,7 @@ afterAll(() => {
 let dist: string;
 let agentFile: string;
 beforeAll(async () => {
-  dist = join(temp("sg-links-dist-"), "dist");
-  await execa(process.execPath, [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
+  dist = await bundledDist();
   agentFile = join(temp("sg-links-agent-"), "agent.mjs");
   writeFileSync(agentFile, AGENT);
 }, 180_000);

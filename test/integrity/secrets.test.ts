@@ -13,10 +13,10 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodingsOf } from "../../src/util/redact.js";
+import { bundledDist } from "../support/dist.js";
 import { storeOf } from "../support/html-store.js";
 import { writeRepo } from "../support/repo-files.js";
 
-const ROOT = join(import.meta.dirname, "../..");
 const TOKEN = "ghs_Zq8rT2vLm9XwK4pN7bYc3dFh6jGs1aEe0uRi";
 const DB = "postgres://billing:s3cr3t-Pa55w0rd@10.0.0.7:5432/ledger";
 
@@ -60,8 +60,7 @@ process.stdout.write(JSON.stringify({ output: "Parts: 333 333 333\\n" + leaks.jo
 let dist: string;
 let agentFile: string;
 beforeAll(async () => {
-  dist = join(temp("sg-sec-dist-"), "dist");
-  await execa(process.execPath, [join(ROOT, "scripts/bundle.mjs"), dist], { cwd: ROOT });
+  dist = await bundledDist();
   agentFile = join(temp("sg-sec-agent-"), "agent.mjs");
   writeFileSync(agentFile, AGENT);
 }, 180_000);
