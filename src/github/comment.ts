@@ -1,6 +1,7 @@
 import type { Report } from "../model/report.js";
 import { renderMarkdown } from "../report/markdown.js";
-import type { GitHubClient } from "./client.js";
+import { type GitHubClient, httpStatus } from "./client.js";
+import type { ActionIO } from "./io.js";
 import { MAX_COMMENT_CHARS } from "./limits.js";
 
 /** The hidden marker that finds our sticky comment again: one per check name, so two gates can coexist. */
@@ -52,4 +53,34 @@ export async function upsertStickyComment(
     body,
   });
   return { action: "created", id: data.id };
+}
+
+/**
+ * Writes the report as the PR's sticky comment; returns whether it was written. A failure is logged, never the
+ * run's failure: the check run and the job summary carry the verdict.
+ */
+export async function commentOnPullRequest(
+  client: GitHubClient,
+  target: { owner: string; repo: string; issueNumber: number; checkName: string },
+  report: Report,
+  o: { fullReportHint: string; reviewReportUrl?: string | undefined; io: ActionIO },
+): Promise<boolean> {
+  try {
+    const r = await upsertStickyComment(
+      client,
+      target,
+      buildCommentBody(report, {
+        checkName: target.checkName,
+        fullReportHint: o.fullReportHint,
+        ...(o.reviewReportUrl ? { reviewReportUrl: o.reviewReportUrl } : {}),
+      }),
+    );
+    o.io.info(`sticky comment ${r.action} (#${r.id})`);
+    return true;
+  } catch (e) {
+    o.io.info(
+      `warning: could not write the PR comment (${httpStatus(e) ?? "network"}): ${(e as Error).message}`,
+    );
+    return false;
+  }
 }
