@@ -15,9 +15,9 @@ export interface GateOptionProblem {
 }
 
 /** Most property runs a gate accepts (each run is a probe of the module). */
-export const MAX_RUNS = 100_000;
+const MAX_RUNS = 100_000;
 /** Largest input size the complexity gate builds. */
-export const MAX_COMPLEXITY_SIZE = 1_000_000;
+const MAX_COMPLEXITY_SIZE = 1_000_000;
 
 const runs = {
   type: "integer",

@@ -58,7 +58,7 @@ const hex2 = (n: number) =>
   Math.round(Math.min(255, Math.max(0, n)))
     .toString(16)
     .padStart(2, "0");
-export const toHex = (c: Rgba) => `#${hex2(c.r)}${hex2(c.g)}${hex2(c.b)}`;
+const toHex = (c: Rgba) => `#${hex2(c.r)}${hex2(c.g)}${hex2(c.b)}`;
 
 /** What a computed `background-image` offers: `none`, colour samples of its gradients, or unverifiable. */
 export type ImageSamples = { none: true } | { samples: Rgba[][] } | { unverifiable: string };

@@ -86,7 +86,7 @@ export function pairsFromCss(css: string, file: string): Pair[] {
   return pairs;
 }
 
-export const CONTRAST_OBSERVATION_SCHEMA = OUTCOME_SCHEMA;
+const CONTRAST_OBSERVATION_SCHEMA = OUTCOME_SCHEMA;
 
 function pairsFromExport(obs: { threw: string } | { value: Tagged }): Pair[] | string {
   if ("threw" in obs) return obs.threw;

@@ -70,7 +70,7 @@ export const CALLS_OBSERVATION_SCHEMA = {
 /** What a call did, decoded for judging. */
 export type Result = { threw: string } | { threw?: undefined; value: unknown };
 
-export function decodeOutcome(o: Outcome): Result {
+function decodeOutcome(o: Outcome): Result {
   return "threw" in o ? { threw: o.threw } : { value: decodeValue(o.value) };
 }
 
