@@ -26,8 +26,6 @@ import {
 import { contrastRatio, parseColor } from "./colors.js";
 import { pageFromCss } from "./page.js";
 
-export { THRESHOLDS };
-
 type Kind = "text" | "large-text" | "ui";
 export interface Pair {
   fg: string;

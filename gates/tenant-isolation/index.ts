@@ -25,7 +25,7 @@ import {
 } from "./data.js";
 import { findInterpolatedSql } from "./sql-ast.js";
 
-export { ATTACKER, TENANTS, VICTIM };
+export { ATTACKER, VICTIM };
 
 /** Ids an attacker might send, `{victim}` replaced by a real victim invoice id. */
 const INJECTION_PAYLOADS = [
