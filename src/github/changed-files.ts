@@ -1,3 +1,4 @@
+/** The files a change touches: from the pull request's listing in the API, else from git between base and head. */
 import { execa } from "execa";
 import { findMergeBase } from "../detect/base.js";
 import type { Logger } from "../model/settings.js";

@@ -1,3 +1,4 @@
+/** The sticky PR comment: its body (pure, within the size limit) and its creation or in-place update. */
 import type { Report } from "../model/report.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { type GitHubClient, httpStatus } from "./client.js";
