@@ -8,7 +8,7 @@ import { Ajv, type ErrorObject } from "ajv";
 import { editDistance } from "../src/util/edit-distance.js";
 import type { GateId } from "./ids.js";
 
-export interface GateOptionProblem {
+interface GateOptionProblem {
   /** JSON Pointer into the options object (`""` for the object itself, `/domain/0/min`). */
   path: string;
   message: string;

@@ -21,7 +21,7 @@ export { GATE_IDS, isGateId };
 const DEFAULT_GATE_TIMEOUT_MS = 30_000;
 const DEFAULT_GATE_MEMORY_MB = 512;
 
-export interface RunGateOptions {
+interface RunGateOptions {
   export?: string;
   options?: Record<string, unknown>;
   /** Seed of every randomised probe; a fresh one is drawn (and reported) when absent. */

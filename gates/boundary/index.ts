@@ -20,7 +20,7 @@ import { declaredParams } from "../shared/params.js";
 import { expect, Observed, observedPropertyCheck, propertyParams, show } from "../shared/property.js";
 import type { GateCheck, GateJudge } from "../types.js";
 
-export interface Domain {
+interface Domain {
   min: number;
   max: number;
   integer: boolean;

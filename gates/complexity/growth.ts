@@ -63,7 +63,7 @@ export function wallSlope(points: readonly WallPoint[]): number | undefined {
   return logLogSlope(points.map((p) => ({ x: p.n, y: p.ms })));
 }
 
-export interface Verdict {
+interface Verdict {
   class: GrowthClass;
   /** `none`: nothing measured could decide (counted as quadratic, so it fails). */
   decidedBy: "counters" | "wall" | "none";

@@ -15,7 +15,7 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
-export interface CdpEvent {
+interface CdpEvent {
   method: string;
   params: Record<string, unknown>;
   sessionId?: string;

@@ -27,7 +27,7 @@ import { contrastRatio, parseColor } from "./colors.js";
 import { pageFromCss } from "./page.js";
 
 type Kind = "text" | "large-text" | "ui";
-export interface Pair {
+interface Pair {
   fg: string;
   bg: string;
   kind?: Kind;

@@ -56,7 +56,7 @@ interface El {
   text?: string;
 }
 
-export interface GeneratedPage {
+interface GeneratedPage {
   html: string;
   /** Selectors with the part that is not reached (`a::before`: `::before`). */
   notReached: { selector: string; where: string; why: string }[];

@@ -22,7 +22,7 @@ export interface ShapeObservation {
   source: string | null;
 }
 /** The export is not a function (or the input is not code): nothing was called. */
-export interface NotFunction {
+interface NotFunction {
   notFunction: string;
 }
 

@@ -134,7 +134,7 @@ export class InvariantError extends Error {
   }
 }
 
-export interface Invariant {
+interface Invariant {
   id: string;
   what: string;
 }

@@ -30,7 +30,7 @@ interface Node {
   [k: string]: unknown;
 }
 
-export interface SqlFinding {
+interface SqlFinding {
   line: number;
   column: number;
   message: string;
