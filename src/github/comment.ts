@@ -11,7 +11,7 @@ export function commentMarker(checkName: string): string {
 }
 
 /** Pure: the comment body, marker first, within GitHub's comment size limit. */
-export function buildCommentBody(
+function buildCommentBody(
   report: Report,
   o: { checkName: string; fullReportHint: string; reviewReportUrl?: string },
 ): string {
@@ -25,7 +25,7 @@ export function buildCommentBody(
 }
 
 /** Creates the sticky comment or updates it in place. Returns what happened. */
-export async function upsertStickyComment(
+async function upsertStickyComment(
   client: GitHubClient,
   target: { owner: string; repo: string; issueNumber: number; checkName: string },
   body: string,
