@@ -20,7 +20,7 @@ import { requestOf, unrequestedReport } from "./on-demand.js";
 type EvaluatePlan = Exclude<RunPlan, { kind: "report" | "comment" | "ignored" }>;
 type ChangePlan = Extract<RunPlan, { kind: "pull-request" | "merge-group" }>;
 
-export interface Evaluation {
+interface Evaluation {
   inputs: ActionInputs;
   ctx: ActionContext;
   plan: EvaluatePlan;

@@ -30,7 +30,7 @@ export interface Posting {
   stopWatching(): void;
 }
 
-export interface PostingTarget {
+interface PostingTarget {
   inputs: ActionInputs;
   ctx: ActionContext;
   plan: Exclude<RunPlan, { kind: "comment" | "ignored" }>;

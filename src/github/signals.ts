@@ -20,7 +20,7 @@ export interface RunProgress {
 /** Exit codes of a step ended by a signal, as a shell reports them (128 + the signal's number). */
 export const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
-export interface SignalWatch {
+interface SignalWatch {
   io: ActionIO;
   check: CheckRun | undefined;
   progress: RunProgress;

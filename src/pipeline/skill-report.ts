@@ -57,7 +57,7 @@ export interface SkillOutcomeInput {
 }
 
 /** What every skill of the report is built with. */
-export interface SkillReportContext {
+interface SkillReportContext {
   settings: Settings;
   /** Both checkouts as the suite comparison reads them. */
   trees: Trees | undefined;
