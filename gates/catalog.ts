@@ -47,7 +47,7 @@ export const GATE_RUN_COST_MS: Readonly<Record<GateId, number>> = {
 };
 
 /** What each gate probes: the export names tried in order, and what messages call the function. */
-export interface GateContract {
+interface GateContract {
   /** Export names tried in order when `--export` is not given (then the default export, then a lone function). */
   defaultExports: readonly string[];
   /** The contract's name for the probed function, used in messages when the user's export has no name. */

@@ -21,7 +21,7 @@ ajv.addKeyword({
 const validators = new Map<string, ValidateFunction>();
 
 /** The compiled schema of one observation of `judge`'s gate (cached per process). */
-export function observationValidator(judge: GateJudge): ValidateFunction {
+function observationValidator(judge: GateJudge): ValidateFunction {
   let v = validators.get(judge.id);
   if (!v) {
     v = ajv.compile(judge.observationSchema);

@@ -5,18 +5,19 @@
  * caller can attach its own `file:line`; nothing runs while a problem remains (`skillgate gate` exits 2).
  */
 import { Ajv, type ErrorObject } from "ajv";
+import { editDistance } from "../src/util/edit-distance.js";
 import type { GateId } from "./ids.js";
 
-export interface GateOptionProblem {
+interface GateOptionProblem {
   /** JSON Pointer into the options object (`""` for the object itself, `/domain/0/min`). */
   path: string;
   message: string;
 }
 
 /** Most property runs a gate accepts (each run is a probe of the module). */
-export const MAX_RUNS = 100_000;
+const MAX_RUNS = 100_000;
 /** Largest input size the complexity gate builds. */
-export const MAX_COMPLEXITY_SIZE = 1_000_000;
+const MAX_COMPLEXITY_SIZE = 1_000_000;
 
 const runs = {
   type: "integer",
@@ -93,27 +94,12 @@ export const GATE_OPTION_SCHEMAS: Readonly<Record<GateId, Record<string, unknown
 const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true });
 const compiled = new Map<GateId, ReturnType<typeof ajv.compile>>();
 
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j] as number;
-      row[j] = Math.min(cur + 1, (row[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length] as number;
-}
-
 /** The closest known name, when it is close enough to be a typo. */
 export function didYouMean(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = Number.POSITIVE_INFINITY;
   for (const k of known) {
-    const d = distance(name.toLowerCase(), k.toLowerCase());
+    const d = editDistance(name.toLowerCase(), k.toLowerCase());
     if (d < bestD) {
       best = k;
       bestD = d;

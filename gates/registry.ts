@@ -18,10 +18,10 @@ export type { GateCheck, GateResult };
 export { GATE_IDS, isGateId };
 
 /** Limits per gate run unless the caller sets them. Complexity times several sizes; the rest are quick. */
-export const DEFAULT_GATE_TIMEOUT_MS = 30_000;
-export const DEFAULT_GATE_MEMORY_MB = 512;
+const DEFAULT_GATE_TIMEOUT_MS = 30_000;
+const DEFAULT_GATE_MEMORY_MB = 512;
 
-export interface RunGateOptions {
+interface RunGateOptions {
   export?: string;
   options?: Record<string, unknown>;
   /** Seed of every randomised probe; a fresh one is drawn (and reported) when absent. */
@@ -35,7 +35,7 @@ export interface RunGateOptions {
 }
 
 /** A 31-bit seed, the range fast-check replays. */
-export function freshSeed(): number {
+function freshSeed(): number {
   return randomInt(0, 2 ** 31 - 1);
 }
 

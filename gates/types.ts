@@ -39,7 +39,7 @@ export type GateInput =
     }
   | { kind: "file"; path: string; text: string };
 
-export interface CollectContext {
+interface CollectContext {
   options: Record<string, unknown>;
   modulePath: string;
   assets: { sqlWasm: string };

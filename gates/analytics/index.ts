@@ -36,7 +36,7 @@ interface Event {
   ts: number;
   value: number;
 }
-export const PERCENTILES = [50, 95, 99] as const;
+const PERCENTILES = [50, 95, 99] as const;
 const MAX_EVENTS = 80;
 
 export function percentile(sorted: readonly number[], p: number, method: Method): number {
@@ -57,7 +57,7 @@ const valueArb = fc.oneof(
  * Ids that are also names every object inherits: deduplicating with a plain object (`seen[id]`) takes
  * them for ids seen before.
  */
-export const INHERITED_IDS = [
+const INHERITED_IDS = [
   "constructor",
   "toString",
   "__proto__",

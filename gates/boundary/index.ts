@@ -20,18 +20,18 @@ import { declaredParams } from "../shared/params.js";
 import { expect, Observed, observedPropertyCheck, propertyParams, show } from "../shared/property.js";
 import type { GateCheck, GateJudge } from "../types.js";
 
-export interface Domain {
+interface Domain {
   min: number;
   max: number;
   integer: boolean;
 }
 
 /** Domain of each argument when the options give none. */
-export const DEFAULT_DOMAIN: Domain = { min: -1_000_000, max: 1_000_000, integer: false };
+const DEFAULT_DOMAIN: Domain = { min: -1_000_000, max: 1_000_000, integer: false };
 /** Most examples listed in one failure message. */
 const MAX_LISTED = 5;
 
-export function parseDomains(options: Record<string, unknown>, arity: number): Domain[] {
+function parseDomains(options: Record<string, unknown>, arity: number): Domain[] {
   const raw = options.domain;
   if (raw === undefined) return Array.from({ length: Math.max(1, arity) }, () => ({ ...DEFAULT_DOMAIN }));
   if (!Array.isArray(raw) || raw.length === 0)

@@ -3,7 +3,7 @@
 export type Builder = (n: number, seed: number) => unknown[];
 
 /** xorshift32: small, fast, seeded; never Math.random (runs must replay). */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let s = seed >>> 0 || 0x9e3779b9;
   return () => {
     s ^= s << 13;

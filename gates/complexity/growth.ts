@@ -11,16 +11,16 @@ export const SIZES: readonly number[] = [100, 200, 500, 1000, 2000, 5000];
 /** Input sizes of the wall clock: fewer, log-spaced, because every size costs rounds × a batch. */
 export const WALL_SIZES: readonly number[] = [100, 300, 1000, 5000];
 /** Slope at or above which growth is quadratic (both measures); measured O(n log n) stays ≤ 1.21. */
-export const QUADRATIC_CUT = 1.5;
+const QUADRATIC_CUT = 1.5;
 /** Count slope at or above which growth is linearithmic: O(n) counts give 1.00, n·log n from 100 to 5,000 ≈ 1.16. */
-export const LINEARITHMIC_CUT = 1.08;
+const LINEARITHMIC_CUT = 1.08;
 /**
  * The wall clock may only overrule the counters when it grows this much faster than the counts (log-log
  * slope difference): the counters then evidently missed work. Measured on this kind of machine: a Map join
  * counted at 1.00 times at 1.42–1.55 (allocation and cache effects grow with n), a quadratic loop over
  * primitives copied out of the input (counted at 0.99) times at 1.90–2.38.
  */
-export const HIDDEN_WORK_GAP = 0.75;
+const HIDDEN_WORK_GAP = 0.75;
 /** Fewer counted operations than elements at the largest size: the counters did not see the work. */
 const BLIND_OPS_PER_ELEMENT = 1;
 
@@ -55,7 +55,7 @@ export function countSlope(points: readonly CountPoint[]): number {
   return logLogSlope(full.map((p) => ({ x: p.n, y: p.ops }))) as number;
 }
 
-export function countClass(slope: number): GrowthClass {
+function countClass(slope: number): GrowthClass {
   return slope >= QUADRATIC_CUT ? "quadratic" : slope >= LINEARITHMIC_CUT ? "linearithmic" : "linear";
 }
 
@@ -63,7 +63,7 @@ export function wallSlope(points: readonly WallPoint[]): number | undefined {
   return logLogSlope(points.map((p) => ({ x: p.n, y: p.ms })));
 }
 
-export interface Verdict {
+interface Verdict {
   class: GrowthClass;
   /** `none`: nothing measured could decide (counted as quadratic, so it fails). */
   decidedBy: "counters" | "wall" | "none";
@@ -78,7 +78,7 @@ export interface Verdict {
 }
 
 /** Wall-clock confirmations asked before the wall clock may overrule the counters. */
-export const CONFIRM_RUNS = 2;
+const CONFIRM_RUNS = 2;
 
 /** Work the counters cannot see shows as wall-clock growth well beyond the counted growth. */
 function hiddenWork(wall: number | undefined, counted: number): boolean {

@@ -52,7 +52,7 @@ const one = (key: string, schema: Record<string, unknown>) => ({
   properties: { [key]: schema },
 });
 
-export const COMPLEXITY_OBSERVATION_SCHEMA = {
+const COMPLEXITY_OBSERVATION_SCHEMA = {
   oneOf: [
     one("ok", { const: true }),
     one("points", { type: "array", items: POINT_COUNT }),

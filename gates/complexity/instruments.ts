@@ -1,7 +1,7 @@
 /** The complexity gate's instruments on built-ins, as the child sees them (installed by preload.ts). */
 
 /** What the wrappers report work to. `add` may throw (the counter's cap) to stop a runaway call. */
-export interface WorkSink {
+interface WorkSink {
   add(k: number): void;
 }
 

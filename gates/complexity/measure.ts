@@ -7,16 +7,16 @@ import { CountCapReached, counted, OpCounter } from "./counting.js";
 import type { Instruments } from "./instruments.js";
 
 /** Counting stops at this many operations for one call (a quadratic shows itself long before). */
-export const COUNT_CAP = 1_000_000;
+const COUNT_CAP = 1_000_000;
 /** Timed rounds per size; the minimum per call is kept. */
 export const WALL_ROUNDS = 5;
 /** Rounds of each confirming re-measurement (more rounds, lower minimums). */
 export const CONFIRM_ROUNDS = 10;
 /** Calls are batched until a batch takes about this long (timer resolution, call overhead). */
-export const TARGET_BATCH_MS = 1;
+const TARGET_BATCH_MS = 1;
 const MAX_BATCH = 2000;
 /** A single call slower than this stops the wall clock from trying larger sizes. */
-export const WALL_CALL_BUDGET_MS = 60;
+const WALL_CALL_BUDGET_MS = 60;
 
 type Fn = (...args: unknown[]) => unknown;
 

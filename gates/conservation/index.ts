@@ -94,7 +94,7 @@ function invalidCases(mode: "count" | "weights"): [unknown, unknown][] {
   ];
 }
 
-export const ALLOCATE_INVARIANTS = [
+const ALLOCATE_INVARIANTS = [
   { id: "shape", what: "one non-negative integer share per part" },
   { id: "sum", what: "the shares add up to the total exactly" },
   {
@@ -137,7 +137,7 @@ function caseProbe([total, parts]: Case): CallsProbe {
   return callsProbe([[total, parts]], 2);
 }
 
-export async function checkAllocate(
+async function checkAllocate(
   session: ProbeSession,
   callee: string,
   mode: "count" | "weights",

@@ -58,10 +58,10 @@ const hex2 = (n: number) =>
   Math.round(Math.min(255, Math.max(0, n)))
     .toString(16)
     .padStart(2, "0");
-export const toHex = (c: Rgba) => `#${hex2(c.r)}${hex2(c.g)}${hex2(c.b)}`;
+const toHex = (c: Rgba) => `#${hex2(c.r)}${hex2(c.g)}${hex2(c.b)}`;
 
 /** What a computed `background-image` offers: `none`, colour samples of its gradients, or unverifiable. */
-export type ImageSamples = { none: true } | { samples: Rgba[][] } | { unverifiable: string };
+type ImageSamples = { none: true } | { samples: Rgba[][] } | { unverifiable: string };
 
 function splitTop(s: string): string[] {
   const out: string[] = [];
@@ -183,7 +183,7 @@ function hidden(e: TextElement): boolean {
   );
 }
 
-export interface CascadeContext {
+interface CascadeContext {
   level: "AA" | "AAA";
   modulePath: string;
   notReached: string[];

@@ -6,16 +6,16 @@
  */
 
 /** Largest single message accepted from the browser (a DOM of a few thousand nodes is well below). */
-export const MAX_CDP_MESSAGE_BYTES = 32 * 1024 * 1024;
+const MAX_CDP_MESSAGE_BYTES = 32 * 1024 * 1024;
 
-export class CdpError extends Error {}
+class CdpError extends Error {}
 
 interface Pending {
   resolve: (v: Record<string, unknown>) => void;
   reject: (e: Error) => void;
 }
 
-export interface CdpEvent {
+interface CdpEvent {
   method: string;
   params: Record<string, unknown>;
   sessionId?: string;

@@ -32,7 +32,7 @@ export const CHROMIUM_BINARIES = ["/usr/lib/chromium/chromium", "/usr/lib/chromi
  * wrapper does not start inside the sandbox.
  */
 export const CHROMIUM_PATH_VARIABLE = "SKILLGATE_CHROMIUM";
-export const CHROMIUM_INSTALL_HINT = `install Debian's headless-capable Chromium (apt-get install chromium), or set ${CHROMIUM_PATH_VARIABLE} to a Chromium or Chrome binary (not a launcher script): the gate computes the CSS cascade with it`;
+const CHROMIUM_INSTALL_HINT = `install Debian's headless-capable Chromium (apt-get install chromium), or set ${CHROMIUM_PATH_VARIABLE} to a Chromium or Chrome binary (not a launcher script): the gate computes the CSS cascade with it`;
 
 /** Where to look: the configured binary only, when set; else Debian's and Ubuntu's. */
 export function chromiumCandidates(env: NodeJS.ProcessEnv = process.env): readonly string[] {
@@ -44,7 +44,7 @@ export function chromiumCandidates(env: NodeJS.ProcessEnv = process.env): readon
  * Time and memory of one Chromium run unless the gate run sets its own (`--timeout`, `--memory`). Chromium's
  * processes share pages: the summed RSS the limit watches overcounts them.
  */
-export const CHROMIUM_LIMITS = Object.freeze({ timeoutMs: 60_000, memoryMb: 2048 });
+const CHROMIUM_LIMITS = Object.freeze({ timeoutMs: 60_000, memoryMb: 2048 });
 const CHROMIUM_CONFINE_LIMITS: ConfineLimits = Object.freeze({
   processes: 1024, // threads count: Chromium starts a few hundred
   fileSizeBytes: 64 * 1024 * 1024,
@@ -55,7 +55,7 @@ const CHROMIUM_CONFINE_LIMITS: ConfineLimits = Object.freeze({
   memoryBytes: CHROMIUM_LIMITS.memoryMb * 1024 * 1024,
 });
 /** Elements with text checked at most; a page with more fails (`coverage`) rather than being checked in part. */
-export const MAX_TEXT_ELEMENTS = 2000;
+const MAX_TEXT_ELEMENTS = 2000;
 const MAX_TEXT_SNIPPET = 40;
 
 /** Attributes `page.ts` puts on the elements it generates (honoured only for generated pages). */
@@ -175,7 +175,7 @@ export function findChromium(candidates: readonly string[] = chromiumCandidates(
 }
 
 /** Flags of the confined browser: headless, no GPU, nothing that phones home, no extension, no script. */
-export function chromiumArgs(profile: string): string[] {
+function chromiumArgs(profile: string): string[] {
   return [
     "--headless",
     "--no-sandbox", // its own sandbox needs namespaces bubblewrap does not give it; bubblewrap is the boundary

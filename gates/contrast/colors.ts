@@ -208,7 +208,7 @@ function hue(s: string): number | undefined {
 }
 
 /** CSS Color 4 hsl → sRGB in 0..255. */
-export function hslToRgb(h: number, s: number, l: number): [number, number, number] {
+function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   const hh = ((h % 360) + 360) % 360;
   const f = (n: number) => {
     const k = (n + hh / 30) % 12;
@@ -250,13 +250,13 @@ export function parseColor(input: string): Rgba | undefined {
 }
 
 /** `top` composited over an opaque `bottom` (source-over). */
-export function composite(top: Rgba, bottom: Rgba): Rgba {
+function composite(top: Rgba, bottom: Rgba): Rgba {
   const mix = (t: number, u: number) => t * top.a + u * (1 - top.a);
   return { r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b), a: 1 };
 }
 
 /** The page behind a translucent background (browsers' default canvas). */
-export const CANVAS: Rgba = { r: 255, g: 255, b: 255, a: 1 };
+const CANVAS: Rgba = { r: 255, g: 255, b: 255, a: 1 };
 
 function linear(channel255: number): number {
   const c = channel255 / 255;

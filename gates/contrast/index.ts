@@ -26,10 +26,8 @@ import {
 import { contrastRatio, parseColor } from "./colors.js";
 import { pageFromCss } from "./page.js";
 
-export { THRESHOLDS };
-
 type Kind = "text" | "large-text" | "ui";
-export interface Pair {
+interface Pair {
   fg: string;
   bg: string;
   kind?: Kind;
@@ -86,7 +84,7 @@ export function pairsFromCss(css: string, file: string): Pair[] {
   return pairs;
 }
 
-export const CONTRAST_OBSERVATION_SCHEMA = OUTCOME_SCHEMA;
+const CONTRAST_OBSERVATION_SCHEMA = OUTCOME_SCHEMA;
 
 function pairsFromExport(obs: { threw: string } | { value: Tagged }): Pair[] | string {
   if ("threw" in obs) return obs.threw;

@@ -17,9 +17,9 @@
 import postcss from "postcss";
 import { FORCEABLE_STATES, LABEL_ATTR, RULE_ATTR, STATE_ATTR } from "./chromium.js";
 
-export const SAMPLE_TEXT = "Sample text";
+const SAMPLE_TEXT = "Sample text";
 /** Elements generated at most (a hostile stylesheet with a million selectors fails, it is not truncated). */
-export const MAX_GENERATED = 1500;
+const MAX_GENERATED = 1500;
 const VOID = new Set([
   "area",
   "base",
@@ -56,7 +56,7 @@ interface El {
   text?: string;
 }
 
-export interface GeneratedPage {
+interface GeneratedPage {
   html: string;
   /** Selectors with the part that is not reached (`a::before`: `::before`). */
   notReached: { selector: string; where: string; why: string }[];
@@ -106,7 +106,7 @@ function parseAttr(inner: string): [string, string] {
 }
 
 /** Splits one selector into compounds and the combinators between them; throws on what it cannot read. */
-export function parseSelector(sel: string): { compounds: Compound[]; combinators: Combinator[] } {
+function parseSelector(sel: string): { compounds: Compound[]; combinators: Combinator[] } {
   const compounds: Compound[] = [];
   const combinators: Combinator[] = [];
   let cur: Compound = { classes: [], attrs: [], states: [], unreached: [], root: false };

@@ -35,7 +35,7 @@ interface Row {
   ts: number;
 }
 /** Allowed distance of the test share from testFraction beyond the largest indivisible block's share. */
-export const SHARE_SLACK = 0.05;
+const SHARE_SLACK = 0.05;
 
 /** Row counts of the large cases: above 1,000, where implementations switch strategy. */
 const LARGE_ROWS = { min: 1001, max: 3000 } as const;

@@ -32,18 +32,18 @@ import {
 } from "./trace.js";
 
 /** Longest a drain may take before it counts as never resolving (handlers take microseconds). */
-export const DRAIN_TIMEOUT_MS = 500;
+const DRAIN_TIMEOUT_MS = 500;
 const MAX_JOBS = 10;
 /** The `timeoutMs` given to createQueue in timed scenarios, and how long their slow attempts take. */
-export const TIMEOUT_MS = 1;
-export const SLOW_MS = 2;
+const TIMEOUT_MS = 1;
+const SLOW_MS = 2;
 /**
  * How long a slow attempt takes in a virtual-clock scenario: the longest delay a timer can have (2^31 − 1 ms,
  * ~24.8 days), so a module's own per-attempt timeout of any length fires while the attempt still runs.
  */
-export const VIRTUAL_SLOW_MS = 2 ** 31 - 1;
+const VIRTUAL_SLOW_MS = 2 ** 31 - 1;
 
-export const INVARIANTS = [
+const INVARIANTS = [
   { id: "concurrency-limit", what: "never more handlers in flight than `concurrency`" },
   { id: "parallelism", what: "min(concurrency, jobs) handlers run in parallel" },
   { id: "exactly-once", what: "every good and transient job succeeds exactly once" },
@@ -133,7 +133,7 @@ const EVENT = {
   ],
 };
 
-export const QUEUE_OBSERVATION_SCHEMA = {
+const QUEUE_OBSERVATION_SCHEMA = {
   type: "object",
   required: ["events", "drains"],
   additionalProperties: false,
@@ -173,7 +173,7 @@ export const QUEUE_OBSERVATION_SCHEMA = {
 };
 
 /** Reads the trace of one scenario into what the invariants talk about; rejects impossible traces. */
-export function replay(s: QueueProbe, obs: QueueObservation): Run {
+function replay(s: QueueProbe, obs: QueueObservation): Run {
   if (obs.failure !== undefined) throw new InvariantError("drain", obs.failure);
   const run: Run = {
     peak: 0,

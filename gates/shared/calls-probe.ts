@@ -9,7 +9,7 @@ import type { GateCollector, GateInput, ProbeRunner } from "../types.js";
 import type { CallsObservation, CallsProbe, Outcome, ShapeObservation } from "./calls.js";
 
 /** What of a returned value is observed (default: all of it). Runs in the child, on the module's value. */
-export type Projection = (value: unknown) => unknown;
+type Projection = (value: unknown) => unknown;
 
 function call(fn: (...args: unknown[]) => unknown, args: unknown[], project: Projection): Outcome {
   const decoded = args.map((a) => decodeInput(a as Tagged));

@@ -22,7 +22,7 @@ export interface ShapeObservation {
   source: string | null;
 }
 /** The export is not a function (or the input is not code): nothing was called. */
-export interface NotFunction {
+interface NotFunction {
   notFunction: string;
 }
 
@@ -70,7 +70,7 @@ export const CALLS_OBSERVATION_SCHEMA = {
 /** What a call did, decoded for judging. */
 export type Result = { threw: string } | { threw?: undefined; value: unknown };
 
-export function decodeOutcome(o: Outcome): Result {
+function decodeOutcome(o: Outcome): Result {
   return "threw" in o ? { threw: o.threw } : { value: decodeValue(o.value) };
 }
 

@@ -1,7 +1,7 @@
 /** Comparison rules shared by the gates: float sums with a relative tolerance, everything else exact. */
 
 /** Relative tolerance for sums of floats (summation order legitimately changes the last bits). */
-export const FLOAT_SUM_RELATIVE_TOLERANCE = 1e-9;
+const FLOAT_SUM_RELATIVE_TOLERANCE = 1e-9;
 
 /**
  * |actual − expected| ≤ 1e-9 · scale, where scale is the magnitude of the summands (Σ|v|, at least 1): relative

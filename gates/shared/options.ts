@@ -16,13 +16,6 @@ export function enumOption<T extends string>(
   );
 }
 
-export function numberOption(options: Record<string, unknown>, name: string, fallback: number): number {
-  const v = options[name];
-  if (v === undefined) return fallback;
-  if (typeof v === "number" && Number.isFinite(v)) return v;
-  throw new GateOptionError(`option '${name}' must be a finite number (got ${JSON.stringify(v)})`);
-}
-
 /** How invalid input must be refused: `throw` (default) or, with `throw-or-null`, also a `null` result. */
 export type InvalidPolicy = "throw" | "throw-or-null";
 

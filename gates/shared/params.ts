@@ -5,7 +5,7 @@
  */
 import { parse } from "@babel/parser";
 
-export interface DeclaredParams {
+interface DeclaredParams {
   /** Parameters before any rest parameter. */
   count: number;
   /** Per parameter: whether it has a default value (so `undefined` or leaving it out is a valid call). */

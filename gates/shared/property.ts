@@ -17,7 +17,7 @@ import type { GateCheck, ProbeSession } from "../types.js";
 import { describe } from "./runtime.js";
 
 /** Runs per property unless `options.runs` says otherwise (the issue asks for ≥ 500). */
-export const DEFAULT_RUNS = 500;
+const DEFAULT_RUNS = 500;
 /** Longest counterexample text kept in a message. */
 const MAX_EXAMPLE_CHARS = 600;
 
@@ -71,16 +71,7 @@ function toCheck<Ts>(
   };
 }
 
-export function propertyCheck<Ts extends [unknown, ...unknown[]]>(
-  id: string,
-  what: string,
-  property: fc.IProperty<Ts>,
-  params: PropertyParams,
-): GateCheck {
-  return toCheck(id, what, fc.check(property, { seed: params.seed, numRuns: params.numRuns }), params);
-}
-
-export async function asyncPropertyCheck<Ts extends [unknown, ...unknown[]]>(
+async function asyncPropertyCheck<Ts extends [unknown, ...unknown[]]>(
   id: string,
   what: string,
   property: fc.IAsyncProperty<Ts>,
@@ -143,7 +134,7 @@ export class InvariantError extends Error {
   }
 }
 
-export interface Invariant {
+interface Invariant {
   id: string;
   what: string;
 }
@@ -153,7 +144,7 @@ export interface Invariant {
  * invariant that failed gets the shrunk counterexample and is disabled, and the rest are run again — so a
  * good module costs one property run, and each broken invariant is reported on its own.
  */
-export async function invariantChecks<Ts extends [unknown, ...unknown[]]>(
+async function invariantChecks<Ts extends [unknown, ...unknown[]]>(
   invariants: readonly Invariant[],
   makeProperty: (enabled: ReadonlySet<string>) => fc.IAsyncProperty<Ts> | fc.IProperty<Ts>,
   params: PropertyParams,
@@ -196,7 +187,7 @@ export function holds(on: ReadonlySet<string>, id: string, condition: boolean, m
 }
 
 /** The values fast-check generates for `arb` with these parameters, in order (no property runs). */
-export function generatedValues<T>(arb: fc.Arbitrary<T>, params: PropertyParams): T[] {
+function generatedValues<T>(arb: fc.Arbitrary<T>, params: PropertyParams): T[] {
   const values: T[] = [];
   fc.check(
     fc.property(arb, (v) => {
@@ -208,7 +199,7 @@ export function generatedValues<T>(arb: fc.Arbitrary<T>, params: PropertyParams)
 }
 
 /** Structural equality of generated values (plain data: numbers with NaN and −0, strings, arrays, objects). */
-export function sameValue(a: unknown, b: unknown): boolean {
+function sameValue(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a)) {

@@ -105,11 +105,7 @@ export function installVirtualClock(): void {
   }
 }
 
-/** Whether the switch is in place (a virtual probe without it would wait in real time). */
-export const virtualClockInstalled = (): boolean => installed;
-
-/** The fake clock's time and a sleep on it (a virtual probe's slow attempts). */
-export const virtualNow = (): number => clock.now;
+/** A sleep on the fake clock (a virtual probe's slow attempts). */
 export const virtualSleep = (ms: number): Promise<void> =>
   new Promise((resolve) => {
     clock.setTimeout(() => resolve(), ms);

@@ -25,10 +25,10 @@ import {
 } from "./data.js";
 import { findInterpolatedSql } from "./sql-ast.js";
 
-export { ATTACKER, TENANTS, VICTIM };
+export { ATTACKER, VICTIM };
 
 /** Ids an attacker might send, `{victim}` replaced by a real victim invoice id. */
-export const INJECTION_PAYLOADS = [
+const INJECTION_PAYLOADS = [
   "' OR 1=1 --",
   "' OR '1'='1",
   '" OR "1"="1',
@@ -42,7 +42,7 @@ export const INJECTION_PAYLOADS = [
   "1 OR 1=1",
 ];
 
-export const TENANT_OBSERVATION_SCHEMA = {
+const TENANT_OBSERVATION_SCHEMA = {
   oneOf: [
     {
       type: "object",
@@ -133,14 +133,14 @@ function callProbe(seed: number, tenant: string, id: string): TenantProbe {
 }
 
 /** Contexts without a tenant: each must get nothing (a `COALESCE(?, tenant_id)` filter gives everything). */
-export const MISSING_TENANTS: readonly [string, unknown][] = [
+const MISSING_TENANTS: readonly [string, unknown][] = [
   ["ctx {}", {}],
   ["tenantId undefined", { tenantId: undefined }],
   ["tenantId null", { tenantId: null }],
   ['tenantId ""', { tenantId: "" }],
 ];
 /** The victim's tenant id in other cases: not a tenant (ids are compared exactly), so nothing. */
-export const ODD_CASE_TENANTS: readonly string[] = [VICTIM.toUpperCase(), "Tnt_Victim"];
+const ODD_CASE_TENANTS: readonly string[] = [VICTIM.toUpperCase(), "Tnt_Victim"];
 
 /**
  * Strings anywhere in a returned value that belong to a tenant other than `tenant`: another tenant's invoice

@@ -7,7 +7,7 @@
 import { parse } from "@babel/parser";
 
 /** Method or function names that send SQL text to a database. */
-export const QUERY_CALLEES = new Set([
+const QUERY_CALLEES = new Set([
   "query",
   "exec",
   "execute",
@@ -30,7 +30,7 @@ interface Node {
   [k: string]: unknown;
 }
 
-export interface SqlFinding {
+interface SqlFinding {
   line: number;
   column: number;
   message: string;

@@ -10,6 +10,16 @@ export type AgentFactory = (config: AgentConfig, ctx: AgentContext) => AgentAdap
 
 const factories = new Map<string, AgentFactory>();
 
+/**
+ * Adapters that route but never answer (`lexical`, a BM25 proxy): their canned line is no answer a discriminator
+ * could grade, and their trigger figures are a proxy's, not an agent's.
+ */
+const ROUTER_ONLY_AGENTS: ReadonlySet<string> = new Set(["lexical"]);
+
+export function isRouterOnlyAgent(adapter: string): boolean {
+  return ROUTER_ONLY_AGENTS.has(adapter);
+}
+
 export function registerAgent(name: string, factory: AgentFactory): void {
   factories.set(name, factory);
 }

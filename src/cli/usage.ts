@@ -4,33 +4,19 @@
  */
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { UsageError } from "../model/diagnostics.js";
+import { editDistance } from "../util/edit-distance.js";
 
 /** A wrong command line (unknown option, missing argument, bad value): printed with the usage, exit 2. */
 export { UsageError };
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
-}
-
 /** ` (did you mean X?)` when one of `known` is close to `given`, else "". */
 export function didYouMean(given: string, known: readonly string[]): string {
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const k of known) {
-    const d = k.startsWith(given) || given.startsWith(k) ? 1 : distance(given, k);
+    const d = k.startsWith(given) || given.startsWith(k) ? 1 : editDistance(given, k);
     if (d < bestDistance) {
       best = k;
       bestDistance = d;

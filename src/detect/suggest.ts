@@ -2,6 +2,7 @@
  * "Did you mean" for unknown keys: the closest known key by edit distance (a typo), or the key that holds what a
  * well-known wrong name means (`must_have` in a case: the checks go in `assertions`).
  */
+import { editDistance } from "../util/edit-distance.js";
 
 /** Keys people write for a case's checks, from other tools' vocabularies. */
 const CHECK_SYNONYMS = new Set([
@@ -22,21 +23,6 @@ const CHECK_SYNONYMS = new Set([
   "tests",
   "graders",
 ]);
-
-/** Optimal string alignment distance (an adjacent swap is one edit). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  return d[a.length]![b.length]!;
-}
 
 /** The suggestion for unknown `key` among `known` keys, as a sentence fragment, or "" when none is close. */
 export function didYouMean(key: string, known: readonly string[]): string {

@@ -1,3 +1,4 @@
+/** Pure: a report's roots and diagnostics as check-run annotations, most important first, within GitHub's caps. */
 import type { Diagnostic } from "../model/diagnostics.js";
 import type { Report, Root } from "../model/report.js";
 import { MAX_ANNOTATION_MESSAGE_CHARS, MAX_ANNOTATION_TITLE_CHARS, MAX_CHECK_ANNOTATIONS } from "./limits.js";

@@ -1,12 +1,38 @@
 /**
- * Whether a pull request's own cache scope can be trusted: GitHub restores a PR run's caches from its own ref
- * (refs/pull/N/merge) before the base branch's, and skillgate never saves from a PR run, so any cache under the
- * PR's ref with skillgate's key was written by a workflow the PR controls. Listing needs `actions: read`; when the
- * list cannot be read, nothing is restored (fail closed: the base arm re-runs, which costs, never lies).
+ * What a run may do with the Actions trial cache (`cacheAccessFor`), and whether a pull request's own cache scope
+ * can be trusted: GitHub restores a PR run's caches from its own ref (refs/pull/N/merge) before the base branch's,
+ * and skillgate never saves from a PR run, so any cache under the PR's ref with skillgate's key was written by a
+ * workflow the PR controls. Listing needs `actions: read`; when the list cannot be read, nothing is restored (fail
+ * closed: the base arm re-runs, which costs, never lies).
  */
 
+import type { CacheAccess } from "../run/cache-actions.js";
 import { type GitHubClient, httpStatus } from "./client.js";
-import type { ActionContext } from "./context.js";
+import type { ActionContext, RunPlan } from "./context.js";
+
+/**
+ * What the run may do with the Actions trial cache: a change (PR or merge group) reads the trials the default
+ * branch's runs saved, once its own scope holds none it could have planted, and writes none; a branch's run
+ * reads and writes (src/run/cache-actions.ts).
+ */
+export function cacheAccessFor(
+  change: Extract<RunPlan, { kind: "pull-request" | "merge-group" }> | undefined,
+  client: GitHubClient | undefined,
+  ctx: Pick<ActionContext, "owner" | "repo">,
+): CacheAccess {
+  if (!change) return { kind: "read-write" };
+  return {
+    kind: "read-only",
+    verify: async () => {
+      const { trialCacheKeys } = await import("../run/cache-actions.js");
+      const scope =
+        change.kind === "pull-request"
+          ? change.pullNumber
+          : { ref: change.headRef.startsWith("refs/") ? change.headRef : `refs/heads/${change.headRef}` };
+      return distrustPullRequestCaches(client, ctx, scope, trialCacheKeys().restoreKeys[0]!);
+    },
+  };
+}
 
 /**
  * Why the change's cache scope cannot be trusted, or undefined when it holds no cache under `keyPrefix`. The scope

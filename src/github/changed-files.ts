@@ -1,6 +1,9 @@
+/** The files a change touches: from the pull request's listing in the API, else from git between base and head. */
 import { execa } from "execa";
 import { findMergeBase } from "../detect/base.js";
-import type { GitHubClient } from "./client.js";
+import type { Logger } from "../model/settings.js";
+import { type GitHubClient, httpStatus } from "./client.js";
+import type { ActionContext, RunPlan } from "./context.js";
 import { MAX_PULL_FILES, PULL_FILES_PER_PAGE } from "./limits.js";
 
 /** Status vocabulary of GitHub's `pulls.listFiles` (git statuses are mapped onto it). */
@@ -114,4 +117,33 @@ export function parseNameStatus(out: string): ChangedFile[] {
     }
   }
   return files;
+}
+
+/** The files a change touches: the PR's listing from the API, else (beyond its cap, or a merge group) from git. */
+export async function changedFilesOf(
+  plan: Extract<RunPlan, { kind: "pull-request" | "merge-group" }>,
+  ctx: ActionContext,
+  repoDir: string,
+  client: GitHubClient | undefined,
+  logger: Logger,
+): Promise<string[]> {
+  if (plan.kind === "pull-request" && client) {
+    try {
+      const r = await listChangedFiles(client, {
+        owner: ctx.owner,
+        repo: ctx.repo,
+        pullNumber: plan.pullNumber,
+        expectedCount: plan.changedFilesCount,
+      });
+      if (r.complete) return changedPaths(r.files);
+      logger.info(
+        `the PR lists ${plan.changedFilesCount ?? "≥ 3000"} files, more than the API returns; reading the change from git`,
+      );
+    } catch (e) {
+      logger.warn(`pulls.listFiles failed (${httpStatus(e) ?? "network"}); reading the change from git`);
+    }
+  }
+  return changedPaths(
+    await gitChangedFiles(repoDir, plan.baseSha, plan.headSha, { log: (m) => logger.info(m) }),
+  );
 }

@@ -1,3 +1,7 @@
+/**
+ * The check run: its completion built from the report (pure; an unrequested on-demand run never replaces an
+ * evaluation's conclusion) and its I/O (created `in_progress`, completed in batches of annotations).
+ */
 import type { Report, Verdict } from "../model/report.js";
 import { headline, renderMarkdown } from "../report/markdown.js";
 import { batches, buildAnnotations, type CheckAnnotation } from "./annotations.js";

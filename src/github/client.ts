@@ -1,3 +1,4 @@
+/** The one GitHub API client: Octokit with retries and rate-limit throttling, its log lines redacted. */
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";

@@ -1,6 +1,8 @@
+/** The sticky PR comment: its body (pure, within the size limit) and its creation or in-place update. */
 import type { Report } from "../model/report.js";
 import { renderMarkdown } from "../report/markdown.js";
-import type { GitHubClient } from "./client.js";
+import { type GitHubClient, httpStatus } from "./client.js";
+import type { ActionIO } from "./io.js";
 import { MAX_COMMENT_CHARS } from "./limits.js";
 
 /** The hidden marker that finds our sticky comment again: one per check name, so two gates can coexist. */
@@ -9,7 +11,7 @@ export function commentMarker(checkName: string): string {
 }
 
 /** Pure: the comment body, marker first, within GitHub's comment size limit. */
-export function buildCommentBody(
+function buildCommentBody(
   report: Report,
   o: { checkName: string; fullReportHint: string; reviewReportUrl?: string },
 ): string {
@@ -23,7 +25,7 @@ export function buildCommentBody(
 }
 
 /** Creates the sticky comment or updates it in place. Returns what happened. */
-export async function upsertStickyComment(
+async function upsertStickyComment(
   client: GitHubClient,
   target: { owner: string; repo: string; issueNumber: number; checkName: string },
   body: string,
@@ -52,4 +54,34 @@ export async function upsertStickyComment(
     body,
   });
   return { action: "created", id: data.id };
+}
+
+/**
+ * Writes the report as the PR's sticky comment; returns whether it was written. A failure is logged, never the
+ * run's failure: the check run and the job summary carry the verdict.
+ */
+export async function commentOnPullRequest(
+  client: GitHubClient,
+  target: { owner: string; repo: string; issueNumber: number; checkName: string },
+  report: Report,
+  o: { fullReportHint: string; reviewReportUrl?: string | undefined; io: ActionIO },
+): Promise<boolean> {
+  try {
+    const r = await upsertStickyComment(
+      client,
+      target,
+      buildCommentBody(report, {
+        checkName: target.checkName,
+        fullReportHint: o.fullReportHint,
+        ...(o.reviewReportUrl ? { reviewReportUrl: o.reviewReportUrl } : {}),
+      }),
+    );
+    o.io.info(`sticky comment ${r.action} (#${r.id})`);
+    return true;
+  } catch (e) {
+    o.io.info(
+      `warning: could not write the PR comment (${httpStatus(e) ?? "network"}): ${(e as Error).message}`,
+    );
+    return false;
+  }
 }

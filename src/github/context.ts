@@ -1,3 +1,4 @@
+/** The run's context: what the runner says about it (environment, event payload) and what skillgate does with it. */
 import { readFileSync } from "node:fs";
 import { InputError } from "../model/diagnostics.js";
 
@@ -97,6 +98,28 @@ export type RunPlan =
   | { kind: "push"; headSha: string }
   | { kind: "sweep"; headSha: string }
   | { kind: "report"; headSha?: string; pullNumber?: number };
+
+/** The run in one line, for the action's first log line. */
+export function describePlan(plan: RunPlan, ctx: ActionContext): string {
+  const repo = `${ctx.owner}/${ctx.repo}`;
+  const sha = (s?: string) => (s ? s.slice(0, 7) : "unknown");
+  switch (plan.kind) {
+    case "pull-request":
+      return `pull request #${plan.pullNumber} of ${repo}, head ${sha(plan.headSha)} against base ${sha(plan.baseSha)}`;
+    case "merge-group":
+      return `merge group ${plan.headRef.replace(/^refs\/heads\//, "")} of ${repo}, head ${sha(plan.headSha)} against base ${sha(plan.baseSha)}`;
+    case "push":
+      return `push to ${repo} at ${sha(plan.headSha)}`;
+    case "sweep":
+      return `sweep of ${repo} at ${sha(plan.headSha)}`;
+    case "comment":
+      return `comment by ${plan.commenter} on pull request #${plan.pullNumber} of ${repo}`;
+    case "ignored":
+      return `nothing to do (${plan.reason})`;
+    case "report":
+      return `stored report for ${repo}${plan.pullNumber ? ` #${plan.pullNumber}` : ""} at ${sha(plan.headSha)}`;
+  }
+}
 
 export type Mode = "auto" | "evaluate" | "report";
 

@@ -1,3 +1,4 @@
+/** The action's inputs (action.yml) read once and validated into one typed `ActionInputs`. */
 import { InputError } from "../model/diagnostics.js";
 import type { Mode } from "./context.js";
 import type { ActionIO } from "./io.js";

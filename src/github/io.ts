@@ -1,3 +1,4 @@
+/** `ActionIO`: what the action needs of `@actions/core` (inputs, outputs, state, log, summary) behind one interface. */
 import * as core from "@actions/core";
 import type { Logger } from "../model/settings.js";
 import { progressLine } from "../run/progress.js";

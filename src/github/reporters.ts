@@ -1,3 +1,4 @@
+/** Where findings go: one `Reporter` interface and the fallback chain check run → workflow commands → log. */
 import type { Report } from "../model/report.js";
 import { buildAnnotations } from "./annotations.js";
 import { buildCheckRunCompletion, type CheckRun } from "./check-run.js";

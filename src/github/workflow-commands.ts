@@ -1,3 +1,4 @@
+/** `::error file=…::` workflow commands: which annotations fit the runner's display caps. */
 import type { CheckAnnotation } from "./annotations.js";
 import { MAX_WORKFLOW_ANNOTATIONS_PER_JOB, MAX_WORKFLOW_ANNOTATIONS_PER_LEVEL } from "./limits.js";
 

@@ -3,6 +3,7 @@
  * and the scope line that says so. Discovery reads files; the selection over what it found is pure.
  */
 import picomatch from "picomatch";
+import { isRouterOnlyAgent } from "../agents/registry.js";
 import { assertionLookup } from "../detect/assertion-types.js";
 import type { BaseCheckout } from "../detect/base.js";
 import { classifyChanges, type SkillChangeInfo } from "../detect/changes.js";
@@ -166,11 +167,9 @@ function skillMatcher(filter: string): (c: SkillChangeInfo) => boolean {
   };
 }
 
-/** Agents that route but never answer (`lexical`): their canned line is no answer a discriminator could grade. */
-const ROUTER_ONLY_AGENTS = new Set(["lexical"]);
-
 function withoutRouterOnlyBatteries(c: SkillChangeInfo, settings: Settings): SkillChangeInfo {
-  if (!ROUTER_ONLY_AGENTS.has(settings.agent.adapter) || !c.batteries.discriminator) return c;
+  // A router-only agent's canned line is no answer a discriminator could grade.
+  if (!isRouterOnlyAgent(settings.agent.adapter) || !c.batteries.discriminator) return c;
   return {
     ...c,
     batteries: { ...c.batteries, discriminator: false },

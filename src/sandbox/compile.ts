@@ -9,20 +9,7 @@
  * `esbuild-wasm` package copied next to the bundle by `scripts/bundle.mjs`; the installed packages are also
  * tried from dist, and the wasm one from source, so any one of them is enough.
  */
-import { createHash } from "node:crypto";
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -30,7 +17,8 @@ import { fileURLToPath } from "node:url";
 import type { BuildOptions, BuildResult, Message } from "esbuild";
 import { findUpwards as findUpwardsFrom } from "../util/find-upwards.js";
 import { sha256OfFile } from "../util/read-file.js";
-import { childBuildOptions, childFile, gateFolders } from "./child-build.mjs";
+import { childFile } from "./child-build.mjs";
+import { childrenFromSource } from "./child-cache.js";
 import { scrubbedEnv } from "./env.js";
 import { isolation } from "./isolation/detect.js";
 import type { ConfineLimits } from "./isolation/types.js";
@@ -367,61 +355,6 @@ export async function compileModule(
 
 let childDirPromise: Promise<string> | undefined;
 
-/** The children built from source, as last cached under node_modules/.cache (see `childScript`). */
-interface ChildManifest {
-  key: string;
-  /** Every file the build read (absolute) → sha256 of its content. */
-  inputs: Record<string, string>;
-}
-
-function readManifest(cacheDir: string, root: string): ChildManifest | undefined {
-  try {
-    const m = JSON.parse(readFileSync(join(cacheDir, "manifest.json"), "utf8")) as ChildManifest;
-    if (typeof m.key !== "string" || !/^[0-9a-f]{16}$/.test(m.key)) return undefined;
-    for (const [file, hash] of Object.entries(m.inputs ?? {})) if (digest(file) !== hash) return undefined;
-    // A gate folder added since (its files are not inputs of that build) needs a new build.
-    const files = [undefined, ...gateFolders(root)].map((g) => join(cacheDir, m.key, childFile(g)));
-    return Object.keys(m.inputs ?? {}).length > 0 && files.every((f) => existsSync(f)) ? m : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Keeps a fresh build for the next process; returns its folder, or undefined (then the scratch copy serves). */
-function storeChild(cacheDir: string, outdir: string, inputs: Record<string, string>): string | undefined {
-  try {
-    const key = createHash("sha256")
-      .update(JSON.stringify(Object.entries(inputs).sort()))
-      .digest("hex")
-      .slice(0, 16);
-    const dir = join(cacheDir, key);
-    if (!existsSync(join(dir, childFile(undefined)))) {
-      mkdirSync(cacheDir, { recursive: true });
-      const tmp = mkdtempSync(join(cacheDir, `${key}.tmp-`));
-      cpSync(outdir, tmp, { recursive: true });
-      try {
-        renameSync(tmp, dir);
-      } catch {
-        rmSync(tmp, { recursive: true, force: true }); // another process stored the same build first
-      }
-    }
-    // Builds of older sources: a process that started from one a day ago has long finished.
-    for (const e of readdirSync(cacheDir, { withFileTypes: true }))
-      if (
-        e.isDirectory() &&
-        e.name !== key &&
-        statSync(join(cacheDir, e.name)).mtimeMs < Date.now() - 86_400_000
-      )
-        rmSync(join(cacheDir, e.name), { recursive: true, force: true });
-    const manifest = join(cacheDir, `manifest.json.tmp-${process.pid}`);
-    writeFileSync(manifest, JSON.stringify({ key, inputs } satisfies ChildManifest));
-    renameSync(manifest, join(cacheDir, "manifest.json"));
-    return dir;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Path of the sandbox child that runs `gate` (undefined: predicates). From dist: `sandbox-child/` beside the
  * bundle. From source (tests, tsx, the bench): `src/sandbox/child.ts` and the gates built by the same
@@ -445,24 +378,7 @@ function childDir(): Promise<string> {
     const root = resolve(dirname(source), "..", "..");
     const modules = findUpwards("node_modules");
     const cacheDir = modules ? join(modules, ".cache", "skillgate-sandbox") : undefined;
-    const cached = cacheDir ? readManifest(cacheDir, root) : undefined;
-    if (cacheDir && cached) return join(cacheDir, cached.key);
-    const api = await esbuild();
-    const outdir = mkdtempSync(join(scratchDir(), "child-"));
-    const started = Date.now();
-    const result = await api.build(childBuildOptions(root, outdir));
-    if (!cacheDir) return outdir;
-    const inputs: Record<string, string> = {};
-    // The build's settings are an input too; the virtual entries (see child-build.mjs) are not files.
-    const files = Object.keys(result.metafile?.inputs ?? {}).filter((f) => !f.startsWith("skillgate-child:"));
-    for (const input of [...files, join(root, "src", "sandbox", "child-build.mjs")]) {
-      const abs = resolve(root, input);
-      const hash = digest(abs);
-      // Edited while we built (mtime granularity can be coarse): the output may predate the edit.
-      if (hash === undefined || statSync(abs).mtimeMs >= started - 2000) return outdir;
-      inputs[abs] = hash;
-    }
-    return storeChild(cacheDir, outdir, inputs) ?? outdir;
+    return childrenFromSource(root, { cacheDir, esbuild, scratch: scratchDir });
   })();
   return childDirPromise;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { actionsArtifactUploader, artifactsAvailable, artifactUrl } from "../../src/github/artifact.js";
-import { reviewReportFile } from "../../src/github/run-action.js";
+import { reviewReportFile } from "../../src/github/report-files.js";
 import { type ArtifactService, startArtifactService } from "../support/artifact-service.js";
 
 let service: ArtifactService | undefined;
