@@ -52,6 +52,9 @@ describe("skillgate init", () => {
     const dir = writeRepo({
       ".claude/skills/house-answer/SKILL.md":
         '---\nname: house-answer\ndescription: Gives the house answer when someone asks for it.\nmetadata:\n  version: "2.1"\n---\nThe house answer is 42.\n',
+      // The repository's policy: a run without a base stores 3 trials per case for PRs to read (30 by default,
+      // each a whole Claude Code process here); what init writes and prints does not depend on it.
+      ".skillgate.yml": "verdict:\n  baseDepth: 3\n",
     });
     scratch.push(dir);
     const r = await runCli(["init", "house-answer", "--repo", dir]);

@@ -951,10 +951,33 @@ describe("examples/workflows/skillgate-on-demand.yml", () => {
   }, 300_000);
 });
 
+/**
+ * A matrix cell's agent (`sh agent.sh CELL`): answers like the scripted models above, from the installed skill's
+ * body; the cell's name is an argument, so each cell is an agent of its own identity.
+ */
+const CELL_AGENT = `IFS= read -r prompt
+skill() { f=".agents/skills/$1/SKILL.md"; [ -f "$f" ] && printf '%s' "$1"; }
+knows() { grep -q "$2" ".agents/skills/$1/SKILL.md" 2>/dev/null; }
+case "$prompt" in
+  *"Split 1000 cents"*) s=$(skill split-cents); if knows split-cents "largest remainder method"; then a=334; else a=333; fi ;;
+  *"Round 2.5"*) s=$(skill round-money); if knows round-money "Round half to even"; then a=2; else a=3; fi ;;
+  *) s=; a=Done. ;;
+esac
+act=; [ -n "$s" ] && act="\\"$s\\""
+printf '{"output":"%s (1000 cents in all)","skillsActivated":[%s]}' "$a" "$act"
+`;
+
 describe("examples/workflows/skillgate-matrix.yml", () => {
   const FILE = "skillgate-matrix.yml";
-  it("pull_request: a job per cell (the real Claude Code and Codex CLIs), one merge job posts one check run with a verdict per cell and the interaction", async () => {
-    const config = `agents:\n  - name: claude\n    adapter: claude-code\n  - name: codex\n    adapter: codex\n    model: gpt-scripted\n    baseUrl: ${responses.url}/v1\n${CLAUDE_CONFIG}`;
+  // The cells are two `command` agents (a shell script each, differing in their identity): this test is about the
+  // workflow's jobs — one per cell, evaluate posting nothing, one merge job posting one check run. The real Claude
+  // Code and Codex CLIs as matrix cells are test/run/matrix-demo.test.ts; each CLI in its example workflow above.
+  it("pull_request: a job per cell, one merge job posts one check run with a verdict per cell and the interaction", async () => {
+    const agent = join(temp("sg-ex-matrix-agent-"), "agent.sh");
+    writeFileSync(agent, CELL_AGENT, { mode: 0o755 });
+    const cell = (name: string) =>
+      `  - name: ${name}\n    adapter: command\n    command: ${JSON.stringify(`sh ${agent} ${name}`)}\n`;
+    const config = `agents:\n${cell("claude")}${cell("codex")}${CLAUDE_CONFIG}`;
     const pr = pullRequest(config, SPLIT_BAD);
     const payload = pullRequestEvent(pr);
     const { owner, repo } = repository(payload);
@@ -992,8 +1015,8 @@ describe("examples/workflows/skillgate-matrix.yml", () => {
     expect(api.checkRuns).toEqual([]); // mode: evaluate posts nothing
     const cellReports = await Promise.all(reports.map(readReport));
     expect(cellReports.map((r) => [r.cell?.name, r.agent.adapter, r.cost.agentCalls > 0])).toEqual([
-      ["claude", "claude-code", true],
-      ["codex", "codex", true],
+      ["claude", "command", true],
+      ["codex", "command", true],
     ]);
     // the merge job: the base checked out (its config names the cells), the cells' artifacts downloaded
     const contexts = { github: { event: payload, sha: "9".repeat(40) }, secrets };
