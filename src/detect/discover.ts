@@ -8,7 +8,9 @@ import { agentNameOf, copyName, loadGroup, nameCopies } from "./copies.js";
 import { DirIndex } from "./dir-index.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
 import { findPlugins, type PluginManifest, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
+import { type Marketplace, readMarketplace } from "./marketplace.js";
 import {
+  isMarketplace,
   listRepositoryFiles,
   NAMED_SUITE_FILES,
   PLUGIN_MANIFEST,
@@ -83,7 +85,14 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     opts.reuse && reuse
       ? filesAtBase(opts.reuse)
       : listRepositoryFiles(repoDir, dirs, { untracked: env.GITHUB_ACTIONS !== "true" });
-  const plugins = findPlugins(files.pluginManifests, files.skillFiles, (m) => readManifest(repoDir, m));
+  const listed = readMarketplaces(repoDir, dirs, files.marketplaces ?? []);
+  diagnostics.push(...listed.diagnostics);
+  const plugins = findPlugins(
+    files.pluginManifests,
+    files.skillFiles,
+    (m) => readManifest(repoDir, m),
+    listed.plugins,
+  );
   const narrowed = narrowing(opts);
   const candidates = new Set(files.skillFiles);
   const candidateDirs = new Set(files.skillFiles.map((f) => f.slice(0, Math.max(0, f.lastIndexOf("/")))));
@@ -281,12 +290,17 @@ function filesAtBase(reuse: ReuseUnchanged): RepositoryFiles {
       head.pluginManifests,
       (f) => f === PLUGIN_MANIFEST || f.endsWith(`/${PLUGIN_MANIFEST}`),
     ),
+    marketplaces: with_(head.marketplaces ?? [], isMarketplace),
   };
 }
 
 function reusable(reuse: ReuseUnchanged, baseDir: string) {
   // A plugin renamed or added moves every skill of it into another namespace: read the base in full.
-  if (reuse.changedFiles.some((f) => f === PLUGIN_MANIFEST || f.endsWith(`/${PLUGIN_MANIFEST}`)))
+  if (
+    reuse.changedFiles.some(
+      (f) => f === PLUGIN_MANIFEST || f.endsWith(`/${PLUGIN_MANIFEST}`) || isMarketplace(f),
+    )
+  )
     return undefined;
   // A suite file that names its skill (anywhere in the repository) touches the skill it names, on either side.
   const named = new Set<string>();
@@ -334,6 +348,24 @@ function readManifest(repoDir: string, rel: string): PluginManifest {
   } catch {
     return {};
   }
+}
+
+/** The plugins every marketplace.json of the checkout lists from it, with their located problems. */
+function readMarketplaces(repoDir: string, dirs: DirIndex, files: readonly string[]): Marketplace {
+  const out: Marketplace = { plugins: [], diagnostics: [] };
+  for (const file of files) {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readRegularFile(join(repoDir, file));
+    } catch {
+      bytes = undefined;
+    }
+    if (!bytes) continue; // a link or a folder: Claude Code reads no marketplace there either
+    const m = readMarketplace(file, bytes.toString("utf8"), (rel) => dirs.isDir(rel));
+    out.plugins.push(...m.plugins);
+    out.diagnostics.push(...m.diagnostics);
+  }
+  return out;
 }
 
 interface LoadContext {
@@ -387,7 +419,13 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
   }
   if (!bytes) return undefined;
   const raw = bytes.toString("utf8");
-  const { layout, namespace } = skillLayout(dir, ctx.plugins);
+  const { layout, namespace, alsoIn } = skillLayout(dir, ctx.plugins);
+  if (alsoIn)
+    problem(
+      "notice",
+      "skill/in-several-plugins",
+      `plugins ${alsoIn.join(", ")} load this skill too (each loads its skills/ folder): gated once, as a skill of plugin ${namespace}`,
+    );
   let expected: ExpectedName | null;
   if (layout === "root") {
     const repo = ctx.repoName();
