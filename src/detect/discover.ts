@@ -154,7 +154,9 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     // template projects, translations) are not: each is gated as a skill of its own (`nameCopies`).
     const agentName = agentNameOf(skill);
     const others = holders.get(agentName) ?? [];
-    const clash = others.find((o) => loadGroup(o) === loadGroup(skill));
+    // Folders of skill folders that no agent reads (test data, examples) hold copies, never a conflict.
+    const clash =
+      skill.layout !== "grouped" ? others.find((o) => loadGroup(o) === loadGroup(skill)) : undefined;
     if (clash) {
       diagnostics.push({
         ...(skill.loc.name ?? skill.loc.frontmatter),
@@ -434,6 +436,16 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
       : null;
   } else expected = { name: posix.basename(dir), what: "its folder name" };
   const parsed = parseSkillFile(path, raw, ctx.profile, expected);
+  const fm = parsed.frontmatter;
+  if (layout === "grouped" && Object.keys(fm).length > 0 && !("name" in fm) && !("description" in fm)) {
+    // Frontmatter of something else (a generated page, a doc) outside any skills folder: no agent loads it.
+    problem(
+      "notice",
+      "skill/not-a-skill",
+      `not a skill: its frontmatter has neither \`name\` nor \`description\`, and no agent looks for skills in ${dir}/`,
+    );
+    return undefined;
+  }
   diagnostics.push(...parsed.diagnostics);
   if (parsed.notASkill) return undefined;
   const validName =

@@ -285,7 +285,9 @@ export class SuiteReader {
         code: unusable ? "suite/not-graded" : p.code,
         message: unusable ? `not graded: ${p.message}` : `assertion \`${id}\`: ${p.message}`,
       });
-    return unusable ? undefined : assertion;
+    if (unusable) return undefined;
+    // Another tool's values have no placeholders: `$` stays text (`$$`, which grading turns back into `$`).
+    return opts.foreign ? { ...assertion, params: literalValues(assertion.params) } : assertion;
   }
 
   /** Case `files`: strings or `{from, to}`; `from` is relative to the suite root and must exist. */
@@ -454,4 +456,13 @@ function defaultDestination(from: string): string {
   const norm = posix.normalize(from);
   const m = /^(?:.*\/)?(?:fixtures|files)\/(.+)$/.exec(norm);
   return m ? m[1]! : norm;
+}
+
+/** Every string in `v` with each `$` written `$$`: a literal `$` for `resolvePlaceholders`. */
+function literalValues<T>(v: T): T {
+  if (typeof v === "string") return v.replaceAll("$", "$$$$") as T;
+  if (Array.isArray(v)) return v.map(literalValues) as T;
+  if (v && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, literalValues(x)])) as T;
+  return v;
 }

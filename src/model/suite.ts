@@ -113,6 +113,11 @@ export interface Case {
   probe?: RobustnessProbe;
   /** Where the prompt is written (for its placeholders' diagnostics). */
   promptLoc?: SourceLocation;
+  /**
+   * A case of another tool's format, which has no `$placeholders`: its prompt is sent as written, and its mapped
+   * checks hold `$` as `$$` (a literal `$`), so `$type` or `$HOME` is text, as that tool reads it.
+   */
+  literal?: boolean;
 }
 
 export interface TriggerQuery {

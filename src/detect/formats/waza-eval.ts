@@ -194,6 +194,7 @@ function loadTask(
     assertions,
     vars: {},
     loc: src.locate(at),
+    literal: true,
   };
   return reader.checkCase(c, "`graders` of type `text` (or `expected.output_contains`)") ? c : undefined;
 }
