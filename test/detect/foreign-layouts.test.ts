@@ -1,0 +1,88 @@
+/**
+ * Issue #28, foreign layouts and graders read as their owners read them: waza's `file` grader (`must_exist`,
+ * `must_not_exist`, `content_patterns`), written here in the shape of waza's own documentation.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { assertionLookup } from "../../src/detect/assertion-types.js";
+import { discoverRepository } from "../../src/detect/discover.js";
+import "../../src/grade/assertions/index.js";
+import * as registry from "../../src/grade/assertions/registry.js";
+import { resolvePlaceholders } from "../../src/grade/vars.js";
+import type { Diagnostic } from "../../src/model/index.js";
+
+const opts = { profile: "claude-code" as const, assertionTypes: assertionLookup(registry), env: {} };
+const scratch: string[] = [];
+afterAll(() => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+function repo(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "sg-foreign-"));
+  scratch.push(dir);
+  for (const [p, c] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    writeFileSync(join(dir, p), c);
+  }
+  return dir;
+}
+const skillMd = (name: string) =>
+  `---\nname: ${name}\ndescription: Does ${name} work. Use for ${name} tasks.\n---\nSteps.\n`;
+const at = (ds: readonly Diagnostic[], severity: string) =>
+  ds.filter((d) => d.severity === severity).map((d) => `${d.file}:${d.line} ${d.code}`);
+
+describe("waza `file` grader", () => {
+  const evalYaml = [
+    "name: scaffold-eval",
+    "skill: scaffold",
+    "tasks:",
+    "  - id: new-project",
+    "    prompt: Scaffold a Python CLI project called tally.",
+    "    validators:",
+    "      - type: file",
+    "        name: project_files",
+    "        config:",
+    "          must_exist:",
+    '            - "src/main.py"',
+    '            - "README.md"',
+    "          must_not_exist:",
+    '            - "temp/debug.log"',
+    "          content_patterns:",
+    '            - path: "src/main.py"',
+    "              must_match:",
+    '                - "def main\\\\("',
+    '                - "import argparse"',
+    '                - "^if __name__"',
+    "              must_not_match:",
+    '                - "TODO"',
+    '            - path: "pyproject.toml"',
+    "              regex_match:",
+    "                - 'name = \"tally\"'",
+    "",
+  ].join("\n");
+
+  it("maps must_exist, must_not_exist and literal content patterns; a real regex is a located not-graded notice", () => {
+    const dir = repo({
+      "skills/scaffold/SKILL.md": skillMd("scaffold"),
+      "skills/scaffold/eval.yaml": evalYaml,
+    });
+    const d = discoverRepository(dir, opts);
+    expect(at(d.diagnostics, "error")).toEqual([]);
+    const c = d.skills[0]!.suite!.cases[0]!;
+    expect(c.assertions.map((a) => [a.rawType, resolvePlaceholders(a.params, {})])).toEqual([
+      ["file-exists", { value: "src/main.py" }],
+      ["file-exists", { value: "README.md" }],
+      ["not-file-exists", { value: "temp/debug.log" }],
+      ["file-contains", { file: "src/main.py", value: "def main(" }],
+      ["file-contains", { file: "src/main.py", value: "import argparse" }],
+      ["not-file-contains", { file: "src/main.py", value: "TODO" }],
+      ["file-contains", { file: "pyproject.toml", value: 'name = "tally"' }],
+    ]);
+    // `^if __name__` is an anchored regex: file-contains cannot say it, so it is named, not guessed.
+    const notes = d.diagnostics.filter((x) => x.code === "suite/not-graded");
+    expect(notes.map((x) => `${x.line} ${x.message}`)).toEqual([
+      expect.stringMatching(/^20 not graded: the regex `\^if __name__` of content_patterns/),
+    ]);
+  });
+});
