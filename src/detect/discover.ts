@@ -180,9 +180,11 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   const reader = new SuiteReader(repoDir, opts.assertionTypes, dirs);
   const placement = placeSuites(reader, skills, files.namedSuiteFiles, (s) => fresh.has(s));
   diagnostics.push(...placement.diagnostics);
+  const pluginEvals = pluginEvalRoots(reader, skills, plugins);
   for (const skill of skills) {
     if (!fresh.has(skill)) continue; // a reused record keeps its suite
-    const suite = loadSuite(reader, skill, diagnostics, placement.rootsOf(skill), placement.elsewhere(skill));
+    const roots = [...placement.rootsOf(skill), ...(pluginEvals.get(skill) ?? [])];
+    const suite = loadSuite(reader, skill, diagnostics, roots, placement.elsewhere(skill));
     if (suite) skill.suite = suite;
   }
   diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
@@ -296,6 +298,9 @@ function filesAtBase(reuse: ReuseUnchanged): RepositoryFiles {
   };
 }
 
+/** A file of a `claude plugin eval` case: `evals/<case>/case.yaml`, `prompt.md` or `graders/*.md`. */
+const PLUGIN_EVAL_FILE = /(?:^|\/)evals\/[^/]+\/(?:case\.ya?ml|prompt\.md|graders\/[^/]+\.md)$/;
+
 function reusable(reuse: ReuseUnchanged, baseDir: string) {
   // A plugin renamed or added moves every skill of it into another namespace: read the base in full.
   if (
@@ -304,6 +309,8 @@ function reusable(reuse: ReuseUnchanged, baseDir: string) {
     )
   )
     return undefined;
+  // A plugin's eval case added or removed changes its skill's suite from outside the skill's folder.
+  if (reuse.changedFiles.some((f) => PLUGIN_EVAL_FILE.test(f))) return undefined;
   // A suite file that names its skill (anywhere in the repository) touches the skill it names, on either side.
   const named = new Set<string>();
   for (const f of reuse.changedFiles)
@@ -350,6 +357,27 @@ function readManifest(repoDir: string, rel: string): PluginManifest {
   } catch {
     return {};
   }
+}
+
+/**
+ * A plugin's own `evals/` (Claude Code's `claude plugin eval` cases) is its one skill's suite: a plugin of several
+ * skills tests them together, which is no one skill's verdict (its files get the unread-file notice).
+ */
+function pluginEvalRoots(
+  reader: SuiteReader,
+  skills: readonly Skill[],
+  plugins: readonly PluginRoot[],
+): Map<Skill, SuiteRoot[]> {
+  const out = new Map<Skill, SuiteRoot[]>();
+  for (const p of plugins) {
+    const evals = p.dir === "." ? "evals" : `${p.dir}/evals`;
+    if (!reader.isDir(evals)) continue;
+    const own = skills.filter(
+      (s) => s.namespace === p.name && (p.dir === "." || s.dir.startsWith(`${p.dir}/`)),
+    );
+    if (own.length === 1) out.set(own[0]!, [{ dir: evals, formats: ["claude-plugin-eval"] }]);
+  }
+  return out;
 }
 
 /** The plugins every marketplace.json of the checkout lists from it, with their located problems. */
@@ -580,7 +608,10 @@ export function loadSuite(
   try {
     for (const root of roots)
       for (const format of SUITE_FORMATS)
-        if ((!root.formats || root.formats.includes(format.format)) && format.detect(reader, root.dir)) {
+        if (
+          (root.formats ? root.formats.includes(format.format) : !format.onlyWhereNamed) &&
+          format.detect(reader, root.dir)
+        ) {
           format.load(reader, root.dir, draft);
           if (!draft.formats.includes(format.format)) draft.formats.push(format.format);
         }

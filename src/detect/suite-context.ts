@@ -124,7 +124,20 @@ export class SuiteReader {
   }
 
   private readAndParse(rel: string): SourceFile | undefined {
-    let text: string;
+    const text = this.readTextOf(rel);
+    if (text === undefined) return undefined;
+    const src = parseSourceFile(rel, text);
+    this.diagnostics.push(...src.diagnostics);
+    return src.value === undefined ? undefined : src;
+  }
+
+  /** A text file of a suite (a Markdown grader), read as it is; undefined (with an error) when it cannot be. */
+  readText(rel: string): string | undefined {
+    this.sourceFiles.push(rel);
+    return this.readTextOf(rel);
+  }
+
+  private readTextOf(rel: string): string | undefined {
     try {
       // A suite folder or file may be a symbolic link (the PR's to make): it is read only inside the repository.
       const real = this.realPath(rel);
@@ -136,7 +149,7 @@ export class SuiteReader {
         );
         return undefined;
       }
-      text = readFileBytes(real).toString("utf8");
+      return readFileBytes(real).toString("utf8");
     } catch (e) {
       this.error(
         { file: rel, line: 1, column: 1 },
@@ -145,9 +158,6 @@ export class SuiteReader {
       );
       return undefined;
     }
-    const src = parseSourceFile(rel, text);
-    this.diagnostics.push(...src.diagnostics);
-    return src.value === undefined ? undefined : src;
   }
 
   /**

@@ -201,7 +201,8 @@ describe("no silent gaps: eval files in layouts skillgate does not read", () => 
       "plugins/sec/skills/audit/evals/evals-hard.json": evalsJson,
       // a trigger set beside SKILL.md rather than in the suite folder
       "plugins/sec/skills/audit/trigger-eval.json": trigger,
-      // a plugin-level case folder (trailofbits' layout)
+      // a plugin-level case folder (trailofbits' layout) of a plugin with two skills (one skill's is read)
+      "plugins/sec/skills/scan/SKILL.md": skillMd("scan"),
       "plugins/sec/evals/sql-injection/case.yaml": "prompt: Find the bug.\nexpected: SQL injection\n",
       // getsentry's scenarios
       "plugins/sec/skills/audit/evals/scenarios/leak.json": JSON.stringify({ prompt: "Check it." }),

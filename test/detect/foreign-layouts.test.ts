@@ -1,6 +1,8 @@
 /**
  * Issue #28, foreign layouts and graders read as their owners read them: waza's `file` grader (`must_exist`,
- * `must_not_exist`, `content_patterns`), written here in the shape of waza's own documentation.
+ * `must_not_exist`, `content_patterns`), written here in the shape of waza's own documentation; Claude Code's
+ * `claude plugin eval` cases in a plugin's own `evals/<case>/` (test/fixtures/day-one/plugin-evals, shaped like
+ * trailofbits/skills: case.yaml or prompt.md, graders/*.md, a fixture folder).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +10,7 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { discoverRepository } from "../../src/detect/discover.js";
+import { runCli } from "../support/run-cli.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import { resolvePlaceholders } from "../../src/grade/vars.js";
@@ -84,5 +87,46 @@ describe("waza `file` grader", () => {
     expect(notes.map((x) => `${x.line} ${x.message}`)).toEqual([
       expect.stringMatching(/^20 not graded: the regex `\^if __name__` of content_patterns/),
     ]);
+  });
+});
+
+describe("claude plugin eval cases in a plugin's own evals/", () => {
+  const FIXTURE = join(import.meta.dirname, "../fixtures/day-one/plugin-evals");
+  const evals = "plugins/ctx-audit/evals";
+
+  it("are the suite of the plugin's one skill: prompt, regex, llm and Skill graders mapped, the fixture folder copied", () => {
+    const d = discoverRepository(FIXTURE, opts);
+    expect(at(d.diagnostics, "error")).toEqual([]);
+    const s = d.skills.find((x) => x.name === "ctx-audit:ctx-audit")!;
+    expect(s.suite!.formats).toEqual(["claude-plugin-eval"]);
+    const [bounded, scope] = s.suite!.cases;
+    expect(bounded!.id).toBe("bounded-copy");
+    expect(bounded!.prompt).toMatch(/^Read parser.c in the fixture directory/);
+    expect(bounded!.files).toEqual([
+      { from: `${evals}/bounded-copy/fixture/parser.c`, to: "fixture/parser.c" },
+    ]);
+    expect(bounded!.assertions.map((a) => [a.rawType, resolvePlaceholders(a.params, {})])).toEqual([
+      ["regex", { value: "get_len", flags: "i" }],
+      ["skill-used", {}],
+      ["judge", { value: expect.stringMatching(/^The answer says that on the long-header branch/) }],
+    ]);
+    expect(scope!.prompt).toBe("List the assumptions of read_block in parser.c. Do not rate anything.\n");
+    expect(scope!.assertions.map((a) => a.rawType)).toEqual(["not-regex"]);
+    // Run settings, prose and a regex over files have no skillgate equivalent: named where they are written.
+    expect(at(d.diagnostics, "notice").filter((x) => x.includes(evals))).toEqual([
+      `${evals}/bounded-copy/case.yaml:14 suite/not-graded`, // max_turns
+      `${evals}/bounded-copy/case.yaml:15 suite/not-graded`, // allowed_tools
+      `${evals}/bounded-copy/case.yaml:17 suite/not-graded`, // runs
+      `${evals}/bounded-copy/case.yaml:19 suite/not-graded`, // expected_outcome
+      `${evals}/stays-in-scope/graders/no-todo-files.md:3 suite/not-graded`, // target: files
+    ]);
+  });
+
+  it("a plugin of two skills keeps its cases unread, said in a notice; validate exits 0", async () => {
+    const d = discoverRepository(FIXTURE, opts);
+    expect(d.skills.filter((x) => x.namespace === "pair").every((x) => !x.suite)).toBe(true);
+    expect(at(d.diagnostics, "notice")).toContain("plugins/pair/evals/both/case.yaml:1 suite/unread-file");
+    const r = await runCli(["validate", "--repo", FIXTURE, "--json"]);
+    expect(r.code, r.stdout).toBe(0);
   });
 });
