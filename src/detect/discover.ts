@@ -7,6 +7,7 @@ import { readRegularFile, sha256OfFile } from "../util/read-file.js";
 import { agentNameOf, copyName, loadGroup, nameCopies } from "./copies.js";
 import { DirIndex } from "./dir-index.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
+import { pluginEvalFormat } from "./formats/plugin-eval.js";
 import { findPlugins, type PluginManifest, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
 import { type Marketplace, readMarketplace } from "./marketplace.js";
 import {
@@ -371,7 +372,7 @@ function pluginEvalRoots(
   const out = new Map<Skill, SuiteRoot[]>();
   for (const p of plugins) {
     const evals = p.dir === "." ? "evals" : `${p.dir}/evals`;
-    if (!reader.isDir(evals)) continue;
+    if (!reader.isDir(evals) || !pluginEvalFormat.detect(reader, evals)) continue; // no cases: nothing to say
     const own = skills.filter(
       (s) => s.namespace === p.name && (p.dir === "." || s.dir.startsWith(`${p.dir}/`)),
     );

@@ -2,7 +2,7 @@ import type { Diagnostic, SourceLocation } from "./diagnostics.js";
 import type { RobustnessDimensionId } from "./report.js";
 
 /** Which on-disk format a suite was loaded from. All are normalised into `Suite`. */
-export type SuiteFormat = "seed" | "skill-creator" | "waza" | "claude-plugin-eval";
+export type SuiteFormat = "seed" | "skill-creator" | "waza" | "claude-plugin-eval" | "axis";
 
 export interface Thresholds {
   /** Minimum discriminator pass rate with the skill, 0..1. */

@@ -2,7 +2,8 @@
  * Issue #28, foreign layouts and graders read as their owners read them: waza's `file` grader (`must_exist`,
  * `must_not_exist`, `content_patterns`), written here in the shape of waza's own documentation; Claude Code's
  * `claude plugin eval` cases in a plugin's own `evals/<case>/` (test/fixtures/day-one/plugin-evals, shaped like
- * trailofbits/skills: case.yaml or prompt.md, graders/*.md, a fixture folder).
+ * trailofbits/skills: case.yaml or prompt.md, graders/*.md, a fixture folder); Netlify AXIS scenarios beside an
+ * `axis.config.json` in a skill's evals/ (shaped like getsentry/skills).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -128,5 +129,52 @@ describe("claude plugin eval cases in a plugin's own evals/", () => {
     expect(at(d.diagnostics, "notice")).toContain("plugins/pair/evals/both/case.yaml:1 suite/unread-file");
     const r = await runCli(["validate", "--repo", FIXTURE, "--json"]);
     expect(r.code, r.stdout).toBe(0);
+  });
+});
+
+describe("AXIS scenarios (evals/axis.config.json, evals/scenarios/*.json)", () => {
+  const scenario = {
+    name: "Concise release PR",
+    prompt: "Draft a PR title and body for the pending docs change. Do not open the PR.",
+    judge: [
+      { check: "The title uses a conventional commit type, docs preferred.", weight: 0.6 },
+      { check: "The body has no Summary or Test Plan headings.", weight: 0.4 },
+    ],
+    setup: [{ action: "run_script", command: "git init" }],
+    artifacts: ["notes/**"],
+  };
+  const config = { scenarios: "./scenarios", agents: [{ agent: "codex" }], skills: ["./.."] };
+
+  it("each scenario a case named after its file; judge checks mapped; setup and artifacts named as not graded", () => {
+    const dir = repo({
+      "skills/pr-writer/SKILL.md": skillMd("pr-writer"),
+      "skills/pr-writer/evals/axis.config.json": JSON.stringify(config, null, 2),
+      "skills/pr-writer/evals/scenarios/concise-pr.json": JSON.stringify(scenario, null, 2),
+      "skills/pr-writer/evals/scenarios/no-prompt.json": JSON.stringify(
+        { name: "Broken", judge: [] },
+        null,
+        2,
+      ),
+    });
+    const d = discoverRepository(dir, opts);
+    const suite = d.skills[0]!.suite!;
+    expect(suite.formats).toEqual(["axis"]);
+    expect(suite.cases.map((c) => c.id)).toEqual(["concise-pr"]);
+    const c = suite.cases[0]!;
+    expect(c.prompt).toBe(scenario.prompt);
+    expect(c.assertions.map((a) => [a.type, a.params.value, a.loc.line])).toEqual([
+      ["judge", scenario.judge[0]!.check, 5],
+      ["judge", scenario.judge[1]!.check, 9],
+    ]);
+    const file = "skills/pr-writer/evals/scenarios";
+    expect(at(d.diagnostics, "error")).toEqual([`${file}/no-prompt.json:1 suite/axis-scenario`]);
+    expect(at(d.diagnostics, "notice")).toEqual(
+      expect.arrayContaining([
+        `${file}/concise-pr.json:14 suite/not-graded`,
+        `${file}/concise-pr.json:20 suite/not-graded`,
+      ]),
+    );
+    // Read, so no longer an unread eval file.
+    expect(d.diagnostics.filter((x) => x.code === "suite/unread-file")).toEqual([]);
   });
 });

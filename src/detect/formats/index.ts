@@ -1,3 +1,4 @@
+import { axisFormat } from "./axis.js";
 import { pluginEvalFormat } from "./plugin-eval.js";
 import { seedFormat } from "./seed.js";
 import { skillCreatorFormat } from "./skill-creator.js";
@@ -10,5 +11,6 @@ export const SUITE_FORMATS: readonly SuiteFormatLoader[] = [
   skillCreatorFormat,
   wazaFormat,
   pluginEvalFormat,
+  axisFormat,
 ];
 export type { SuiteDraft, SuiteFormatLoader } from "./types.js";
