@@ -5,7 +5,7 @@
  * trailofbits/skills: case.yaml or prompt.md, graders/*.md, a fixture folder); Netlify AXIS scenarios beside an
  * `axis.config.json` in a skill's evals/ (shaped like getsentry/skills).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -122,6 +122,54 @@ describe("claude plugin eval cases in a plugin's own evals/", () => {
       `${evals}/stays-in-scope/graders/no-todo-files.md:3 suite/not-graded`, // target: files
     ]);
   });
+
+  it("run: the fixture folder is in the workspace, the reply regex and the Skill grader are graded per trial", async () => {
+    const dir = repo({
+      // An agent that reports what the workspace holds: the fixture's text if it was copied in, and the skills
+      // installed for it (so the Skill grader passes with the skill and fails in the baseline).
+      "agents/echo-fixture.mjs": [
+        'import { existsSync, readdirSync, readFileSync } from "node:fs";',
+        'const skills = existsSync(".agents/skills") ? readdirSync(".agents/skills") : [];',
+        'const text = existsSync("fixture/parser.c") ? readFileSync("fixture/parser.c", "utf8") : "no fixture here";',
+        "process.stdout.write(JSON.stringify({ output: `Context:\\n${text}`, skillsActivated: skills }));",
+        "",
+      ].join("\n"),
+      ".skillgate.yml":
+        "agent:\n  adapter: command\n  command: node agents/echo-fixture.mjs\ntimeoutSeconds: 30\n",
+    });
+    cpSync(FIXTURE, dir, { recursive: true });
+    const out = join(dir, "report.json");
+    const r = await runCli([
+      "run",
+      "--repo",
+      dir,
+      "--skills",
+      "ctx-audit:*",
+      "--json",
+      out,
+      "--no-cache",
+      "--quiet",
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const s = JSON.parse(readFileSync(out, "utf8")).skills[0];
+    expect(s.errors).toEqual([]);
+    const byId = new Map(
+      s.discriminator.assertions.map((a: { checkId: string; skill: object; baseline: object }) => [
+        a.checkId,
+        a,
+      ]),
+    );
+    const rates = (id: string) => {
+      const a = byId.get(id) as {
+        skill: { passed: number; total: number };
+        baseline: { passed: number; total: number };
+      };
+      return [`${a.skill.passed}/${a.skill.total}`, `${a.baseline.passed}/${a.baseline.total}`];
+    };
+    expect(rates("bounded-copy/grader-names-the-callee")).toEqual(["3/3", "3/3"]); // get_len: in the fixture
+    expect(rates("bounded-copy/grader-skill-fired")).toEqual(["3/3", "0/3"]);
+    expect(rates("stays-in-scope/grader-no-severity")).toEqual(["3/3", "3/3"]);
+  }, 120_000);
 
   it("a plugin of two skills keeps its cases unread, said in a notice; validate exits 0", async () => {
     const d = discoverRepository(FIXTURE, opts);
