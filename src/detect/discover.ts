@@ -451,12 +451,6 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
   if (!bytes) return undefined;
   const raw = bytes.toString("utf8");
   const { layout, namespace, alsoIn } = skillLayout(dir, ctx.plugins);
-  if (alsoIn)
-    problem(
-      "notice",
-      "skill/in-several-plugins",
-      `plugins ${alsoIn.join(", ")} load this skill too (each loads its skills/ folder): gated once, as a skill of plugin ${namespace}`,
-    );
   let expected: ExpectedName | null;
   if (layout === "root") {
     const repo = ctx.repoName();
@@ -477,6 +471,12 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
   }
   diagnostics.push(...parsed.diagnostics);
   if (parsed.notASkill) return undefined;
+  if (alsoIn)
+    problem(
+      "notice",
+      "skill/in-several-plugins",
+      `plugins ${alsoIn.join(", ")} load this skill too (each loads its skills/ folder): gated once, as a skill of plugin ${namespace}`,
+    );
   const validName =
     parsed.name &&
     (ASCII_NAME.test(parsed.name) ||
