@@ -7,8 +7,11 @@ import { readRegularFile, sha256OfFile } from "../util/read-file.js";
 import { agentNameOf, copyName, loadGroup, nameCopies } from "./copies.js";
 import { DirIndex } from "./dir-index.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
+import { pluginEvalFormat } from "./formats/plugin-eval.js";
 import { findPlugins, type PluginManifest, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
+import { type Marketplace, readMarketplace } from "./marketplace.js";
 import {
+  isMarketplace,
   listRepositoryFiles,
   NAMED_SUITE_FILES,
   PLUGIN_MANIFEST,
@@ -83,7 +86,14 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     opts.reuse && reuse
       ? filesAtBase(opts.reuse)
       : listRepositoryFiles(repoDir, dirs, { untracked: env.GITHUB_ACTIONS !== "true" });
-  const plugins = findPlugins(files.pluginManifests, files.skillFiles, (m) => readManifest(repoDir, m));
+  const listed = readMarketplaces(repoDir, dirs, files.marketplaces ?? []);
+  diagnostics.push(...listed.diagnostics);
+  const plugins = findPlugins(
+    files.pluginManifests,
+    files.skillFiles,
+    (m) => readManifest(repoDir, m),
+    listed.plugins,
+  );
   const narrowed = narrowing(opts);
   const candidates = new Set(files.skillFiles);
   const candidateDirs = new Set(files.skillFiles.map((f) => f.slice(0, Math.max(0, f.lastIndexOf("/")))));
@@ -145,7 +155,9 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     // template projects, translations) are not: each is gated as a skill of its own (`nameCopies`).
     const agentName = agentNameOf(skill);
     const others = holders.get(agentName) ?? [];
-    const clash = others.find((o) => loadGroup(o) === loadGroup(skill));
+    // Folders of skill folders that no agent reads (test data, examples) hold copies, never a conflict.
+    const clash =
+      skill.layout !== "grouped" ? others.find((o) => loadGroup(o) === loadGroup(skill)) : undefined;
     if (clash) {
       diagnostics.push({
         ...(skill.loc.name ?? skill.loc.frontmatter),
@@ -169,9 +181,11 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   const reader = new SuiteReader(repoDir, opts.assertionTypes, dirs);
   const placement = placeSuites(reader, skills, files.namedSuiteFiles, (s) => fresh.has(s));
   diagnostics.push(...placement.diagnostics);
+  const pluginEvals = pluginEvalRoots(reader, skills, plugins);
   for (const skill of skills) {
     if (!fresh.has(skill)) continue; // a reused record keeps its suite
-    const suite = loadSuite(reader, skill, diagnostics, placement.rootsOf(skill), placement.elsewhere(skill));
+    const roots = [...placement.rootsOf(skill), ...(pluginEvals.get(skill) ?? [])];
+    const suite = loadSuite(reader, skill, diagnostics, roots, placement.elsewhere(skill));
     if (suite) skill.suite = suite;
   }
   diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
@@ -281,13 +295,23 @@ function filesAtBase(reuse: ReuseUnchanged): RepositoryFiles {
       head.pluginManifests,
       (f) => f === PLUGIN_MANIFEST || f.endsWith(`/${PLUGIN_MANIFEST}`),
     ),
+    marketplaces: with_(head.marketplaces ?? [], isMarketplace),
   };
 }
 
+/** A file of a `claude plugin eval` case: `evals/<case>/case.yaml`, `prompt.md` or `graders/*.md`. */
+const PLUGIN_EVAL_FILE = /(?:^|\/)evals\/[^/]+\/(?:case\.ya?ml|prompt\.md|graders\/[^/]+\.md)$/;
+
 function reusable(reuse: ReuseUnchanged, baseDir: string) {
   // A plugin renamed or added moves every skill of it into another namespace: read the base in full.
-  if (reuse.changedFiles.some((f) => f === PLUGIN_MANIFEST || f.endsWith(`/${PLUGIN_MANIFEST}`)))
+  if (
+    reuse.changedFiles.some(
+      (f) => f === PLUGIN_MANIFEST || f.endsWith(`/${PLUGIN_MANIFEST}`) || isMarketplace(f),
+    )
+  )
     return undefined;
+  // A plugin's eval case added or removed changes its skill's suite from outside the skill's folder.
+  if (reuse.changedFiles.some((f) => PLUGIN_EVAL_FILE.test(f))) return undefined;
   // A suite file that names its skill (anywhere in the repository) touches the skill it names, on either side.
   const named = new Set<string>();
   for (const f of reuse.changedFiles)
@@ -334,6 +358,45 @@ function readManifest(repoDir: string, rel: string): PluginManifest {
   } catch {
     return {};
   }
+}
+
+/**
+ * A plugin's own `evals/` (Claude Code's `claude plugin eval` cases) is its one skill's suite: a plugin of several
+ * skills tests them together, which is no one skill's verdict (its files get the unread-file notice).
+ */
+function pluginEvalRoots(
+  reader: SuiteReader,
+  skills: readonly Skill[],
+  plugins: readonly PluginRoot[],
+): Map<Skill, SuiteRoot[]> {
+  const out = new Map<Skill, SuiteRoot[]>();
+  for (const p of plugins) {
+    const evals = p.dir === "." ? "evals" : `${p.dir}/evals`;
+    if (!reader.isDir(evals) || !pluginEvalFormat.detect(reader, evals)) continue; // no cases: nothing to say
+    const own = skills.filter(
+      (s) => s.namespace === p.name && (p.dir === "." || s.dir.startsWith(`${p.dir}/`)),
+    );
+    if (own.length === 1) out.set(own[0]!, [{ dir: evals, formats: ["claude-plugin-eval"] }]);
+  }
+  return out;
+}
+
+/** The plugins every marketplace.json of the checkout lists from it, with their located problems. */
+function readMarketplaces(repoDir: string, dirs: DirIndex, files: readonly string[]): Marketplace {
+  const out: Marketplace = { plugins: [], diagnostics: [] };
+  for (const file of files) {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readRegularFile(join(repoDir, file));
+    } catch {
+      bytes = undefined;
+    }
+    if (!bytes) continue; // a link or a folder: Claude Code reads no marketplace there either
+    const m = readMarketplace(file, bytes.toString("utf8"), (rel) => dirs.isDir(rel));
+    out.plugins.push(...m.plugins);
+    out.diagnostics.push(...m.diagnostics);
+  }
+  return out;
 }
 
 interface LoadContext {
@@ -387,7 +450,7 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
   }
   if (!bytes) return undefined;
   const raw = bytes.toString("utf8");
-  const { layout, namespace } = skillLayout(dir, ctx.plugins);
+  const { layout, namespace, alsoIn } = skillLayout(dir, ctx.plugins);
   let expected: ExpectedName | null;
   if (layout === "root") {
     const repo = ctx.repoName();
@@ -396,8 +459,24 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
       : null;
   } else expected = { name: posix.basename(dir), what: "its folder name" };
   const parsed = parseSkillFile(path, raw, ctx.profile, expected);
+  const fm = parsed.frontmatter;
+  if (layout === "grouped" && Object.keys(fm).length > 0 && !("name" in fm) && !("description" in fm)) {
+    // Frontmatter of something else (a generated page, a doc) outside any skills folder: no agent loads it.
+    problem(
+      "notice",
+      "skill/not-a-skill",
+      `not a skill: its frontmatter has neither \`name\` nor \`description\`, and no agent looks for skills in ${dir}/`,
+    );
+    return undefined;
+  }
   diagnostics.push(...parsed.diagnostics);
   if (parsed.notASkill) return undefined;
+  if (alsoIn)
+    problem(
+      "notice",
+      "skill/in-several-plugins",
+      `plugins ${alsoIn.join(", ")} load this skill too (each loads its skills/ folder): gated once, as a skill of plugin ${namespace}`,
+    );
   const validName =
     parsed.name &&
     (ASCII_NAME.test(parsed.name) ||
@@ -530,7 +609,10 @@ export function loadSuite(
   try {
     for (const root of roots)
       for (const format of SUITE_FORMATS)
-        if ((!root.formats || root.formats.includes(format.format)) && format.detect(reader, root.dir)) {
+        if (
+          (root.formats ? root.formats.includes(format.format) : !format.onlyWhereNamed) &&
+          format.detect(reader, root.dir)
+        ) {
           format.load(reader, root.dir, draft);
           if (!draft.formats.includes(format.format)) draft.formats.push(format.format);
         }

@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import type { SkillLayout } from "../model/index.js";
+import type { ListedPlugin } from "./marketplace.js";
 import { PLUGIN_MANIFEST } from "./repo-files.js";
 
 /** A Claude Code plugin: its folder and the namespace its skills are named in (`<plugin>:<skill>`). */
@@ -25,36 +26,55 @@ export interface PluginManifest {
 const PLUGIN_NAME = /^[a-z0-9][a-z0-9._-]*$/i;
 
 /**
- * The plugins of a repository: every folder holding `.claude-plugin/plugin.json` (named by its `name`, else by
- * the folder), and every `plugins/<plugin>/` folder with skills in `skills/` (a marketplace's plugins need no
- * manifest of their own when `marketplace.json` lists them).
+ * The plugins of a repository: every plugin a `marketplace.json` lists from this checkout (see `readMarketplace`),
+ * every other folder holding `.claude-plugin/plugin.json` (named by its `name`, else by the folder), and every
+ * `plugins/<plugin>/` folder with skills in `skills/` (a marketplace's layout). A listed plugin is named and
+ * given skill paths as Claude Code does: with `strict` (the default) its plugin.json's `name` and `skills` count
+ * and the entry's `skills` add to them; with `strict: false` the entry is the whole definition. Several plugins
+ * may share a folder (entries with `source: "./"`).
  */
 export function findPlugins(
   manifests: readonly string[],
   skillFiles: readonly string[],
   readManifest: (file: string) => PluginManifest,
+  listed: readonly ListedPlugin[] = [],
 ): PluginRoot[] {
-  const roots = new Map<string, PluginRoot>();
+  const plugins: PluginRoot[] = [];
   const under = (dir: string, p: string) => (dir === "." ? p : `${dir}/${p}`);
-  for (const m of manifests) {
-    const dir = m === PLUGIN_MANIFEST ? "." : m.slice(0, -(PLUGIN_MANIFEST.length + 1));
-    const manifest = readManifest(m);
-    const name = manifest.name && PLUGIN_NAME.test(manifest.name) ? manifest.name : posix.basename(dir);
-    const declared = (manifest.skills ?? [])
+  const manifestOf = new Map<string, PluginManifest>();
+  for (const m of manifests)
+    manifestOf.set(m === PLUGIN_MANIFEST ? "." : m.slice(0, -(PLUGIN_MANIFEST.length + 1)), readManifest(m));
+  const declared = (dir: string, manifest: PluginManifest | undefined) =>
+    (manifest?.skills ?? [])
       .map((p) => posix.normalize(p.replace(/^\$\{CLAUDE_PLUGIN_ROOT\}\/?/, "")).replace(/\/+$/, ""))
       .filter((p) => p !== "" && !p.startsWith("../") && !posix.isAbsolute(p))
       .map((p) => (p === "." ? dir : under(dir, p)));
-    roots.set(dir, { dir, name, skillPaths: [...new Set([under(dir, "skills"), ...declared])] });
+  const named = (manifest: PluginManifest | undefined, fallback: string) =>
+    manifest?.name && PLUGIN_NAME.test(manifest.name) ? manifest.name : fallback;
+  for (const entry of listed) {
+    const manifest = entry.strict ? manifestOf.get(entry.dir) : undefined;
+    const fallback = PLUGIN_NAME.test(entry.name) ? entry.name : posix.basename(entry.dir);
+    const paths = [under(entry.dir, "skills"), ...declared(entry.dir, manifest), ...(entry.skills ?? [])];
+    plugins.push({ dir: entry.dir, name: named(manifest, fallback), skillPaths: [...new Set(paths)] });
+  }
+  const seen = new Set(plugins.map((p) => p.dir));
+  for (const [dir, manifest] of manifestOf) {
+    if (seen.has(dir)) continue;
+    seen.add(dir);
+    const paths = [under(dir, "skills"), ...declared(dir, manifest)];
+    plugins.push({ dir, name: named(manifest, posix.basename(dir)), skillPaths: [...new Set(paths)] });
   }
   for (const f of skillFiles) {
     if (!f.includes("plugins/")) continue;
     const m = /^(?:(.*)\/)?plugins\/([^/]+)\/skills\/[^/]+\/[^/]+$/.exec(f);
     if (!m) continue;
     const dir = m[1] ? `${m[1]}/plugins/${m[2]}` : `plugins/${m[2]}`;
-    if (!roots.has(dir)) roots.set(dir, { dir, name: m[2]!, skillPaths: [`${dir}/skills`] });
+    if (seen.has(dir)) continue;
+    seen.add(dir);
+    plugins.push({ dir, name: m[2]!, skillPaths: [`${dir}/skills`] });
   }
-  // Deepest first: a skill belongs to its nearest plugin.
-  return [...roots.values()].sort((a, b) => b.dir.length - a.dir.length || (a.dir < b.dir ? -1 : 1));
+  // Deepest first: a skill belongs to its nearest plugin (a stable sort keeps the marketplace's order).
+  return plugins.sort((a, b) => b.dir.length - a.dir.length || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
 }
 
 /** Whether skill folder `dir` is one of the plugin's skills: in one of its skill paths, or one itself. */
@@ -63,14 +83,24 @@ function inSkillPaths(plugin: PluginRoot, dir: string): boolean {
   return plugin.skillPaths.some((p) => p === dir || p === parent);
 }
 
-/** Where a skill folder sits, and the plugin namespace it is named in. */
+/**
+ * Where a skill folder sits, and the plugin namespace it is named in. A folder several plugins load (marketplace
+ * entries sharing a source: each loads its default `skills/` too) is gated once, named by the nearest plugin
+ * that lists the folder itself, else by the nearest one; `alsoIn` names the others.
+ */
 export function skillLayout(
   dir: string,
   plugins: readonly PluginRoot[],
-): { layout: SkillLayout; namespace?: string } {
+): { layout: SkillLayout; namespace?: string; alsoIn?: string[] } {
   if (dir === ".") return { layout: "root" };
-  const plugin = plugins.find((p) => (p.dir === "." || dir.startsWith(`${p.dir}/`)) && inSkillPaths(p, dir));
-  if (plugin) return { layout: "plugin", namespace: plugin.name };
+  const holders = plugins.filter(
+    (p) => (p.dir === "." || dir.startsWith(`${p.dir}/`)) && inSkillPaths(p, dir),
+  );
+  const plugin = holders.find((p) => p.skillPaths.includes(dir)) ?? holders[0];
+  if (plugin) {
+    const alsoIn = [...new Set(holders.filter((p) => p.name !== plugin.name).map((p) => p.name))];
+    return { layout: "plugin", namespace: plugin.name, ...(alsoIn.length ? { alsoIn } : {}) };
+  }
   const parent = posix.dirname(dir);
   const parentName = posix.basename(parent);
   if (parentName.startsWith(".") && posix.basename(posix.dirname(parent)) === "skills")

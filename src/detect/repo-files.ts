@@ -18,9 +18,11 @@ export const NAMED_SUITE_FILES = new Set([
   "trigger_tests.yml",
 ]);
 export const PLUGIN_MANIFEST = ".claude-plugin/plugin.json";
+/** A plugin marketplace's listing (see marketplace.ts; the same path, kept here so listing imports nothing more). */
+export const MARKETPLACE_MANIFEST = ".claude-plugin/marketplace.json";
 
 /** The file names discovery reads. */
-const LISTED_NAMES = [...SKILL_FILE_NAMES, ...NAMED_SUITE_FILES, "plugin.json"];
+const LISTED_NAMES = [...SKILL_FILE_NAMES, ...NAMED_SUITE_FILES, "plugin.json", "marketplace.json"];
 
 /** Never looked into: version control and installed packages. */
 export const SKIPPED_DIRS = new Set([".git", ".hg", ".svn", "node_modules"]);
@@ -60,6 +62,8 @@ export interface RepositoryFiles {
   namedSuiteFiles: string[];
   /** Paths of `.claude-plugin/plugin.json` files, sorted. */
   pluginManifests: string[];
+  /** Paths of `.claude-plugin/marketplace.json` files, sorted (absent in records made before they were read). */
+  marketplaces?: string[];
   /**
    * Paths of symbolic links, when the listing knows them (the index file and a walk do; a `git ls-files` of
    * named files does not: undefined). A skill folder holding one has files elsewhere in the repository.
@@ -98,6 +102,7 @@ export function listRepositoryFiles(repoDir: string, dirs: DirIndex, opts: ListO
     skillFiles: [],
     namedSuiteFiles: [],
     pluginManifests: [],
+    marketplaces: [],
     ...(links ? { links: links.sort() } : {}),
   };
   for (const p of new Set(paths)) {
@@ -109,12 +114,20 @@ export function listRepositoryFiles(repoDir: string, dirs: DirIndex, opts: ListO
       if (!skippedPath(p)) out.namedSuiteFiles.push(p);
     } else if (name === "plugin.json" && p.endsWith(PLUGIN_MANIFEST) && !skippedPath(p)) {
       if (p === PLUGIN_MANIFEST || p.endsWith(`/${PLUGIN_MANIFEST}`)) out.pluginManifests.push(p);
+    } else if (name === "marketplace.json" && isMarketplace(p) && !skippedPath(p)) {
+      out.marketplaces!.push(p);
     }
   }
   out.skillFiles.sort();
   out.namedSuiteFiles.sort();
   out.pluginManifests.sort();
+  out.marketplaces!.sort();
   return out;
+}
+
+/** A `.claude-plugin/marketplace.json` at any depth. */
+export function isMarketplace(path: string): boolean {
+  return path === MARKETPLACE_MANIFEST || path.endsWith(`/${MARKETPLACE_MANIFEST}`);
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -141,6 +154,7 @@ const PATHSPECS = [
   ...SKILL_FILE_NAMES.map((n) => `:(glob)**/${n}`),
   ...[...NAMED_SUITE_FILES].map((n) => `:(glob)**/${n}`),
   `:(glob)**/${PLUGIN_MANIFEST}`,
+  `:(glob)**/${MARKETPLACE_MANIFEST}`,
   // Any file at the top: tells a folder git tracks from one it does not (an ignored or foreign folder).
   ":(glob)*",
 ];

@@ -90,7 +90,21 @@ export function parseSkillFile(
     return { frontmatter: {}, body, loc, diagnostics };
   }
   const frontmatter = fm.value as Record<string, unknown>;
-  diagnostics.push(...validateAgainst(frontmatterSchema, frontmatter, fm, [], "skill/frontmatter"));
+  if (isTemplateName(frontmatter.name)) {
+    // `name: "{skill-name}"`: a template to copy, which no agent loads as it stands.
+    diagnostics.push({
+      ...fm.locate(["name"]),
+      severity: "notice",
+      code: "skill/template",
+      message: `not a skill: its name \`${frontmatter.name}\` is a template placeholder (a file to copy and fill in)`,
+    });
+    return { frontmatter, body, loc, diagnostics, notASkill: true };
+  }
+  diagnostics.push(
+    ...validateAgainst(frontmatterSchema, frontmatter, fm, [], "skill/frontmatter").map((d) =>
+      profile === "claude-code" ? claudeCodeDefault(d) : d,
+    ),
+  );
 
   const name = typeof frontmatter.name === "string" ? frontmatter.name : undefined;
   if ("name" in frontmatter) loc.name = fm.locate(["name"]);
@@ -256,7 +270,43 @@ export function parseSkillFile(
       `body is ${bodyLines} lines; the spec recommends under ${BODY_LINES_RECOMMENDED} (move detail into referenced files)`,
     );
 
-  return { frontmatter, body, name, description, version, loc, diagnostics };
+  // Claude Code reads the first paragraph of the body when there is no description (its skills docs).
+  const read = description ?? (profile === "claude-code" ? firstParagraph(body) : undefined);
+  return { frontmatter, body, name, description: read, version, loc, diagnostics };
+}
+
+/** `{skill-name}`, `{{ name }}`, `<skill-name>`, `[name]`: a placeholder of a template, not a name. */
+function isTemplateName(name: unknown): boolean {
+  return typeof name === "string" && /^\s*(\{\{?[^{}]*\}?\}|<[^<>]*>|\[[^[\]]*\])\s*$/.test(name);
+}
+
+/**
+ * Under the `claude-code` profile a missing `name` or `description` is a warning: Claude Code names such a skill
+ * after its folder and reads its first paragraph as the description. The spec requires both (`strict`).
+ */
+function claudeCodeDefault(d: Diagnostic): Diagnostic {
+  const m = /^missing required key `(name|description)`$/.exec(d.message);
+  if (!m) return d;
+  const fallback = m[1] === "name" ? "its folder's name" : "the first paragraph of the body";
+  return {
+    ...d,
+    severity: "warning",
+    message: `${d.message}: Claude Code uses ${fallback}, so does skillgate; the spec requires it (strict profile)`,
+  };
+}
+
+/** The body's first paragraph of text (headings, blank lines and code fences skipped), as Claude Code reads it. */
+function firstParagraph(body: string): string | undefined {
+  const lines: string[] = [];
+  for (const line of body.split("\n")) {
+    const t = line.trim();
+    if (t === "" || t.startsWith("#") || t.startsWith("```")) {
+      if (lines.length > 0) break;
+      continue;
+    }
+    lines.push(t);
+  }
+  return lines.length > 0 ? lines.join("\n") : undefined;
 }
 
 /**

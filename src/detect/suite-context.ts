@@ -124,7 +124,20 @@ export class SuiteReader {
   }
 
   private readAndParse(rel: string): SourceFile | undefined {
-    let text: string;
+    const text = this.readTextOf(rel);
+    if (text === undefined) return undefined;
+    const src = parseSourceFile(rel, text);
+    this.diagnostics.push(...src.diagnostics);
+    return src.value === undefined ? undefined : src;
+  }
+
+  /** A text file of a suite (a Markdown grader), read as it is; undefined (with an error) when it cannot be. */
+  readText(rel: string): string | undefined {
+    this.sourceFiles.push(rel);
+    return this.readTextOf(rel);
+  }
+
+  private readTextOf(rel: string): string | undefined {
     try {
       // A suite folder or file may be a symbolic link (the PR's to make): it is read only inside the repository.
       const real = this.realPath(rel);
@@ -136,7 +149,7 @@ export class SuiteReader {
         );
         return undefined;
       }
-      text = readFileBytes(real).toString("utf8");
+      return readFileBytes(real).toString("utf8");
     } catch (e) {
       this.error(
         { file: rel, line: 1, column: 1 },
@@ -145,9 +158,6 @@ export class SuiteReader {
       );
       return undefined;
     }
-    const src = parseSourceFile(rel, text);
-    this.diagnostics.push(...src.diagnostics);
-    return src.value === undefined ? undefined : src;
   }
 
   /**
@@ -285,7 +295,9 @@ export class SuiteReader {
         code: unusable ? "suite/not-graded" : p.code,
         message: unusable ? `not graded: ${p.message}` : `assertion \`${id}\`: ${p.message}`,
       });
-    return unusable ? undefined : assertion;
+    if (unusable) return undefined;
+    // Another tool's values have no placeholders: `$` stays text (`$$`, which grading turns back into `$`).
+    return opts.foreign ? { ...assertion, params: literalValues(assertion.params) } : assertion;
   }
 
   /** Case `files`: strings or `{from, to}`; `from` is relative to the suite root and must exist. */
@@ -454,4 +466,13 @@ function defaultDestination(from: string): string {
   const norm = posix.normalize(from);
   const m = /^(?:.*\/)?(?:fixtures|files)\/(.+)$/.exec(norm);
   return m ? m[1]! : norm;
+}
+
+/** Every string in `v` with each `$` written `$$`: a literal `$` for `resolvePlaceholders`. */
+function literalValues<T>(v: T): T {
+  if (typeof v === "string") return v.replaceAll("$", "$$$$") as T;
+  if (Array.isArray(v)) return v.map(literalValues) as T;
+  if (v && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, literalValues(x)])) as T;
+  return v;
 }

@@ -62,7 +62,7 @@ export function unreadEvalFiles(
     for (const file of evalLikeFiles(dirs, evals, 0))
       report(
         file,
-        `a plugin's own ${evals}/ folder is not read: each skill's suite is read from its folder's evals/ (${WHAT_IS_READ}), or from an evals.json (skill_name) or eval.yaml (skill) that names its skill`,
+        `a plugin's own ${evals}/ folder (\`claude plugin eval\` cases) is read only for a plugin of one skill, as that skill's suite: this plugin's cases test several skills at once. Each skill's suite is read from its folder's evals/ (${WHAT_IS_READ}), or from an evals.json (skill_name) or eval.yaml (skill) that names its skill`,
       );
   }
   return [...found]

@@ -51,7 +51,7 @@ export function templateProblems(
         message: `${what}: ${missing.map((n) => `$${n}`).join(", ")} names no variable (define it in meta.json \`vars\`, the case's \`vars\` or an \`oracle\`; known: ${[...vars.defined].join(", ") || "none"})`,
       });
   };
-  unknown(c.promptLoc ?? c.loc, `the prompt of case \`${c.id}\``, placeholderNames(c.prompt));
+  if (!c.literal) unknown(c.promptLoc ?? c.loc, `the prompt of case \`${c.id}\``, placeholderNames(c.prompt));
   for (const a of c.assertions) {
     const names = placeholderNames(a.params);
     unknown(a.loc, `assertion \`${a.id}\``, names);

@@ -2,7 +2,7 @@ import type { Diagnostic, SourceLocation } from "./diagnostics.js";
 import type { RobustnessDimensionId } from "./report.js";
 
 /** Which on-disk format a suite was loaded from. All are normalised into `Suite`. */
-export type SuiteFormat = "seed" | "skill-creator" | "waza";
+export type SuiteFormat = "seed" | "skill-creator" | "waza" | "claude-plugin-eval" | "axis";
 
 export interface Thresholds {
   /** Minimum discriminator pass rate with the skill, 0..1. */
@@ -113,6 +113,11 @@ export interface Case {
   probe?: RobustnessProbe;
   /** Where the prompt is written (for its placeholders' diagnostics). */
   promptLoc?: SourceLocation;
+  /**
+   * A case of another tool's format, which has no `$placeholders`: its prompt is sent as written, and its mapped
+   * checks hold `$` as `$$` (a literal `$`), so `$type` or `$HOME` is text, as that tool reads it.
+   */
+  literal?: boolean;
 }
 
 export interface TriggerQuery {

@@ -68,7 +68,7 @@ export function templateJob(job: SkillJob, caseVars: Map<string, Record<string, 
   const errors: string[] = [];
   for (const c of job.skill.suite?.cases ?? []) {
     try {
-      const prompt = resolvePlaceholders(c.prompt, varsOfCase(job, c));
+      const prompt = c.literal ? c.prompt : resolvePlaceholders(c.prompt, varsOfCase(job, c));
       job.prompts.set(c.id, typeof prompt === "string" ? prompt : JSON.stringify(prompt));
     } catch (e) {
       if (!(e instanceof PlaceholderError)) throw e;

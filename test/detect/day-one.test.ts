@@ -201,7 +201,8 @@ describe("no silent gaps: eval files in layouts skillgate does not read", () => 
       "plugins/sec/skills/audit/evals/evals-hard.json": evalsJson,
       // a trigger set beside SKILL.md rather than in the suite folder
       "plugins/sec/skills/audit/trigger-eval.json": trigger,
-      // a plugin-level case folder (trailofbits' layout)
+      // a plugin-level case folder (trailofbits' layout) of a plugin with two skills (one skill's is read)
+      "plugins/sec/skills/scan/SKILL.md": skillMd("scan"),
       "plugins/sec/evals/sql-injection/case.yaml": "prompt: Find the bug.\nexpected: SQL injection\n",
       // getsentry's scenarios
       "plugins/sec/skills/audit/evals/scenarios/leak.json": JSON.stringify({ prompt: "Check it." }),
@@ -436,17 +437,19 @@ describe("the day-one summary", () => {
   it("validate ends with counts per class and the files to fix first; --json has the same", async () => {
     const dir = repo({
       "skills/a/SKILL.md": skillMd("a"),
-      "skills/b/SKILL.md": "---\nname: b\n---\nNo description.\n",
+      "skills/b/SKILL.md": '---\nname: b\ndescription: ""\n---\nAn empty description.\n',
       "skills/c/SKILL.md": skillMd("other"),
     });
     const r = await runCli(["validate", "--repo", dir]);
     expect(r.stdout).toContain("summary: 3 skill(s), 0 suite(s)");
-    expect(r.stdout).toMatch(/ {2}errors 1: skill\/frontmatter 1\n {2}warnings 1: skill\/name-folder 1\n/);
+    expect(r.stdout).toMatch(
+      / {2}errors 1: skill\/description-empty 1\n {2}warnings 1: skill\/name-folder 1\n/,
+    );
     expect(r.stdout).toContain(
-      "fix first:\n  skills/b/SKILL.md: 1 error(s) — 2:1 missing required key `description`",
+      "fix first:\n  skills/b/SKILL.md: 1 error(s) — 3:14 description must not be empty",
     );
     const v = await validate(dir);
-    expect(v.summary.byCode.error).toEqual([{ code: "skill/frontmatter", count: 1 }]);
+    expect(v.summary.byCode.error).toEqual([{ code: "skill/description-empty", count: 1 }]);
     expect(v.summary.fixFirst.map((f: { file: string }) => f.file)).toEqual([
       "skills/b/SKILL.md",
       "skills/c/SKILL.md",

@@ -538,18 +538,27 @@ describe("nothing checked is never a pass (what a hostile PR would try)", () => 
     ]);
   });
 
-  it("names are unique per namespace: two repository skills named alike are an error, two plugins' are not", async () => {
+  it("names are unique per namespace: two skills of one name in one skills folder are an error; two plugins', or copies in a folder no agent loads, each gated", async () => {
     const v = await validate(
       repo({
         "plugins/a/skills/setup/SKILL.md": skillMd("setup"),
         "plugins/b/skills/setup/SKILL.md": skillMd("setup"),
+        "skills/setup-one/SKILL.md": skillMd("setup"),
+        "skills/setup-two/SKILL.md": skillMd("setup"),
+        // `team/` is no folder an agent loads skills from (#28): two copies there, each gated under its folder.
         "team/setup-one/SKILL.md": skillMd("setup"),
         "team/setup-two/SKILL.md": skillMd("setup"),
       }),
     );
-    expect(v.skills.map((s) => s.name)).toEqual(["a:setup", "b:setup", "setup"]);
+    expect(v.skills.map((s) => s.name)).toEqual([
+      "a:setup",
+      "b:setup",
+      "setup@skills/setup-one",
+      "setup@team/setup-one",
+      "setup@team/setup-two",
+    ]);
     expect(v.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.file} ${d.code}`)).toEqual([
-      "team/setup-two/SKILL.md skill/duplicate-name",
+      "skills/setup-two/SKILL.md skill/duplicate-name",
     ]);
   });
 });

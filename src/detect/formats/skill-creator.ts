@@ -92,6 +92,12 @@ function loadEvalsFile(reader: SuiteReader, file: string, root: string, draft: S
         "suite/unknown-key",
         `\`${key}\` is not a key of skill-creator's evals.json: ignored`,
       );
+  if (o.evals.length > 0 && o.evals.every(isTriggerItem)) {
+    // Entries that are all trigger queries (`input` or `query`, `should_trigger`): a trigger set, as the
+    // eval runners that write them read it (richfrem's eval_runner.py reads prompt, query or input).
+    reader.withinPart({ part: "trigger" }, () => loadTriggerArray(reader, src, ["evals"], draft));
+    return;
+  }
   (o.evals as unknown[]).forEach((e, i) => {
     const part = { part: "case" as const, caseId: caseId(e, i) };
     const { value: c, ok } = reader.withinPart(part, () => loadEval(reader, src, e, i, root, draft));
@@ -168,6 +174,7 @@ function loadEval(
     assertions,
     vars: {},
     loc: src.locate(at),
+    literal: true,
   };
   return reader.checkCase(c, "`expectations` (natural-language checks a judge grades) or `assertions`")
     ? c
@@ -196,7 +203,9 @@ function expectation(
     return undefined;
   }
   // A natural-language check: graded by the configured judge, never implied.
-  const a = reader.assertion({ id: `expectation-${n}`, type: "judge", value: text }, src, path);
+  const a = reader.assertion({ id: `expectation-${n}`, type: "judge", value: text }, src, path, {
+    foreign: true,
+  });
   return a && { ...a, loc: src.locate(path) };
 }
 
@@ -209,11 +218,18 @@ function filesOf(reader: SuiteReader, src: SourceFile, raw: unknown, path: PathS
   return reader.caseFiles(raw, base, src, path);
 }
 
+/** Where a trigger query's text is: run_eval.py's `query`, else `prompt` or `input` (forks and other runners). */
+const QUERY_KEYS = ["query", "prompt", "input"] as const;
+/** Keys only a case has: an entry holding one is a case, whatever else it says. */
+const CASE_ONLY_KEYS = ["expectations", "assertions", "expected_output", "files"];
+
 function isTriggerItem(q: unknown): boolean {
   if (!q || typeof q !== "object" || Array.isArray(q)) return false;
   const o = q as Record<string, unknown>;
   return (
-    typeof o.should_trigger === "boolean" && (typeof o.query === "string" || typeof o.prompt === "string")
+    typeof o.should_trigger === "boolean" &&
+    !CASE_ONLY_KEYS.some((k) => k in o) &&
+    QUERY_KEYS.some((k) => typeof o[k] === "string")
   );
 }
 
@@ -232,8 +248,8 @@ function loadTriggerArray(reader: SuiteReader, src: SourceFile, at: PathSegment[
   list.forEach((q, i) => {
     const path = [...at, i];
     const o = q && typeof q === "object" && !Array.isArray(q) ? (q as Record<string, unknown>) : undefined;
-    const query =
-      typeof o?.query === "string" ? o.query : typeof o?.prompt === "string" ? o.prompt : undefined;
+    const key = QUERY_KEYS.find((k) => typeof o?.[k] === "string");
+    const query = key && (o![key] as string);
     if (!o || query === undefined || query.trim() === "" || typeof o.should_trigger !== "boolean") {
       reader.error(
         src.locate(path),
@@ -242,15 +258,15 @@ function loadTriggerArray(reader: SuiteReader, src: SourceFile, at: PathSegment[
       );
       return;
     }
-    for (const key of Object.keys(o)) {
-      if (key === "query" || key === "should_trigger" || warned.has(key)) continue;
-      warned.add(key);
+    for (const k of Object.keys(o)) {
+      if (k === "query" || k === "should_trigger" || warned.has(k)) continue;
+      warned.add(k);
       reader.warn(
-        src.locateKey([...path, key]),
-        key === "prompt" && o.query === undefined ? "suite/trigger-prompt-key" : "suite/unknown-key",
-        key === "prompt" && o.query === undefined
-          ? "`prompt` read as the query (skill-creator's run_eval.py reads `query`)"
-          : `\`${key}\` is not read by skill-creator's run_eval.py: ignored (reported once per file)`,
+        src.locateKey([...path, k]),
+        k === key ? "suite/trigger-prompt-key" : "suite/unknown-key",
+        k === key
+          ? `\`${k}\` read as the query (skill-creator's run_eval.py reads \`query\`)`
+          : `\`${k}\` is not read by skill-creator's run_eval.py: ignored (reported once per file)`,
       );
     }
     (o.should_trigger ? fire : noFire).push({ prompt: query, weight: 1, loc: src.locate(path) });

@@ -14,6 +14,8 @@ export interface SuiteDraft {
 /** One on-disk eval format. Registered in `formats/index.ts`; adding a format is adding a file. */
 export interface SuiteFormatLoader {
   format: SuiteFormat;
+  /** Read only from folders placed for this format (a plugin's own `evals/`), never by convention. */
+  onlyWhereNamed?: boolean;
   /** Whether this suite folder holds files of this format. */
   detect(reader: SuiteReader, root: string): boolean;
   load(reader: SuiteReader, root: string, draft: SuiteDraft): void;

@@ -194,6 +194,7 @@ function loadTask(
     assertions,
     vars: {},
     loc: src.locate(at),
+    literal: true,
   };
   return reader.checkCase(c, "`graders` of type `text` (or `expected.output_contains`)") ? c : undefined;
 }
@@ -332,6 +333,8 @@ function graders(
         idBase,
       );
     }
+    if (type === "file" && isObject(grader.config))
+      return fileGrader(reader, src, path, grader.config, idBase, name);
     if (!type || !TEXT_GRADERS.has(type) || !isObject(grader.config))
       return notGraded(reader, src, path, `grader \`${name}\`${type ? ` of type \`${type}\`` : ""}`);
     const out: Assertion[] = [];
@@ -354,6 +357,94 @@ function graders(
     }
     return out;
   });
+}
+
+/**
+ * waza's `file` grader: `must_exist` / `must_not_exist` paths become `file-exists` / `not-file-exists`; each
+ * `content_patterns` regex (`must_match` or `regex_match`, `must_not_match` or `regex_not_match`) that is plain
+ * text once unescaped becomes `file-contains` / `not-file-contains`; one that needs a regex (anchors, classes,
+ * repeats) has no skillgate equivalent on a file's content and is a located "not graded" notice.
+ */
+function fileGrader(
+  reader: SuiteReader,
+  src: SourceFile,
+  path: PathSegment[],
+  config: Raw,
+  idBase: string,
+  name: string,
+): Assertion[] {
+  const out: Assertion[] = [];
+  const cfg = [...path, "config"];
+  for (const [key, type] of [
+    ["must_exist", "file-exists"],
+    ["must_not_exist", "not-file-exists"],
+  ] as const)
+    listAt(config[key]).forEach((p, j) => {
+      const at = [...cfg, key, ...(Array.isArray(config[key]) ? [j] : [])];
+      out.push(...mapped(reader, src, at, { id: `${idBase}-${key}-${j + 1}`, type, value: String(p) }));
+    });
+  listAt(config.content_patterns).forEach((entry, i) => {
+    out.push(
+      ...contentPattern(reader, src, [...cfg, "content_patterns", i], entry, `${idBase}-${i + 1}`, name),
+    );
+  });
+  return out;
+}
+
+/** One `content_patterns` entry: `path` and its regexes, each as `fileGrader` says. */
+function contentPattern(
+  reader: SuiteReader,
+  src: SourceFile,
+  at: PathSegment[],
+  entry: unknown,
+  idBase: string,
+  name: string,
+): Assertion[] {
+  const e = isObject(entry) ? entry : {};
+  const file = e.path;
+  if (typeof file !== "string")
+    return notGraded(reader, src, at, `a content pattern of grader \`${name}\` (no \`path\`)`);
+  const out: Assertion[] = [];
+  for (const [key, type] of CONTENT_KEYS)
+    listAt(e[key]).forEach((pattern, j) => {
+      const pAt = [...at, key, ...(Array.isArray(e[key]) ? [j] : [])];
+      const text = typeof pattern === "string" ? plainText(pattern) : undefined;
+      if (text !== undefined)
+        out.push(...mapped(reader, src, pAt, { id: `${idBase}-${key}-${j + 1}`, type, file, value: text }));
+      else
+        reader.notice(
+          src.locate(pAt),
+          "suite/not-graded",
+          `not graded: the regex \`${String(pattern)}\` of content_patterns (${file}) needs a regex on a file's content, which skillgate's file-contains does not take`,
+        );
+    });
+  return out;
+}
+
+/** content_patterns keys (waza's docs write both spellings) and what a plain-text pattern becomes. */
+const CONTENT_KEYS = [
+  ["must_match", "file-contains"],
+  ["regex_match", "file-contains"],
+  ["must_not_match", "not-file-contains"],
+  ["regex_not_match", "not-file-contains"],
+] as const;
+
+const listAt = (v: unknown): unknown[] => (v === undefined ? [] : [v].flat());
+
+/** The text a regex matches when it is plain text (escaped punctuation allowed), else undefined. */
+function plainText(pattern: string): string | undefined {
+  let out = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (ch === "\\") {
+      const next = pattern[i + 1];
+      if (next === undefined || /[A-Za-z0-9]/.test(next)) return undefined; // \d, \b, \1 …
+      out += next;
+      i++;
+    } else if (".^$*+?()[]{}|".includes(ch)) return undefined;
+    else out += ch;
+  }
+  return out === "" ? undefined : out;
 }
 
 /** A mapped check; one skillgate cannot run as written (a regex JavaScript cannot compile) is not graded. */

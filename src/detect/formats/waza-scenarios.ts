@@ -138,7 +138,15 @@ function loadScenario(
     });
     if (x) assertions.push({ ...x, loc: src.locateKey([...at, "expect_activation"]) });
   }
-  const c: Case = { id, prompt: s.prompt, files: [], assertions, vars: {}, loc: src.locate(at) };
+  const c: Case = {
+    id,
+    prompt: s.prompt,
+    files: [],
+    assertions,
+    vars: {},
+    loc: src.locate(at),
+    literal: true,
+  };
   return reader.checkCase(c, "`assertions` (output_contains, output_matches …) or a `rubric`")
     ? c
     : undefined;
