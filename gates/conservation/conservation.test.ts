@@ -17,7 +17,7 @@ const references: Reference[] = [
   { file: "bad-float-drift.ts", fails: ["sum"] },
 ];
 
-describe("conservation gate on reference modules (20 seeds each)", () => {
+describe("conservation gate on reference modules (20 seeds for good ones, 5 for bad ones)", () => {
   it.each(references)("$file $options → fails $fails", async (ref) => {
     expect(await verdictProblems("conservation", ref)).toBe("");
   });

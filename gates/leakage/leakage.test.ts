@@ -15,12 +15,12 @@ const references: Reference[] = [
   { file: "bad-leaks-above-1000.js", fails: ["groups-disjoint"] },
 ];
 
-describe("leakage gate on reference modules (20 seeds each)", () => {
+describe("leakage gate on reference modules (20 seeds for good ones, 5 for bad ones)", () => {
   it.each(references)(
     "$file $options → fails $fails",
     async (ref) => {
       expect(await verdictProblems("leakage", ref)).toBe("");
-      // 20 seeds in one child, each with a few cases of thousands of rows or events, and for a failing module
+      // 20 seeds (5 for a bad module) in one child, each with a few cases of thousands of rows or events, and for a failing module
       // one probe per shrink step: minutes on a loaded 2-core machine.
     },
     240_000,
