@@ -5,9 +5,8 @@
  * trailofbits/skills: case.yaml or prompt.md, graders/*.md, a fixture folder); Netlify AXIS scenarios beside an
  * `axis.config.json` in a skill's evals/ (shaped like getsentry/skills).
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { cpSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { discoverRepository } from "../../src/detect/discover.js";
@@ -16,6 +15,7 @@ import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import { resolvePlaceholders } from "../../src/grade/vars.js";
 import type { Diagnostic } from "../../src/model/index.js";
+import { writeRepo } from "../support/repo-files.js";
 
 const opts = { profile: "claude-code" as const, assertionTypes: assertionLookup(registry), env: {} };
 const scratch: string[] = [];
@@ -23,12 +23,8 @@ afterAll(() => {
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
 function repo(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "sg-foreign-"));
+  const dir = writeRepo(files, "sg-foreign-");
   scratch.push(dir);
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), c);
-  }
   return dir;
 }
 const skillMd = (name: string) =>

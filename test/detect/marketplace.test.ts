@@ -4,9 +4,8 @@
  * `strict: false` and their own `skills` lists, `./plugins/<p>` entries with a plugin.json, a bare name under
  * `metadata.pluginRoot`, a remote `github` source, an entry whose folder is gone, one that leaves the repository).
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { discoverRepository } from "../../src/detect/discover.js";
@@ -14,6 +13,7 @@ import { readMarketplace } from "../../src/detect/marketplace.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import type { Diagnostic } from "../../src/model/index.js";
+import { writeRepo } from "../support/repo-files.js";
 import { runCli } from "../support/run-cli.js";
 
 const FIXTURE = join(import.meta.dirname, "../fixtures/day-one/marketplace");
@@ -25,13 +25,8 @@ afterAll(() => {
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
 function repo(files: Record<string, string>, from?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "sg-marketplace-"));
+  const dir = writeRepo(files, "sg-marketplace-", from);
   scratch.push(dir);
-  if (from) cpSync(from, dir, { recursive: true });
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), c);
-  }
   return dir;
 }
 const skillMd = (name: string) =>

@@ -6,9 +6,7 @@
  * a skill template whose name is a placeholder, waza's test-data skills (one without a description, two of one
  * name in a folder no agent loads).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { discoverRepository } from "../../src/detect/discover.js";
@@ -16,6 +14,7 @@ import { resolvePlaceholders } from "../../src/grade/vars.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import type { Diagnostic } from "../../src/model/index.js";
+import { writeRepo } from "../support/repo-files.js";
 import { runCli } from "../support/run-cli.js";
 
 const opts = { profile: "claude-code" as const, assertionTypes: assertionLookup(registry), env: {} };
@@ -24,12 +23,8 @@ afterAll(() => {
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
 function repo(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "sg-rr-errors-"));
+  const dir = writeRepo(files, "sg-rr-errors-");
   scratch.push(dir);
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), c);
-  }
   return dir;
 }
 const skillMd = (name: string) =>

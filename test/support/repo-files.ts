@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-/** A fresh temp folder holding `files` (repository-relative path → content); its path. */
-export function writeRepo(files: Record<string, string>, prefix = "sg-repo-"): string {
+/** A fresh temp folder holding a copy of `from` (if given) and then `files` (repository-relative path → content). */
+export function writeRepo(files: Record<string, string>, prefix = "sg-repo-", from?: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (from) cpSync(from, dir, { recursive: true });
   for (const [p, c] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, p)), { recursive: true });
     writeFileSync(join(dir, p), c);
