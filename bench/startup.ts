@@ -59,7 +59,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   return { coldStartMs, coldStartCliMs: cli, bundle: { bytes } };
 }
 
-/** Bytes of a file, or of every file under a folder (dist/esbuild-wasm/ holds the sandbox's compiler). */
+/** Bytes of a file, or of every file under a folder (dist/esbuild-native/ holds the sandbox's compiler). */
 function sizeOf(path: string): number {
   const st = statSync(path);
   if (!st.isDirectory()) return st.size;

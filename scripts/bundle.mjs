@@ -19,7 +19,6 @@ export const ENTRIES = {
   cli: "src/cli.ts",
 };
 /** Data files the bundles load at run time, copied next to them. */
-const esbuildWasm = dirname(require.resolve("esbuild-wasm/package.json"));
 const esbuildNative = dirname(require.resolve("esbuild/package.json"));
 /** Native esbuild for GitHub's hosted Linux runners (NATIVE_ESBUILD_PLATFORM in src/sandbox/compile.ts). */
 const nativeBinary = (() => {
@@ -36,19 +35,12 @@ export const ASSETS = {
   "egress-relay.mjs": join(root, "src/sandbox/isolation/egress-relay.mjs"),
   // Untrusted modules are bundled in a sandboxed child running this script (plain JavaScript).
   "compile-child.mjs": join(root, "src/sandbox/compile-child.mjs"),
-  // The compile child loads esbuild from these copies; on linux-x64 the native esbuild does it (its JS API
-  // unbundled at esbuild-native/lib/main.js, the binary at esbuild-native/bin/esbuild); elsewhere esbuild-wasm.
+  // The compile child loads esbuild from these copies on linux-x64 (its JS API unbundled at
+  // esbuild-native/lib/main.js, the binary at esbuild-native/bin/esbuild); elsewhere the installed package.
   "esbuild-native/package.json": join(esbuildNative, "package.json"),
   "esbuild-native/lib/main.js": join(esbuildNative, "lib/main.js"),
   "esbuild-native/bin/esbuild": nativeBinary,
   "sql-wasm.wasm": require.resolve("sql.js/dist/sql-wasm.wasm"),
-  // Every other platform loads this copy of esbuild-wasm (its JS API must stay unbundled, at <pkg>/lib/main.js
-  // next to <pkg>/bin/esbuild).
-  ...Object.fromEntries(
-    ["package.json", "lib/main.js", "bin/esbuild", "esbuild.wasm", "wasm_exec.js", "wasm_exec_node.js"].map(
-      (f) => [`esbuild-wasm/${f}`, join(esbuildWasm, f)],
-    ),
-  ),
 };
 
 rmSync(outdir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -72,20 +72,27 @@ describe("dist/", () => {
     expect(r.stdout).toContain(".agent/evals/split-cents/prompts/split-1000-3.yaml:12");
     expect(r.stdout).not.toMatch(/could not run|Cannot find (module|package)/);
     expect(r.status).toBe(1);
-    // Each transform alone: the native esbuild (linux-x64) with esbuild-wasm removed, then esbuild-wasm (any other
-    // platform) with the native one removed, so neither run can pass on the other's back.
+    // One esbuild: the native binary dist/ ships for linux-x64 compiles the module with nothing installed.
     cpSync(join(root, "gates/conservation/fixtures/good-largest-remainder.ts"), join(dir, "gate-module.ts"));
     const gate = () => run(["gate", "conservation", "gate-module.ts", "--json"]);
-    rmSync(join(dir, "dist/esbuild-wasm"), { recursive: true, force: true });
-    const native = gate();
-    cpSync(join(root, "dist/esbuild-wasm"), join(dir, "dist/esbuild-wasm"), { recursive: true });
+    const shipped = gate();
+    expect(shipped.stderr).not.toMatch(/no esbuild|Cannot find/);
+    expect(JSON.parse(shipped.stdout)).toMatchObject({ gate: "conservation", passed: true });
+    // Without it and nothing installed, the gate could not run (exit 3, the fix named): never a FAIL of the module.
     rmSync(join(dir, "dist/esbuild-native"), { recursive: true, force: true });
-    const wasm = gate();
-    for (const g of [native, wasm]) {
-      expect(g.stderr).not.toMatch(/no JavaScript transformer|Cannot find/);
-      expect(JSON.parse(g.stdout)).toMatchObject({ gate: "conservation" });
-    }
-    expect(JSON.parse(native.stdout).passed).toBe(true);
-    expect(JSON.parse(wasm.stdout).passed).toBe(true);
+    const missing = gate();
+    expect(missing.status).toBe(3);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toMatch(/no esbuild for linux-x64: dist\/esbuild-native\/ is incomplete/);
+    // Any other platform: the esbuild package npm installed beside it (here linked from ours) does the compile.
+    mkdirSync(join(dir, "node_modules/@esbuild"), { recursive: true });
+    symlinkSync(join(root, "node_modules/esbuild"), join(dir, "node_modules/esbuild"));
+    symlinkSync(
+      join(root, `node_modules/@esbuild/${process.platform}-${process.arch}`),
+      join(dir, `node_modules/@esbuild/${process.platform}-${process.arch}`),
+    );
+    const installed = gate();
+    expect(installed.stderr).not.toMatch(/no esbuild|Cannot find/);
+    expect(JSON.parse(installed.stdout)).toMatchObject({ gate: "conservation", passed: true });
   }, 240_000);
 });

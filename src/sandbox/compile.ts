@@ -4,10 +4,10 @@
  * bundling reads files, and an import can name any file (`/proc/self/environ` with `{type: "text"}`,
  * `../../.git/config`, `/dev/zero`).
  *
- * Transform chain: the native `esbuild` package when running from source (fast); from `dist/` (no
- * node_modules) the native linux-x64 binary shipped in `dist/esbuild-native/` on that platform, else the
- * `esbuild-wasm` package copied next to the bundle by `scripts/bundle.mjs`; the installed packages are also
- * tried from dist, and the wasm one from source, so any one of them is enough.
+ * One esbuild, native: from `dist/` on linux-x64 (GitHub's hosted Ubuntu runners, where the Action's sandbox
+ * runs) the binary `scripts/bundle.mjs` ships in `dist/esbuild-native/`; everywhere else, and from source, the
+ * installed `esbuild` package, whose optional dependency is that platform's binary. No wasm fallback: it paid
+ * ~0.7 s of WebAssembly compile per sandboxed compile child for platforms the Action's dist does not serve.
  */
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -69,28 +69,36 @@ function findUpwards(rel: string): string | undefined {
 }
 
 async function loadEsbuild(): Promise<EsbuildApi> {
-  const candidates: (() => EsbuildApi | Promise<EsbuildApi>)[] = [];
-  // From dist on linux-x64 (GitHub's hosted runners): the native binary shipped beside the bundle. esbuild-wasm
-  // starts a second Node process that compiles a 10 MB WebAssembly module first: seconds before the first build.
-  if (isBundled && `${process.platform}-${process.arch}` === NATIVE_ESBUILD_PLATFORM)
-    candidates.push(() => loadNativeFromDist());
-  if (isBundled)
-    candidates.push(
-      () => createRequire(import.meta.url)(join(hereDir, "esbuild-wasm", "lib", "main.js")) as EsbuildApi,
-    );
+  const candidates: (() => EsbuildApi)[] = [];
+  if (shipsNativeEsbuild()) candidates.push(() => loadNativeFromDist());
   // esbuild's JS API cannot be bundled: always load the installed package, never an inlined copy.
   for (const req of requirers()) candidates.push(() => req("esbuild") as EsbuildApi);
-  for (const req of requirers()) candidates.push(() => req("esbuild-wasm") as EsbuildApi);
   const errors: string[] = [];
   for (const load of candidates) {
     try {
-      const api = await load();
+      const api = load();
       if (typeof api.build === "function") return api;
     } catch (err) {
       errors.push((err as Error).message.split("\n")[0] ?? "");
     }
   }
-  throw new Error(`no JavaScript transformer available (esbuild, esbuild-wasm): ${errors.join("; ")}`);
+  throw new Error(noEsbuildMessage(errors));
+}
+
+/** Bundled and on the platform whose binary dist/ ships. */
+function shipsNativeEsbuild(): boolean {
+  return isBundled && `${process.platform}-${process.arch}` === NATIVE_ESBUILD_PLATFORM;
+}
+
+/** Why no esbuild was found, and what to do about it. */
+export function noEsbuildMessage(errors: string[]): string {
+  const platform = `${process.platform}-${process.arch}`;
+  const fix = !isBundled
+    ? "run `npm ci` in skillgate's folder: the esbuild dependency brings this platform's binary"
+    : platform === NATIVE_ESBUILD_PLATFORM
+      ? "dist/esbuild-native/ is incomplete: restore dist/ as committed (or run `npm run bundle`)"
+      : `dist/ ships esbuild for ${NATIVE_ESBUILD_PLATFORM} only (GitHub's ubuntu-* runners): run the Action there, or install skillgate with npm on ${platform} so its esbuild dependency brings this platform's binary`;
+  return `no esbuild for ${platform}: ${fix} (${errors.join("; ")})`;
 }
 
 /** The platform whose native esbuild binary `scripts/bundle.mjs` ships in `dist/esbuild-native/`. */
@@ -149,27 +157,19 @@ const COMPILE_LIMITS = Object.freeze({ timeoutMs: 30_000, memoryMb: 1024 });
 /** Bundled code kept from the compile child; a module beyond it does not compile. */
 const MAX_COMPILED_BYTES = 32 * 1024 * 1024;
 
-/** Where an esbuild API lives on disk: its `lib/main.js`, its binary (native only) and the folders to bind. */
+/** Where esbuild lives on disk: its JS API's `lib/main.js`, its binary and the folders to bind. */
 export interface EsbuildFiles {
   main: string;
-  binary?: string;
+  binary: string;
   folders: string[];
 }
 
 function esbuildFiles(): EsbuildFiles {
   const packageOf = (main: string) => dirname(dirname(main));
   const candidates: (() => EsbuildFiles)[] = [];
-  if (isBundled && `${process.platform}-${process.arch}` === NATIVE_ESBUILD_PLATFORM) {
+  if (shipsNativeEsbuild()) {
     const dir = join(hereDir, "esbuild-native");
-    candidates.push(() => ({
-      main: join(dir, "lib", "main.js"),
-      binary: join(dir, "bin", "esbuild"),
-      folders: [dir],
-    }));
-  }
-  if (isBundled) {
-    const dir = join(hereDir, "esbuild-wasm");
-    candidates.push(() => ({ main: join(dir, "lib", "main.js"), folders: [dir] }));
+    candidates.push(() => ({ main: join(dir, "lib", "main.js"), binary: join(dir, "bin", "esbuild"), folders: [dir] }));
   }
   for (const req of requirers())
     candidates.push(() => {
@@ -177,22 +177,17 @@ function esbuildFiles(): EsbuildFiles {
       const binary = createRequire(main).resolve(`@esbuild/${process.platform}-${process.arch}/bin/esbuild`);
       return { main, binary, folders: [packageOf(main), dirname(dirname(binary))] };
     });
-  for (const req of requirers())
-    candidates.push(() => {
-      const main = req.resolve("esbuild-wasm");
-      return { main, folders: [packageOf(main)] };
-    });
   const errors: string[] = [];
   for (const find of candidates) {
     try {
       const files = find();
-      if (existsSync(files.main) && (!files.binary || existsSync(files.binary))) return files;
-      errors.push(`${files.main} is missing`);
+      if (existsSync(files.main) && existsSync(files.binary)) return files;
+      errors.push(`${existsSync(files.main) ? files.binary : files.main} is missing`);
     } catch (err) {
       errors.push((err as Error).message.split("\n")[0] ?? "");
     }
   }
-  throw new Error(`no JavaScript transformer available (esbuild, esbuild-wasm): ${errors.join("; ")}`);
+  throw new Error(noEsbuildMessage(errors));
 }
 
 /** The compile child's script: beside the bundle in dist/, beside this file from source. */
@@ -222,12 +217,8 @@ function within(path: string, root: string): boolean {
  * the scrubbed environment; its answer is data: the bundled code and the files it read.
  */
 async function buildModule(modulePath: string, root: string): Promise<Built> {
-  let files: EsbuildFiles;
-  try {
-    files = esbuildFiles();
-  } catch (err) {
-    return { outcome: { ok: false, message: (err as Error).message } };
-  }
+  // No esbuild here is this machine's fault, not the module's: it throws (the gate could not run, exit 3).
+  const files = esbuildFiles();
   const script = compileChildScript();
   // The sandbox uid reads the module's folder through its mode bits: a folder closed to it is copied for it.
   const copy =
@@ -270,7 +261,7 @@ async function compileIn(
     command: process.execPath,
     args: ["--max-old-space-size=256", script],
     cwd: root,
-    env: scrubbedEnv(files.binary ? { ESBUILD_BINARY_PATH: files.binary } : {}),
+    env: scrubbedEnv({ ESBUILD_BINARY_PATH: files.binary }),
     stdin: JSON.stringify({ entry: modulePath, root, esbuild: files.main }),
     timeoutMs: COMPILE_LIMITS.timeoutMs,
     rssLimitMb: COMPILE_LIMITS.memoryMb,

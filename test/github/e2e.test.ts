@@ -75,7 +75,7 @@ assertions:
     extract: first-number
     values: [333]
 `;
-/** Appended when the run should also exercise a gate (sandboxed child process + esbuild-wasm from dist). */
+/** Appended when the run should also exercise a gate (sandboxed child process + the native esbuild dist ships). */
 const GATE_ASSERTION = `  - id: split-conserves
     type: gate
     gate: conservation
