@@ -1,7 +1,8 @@
 import { posix } from "node:path";
 import type { Diagnostic, SourceLocation, ValidationProfile } from "../model/index.js";
+import { quoteProblematicValues } from "./frontmatter-quoting.js";
 import { CLAUDE_CODE_FRONTMATTER_KEYS, frontmatterSchema, PORTABLE_FRONTMATTER_KEYS } from "./schemas.js";
-import { parseSourceFile } from "./source-file.js";
+import { parseSourceFile, type SourceFile } from "./source-file.js";
 import { validateAgainst } from "./validate.js";
 
 /** Agent Skills spec limits (agentskills.io specification). */
@@ -81,8 +82,7 @@ export function parseSkillFile(
     return { frontmatter: {}, body: "", loc: { frontmatter: top }, diagnostics };
   }
   const { fmText, body, close } = split;
-  const fm = parseSourceFile(file, fmText, 1);
-  diagnostics.push(...fm.diagnostics.map((d) => ({ ...d, code: "skill/frontmatter-yaml" })));
+  const fm = readFrontmatter(file, fmText, profile, diagnostics);
   const loc: ParsedSkillFile["loc"] = { frontmatter: { file, line: 2, column: 1 } };
   if (fm.value === undefined) return { frontmatter: {}, body, loc, diagnostics };
   if (fm.value === null || typeof fm.value !== "object" || Array.isArray(fm.value)) {
@@ -111,8 +111,15 @@ export function parseSkillFile(
   if (name !== undefined) {
     const at = loc.name!;
     const length = ASCII.test(name) ? name.length : [...name].length;
+    // Claude Code loads a skill whatever its name (listed by its folder's name, the name an alias): under
+    // `claude-code` a name outside the spec's rule is a warning, and skillgate too names the skill by its folder.
+    const nameProblem = profile === "strict" ? err : warn;
+    const listedAs =
+      profile === "strict"
+        ? ""
+        : `; Claude Code loads it, listed by its folder's name (strict profile: error)`;
     if (length < 1 || length > NAME_MAX)
-      err(at, "skill/name-length", `name must be 1–${NAME_MAX} characters (is ${length})`);
+      nameProblem(at, "skill/name-length", `name must be 1–${NAME_MAX} characters (is ${length})${listedAs}`);
     else if (!NAME_PATTERN.test(name)) {
       // skills-ref accepts lowercase letters of any script; the spec's examples and most clients are ASCII.
       if (profile === "claude-code" && UNICODE_NAME_PATTERN.test(name))
@@ -122,10 +129,10 @@ export function parseSkillFile(
           `name \`${name}\` uses letters outside a-z: accepted by skills-ref, not portable (the strict profile rejects it)`,
         );
       else
-        err(
+        nameProblem(
           at,
           "skill/name-pattern",
-          `name \`${name}\` must be lowercase letters, digits and single hyphens (no leading, trailing or double \`-\`)`,
+          `name \`${name}\` must be lowercase letters, digits and single hyphens (no leading, trailing or double \`-\`)${listedAs}`,
         );
     }
     if (expected && name !== expected.name && name.normalize("NFKC") !== expected.name.normalize("NFKC")) {
@@ -314,6 +321,40 @@ function firstParagraph(body: string): string | undefined {
  * line, and everything after (CRLF read as LF in both); `close` is the closing line's index. Walks lines only
  * through the frontmatter, so a long body is sliced, not split.
  */
+/**
+ * The frontmatter as the profile's client reads it. Invalid YAML is an error, except under `claude-code` when
+ * Claude Code's second reading (its problematic values quoted) parses: Claude Code loads that skill, so it is a
+ * warning at the first YAML error, and the values are the quoted reading's.
+ */
+function readFrontmatter(
+  file: string,
+  fmText: string,
+  profile: ValidationProfile,
+  diagnostics: Diagnostic[],
+): SourceFile {
+  const fm = parseSourceFile(file, fmText, 1);
+  const yamlErrors = fm.diagnostics.map((d) => ({ ...d, code: "skill/frontmatter-yaml" }));
+  const quoted =
+    profile === "claude-code" && yamlErrors.length > 0 ? quoteProblematicValues(fmText) : undefined;
+  const second = quoted && parseSourceFile(file, quoted.text, 1);
+  if (!quoted || !second || second.diagnostics.length > 0 || !isMapping(second.value)) {
+    diagnostics.push(...yamlErrors);
+    return fm;
+  }
+  const first = yamlErrors[0]!;
+  const keys = quoted.quotedKeys.map((k) => `\`${k}\``).join(", ");
+  diagnostics.push({
+    ...first,
+    severity: "warning",
+    message: `${first.message}; Claude Code loads the skill by quoting the value of ${keys}, but YAML, skills-ref and other clients reject the file (strict profile: error): put the value in quotes`,
+  });
+  return second;
+}
+
+function isMapping(v: unknown): boolean {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
 export function splitFrontmatter(
   src: string,
 ): { fmText: string; body: string; close: number } | "no-frontmatter" | "unterminated" {

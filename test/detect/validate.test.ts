@@ -15,8 +15,9 @@ describe("skillgate validate", () => {
     const errors = lines.filter((l) => l.includes(": error: "));
     // every error is file:line:column: error: message
     for (const l of errors) expect(l).toMatch(/^[^:]+:\d+:\d+: error: .+/);
+    // Claude Code loads it (listed by its folder): a warning by default, an error under the spec (strict).
     expect(r.stdout).toContain(
-      ".claude/skills/Bad_Name/SKILL.md:2:7: error: name `Bad_Name` must be lowercase",
+      ".claude/skills/Bad_Name/SKILL.md:2:7: warning: name `Bad_Name` must be lowercase",
     );
     expect(r.stdout).toMatch(/\.claude\/skills\/broken-yaml\/SKILL\.md:\d+:\d+: error: invalid YAML/);
     expect(r.stdout).toMatch(/\.agent\/evals\/good-skill\/meta\.json:5:1: error: invalid JSON/);
@@ -36,6 +37,7 @@ describe("skillgate validate", () => {
     const strict = await runCli(["validate", "--repo", BAD, "--profile", "strict"]);
     expect(strict.stdout).toContain("extra-keys/SKILL.md:4:1: error: unknown frontmatter key `when_to_use`");
     expect(strict.stdout).toContain("extra-keys/SKILL.md:5:1: error: unknown frontmatter key `colour`");
+    expect(strict.stdout).toContain(".claude/skills/Bad_Name/SKILL.md:2:7: error: name `Bad_Name` must be lowercase");
   });
 
   it("reports schema errors of a meta.json that parses, at the offending value", async () => {

@@ -1,0 +1,116 @@
+/**
+ * "Never report an error for a file its own tool accepts": SKILL.md frontmatters that are not valid YAML, or whose
+ * name breaks the spec's rule, held against what the real Claude Code CLI lists (against a scripted model on
+ * loopback). Where Claude Code loads the skill with the description as written, `validate` (claude-code profile)
+ * warns; where Claude Code drops the frontmatter, it is an error; `--profile strict` keeps the spec's errors.
+ */
+import { execa } from "execa";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertionLookup } from "../../src/detect/assertion-types.js";
+import { discoverRepository } from "../../src/detect/discover.js";
+import "../../src/grade/assertions/index.js";
+import * as registry from "../../src/grade/assertions/registry.js";
+import { runCli } from "../support/run-cli.js";
+import { writeRepo } from "../support/repo-files.js";
+import { type ScriptedServer, startScriptedAnthropic, text } from "../support/scripted-anthropic.js";
+
+const CLAUDE = resolve("node_modules/.bin/claude");
+
+/** Each skill: its frontmatter lines, as people write them (found in public catalogues; our own words). */
+const SKILLS: Record<string, string> = {
+  // `: ` inside a plain value: YAML reads a nested mapping and fails; Claude Code quotes the value.
+  "colon-inside":
+    "name: colon-inside\ndescription: Tidies CSV exports: headers, encodings and stray quotes. Marker-A.",
+  // A value starting with `|` on the key's line (a block scalar header followed by text).
+  "pipe-start": "name: pipe-start\ndescription: | Use when rotating log files. Marker-B.",
+  // Spaces and capitals in `name`: listed by its folder's name.
+  "cap-name": "name: Cap Name Tool\ndescription: Formats invoices for printing. Marker-C.",
+  // Ends in `:` with no value after it: no quoting applies, and Claude Code drops the whole frontmatter.
+  "dropped-frontmatter":
+    "name: dropped-frontmatter\ndescription: Use when comparing both:\nmetadata:\n  author: someone",
+};
+
+let server: ScriptedServer;
+let repo: string;
+let listing = "";
+
+beforeAll(async () => {
+  repo = writeRepo(
+    Object.fromEntries(
+      Object.entries(SKILLS).map(([dir, fm]) => [
+        `.claude/skills/${dir}/SKILL.md`,
+        `---\n${fm}\n---\n\n# Body heading Marker-Body\n\nSteps.\n`,
+      ]),
+    ),
+  );
+  server = await startScriptedAnthropic((r) => {
+    if (r.hasTools) listing = r.raw;
+    return text("ok");
+  });
+  await execa(CLAUDE, ["-p", "hello"], {
+    cwd: repo,
+    input: "",
+    reject: false,
+    env: {
+      ...process.env,
+      HOME: mkdtempSync(join(tmpdir(), "cc-home-")),
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: "sk-ant-dummy",
+      DISABLE_TELEMETRY: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Claude Code's listing line of the skill in `dir`, as the model receives it (JSON-escaped in the request). */
+const listed = (dir: string) => new RegExp(`- ${dir}(?: \\([^)]*\\))?: ([^\\\\]*)`).exec(listing)?.[1];
+
+describe("frontmatter as Claude Code reads it", () => {
+  it("Claude Code lists the quoted readings and folder names, and drops what it cannot read", () => {
+    expect(listing).toContain("available for use with the Skill tool");
+    expect(listed("colon-inside")).toBe("Tidies CSV exports: headers, encodings and stray quotes. Marker-A.");
+    expect(listed("pipe-start")).toBe("| Use when rotating log files. Marker-B.");
+    expect(listed("cap-name")).toBe("Formats invoices for printing. Marker-C.");
+    expect(listed("dropped-frontmatter")).not.toContain("comparing both");
+  });
+
+  it("validate warns where Claude Code loads the skill as written, errs where it drops it, and strict errs", async () => {
+    const r = await runCli(["validate", "--repo", repo, "--json"]);
+    const d = JSON.parse(r.stdout) as {
+      diagnostics: { file: string; line: number; severity: string; code: string }[];
+      skills: { name: string; description: string }[];
+    };
+    const at = (dir: string) =>
+      d.diagnostics
+        .filter(
+          (x) =>
+            (x.file === `.claude/skills/${dir}/SKILL.md` && x.code.startsWith("skill/frontmatter-yaml")) ||
+            (x.file === `.claude/skills/${dir}/SKILL.md` && x.code === "skill/name-pattern"),
+        )
+        .map((x) => `${x.line} ${x.severity} ${x.code}`);
+    expect(at("colon-inside")).toEqual(["3 warning skill/frontmatter-yaml"]);
+    expect(at("pipe-start")).toEqual(["3 warning skill/frontmatter-yaml"]);
+    expect(at("cap-name")).toEqual(["2 warning skill/name-pattern"]);
+    expect(at("dropped-frontmatter")).toEqual(["3 error skill/frontmatter-yaml"]);
+    // The descriptions skillgate gates are the ones Claude Code lists; the skill is named by its folder.
+    const found = discoverRepository(repo, {
+      profile: "claude-code",
+      assertionTypes: assertionLookup(registry),
+      env: {},
+    });
+    const byName = new Map(found.skills.map((s) => [s.name, s.description]));
+    for (const dir of ["colon-inside", "pipe-start", "cap-name"]) expect(byName.get(dir)).toBe(listed(dir));
+    expect(r.code).toBe(2);
+    const strict = await runCli(["validate", "--repo", repo, "--profile", "strict"]);
+    expect(strict.stdout).toMatch(/colon-inside\/SKILL\.md:3:\d+: error: invalid YAML/);
+    expect(strict.stdout).toMatch(/pipe-start\/SKILL\.md:3:\d+: error: invalid YAML/);
+    expect(strict.stdout).toMatch(/cap-name\/SKILL\.md:2:7: error: name `Cap Name Tool` must be lowercase/);
+  });
+});
