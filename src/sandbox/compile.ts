@@ -169,7 +169,11 @@ function esbuildFiles(): EsbuildFiles {
   const candidates: (() => EsbuildFiles)[] = [];
   if (shipsNativeEsbuild()) {
     const dir = join(hereDir, "esbuild-native");
-    candidates.push(() => ({ main: join(dir, "lib", "main.js"), binary: join(dir, "bin", "esbuild"), folders: [dir] }));
+    candidates.push(() => ({
+      main: join(dir, "lib", "main.js"),
+      binary: join(dir, "bin", "esbuild"),
+      folders: [dir],
+    }));
   }
   for (const req of requirers())
     candidates.push(() => {

@@ -4,17 +4,18 @@
  * loopback). Where Claude Code loads the skill with the description as written, `validate` (claude-code profile)
  * warns; where Claude Code drops the frontmatter, it is an error; `--profile strict` keeps the spec's errors.
  */
-import { execa } from "execa";
+
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
-import { runCli } from "../support/run-cli.js";
 import { writeRepo } from "../support/repo-files.js";
+import { runCli } from "../support/run-cli.js";
 import { type ScriptedServer, startScriptedAnthropic, text } from "../support/scripted-anthropic.js";
 
 const CLAUDE = resolve("node_modules/.bin/claude");

@@ -37,7 +37,9 @@ describe("skillgate validate", () => {
     const strict = await runCli(["validate", "--repo", BAD, "--profile", "strict"]);
     expect(strict.stdout).toContain("extra-keys/SKILL.md:4:1: error: unknown frontmatter key `when_to_use`");
     expect(strict.stdout).toContain("extra-keys/SKILL.md:5:1: error: unknown frontmatter key `colour`");
-    expect(strict.stdout).toContain(".claude/skills/Bad_Name/SKILL.md:2:7: error: name `Bad_Name` must be lowercase");
+    expect(strict.stdout).toContain(
+      ".claude/skills/Bad_Name/SKILL.md:2:7: error: name `Bad_Name` must be lowercase",
+    );
   });
 
   it("reports schema errors of a meta.json that parses, at the offending value", async () => {
