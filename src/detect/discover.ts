@@ -3,6 +3,7 @@ import { realpathSync } from "node:fs";
 import { isAbsolute, join, posix, relative, sep } from "node:path";
 import picomatch from "picomatch";
 import type { Diagnostic, Skill, SkillFolderContent, Suite, ValidationProfile } from "../model/index.js";
+import { appendAll } from "../util/append.js";
 import { readRegularFile, sha256OfFile } from "../util/read-file.js";
 import { agentNameOf, copyName, loadGroup, nameCopies } from "./copies.js";
 import { DirIndex } from "./dir-index.js";
@@ -190,7 +191,10 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   }
   diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
   const read = new Set([...reader.sourceFiles, ...skills.flatMap((s) => s.suite?.sourceFiles ?? [])]);
-  diagnostics.push(...unreadEvalFiles(dirs, skills, plugins, read, new Set(diagnostics.map((d) => d.file))));
+  appendAll(
+    diagnostics,
+    unreadEvalFiles(dirs, skills, plugins, read, new Set(diagnostics.map((d) => d.file))),
+  );
   nameCopies(holders);
   return { repoDir, skills, diagnostics: dedupe(diagnostics), outsideGlobs, files };
 }
@@ -469,7 +473,7 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
     );
     return undefined;
   }
-  diagnostics.push(...parsed.diagnostics);
+  appendAll(diagnostics, parsed.diagnostics);
   if (parsed.notASkill) return undefined;
   if (alsoIn)
     problem(
@@ -479,8 +483,8 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
     );
   const validName =
     parsed.name &&
-    (ASCII_NAME.test(parsed.name) ||
-      ([...parsed.name].length <= NAME_MAX && UNICODE_NAME_PATTERN.test(parsed.name)))
+    [...parsed.name].length <= NAME_MAX &&
+    (ASCII_NAME.test(parsed.name) || UNICODE_NAME_PATTERN.test(parsed.name))
       ? parsed.name
       : undefined;
   const local =

@@ -62,8 +62,12 @@ function docText(e: CatalogueEntry): string {
   return `${e.name.replace(/[-_:]/g, " ")} ${e.description}`;
 }
 
-export function buildIndex(catalogue: readonly CatalogueEntry[]): LexicalIndex {
-  const docs = catalogue.map((e) => termCounts(tokenize(docText(e))));
+/** `text`: what of an entry is indexed (routing: its name and description). */
+export function buildIndex(
+  catalogue: readonly CatalogueEntry[],
+  text: (e: CatalogueEntry) => string = docText,
+): LexicalIndex {
+  const docs = catalogue.map((e) => termCounts(tokenize(text(e))));
   const lengths = docs.map((d) => [...d.values()].reduce((a, b) => a + b, 0));
   const df = new Map<string, number>();
   for (const d of docs) for (const t of d.keys()) df.set(t, (df.get(t) ?? 0) + 1);
@@ -115,83 +119,159 @@ export function routeLexical(
   return { fired: top && top.score >= threshold ? top.name : null, scores };
 }
 
-/** Pairs of skills whose descriptions are near-duplicates (cosine of TF-IDF vectors), most similar first. */
-export function nearDuplicateDescriptions(
-  catalogue: readonly CatalogueEntry[],
-  threshold = NEAR_DUPLICATE_SIMILARITY,
-): { a: string; b: string; similarity: number }[] {
-  const index = buildIndex(catalogue);
-  // Unit TF-IDF vectors, so a cosine is a dot product.
-  const vectors = index.docs.map((d) => {
-    const v = new Map<string, number>();
-    for (const [t, tf] of d) v.set(t, tf * (index.idf.get(t) ?? 0));
-    const norm = Math.sqrt([...v.values()].reduce((a, x) => a + x * x, 0));
-    for (const [t, x] of v) v.set(t, norm > 0 ? x / norm : 0);
-    return v;
-  });
-  // All pairs without comparing all pairs (10,000 skills are 50 million): a pair reaching the threshold shares
-  // a term of each one's "prefix". A vector's suffix is its most common terms whose weights, times the largest
-  // weight any vector gives them, sum below the threshold: terms of the suffix alone cannot reach it.
-  const maxWeight = new Map<string, number>();
-  const postings = new Map<string, number[]>();
-  vectors.forEach((v, i) => {
-    for (const [t, x] of v) {
-      if (x > (maxWeight.get(t) ?? 0)) maxWeight.set(t, x);
-      const list = postings.get(t);
-      if (list) list.push(i);
-      else postings.set(t, [i]);
-    }
-  });
-  const df = (t: string) => postings.get(t)?.length ?? 0;
-  const out: { a: string; b: string; similarity: number }[] = [];
-  vectors.forEach((v, i) => {
-    // Rare terms first; the suffix grows from the common end while its bound stays under the threshold.
-    const terms = [...v.keys()].sort((a, b) => df(a) - df(b) || (a < b ? -1 : 1));
-    let bound = 0;
-    let prefixEnd = terms.length;
-    while (prefixEnd > 0) {
-      const t = terms[prefixEnd - 1]!;
-      const next = bound + v.get(t)! * maxWeight.get(t)!;
-      if (next >= threshold) break;
-      bound = next;
-      prefixEnd--;
-    }
-    const candidates = new Set<number>();
-    for (const t of terms.slice(0, prefixEnd)) for (const j of postings.get(t)!) if (j > i) candidates.add(j);
-    for (const j of [...candidates].sort((a, b) => a - b)) {
-      const vj = vectors[j]!;
-      let dot = 0;
-      for (const [t, x] of v) dot += x * (vj.get(t) ?? 0);
-      if (dot >= threshold) out.push({ a: index.names[i]!, b: index.names[j]!, similarity: dot });
-    }
-  });
-  return out.sort((x, y) => y.similarity - x.similarity);
+/** A skill whose description is a near-duplicate of others': the most similar one, and how many there are. */
+export interface NearDuplicate {
+  name: string;
+  /** The most similar other skill (ties: the first name in sort order). */
+  nearest: string;
+  similarity: number;
+  /** Other skills at or above the threshold, `nearest` included. */
+  others: number;
 }
 
 /**
- * A warning at each skill's description for every near-duplicate pair: the router (any router) will struggle to
- * choose between them. Measured with the lexical proxy, and labelled so.
+ * Every skill whose description is a near-duplicate (cosine of the descriptions' TF-IDF vectors ≥ threshold) of
+ * another's, most similar first. Linear in the skills where descriptions repeat: identical descriptions (a
+ * catalogue's boilerplate "Use when this capability is needed.", thousands of times) are compared once, as one
+ * vector with its members.
+ */
+export function nearDuplicateDescriptions(
+  catalogue: readonly CatalogueEntry[],
+  threshold = NEAR_DUPLICATE_SIMILARITY,
+): NearDuplicate[] {
+  const index = buildIndex(catalogue, (e) => e.description);
+  const groups = new Map<string, number[]>();
+  index.docs.forEach((d, i) => {
+    const key = [...d].sort((a, b) => (a[0] < b[0] ? -1 : 1)).join(" ");
+    const members = groups.get(key);
+    if (members) members.push(i);
+    else groups.set(key, [i]);
+  });
+  const members = [...groups.values()];
+  const vectors = members.map((m) => unitVector(index, index.docs[m[0]!]!));
+  const near = members.map(() => [] as { rep: number; similarity: number }[]);
+  // Identical non-empty descriptions are near-duplicates of each other (cosine 1).
+  members.forEach((m, r) => {
+    if (m.length > 1 && vectors[r]!.size > 0) near[r]!.push({ rep: r, similarity: 1 });
+  });
+  for (const { i, j, similarity } of similarPairs(vectors, threshold)) {
+    near[i]!.push({ rep: j, similarity });
+    near[j]!.push({ rep: i, similarity });
+  }
+  // Each group's two first names in sort order: a member's nearest in a group is its first name but itself.
+  const firstTwo = members.map((m) =>
+    m
+      .map((x) => index.names[x]!)
+      .sort()
+      .slice(0, 2),
+  );
+  const out: NearDuplicate[] = [];
+  members.forEach((m, r) => {
+    if (near[r]!.length === 0) return;
+    for (const self of m) {
+      const selfName = index.names[self]!;
+      let best: { name: string; similarity: number } | undefined;
+      let others = 0;
+      for (const { rep, similarity } of near[r]!) {
+        others += members[rep]!.length - (rep === r ? 1 : 0);
+        const [a, b] = firstTwo[rep]!;
+        const name = a === selfName ? b : a;
+        if (name === undefined) continue;
+        if (!best || similarity > best.similarity || (similarity === best.similarity && name < best.name))
+          best = { name, similarity };
+      }
+      if (best) out.push({ name: selfName, nearest: best.name, similarity: best.similarity, others });
+    }
+  });
+  return out.sort((x, y) => y.similarity - x.similarity || (x.name < y.name ? -1 : 1));
+}
+
+/** A document's TF-IDF vector scaled to length 1 (empty when no term weighs anything), so a cosine is a dot product. */
+function unitVector(index: LexicalIndex, doc: Map<string, number>): Map<string, number> {
+  const v = new Map<string, number>();
+  for (const [t, tf] of doc) v.set(t, tf * (index.idf.get(t) ?? 0));
+  const norm = Math.sqrt([...v.values()].reduce((a, x) => a + x * x, 0));
+  if (norm === 0) return new Map();
+  for (const [t, x] of v) v.set(t, x / norm);
+  return v;
+}
+
+/**
+ * The pairs of vectors whose dot product reaches the threshold, without comparing all pairs (10,000 skills are 50
+ * million): All-Pairs (Bayardo, Ma and Srikant, WWW 2007). Each vector is indexed under its rarer terms only: its
+ * common terms are left out while their weights, times the largest weight any vector gives them, sum below the
+ * threshold, so a pair reaching it always shares a term one of them is indexed under. Later vectors probe the
+ * index with all their terms; a candidate's similarity is the whole dot product.
+ */
+function similarPairs(
+  vectors: readonly Map<string, number>[],
+  threshold: number,
+): { i: number; j: number; similarity: number }[] {
+  const maxWeight = new Map<string, number>();
+  const df = new Map<string, number>();
+  for (const v of vectors)
+    for (const [t, x] of v) {
+      if (x > (maxWeight.get(t) ?? 0)) maxWeight.set(t, x);
+      df.set(t, (df.get(t) ?? 0) + 1);
+    }
+  const commonFirst = (a: string, b: string) => df.get(b)! - df.get(a)! || (a < b ? -1 : 1);
+  // term → the vectors indexed under it, with their weight of it
+  const index = new Map<string, { j: number; w: number }[]>();
+  // What a vector's terms left out of the index can add to any dot product with it (below the threshold)
+  const leftOut: number[] = new Array(vectors.length).fill(0);
+  const out: { i: number; j: number; similarity: number }[] = [];
+  // Vectors with the largest weight first: a later vector weighs no term more than an earlier one's largest
+  // weight, which tightens each vector's bound, so fewer of its terms are indexed.
+  const largest = vectors.map((v) => Math.max(0, ...v.values()));
+  const order = vectors.map((_, i) => i).sort((a, b) => largest[b]! - largest[a]! || a - b);
+  for (const i of order) {
+    const v = vectors[i]!;
+    // Score accumulation: the indexed part of each candidate's dot product; only a candidate whose left-out
+    // terms could still lift it to the threshold is compared in full.
+    const partial = new Map<number, number>();
+    for (const [t, x] of v)
+      for (const { j, w } of index.get(t) ?? []) partial.set(j, (partial.get(j) ?? 0) + x * w);
+    for (const [j, indexed] of partial) {
+      if (indexed + leftOut[j]! < threshold) continue;
+      const vj = vectors[j]!;
+      let dot = 0;
+      for (const [t, x] of v) dot += x * (vj.get(t) ?? 0);
+      if (dot >= threshold) out.push(j < i ? { i: j, j: i, similarity: dot } : { i, j, similarity: dot });
+    }
+    let bound = 0;
+    for (const t of [...v.keys()].sort(commonFirst)) {
+      const next = bound + v.get(t)! * Math.min(maxWeight.get(t)!, largest[i]!);
+      if (next < threshold) {
+        bound = next;
+        continue;
+      }
+      const list = index.get(t);
+      if (list) list.push({ j: i, w: v.get(t)! });
+      else index.set(t, [{ j: i, w: v.get(t)! }]);
+    }
+    leftOut[i] = bound;
+  }
+  return out;
+}
+
+/**
+ * A warning at the description of each skill that has near-duplicates: the router (any router) will struggle to
+ * choose between them. One per skill, naming the nearest and counting the rest. Measured with the lexical proxy,
+ * and labelled so.
  */
 export function nearDuplicateWarnings(
   skills: readonly Skill[],
   threshold = NEAR_DUPLICATE_SIMILARITY,
 ): Diagnostic[] {
   const byName = new Map(skills.map((s) => [s.name, s]));
-  const out: Diagnostic[] = [];
-  for (const pair of nearDuplicateDescriptions(skills, threshold)) {
-    for (const [self, other] of [
-      [pair.a, pair.b],
-      [pair.b, pair.a],
-    ] as const) {
-      const s = byName.get(self)!;
-      const loc = s.loc.description ?? s.loc.frontmatter;
-      out.push({
-        ...loc,
-        severity: "warning",
-        code: "skill/near-duplicate-description",
-        message: `description of ${self} is a near-duplicate of ${other}'s (lexical similarity ${pair.similarity.toFixed(2)} ≥ ${threshold}, BM25 proxy): the router may pick either; make the trigger conditions distinct`,
-      });
-    }
-  }
-  return out;
+  return nearDuplicateDescriptions(skills, threshold).map((d) => {
+    const s = byName.get(d.name)!;
+    const more = d.others > 1 ? ` and of ${d.others - 1} other skill(s)'` : "";
+    return {
+      ...(s.loc.description ?? s.loc.frontmatter),
+      severity: "warning" as const,
+      code: "skill/near-duplicate-description",
+      message: `description of ${d.name} is a near-duplicate of ${d.nearest}'s${more} (lexical similarity ${d.similarity.toFixed(2)} ≥ ${threshold}, BM25 proxy): the router may pick either; make the trigger conditions distinct`,
+    };
+  });
 }

@@ -16,6 +16,7 @@ import * as assertionRegistry from "../grade/assertions/registry.js";
 import { nearDuplicateWarnings } from "../grade/lexical-router.js";
 import { InputError, type Report, type Settings } from "../model/index.js";
 import { assignShard } from "../plan/shard.js";
+import { appendAll } from "../util/append.js";
 
 export type Scope = NonNullable<Report["scope"]>;
 
@@ -51,10 +52,11 @@ export function discoverWith(settings: Settings): Discover {
 /** The head checkout's skills and every repository-level warning (near-duplicate descriptions make routers guess). */
 export function detectHead(settings: Settings, discover: Discover): Discovery {
   const head = discover(settings.repoDir);
-  head.diagnostics.push(
-    ...(settings.policy.warnings ?? []),
-    ...nearDuplicateWarnings(head.skills),
-    ...outsideGlobsDiagnostics(head.outsideGlobs, settings.changedFiles),
+  appendAll(
+    head.diagnostics,
+    settings.policy.warnings ?? [],
+    nearDuplicateWarnings(head.skills),
+    outsideGlobsDiagnostics(head.outsideGlobs, settings.changedFiles),
   );
   return head;
 }

@@ -29,6 +29,8 @@ const SKILLS: Record<string, string> = {
   "pipe-start": "name: pipe-start\ndescription: | Use when rotating log files. Marker-B.",
   // Spaces and capitals in `name`: listed by its folder's name.
   "cap-name": "name: Cap Name Tool\ndescription: Formats invoices for printing. Marker-C.",
+  // A name over the spec's 64 characters: listed by its folder's name, the long name an alias.
+  "long-name": `name: ${"very-long-".repeat(7)}name\ndescription: Archives old tickets. Marker-D.`,
   // Ends in `:` with no value after it: no quoting applies, and Claude Code drops the whole frontmatter.
   "dropped-frontmatter":
     "name: dropped-frontmatter\ndescription: Use when comparing both:\nmetadata:\n  author: someone",
@@ -79,6 +81,7 @@ describe("frontmatter as Claude Code reads it", () => {
     expect(listed("colon-inside")).toBe("Tidies CSV exports: headers, encodings and stray quotes. Marker-A.");
     expect(listed("pipe-start")).toBe("| Use when rotating log files. Marker-B.");
     expect(listed("cap-name")).toBe("Formats invoices for printing. Marker-C.");
+    expect(listed("long-name")).toBe("Archives old tickets. Marker-D.");
     expect(listed("dropped-frontmatter")).not.toContain("comparing both");
   });
 
@@ -92,13 +95,14 @@ describe("frontmatter as Claude Code reads it", () => {
       d.diagnostics
         .filter(
           (x) =>
-            (x.file === `.claude/skills/${dir}/SKILL.md` && x.code.startsWith("skill/frontmatter-yaml")) ||
-            (x.file === `.claude/skills/${dir}/SKILL.md` && x.code === "skill/name-pattern"),
+            x.file === `.claude/skills/${dir}/SKILL.md` &&
+            ["skill/frontmatter-yaml", "skill/name-pattern", "skill/name-length"].includes(x.code),
         )
         .map((x) => `${x.line} ${x.severity} ${x.code}`);
     expect(at("colon-inside")).toEqual(["3 warning skill/frontmatter-yaml"]);
     expect(at("pipe-start")).toEqual(["3 warning skill/frontmatter-yaml"]);
     expect(at("cap-name")).toEqual(["2 warning skill/name-pattern"]);
+    expect(at("long-name")).toEqual(["2 warning skill/name-length"]);
     expect(at("dropped-frontmatter")).toEqual(["3 error skill/frontmatter-yaml"]);
     // The descriptions skillgate gates are the ones Claude Code lists; the skill is named by its folder.
     const found = discoverRepository(repo, {
@@ -107,7 +111,8 @@ describe("frontmatter as Claude Code reads it", () => {
       env: {},
     });
     const byName = new Map(found.skills.map((s) => [s.name, s.description]));
-    for (const dir of ["colon-inside", "pipe-start", "cap-name"]) expect(byName.get(dir)).toBe(listed(dir));
+    for (const dir of ["colon-inside", "pipe-start", "cap-name", "long-name"])
+      expect(byName.get(dir)).toBe(listed(dir));
     expect(r.code).toBe(2);
     const strict = await runCli(["validate", "--repo", repo, "--profile", "strict"]);
     expect(strict.stdout).toMatch(/colon-inside\/SKILL\.md:3:\d+: error: invalid YAML/);

@@ -56,24 +56,53 @@ describe("lexical router (BM25 proxy)", () => {
       },
     ];
     const found = nearDuplicateDescriptions(dup);
-    expect(found[0]).toMatchObject({ a: "slack-gif-creator", b: "gif-maker" });
+    expect(found).toHaveLength(2);
+    expect(found[0]).toMatchObject({ name: "gif-maker", nearest: "slack-gif-creator", others: 1 });
+    expect(found[1]).toMatchObject({ name: "slack-gif-creator", nearest: "gif-maker", others: 1 });
     expect(found[0]!.similarity).toBeGreaterThan(0.5);
   });
 
-  it("finds exactly the pairs that comparing every pair finds, without comparing every pair", () => {
-    const brute = (cat: { name: string; description: string }[], threshold = 0.5) => {
-      const index = buildIndex(cat);
+  it("one warning per skill however many share its description (a catalogue's boilerplate, thousands of times)", () => {
+    const boiler = Array.from({ length: 5000 }, (_, i) => ({
+      name: `b${i}`,
+      description: "Use when this capability is needed.",
+    }));
+    const cat = [
+      ...corpus(),
+      ...boiler,
+      { name: "almost", description: "Use when this capability is needed. Capability needed!" },
+    ];
+    const found = nearDuplicateDescriptions(cat);
+    expect(found).toHaveLength(5001);
+    const b7 = found.find((d) => d.name === "b7")!;
+    // Ties (here all at cosine 1) go to the first name in sort order.
+    expect(b7).toMatchObject({ nearest: "almost", others: 5000 });
+    expect(b7.similarity).toBeCloseTo(1, 12);
+    expect(found.find((d) => d.name === "almost")).toMatchObject({ nearest: "b0", others: 5000 });
+    const alone = nearDuplicateDescriptions(boiler.slice(0, 3));
+    expect(alone.map((d) => `${d.name}→${d.nearest} ${d.others}`)).toEqual(["b0→b1 2", "b1→b0 2", "b2→b0 2"]);
+    // Empty or stop-word-only descriptions weigh nothing: never near-duplicates of each other.
+    expect(
+      nearDuplicateDescriptions([
+        { name: "x", description: "" },
+        { name: "y", description: "" },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("finds for each skill what comparing every pair finds, without comparing every pair", () => {
+    const brute = (cat: { name: string; description: string }[]) => {
+      const index = buildIndex(cat, (e) => e.description);
       const vec = index.docs.map((d) => new Map([...d].map(([t, tf]) => [t, tf * (index.idf.get(t) ?? 0)])));
       const norm = (v: Map<string, number>) => Math.sqrt([...v.values()].reduce((a, x) => a + x * x, 0));
-      const out: { a: string; b: string; similarity: number }[] = [];
-      for (let i = 0; i < vec.length; i++)
-        for (let j = i + 1; j < vec.length; j++) {
+      return vec.map((vi, i) =>
+        vec.map((vj, j) => {
+          if (i === j) return Number.NaN;
           let dot = 0;
-          for (const [t, x] of vec[i]!) dot += x * (vec[j]!.get(t) ?? 0);
-          const sim = dot / (norm(vec[i]!) * norm(vec[j]!) || 1);
-          if (sim >= threshold) out.push({ a: index.names[i]!, b: index.names[j]!, similarity: sim });
-        }
-      return out.sort((x, y) => y.similarity - x.similarity);
+          for (const [t, x] of vi) dot += x * (vj.get(t) ?? 0);
+          return dot / (norm(vi) * norm(vj) || 1);
+        }),
+      );
     };
     const WORDS = [
       "pdf",
@@ -94,20 +123,19 @@ describe("lexical router (BM25 proxy)", () => {
         fc.constantFrom(0.3, 0.5, 0.8),
         (descs, threshold) => {
           const cat = descs.map((d, i) => ({ name: `s${i}`, description: d.join(" ") }));
-          const fast = nearDuplicateDescriptions(cat, threshold);
-          const slow = brute(cat, threshold).filter((p) => Math.abs(p.similarity - threshold) > 1e-9);
-          const near = (p: { similarity: number }) => Math.abs(p.similarity - threshold) > 1e-9;
-          expect(
-            fast
-              .filter(near)
-              .map((p) => `${p.a}~${p.b}`)
-              .sort(),
-          ).toEqual(slow.map((p) => `${p.a}~${p.b}`).sort());
-          for (const p of fast)
-            expect(p.similarity).toBeCloseTo(
-              brute(cat, 0).find((q) => q.a === p.a && q.b === p.b)!.similarity,
-              9,
-            );
+          const fast = new Map(nearDuplicateDescriptions(cat, threshold).map((d) => [d.name, d]));
+          const sims = brute(cat);
+          sims.forEach((row, i) => {
+            const others = row.filter((x) => x >= threshold);
+            // A similarity a rounding away from the threshold may fall either side: such a skill is not judged.
+            if (row.some((x) => Math.abs(x - threshold) < 1e-9)) return;
+            const got = fast.get(`s${i}`);
+            if (others.length === 0) return expect(got).toBeUndefined();
+            expect(got?.others).toBe(others.length);
+            const max = Math.max(...others);
+            expect(got!.similarity).toBeCloseTo(max, 9);
+            expect(row[Number(got!.nearest.slice(1))]).toBeCloseTo(max, 9);
+          });
         },
       ),
       { numRuns: 200, seed: 5 },
@@ -136,14 +164,16 @@ describe("lexical router (BM25 proxy)", () => {
       mk("contrast", "Check WCAG colour contrast of palettes.", 3),
     ]);
     expect(ds).toHaveLength(2);
+    // One per skill, in name order at equal similarity.
     expect(ds[0]).toMatchObject({
-      file: ".claude/skills/split-cents/SKILL.md",
-      line: 3,
+      file: ".claude/skills/share-cents/SKILL.md",
+      line: 4,
       column: 14,
       severity: "warning",
     });
-    expect(ds[0]!.message).toContain("near-duplicate of share-cents");
-    expect(ds[1]).toMatchObject({ file: ".claude/skills/share-cents/SKILL.md", line: 4 });
+    expect(ds[0]!.message).toContain("near-duplicate of split-cents's (lexical similarity");
+    expect(ds[1]).toMatchObject({ file: ".claude/skills/split-cents/SKILL.md", line: 3 });
+    expect(ds[1]!.message).toContain("near-duplicate of share-cents's");
   });
 
   it("is registered as the `lexical` agent and answers trigger trials as a labelled proxy", async () => {

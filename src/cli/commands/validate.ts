@@ -9,6 +9,7 @@ import { formatDiagnostic, InputError, type ValidationProfile } from "../../mode
 import { EXIT } from "../../report/exit-codes.js";
 import { renderValidationSummary, summariseValidation } from "../../report/validation-summary.js";
 import { loadConfig } from "../../settings/config.js";
+import { appendAll } from "../../util/append.js";
 import type { CliIO } from "../io.js";
 import { parseCommandLine, UsageError } from "../usage.js";
 
@@ -61,11 +62,12 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     exclude,
     assertionTypes: assertionLookup(assertionRegistry),
   });
-  diagnostics.push(
-    ...found.diagnostics,
-    ...nearDuplicateWarnings(found.skills),
-    ...outsideGlobsDiagnostics(found.outsideGlobs, undefined),
-    ...(judgeConfigured ? [] : withoutJudge(found.skills)),
+  appendAll(
+    diagnostics,
+    found.diagnostics,
+    nearDuplicateWarnings(found.skills),
+    outsideGlobsDiagnostics(found.outsideGlobs, undefined),
+    judgeConfigured ? [] : withoutJudge(found.skills),
   );
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.filter((d) => d.severity === "warning").length;
