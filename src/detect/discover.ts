@@ -154,19 +154,36 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     // One agent loads one plugin, or one skills folder (`.claude/skills`, `.agents/skills` …), at a time: two
     // skills of one name there are a conflict; copies in folders no agent loads together (per-agent folders,
     // template projects, translations) are not: each is gated as a skill of its own (`nameCopies`).
-    const agentName = agentNameOf(skill);
-    const others = holders.get(agentName) ?? [];
+    let agentName = agentNameOf(skill);
+    let others = holders.get(agentName) ?? [];
     // Folders of skill folders that no agent reads (test data, examples) hold copies, never a conflict.
     const clash =
       skill.layout !== "grouped" ? others.find((o) => loadGroup(o) === loadGroup(skill)) : undefined;
     if (clash) {
+      const byFolder =
+        ctx.profile === "claude-code" ? folderNameIfFree(skill, agentName, holders) : undefined;
+      const where = skill.namespace
+        ? `in plugin ${skill.namespace}`
+        : `in one skills folder (${loadGroup(skill)}/)`;
+      if (byFolder === undefined) {
+        diagnostics.push({
+          ...(skill.loc.name ?? skill.loc.frontmatter),
+          severity: "error",
+          code: "skill/duplicate-name",
+          message: `skill name \`${agentName}\` is also used by ${clash.path}; names must be unique ${where}`,
+        });
+        continue;
+      }
+      // Claude Code lists skills by folder: it loads both, and the shared name calls the first. So does skillgate.
       diagnostics.push({
         ...(skill.loc.name ?? skill.loc.frontmatter),
-        severity: "error",
+        severity: "warning",
         code: "skill/duplicate-name",
-        message: `skill name \`${agentName}\` is also used by ${clash.path}; names must be unique ${skill.namespace ? `in plugin ${skill.namespace}` : `in one skills folder (${loadGroup(skill)}/)`}`,
+        message: `skill name \`${agentName}\` is also used by ${clash.path}: Claude Code loads both, this one as \`${byFolder}\` (its folder's name), and \`${agentName}\` calls the other; names must be unique ${where} (strict profile: error)`,
       });
-      continue;
+      skill.name = byFolder;
+      agentName = byFolder;
+      others = [];
     }
     if (others.length > 0)
       diagnostics.push({
@@ -197,6 +214,18 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   );
   nameCopies(holders);
   return { repoDir, skills, diagnostics: dedupe(diagnostics), outsideGlobs, files };
+}
+
+/** The skill's folder name as its name, when no skill it is loaded with holds that name already. */
+function folderNameIfFree(
+  skill: Skill,
+  taken: string,
+  holders: ReadonlyMap<string, readonly Skill[]>,
+): string | undefined {
+  const byFolder = qualifiedName(posix.basename(skill.dir), skill.namespace);
+  if (byFolder === taken) return undefined;
+  const clash = (holders.get(byFolder) ?? []).some((o) => loadGroup(o) === loadGroup(skill));
+  return clash ? undefined : byFolder;
 }
 
 /**

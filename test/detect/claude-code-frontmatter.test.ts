@@ -31,6 +31,9 @@ const SKILLS: Record<string, string> = {
   "cap-name": "name: Cap Name Tool\ndescription: Formats invoices for printing. Marker-C.",
   // A name over the spec's 64 characters: listed by its folder's name, the long name an alias.
   "long-name": `name: ${"very-long-".repeat(7)}name\ndescription: Archives old tickets. Marker-D.`,
+  // Two skills of one name in one skills folder: Claude Code loads both, by their folders' names.
+  "dup-first": "name: shared-name\ndescription: Renames photos by date. Marker-E.",
+  "dup-second": "name: shared-name\ndescription: Resizes photos for the web. Marker-F.",
   // Ends in `:` with no value after it: no quoting applies, and Claude Code drops the whole frontmatter.
   "dropped-frontmatter":
     "name: dropped-frontmatter\ndescription: Use when comparing both:\nmetadata:\n  author: someone",
@@ -82,6 +85,8 @@ describe("frontmatter as Claude Code reads it", () => {
     expect(listed("pipe-start")).toBe("| Use when rotating log files. Marker-B.");
     expect(listed("cap-name")).toBe("Formats invoices for printing. Marker-C.");
     expect(listed("long-name")).toBe("Archives old tickets. Marker-D.");
+    expect(listed("dup-first")).toBe("Renames photos by date. Marker-E.");
+    expect(listed("dup-second")).toBe("Resizes photos for the web. Marker-F.");
     expect(listed("dropped-frontmatter")).not.toContain("comparing both");
   });
 
@@ -96,13 +101,20 @@ describe("frontmatter as Claude Code reads it", () => {
         .filter(
           (x) =>
             x.file === `.claude/skills/${dir}/SKILL.md` &&
-            ["skill/frontmatter-yaml", "skill/name-pattern", "skill/name-length"].includes(x.code),
+            [
+              "skill/frontmatter-yaml",
+              "skill/name-pattern",
+              "skill/name-length",
+              "skill/duplicate-name",
+            ].includes(x.code),
         )
         .map((x) => `${x.line} ${x.severity} ${x.code}`);
     expect(at("colon-inside")).toEqual(["3 warning skill/frontmatter-yaml"]);
     expect(at("pipe-start")).toEqual(["3 warning skill/frontmatter-yaml"]);
     expect(at("cap-name")).toEqual(["2 warning skill/name-pattern"]);
     expect(at("long-name")).toEqual(["2 warning skill/name-length"]);
+    expect(at("dup-first")).toEqual([]);
+    expect(at("dup-second")).toEqual(["2 warning skill/duplicate-name"]);
     expect(at("dropped-frontmatter")).toEqual(["3 error skill/frontmatter-yaml"]);
     // The descriptions skillgate gates are the ones Claude Code lists; the skill is named by its folder.
     const found = discoverRepository(repo, {
@@ -111,12 +123,16 @@ describe("frontmatter as Claude Code reads it", () => {
       env: {},
     });
     const byName = new Map(found.skills.map((s) => [s.name, s.description]));
-    for (const dir of ["colon-inside", "pipe-start", "cap-name", "long-name"])
+    for (const dir of ["colon-inside", "pipe-start", "cap-name", "long-name", "dup-second"])
       expect(byName.get(dir)).toBe(listed(dir));
+    expect(byName.get("shared-name")).toBe(listed("dup-first"));
     expect(r.code).toBe(2);
     const strict = await runCli(["validate", "--repo", repo, "--profile", "strict"]);
     expect(strict.stdout).toMatch(/colon-inside\/SKILL\.md:3:\d+: error: invalid YAML/);
     expect(strict.stdout).toMatch(/pipe-start\/SKILL\.md:3:\d+: error: invalid YAML/);
     expect(strict.stdout).toMatch(/cap-name\/SKILL\.md:2:7: error: name `Cap Name Tool` must be lowercase/);
+    expect(strict.stdout).toMatch(
+      /dup-second\/SKILL\.md:2:7: error: skill name `shared-name` is also used by/,
+    );
   });
 });
