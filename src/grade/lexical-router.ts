@@ -140,6 +140,27 @@ export function nearDuplicateDescriptions(
   threshold = NEAR_DUPLICATE_SIMILARITY,
 ): NearDuplicate[] {
   const index = buildIndex(catalogue, (e) => e.description);
+  const members = identicalDocs(index);
+  const vectors = members.map((m) => unitVector(index, index.docs[m[0]!]!));
+  // For each group of identical descriptions, the groups it is near (itself at cosine 1 when it has two members
+  // and its description weighs anything).
+  const near = members.map((m, r) =>
+    m.length > 1 && vectors[r]!.size > 0 ? [{ rep: r, similarity: 1 }] : [],
+  );
+  for (const { i, j, similarity } of similarPairs(vectors, threshold)) {
+    near[i]!.push({ rep: j, similarity });
+    near[j]!.push({ rep: i, similarity });
+  }
+  const names = members.map((m) => m.map((x) => index.names[x]!).sort());
+  const out: NearDuplicate[] = [];
+  names.forEach((group, r) => {
+    if (near[r]!.length > 0) for (const name of group) out.push(nearestTo(name, r, near[r]!, names));
+  });
+  return out.sort((x, y) => y.similarity - x.similarity || (x.name < y.name ? -1 : 1));
+}
+
+/** The documents' indices grouped by identical term counts, in order of first appearance. */
+function identicalDocs(index: LexicalIndex): number[][] {
   const groups = new Map<string, number[]>();
   index.docs.forEach((d, i) => {
     const key = [...d].sort((a, b) => (a[0] < b[0] ? -1 : 1)).join(" ");
@@ -147,43 +168,27 @@ export function nearDuplicateDescriptions(
     if (members) members.push(i);
     else groups.set(key, [i]);
   });
-  const members = [...groups.values()];
-  const vectors = members.map((m) => unitVector(index, index.docs[m[0]!]!));
-  const near = members.map(() => [] as { rep: number; similarity: number }[]);
-  // Identical non-empty descriptions are near-duplicates of each other (cosine 1).
-  members.forEach((m, r) => {
-    if (m.length > 1 && vectors[r]!.size > 0) near[r]!.push({ rep: r, similarity: 1 });
-  });
-  for (const { i, j, similarity } of similarPairs(vectors, threshold)) {
-    near[i]!.push({ rep: j, similarity });
-    near[j]!.push({ rep: i, similarity });
+  return [...groups.values()];
+}
+
+/** `self` (of group `own`)'s most similar other skill, and how many others reach the threshold. */
+function nearestTo(
+  self: string,
+  own: number,
+  near: readonly { rep: number; similarity: number }[],
+  names: readonly string[][],
+): NearDuplicate {
+  let best = { name: "", similarity: -1 };
+  let others = 0;
+  for (const { rep, similarity } of near) {
+    others += names[rep]!.length - (rep === own ? 1 : 0);
+    // A group's names are sorted: its first one but `self` is its best at this similarity.
+    const name = names[rep]![0] === self ? names[rep]![1] : names[rep]![0];
+    if (name === undefined) continue;
+    if (similarity > best.similarity || (similarity === best.similarity && name < best.name))
+      best = { name, similarity };
   }
-  // Each group's two first names in sort order: a member's nearest in a group is its first name but itself.
-  const firstTwo = members.map((m) =>
-    m
-      .map((x) => index.names[x]!)
-      .sort()
-      .slice(0, 2),
-  );
-  const out: NearDuplicate[] = [];
-  members.forEach((m, r) => {
-    if (near[r]!.length === 0) return;
-    for (const self of m) {
-      const selfName = index.names[self]!;
-      let best: { name: string; similarity: number } | undefined;
-      let others = 0;
-      for (const { rep, similarity } of near[r]!) {
-        others += members[rep]!.length - (rep === r ? 1 : 0);
-        const [a, b] = firstTwo[rep]!;
-        const name = a === selfName ? b : a;
-        if (name === undefined) continue;
-        if (!best || similarity > best.similarity || (similarity === best.similarity && name < best.name))
-          best = { name, similarity };
-      }
-      if (best) out.push({ name: selfName, nearest: best.name, similarity: best.similarity, others });
-    }
-  });
-  return out.sort((x, y) => y.similarity - x.similarity || (x.name < y.name ? -1 : 1));
+  return { name: self, nearest: best.name, similarity: best.similarity, others };
 }
 
 /** A document's TF-IDF vector scaled to length 1 (empty when no term weighs anything), so a cosine is a dot product. */
