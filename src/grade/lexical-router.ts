@@ -212,51 +212,77 @@ function similarPairs(
   vectors: readonly Map<string, number>[],
   threshold: number,
 ): { i: number; j: number; similarity: number }[] {
-  const maxWeight = new Map<string, number>();
-  const df = new Map<string, number>();
-  for (const v of vectors)
-    for (const [t, x] of v) {
-      if (x > (maxWeight.get(t) ?? 0)) maxWeight.set(t, x);
-      df.set(t, (df.get(t) ?? 0) + 1);
+  const termIds = new Map<string, number>();
+  const vecs = vectors.map((v) =>
+    [...v].map(([t, w]) => {
+      const known = termIds.get(t);
+      const id = known ?? termIds.size;
+      if (known === undefined) termIds.set(t, id);
+      return { t: id, w };
+    }),
+  );
+  const maxWeight = new Float64Array(termIds.size);
+  const df = new Int32Array(termIds.size);
+  for (const v of vecs)
+    for (const { t, w } of v) {
+      if (w > maxWeight[t]!) maxWeight[t] = w;
+      df[t]!++;
     }
-  const commonFirst = (a: string, b: string) => df.get(b)! - df.get(a)! || (a < b ? -1 : 1);
-  // term → the vectors indexed under it, with their weight of it
-  const index = new Map<string, { j: number; w: number }[]>();
-  // What a vector's terms left out of the index can add to any dot product with it (below the threshold)
-  const leftOut: number[] = new Array(vectors.length).fill(0);
+  // term → the vectors indexed under it and their weight of it, flat: [j, w, j, w, …]
+  const index: number[][] = Array.from({ length: termIds.size }, () => []);
+  // Each vector's terms left out of the index, and a bound (below the threshold) on what they add to a dot product
+  const left: { t: number; w: number }[][] = vecs.map(() => []);
+  const leftOut = new Float64Array(vecs.length);
   const out: { i: number; j: number; similarity: number }[] = [];
   // Vectors with the largest weight first: a later vector weighs no term more than an earlier one's largest
   // weight, which tightens each vector's bound, so fewer of its terms are indexed.
-  const largest = vectors.map((v) => Math.max(0, ...v.values()));
-  const order = vectors.map((_, i) => i).sort((a, b) => largest[b]! - largest[a]! || a - b);
+  const largest = vecs.map((v) => v.reduce((m, x) => Math.max(m, x.w), 0));
+  const order = vecs.map((_, i) => i).sort((a, b) => largest[b]! - largest[a]! || a - b);
+  const weightOf = new Float64Array(termIds.size);
+  const partial = new Float64Array(vecs.length);
+  const touched: number[] = [];
   for (const i of order) {
-    const v = vectors[i]!;
-    // Score accumulation: the indexed part of each candidate's dot product; only a candidate whose left-out
-    // terms could still lift it to the threshold is compared in full.
-    const partial = new Map<number, number>();
-    for (const [t, x] of v)
-      for (const { j, w } of index.get(t) ?? []) partial.set(j, (partial.get(j) ?? 0) + x * w);
-    for (const [j, indexed] of partial) {
-      if (indexed + leftOut[j]! < threshold) continue;
-      const vj = vectors[j]!;
-      let dot = 0;
-      for (const [t, x] of v) dot += x * (vj.get(t) ?? 0);
+    const v = vecs[i]!;
+    for (const { t, w } of v) weightOf[t] = w;
+    // Score accumulation: the indexed part of each candidate's dot product, exact; the left-out part is added
+    // only for a candidate whose bound could still lift it to the threshold.
+    for (const { t, w } of v) {
+      const list = index[t]!;
+      for (let k = 0; k < list.length; k += 2) {
+        const j = list[k]!;
+        if (partial[j] === 0) touched.push(j);
+        partial[j]! += w * list[k + 1]!;
+      }
+    }
+    for (const j of touched) {
+      let dot = partial[j]!;
+      partial[j] = 0;
+      if (dot + leftOut[j]! < threshold) continue;
+      for (const { t, w } of left[j]!) dot += w * weightOf[t]!;
       if (dot >= threshold) out.push(j < i ? { i: j, j: i, similarity: dot } : { i, j, similarity: dot });
     }
-    let bound = 0;
-    for (const t of [...v.keys()].sort(commonFirst)) {
-      const next = bound + v.get(t)! * Math.min(maxWeight.get(t)!, largest[i]!);
-      if (next < threshold) {
-        bound = next;
-        continue;
-      }
-      const list = index.get(t);
-      if (list) list.push({ j: i, w: v.get(t)! });
-      else index.set(t, [{ j: i, w: v.get(t)! }]);
-    }
-    leftOut[i] = bound;
+    touched.length = 0;
+    for (const { t } of v) weightOf[t] = 0;
+    indexVector(i, v);
   }
   return out;
+
+  // Two bounds on what the left-out terms add to a dot product with a later vector: their weights times the
+  // largest weight a later vector can give them, and (Cauchy–Schwarz, L2AP) their length, the other vector's
+  // being 1. Common terms first; a term is indexed once the smaller bound would reach the threshold.
+  function indexVector(i: number, v: readonly { t: number; w: number }[]): void {
+    let byWeight = 0;
+    let squares = 0;
+    for (const { t, w } of [...v].sort((a, b) => df[b.t]! - df[a.t]! || a.t - b.t)) {
+      const nextByWeight = byWeight + w * Math.min(maxWeight[t]!, largest[i]!);
+      if (Math.min(nextByWeight, Math.sqrt(squares + w * w)) < threshold) {
+        byWeight = nextByWeight;
+        squares += w * w;
+        left[i]!.push({ t, w });
+      } else index[t]!.push(i, w);
+    }
+    leftOut[i] = Math.min(byWeight, Math.sqrt(squares));
+  }
 }
 
 /**
