@@ -118,8 +118,14 @@ function scopeOf(
           : withBase
             ? `${found} skill(s) found; this change touches none of them: nothing to evaluate`
             : `${found} skill(s) found; none selected`
-        : `${found} skill(s) found, ${changes.length} selected, ${toEvaluate} with batteries to run`,
+        : `${found} skill(s) found, ${changes.length} selected, ${toEvaluate} with batteries to run${withoutSuite(changes)}`,
   };
+}
+
+/** "; N with no eval suite …" when some selected skills have nothing to run their batteries on. */
+function withoutSuite(changes: readonly SkillChangeInfo[]): string {
+  const bare = changes.filter((c) => c.head && !c.head.suite?.cases.length && !c.head.suite?.trigger).length;
+  return bare > 0 ? `, ${bare} of them with no eval suite (only validated: add one with \`skillgate init\`)` : "";
 }
 
 /**

@@ -75,6 +75,11 @@ describe("skillgate plan takes run's options", () => {
     ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(out, "plan.json"), "utf8")).seed).toBe(7);
+    const plan = JSON.parse(readFileSync(join(out, "plan.json"), "utf8"));
+    expect(plan.seed).toBe(7);
+    // A skill with no eval suite runs no trial: the scope says so, rather than counting it as one with batteries.
+    expect(plan.scope.message).toBe(
+      "1 skill(s) found, 1 selected, 1 with batteries to run, 1 of them with no eval suite (only validated: add one with `skillgate init`)",
+    );
   });
 });
