@@ -125,7 +125,9 @@ function scopeOf(
 /** "; N with no eval suite …" when some selected skills have nothing to run their batteries on. */
 function withoutSuite(changes: readonly SkillChangeInfo[]): string {
   const bare = changes.filter((c) => c.head && !c.head.suite?.cases.length && !c.head.suite?.trigger).length;
-  return bare > 0 ? `, ${bare} of them with no eval suite (only validated: add one with \`skillgate init\`)` : "";
+  return bare > 0
+    ? `, ${bare} of them with no eval suite (only validated: add one with \`skillgate init\`)`
+    : "";
 }
 
 /**
