@@ -183,7 +183,8 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
       });
       skill.name = byFolder;
       agentName = byFolder;
-      others = [];
+      // Copies of that name in folders loaded apart from this one: each is then gated under `<name>@<folder>`.
+      others = holders.get(byFolder) ?? [];
     }
     if (others.length > 0)
       diagnostics.push({

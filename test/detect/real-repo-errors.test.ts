@@ -186,4 +186,20 @@ describe("SKILL.md files no agent loads as written", () => {
     const r = await runCli(["validate", "--repo", dir, "--json"]);
     expect(JSON.parse(r.stdout).errors).toBe(0);
   });
+
+  it("a duplicate named by its folder joins that name's copies elsewhere: every run name stays unique", () => {
+    const dir = repo({
+      // A copy named `b` in another agent's folder, read first; then the clash whose second skill becomes `b`.
+      ".agents/skills/b/SKILL.md": skillMd("b"),
+      ".claude/skills/a/SKILL.md": skillMd("same"),
+      ".claude/skills/b/SKILL.md": skillMd("same"),
+    });
+    const d = discoverRepository(dir, opts);
+    expect(d.skills.map((s) => `${s.name} ${s.path}`).sort()).toEqual([
+      "b@.agents/skills/b .agents/skills/b/SKILL.md",
+      "b@.claude/skills/b .claude/skills/b/SKILL.md",
+      "same .claude/skills/a/SKILL.md",
+    ]);
+    expect(codes(d.diagnostics, "notice")).toContain(".claude/skills/b/SKILL.md:2 skill/duplicate-copy");
+  });
 });
