@@ -85,11 +85,11 @@ export function parseSkillFile(
   const fm = readFrontmatter(file, fmText, profile, diagnostics);
   const loc: ParsedSkillFile["loc"] = { frontmatter: { file, line: 2, column: 1 } };
   if (fm.value === undefined) return { frontmatter: {}, body, loc, diagnostics };
-  if (fm.value === null || typeof fm.value !== "object" || Array.isArray(fm.value)) {
+  if (!isMapping(fm.value)) {
     err(loc.frontmatter, "skill/frontmatter-shape", "frontmatter must be a YAML mapping of keys to values");
     return { frontmatter: {}, body, loc, diagnostics };
   }
-  const frontmatter = fm.value as Record<string, unknown>;
+  const frontmatter = fm.value;
   if (isTemplateName(frontmatter.name)) {
     // `name: "{skill-name}"`: a template to copy, which no agent loads as it stands.
     diagnostics.push({
@@ -317,11 +317,6 @@ function firstParagraph(body: string): string | undefined {
 }
 
 /**
- * Splits SKILL.md text at its frontmatter: the lines between the first `---` line and the next `---`/`...`
- * line, and everything after (CRLF read as LF in both); `close` is the closing line's index. Walks lines only
- * through the frontmatter, so a long body is sliced, not split.
- */
-/**
  * The frontmatter as the profile's client reads it. Invalid YAML is an error, except under `claude-code` when
  * Claude Code's second reading (its problematic values quoted) parses: Claude Code loads that skill, so it is a
  * warning at the first YAML error, and the values are the quoted reading's.
@@ -351,10 +346,15 @@ function readFrontmatter(
   return second;
 }
 
-function isMapping(v: unknown): boolean {
+function isMapping(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
+/**
+ * Splits SKILL.md text at its frontmatter: the lines between the first `---` line and the next `---`/`...`
+ * line, and everything after (CRLF read as LF in both); `close` is the closing line's index. Walks lines only
+ * through the frontmatter, so a long body is sliced, not split.
+ */
 export function splitFrontmatter(
   src: string,
 ): { fmText: string; body: string; close: number } | "no-frontmatter" | "unterminated" {

@@ -68,21 +68,18 @@ function findUpwards(rel: string): string | undefined {
   return findUpwardsFrom(rel, [hereDir, process.cwd()]);
 }
 
+/** esbuild's JS API in this process (building the sandbox children from source): the files the compile child uses. */
 async function loadEsbuild(): Promise<EsbuildApi> {
-  const candidates: (() => EsbuildApi)[] = [];
-  if (shipsNativeEsbuild()) candidates.push(() => loadNativeFromDist());
-  // esbuild's JS API cannot be bundled: always load the installed package, never an inlined copy.
-  for (const req of requirers()) candidates.push(() => req("esbuild") as EsbuildApi);
-  const errors: string[] = [];
-  for (const load of candidates) {
-    try {
-      const api = load();
-      if (typeof api.build === "function") return api;
-    } catch (err) {
-      errors.push((err as Error).message.split("\n")[0] ?? "");
-    }
+  const files = esbuildFiles();
+  // esbuild's JS API reads ESBUILD_BINARY_PATH once, when it loads; nothing else sees the variable.
+  const before = process.env.ESBUILD_BINARY_PATH;
+  process.env.ESBUILD_BINARY_PATH = files.binary;
+  try {
+    return createRequire(import.meta.url)(files.main) as EsbuildApi;
+  } finally {
+    if (before === undefined) delete process.env.ESBUILD_BINARY_PATH;
+    else process.env.ESBUILD_BINARY_PATH = before;
   }
-  throw new Error(noEsbuildMessage(errors));
 }
 
 /** Bundled and on the platform whose binary dist/ ships. */
@@ -91,7 +88,7 @@ function shipsNativeEsbuild(): boolean {
 }
 
 /** Why no esbuild was found, and what to do about it. */
-export function noEsbuildMessage(errors: string[]): string {
+function noEsbuildMessage(errors: string[]): string {
   const platform = `${process.platform}-${process.arch}`;
   const fix = !isBundled
     ? "run `npm ci` in skillgate's folder: the esbuild dependency brings this platform's binary"
@@ -102,22 +99,7 @@ export function noEsbuildMessage(errors: string[]): string {
 }
 
 /** The platform whose native esbuild binary `scripts/bundle.mjs` ships in `dist/esbuild-native/`. */
-export const NATIVE_ESBUILD_PLATFORM = "linux-x64";
-
-function loadNativeFromDist(): EsbuildApi {
-  const dir = join(hereDir, "esbuild-native");
-  const binary = join(dir, "bin", "esbuild");
-  if (!existsSync(binary)) throw new Error(`no native esbuild at ${binary}`);
-  // esbuild's JS API reads ESBUILD_BINARY_PATH once, when it loads; nothing else sees the variable.
-  const before = process.env.ESBUILD_BINARY_PATH;
-  process.env.ESBUILD_BINARY_PATH = binary;
-  try {
-    return createRequire(import.meta.url)(join(dir, "lib", "main.js")) as EsbuildApi;
-  } finally {
-    if (before === undefined) delete process.env.ESBUILD_BINARY_PATH;
-    else process.env.ESBUILD_BINARY_PATH = before;
-  }
-}
+const NATIVE_ESBUILD_PLATFORM = "linux-x64";
 
 function esbuild(): Promise<EsbuildApi> {
   esbuildPromise ??= loadEsbuild();
@@ -175,6 +157,7 @@ function esbuildFiles(): EsbuildFiles {
       folders: [dir],
     }));
   }
+  // esbuild's JS API cannot be bundled: always the installed package's, never an inlined copy.
   for (const req of requirers())
     candidates.push(() => {
       const main = req.resolve("esbuild");
