@@ -165,6 +165,7 @@ function verdictInput(
     thresholds: thresholdsFor(info, trustedThresholds(settings, suite, o.baseSuite)),
     discriminator: batteries.discriminator,
     trigger: batteries.trigger,
+    ...(o.baseChecks ? { baseFigures: batteries.base ?? {} } : {}),
     contaminated: failures.contaminated,
     lockstep:
       lock?.status === "lagging"

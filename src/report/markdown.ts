@@ -1,7 +1,8 @@
-import type { Forecast, RateWithInterval, Report, Root, SkillReport, Verdict } from "../model/report.js";
+import type { Forecast, Report, Root, SkillReport, Verdict } from "../model/report.js";
 import { humanDuration } from "../run/progress.js";
 import { levelTable } from "./levels.js";
 import { matrixMarkdown } from "./matrix-render.js";
+import { type PrintedRate, rateCounts, rateMeasured } from "./rate-text.js";
 import { robustnessMarkdown } from "./robustness-render.js";
 
 /**
@@ -49,14 +50,14 @@ function pct(x: number | undefined): string {
 const NEVER_FIRED = "n/a (never fired)";
 
 /** A measured rate, or undefined when nothing was counted (precision with no firing). */
-function measured(r: RateWithInterval | undefined): number | undefined {
-  return r && r.total > 0 ? r.rate : undefined;
+function measured(r: PrintedRate | undefined): number | undefined {
+  return rateMeasured(r) ? r.rate : undefined;
 }
 
-function rate(r: RateWithInterval | undefined): string {
+function rate(r: PrintedRate | undefined): string {
   if (!r) return "–";
-  if (r.total === 0) return "n/a (0/0)";
-  return `${pct(r.rate)} (${r.passed}/${r.total}, 95 % CI ${pct(r.low)}–${pct(r.high)})`;
+  if (!rateMeasured(r)) return "n/a (none measured)";
+  return `${pct(r.rate)} (${rateCounts(r)}, 95 % CI ${pct(r.low)}–${pct(r.high)})`;
 }
 
 function signedPct(x: number | undefined): string {
@@ -255,7 +256,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   );
   doc.add("|---|---|---|---|---|---|---|---|");
   for (const s of report.skills) {
-    const precision = s.trigger?.precision.total === 0 ? NEVER_FIRED : pct(s.trigger?.precision.rate);
+    const precision =
+      s.trigger && !s.trigger.precision.measured ? NEVER_FIRED : pct(s.trigger?.precision.rate);
     const trig = s.trigger ? `${precision} / ${pct(s.trigger.recall.rate)}` : "–";
     doc.add(
       `| ${escapeText(s.cell ? `${s.name} (cell ${s.cell})` : s.name, 150)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.blockingRoots.length}) | $${s.cost.usd.toFixed(2)} |`,

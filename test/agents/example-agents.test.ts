@@ -63,7 +63,7 @@ describe("the example agents, named by a path relative to the repository", () =>
       expect(skill.errors).toEqual([]);
       expect(skill.trigger?.recall.rate).toBe(1);
       expect(skill.trigger?.precision.rate).toBe(1);
-      expect(skill.discriminator?.skill.passRate.total).toBeGreaterThan(0);
+      expect(skill.discriminator?.skill.passRate.units).toBeGreaterThan(0);
     },
     RUN_TIMEOUT_MS,
   );

@@ -214,7 +214,7 @@ describe("an agent that only errors", () => {
     const split = report.skills.find((s) => s.name === "split-cents")!;
     expect(split.errors[0]).toMatchObject({ kind: "crash" });
     expect(split.errors[0]!.message).toContain("API Error: 500");
-    expect(split.discriminator!.skill.passRate.total).toBe(0);
+    expect(split.discriminator!.skill.passRate.units).toBe(0);
   });
 });
 
