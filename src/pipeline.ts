@@ -51,12 +51,12 @@ async function pipeline(
       `skillgate ${VERSION}: ${scope.message}${checkout ? ` (against base ${checkout.ref ?? checkout.dir})` : " (sweep)"}`,
     );
     const arms = armsOf(settings, detected, checkout);
-    const repositoryErrors = repositoryErrorsOf(settings, detected, !!checkout);
+    const repositoryErrors = repositoryErrorsOf(settings, detected, checkout);
     const grading: GradeOptions = {
       judge: settings.judge ? createJudge(settings.judge) : undefined,
       gateSeed: settings.seed,
     };
-    const plans = await planJobs(settings, detected, arms);
+    const plans = await planJobs(settings, detected, arms, checkout);
     // Paths in the agent's configuration (a command script, replay recordings) name files of the trusted tree.
     const ledger = new TrialLedger(settings, {
       agentDir: settings.policy.agentDir ?? settings.policy.dir ?? checkout?.dir ?? settings.repoDir,

@@ -44,7 +44,7 @@ interface Expected {
 }
 
 const EXPECTED: Record<string, Expected> = {
-  "npm run demo": { exit: 1, stdout: /skillgate: FAIL {2}1 skill\(s\), 13 blocking root\(s\) \(10 new\)/ },
+  "npm run demo": { exit: 1, stdout: /skillgate: FAIL {2}1 skill\(s\), 11 blocking root\(s\) \(11 new\)/ },
   "npm run demo -- --json out.json": { exit: 1, writes: "out.json" },
   "npm run demo -- --html out.html": { exit: 1, writes: "out.html" },
   "npm run demo:pass": { exit: 0, stdout: /skillgate: PASS/ },

@@ -117,7 +117,9 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   /** The skills holding each agent name, in discovery order. */
   const holders = new Map<string, Skill[]>();
   const fresh = new Set<Skill>();
-  for (const path of files.skillFiles) {
+  const loaded: Skill[] = [];
+  // Codepoint order: git's tree order and a folder walk list `a-b/` and `a/` differently.
+  for (const path of [...files.skillFiles].sort(byCodepoint)) {
     const dir = posix.dirname(path);
     if ((path === "skill.md" || path.endsWith("/skill.md")) && candidates.has(posix.join(dir, "SKILL.md"))) {
       diagnostics.push({
@@ -151,6 +153,12 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     const skill = kept ? { ...kept } : loadSkill(ctx, path);
     if (!skill) continue;
     if (!kept) fresh.add(skill);
+    loaded.push(skill);
+  }
+  // A skill in a folder of its own name holds that name first, as Claude Code calls it by that folder: the other of
+  // two skills sharing a name is the one renamed or in error, whatever order the folders are listed in.
+  loaded.sort((x, y) => Number(!inOwnFolder(x)) - Number(!inOwnFolder(y)) || byCodepoint(x.path, y.path));
+  for (const skill of loaded) {
     // One agent loads one plugin, or one skills folder (`.claude/skills`, `.agents/skills` …), at a time: two
     // skills of one name there are a conflict; copies in folders no agent loads together (per-agent folders,
     // template projects, translations) are not: each is gated as a skill of its own (`nameCopies`).
@@ -196,6 +204,7 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     holders.set(agentName, [...others, skill]);
     skills.push(skill);
   }
+  skills.sort((x, y) => byCodepoint(x.path, y.path));
   diagnostics.push(...followLinks(repoDir, skills, files.links, fresh));
   const reader = new SuiteReader(repoDir, opts.assertionTypes, dirs);
   const placement = placeSuites(reader, skills, files.namedSuiteFiles, (s) => fresh.has(s));
@@ -215,6 +224,13 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   );
   nameCopies(holders);
   return { repoDir, skills, diagnostics: dedupe(diagnostics), outsideGlobs, files };
+}
+
+const byCodepoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether the skill's folder bears the name it is called by. */
+function inOwnFolder(skill: Skill): boolean {
+  return qualifiedName(posix.basename(skill.dir), skill.namespace) === agentNameOf(skill);
 }
 
 /** The skill's folder name as its name, when no skill it is loaded with holds that name already. */

@@ -12,7 +12,7 @@ export interface Budget {
 export interface VerdictPolicy {
   /** Per-PR family-wise α for "new root" decisions. */
   alpha: number;
-  /** What an undecided root does to the verdict. Default `fail` (fail-closed). */
+  /** What an undecided root does to the verdict. Default `pass` (reported, not blocking); `fail` blocks. */
   inconclusive: "fail" | "pass";
   /** Whether roots failing at base too block. Default `report` (not blocking). */
   preExisting: "report" | "fail";

@@ -27,6 +27,8 @@ export interface ReportInput {
   diagnostics: Diagnostic[];
   /** Validation errors in files no evaluated skill owns (a duplicate SKILL.md, a stray suite file): each blocks. */
   repositoryErrors?: Diagnostic[];
+  /** Such errors the base has too, in files the change leaves alone: reported, not blocking. */
+  preExistingErrors?: Diagnostic[];
   cost: Report["cost"];
   runErrors: string[];
   attribution: Attribution;
@@ -42,7 +44,11 @@ export interface ReportInput {
 export function buildReport(input: ReportInput): Report {
   const { settings } = input;
   const skills = buildSkills(input);
-  const policyRoots = [...rootsOfPolicy(settings), ...validationRoots(input.repositoryErrors ?? [])];
+  const policyRoots = [
+    ...rootsOfPolicy(settings),
+    ...validationRoots(input.repositoryErrors ?? []),
+    ...validationRoots(input.preExistingErrors ?? [], settings.verdict.preExisting === "fail"),
+  ];
   const allRoots = [...policyRoots, ...skills.flatMap((s) => s.roots)];
   const verdict = combineVerdicts(
     [...skills.map((s) => s.verdict), ...(policyRoots.some((r) => r.blocking) ? (["fail"] as const) : [])],

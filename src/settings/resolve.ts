@@ -56,7 +56,7 @@ export interface RawOptions {
 }
 
 const DEFAULTS = {
-  trials: 3,
+  trials: 5,
   triggerRuns: 3,
   competitorPrompts: DEFAULT_COMPETITOR_PROMPTS,
   casePrompts: DEFAULT_CASE_PROMPTS,

@@ -39,6 +39,8 @@ export interface SkillVerdictInput {
   lockstep?: { message: string; file: string; line: number };
   errors: string[];
   validationErrors: Diagnostic[];
+  /** Errors of the skill's files that the base has too, in files the change leaves alone. */
+  preExistingValidation?: Diagnostic[];
   policy: VerdictPolicy;
   /** A maintainer's approval of weakening (a label on the PR, a base-branch workflow input, the local operator). */
   override?: { by: string };
@@ -251,7 +253,10 @@ function statusReasons(decisions: RootDecision[], policy: VerdictPolicy): string
   const count = (s: RootDecision["status"]) => decisions.filter((d) => d.status === s).length;
   if (count("new") > 0) reasons.push(`${count("new")} new root failure(s)`);
   if (count("inconclusive") > 0) {
-    const how = policy.inconclusive === "fail" ? "blocking: fail-closed" : "not blocking by policy";
+    const how =
+      policy.inconclusive === "fail"
+        ? "blocking: verdict.inconclusive is fail"
+        : "not blocking; verdict.inconclusive: fail in the base config makes it block";
     reasons.push(`${count("inconclusive")} root(s) undecided after confirmation trials (${how})`);
   }
   if (count("head-only") > 0) {
@@ -471,7 +476,27 @@ function validationFindings(input: SkillVerdictInput): Findings {
       message: d.message,
     }),
   );
-  return findings(roots, invalid.length > 0 ? [`${invalid.length} validation error(s)`] : []);
+  // Found, not made, by this change: reported, blocking only when the policy fails pre-existing roots.
+  const found = (input.preExistingValidation ?? []).filter((d) => d.severity === "error");
+  const blocking = input.policy.preExisting === "fail";
+  for (const d of found)
+    roots.push(
+      plainRoot(
+        input.skill,
+        `validation/${d.code}/${d.file}:${d.line}`,
+        "validation",
+        d,
+        {
+          title: `Invalid at base too: ${d.code}`,
+          message: `${d.message} (the base has this error too, in a file this change leaves alone)`,
+        },
+        blocking,
+        "pre-existing",
+      ),
+    );
+  const reasons = invalid.length > 0 ? [`${invalid.length} validation error(s)`] : [];
+  if (found.length > 0) reasons.push(`${found.length} validation error(s) the base has too (pre-existing)`);
+  return findings(roots, reasons);
 }
 
 /** Errors that kept a decision from being made: each blocks, as "could not decide". */

@@ -75,7 +75,7 @@ describe("skillgate run --html / --markdown on the demo PR", () => {
     expect(html).toMatch(/^<!doctype html>/);
     for (const root of report.newRoots) expect(html).toContain(`id ${root.id.replace(/&/g, "&amp;")}`);
     const md = readFileSync(join(dir, "summary.md"), "utf8");
-    expect(md).toMatch(/^## ❌ skillgate: fail: 13 blocking roots \(10 new\) in 1 skill/);
+    expect(md).toMatch(/^## ❌ skillgate: fail: 11 blocking roots \(11 new\) in 1 skill/);
     expect(md).toMatch(/#### Robustness of split-cents: partial, \d of 8/);
   });
 
@@ -92,7 +92,7 @@ describe("skillgate run --html / --markdown on the demo PR", () => {
     expect(r.code).toBe(1);
     const html = readFileSync(out, "utf8");
     expect(html).toContain("Head: fails this check");
-    expect(html.match(/<article class="root fi blocking"/g)).toHaveLength(13);
+    expect(html.match(/<article class="root fi blocking"/g)).toHaveLength(11);
   });
 });
 
