@@ -151,8 +151,16 @@ describe("a harmless edit never blocks (#38)", () => {
     expect(found.code).toBe(0);
     const reported = found.report.policy.roots.filter((x) => x.kind === "validation");
     expect(reported.map((x) => [x.id, x.status, x.blocking]).sort()).toEqual([
-      ["validation/skill/duplicate-name/.claude/skills/workspace-dispatch-multi/SKILL.md:2", "pre-existing", false],
-      ["validation/skill/name-folder/.claude/skills/workspace-dispatch-multi/SKILL.md:2", "pre-existing", false],
+      [
+        "validation/skill/duplicate-name/.claude/skills/workspace-dispatch-multi/SKILL.md:2",
+        "pre-existing",
+        false,
+      ],
+      [
+        "validation/skill/name-folder/.claude/skills/workspace-dispatch-multi/SKILL.md:2",
+        "pre-existing",
+        false,
+      ],
     ]);
     // The PR that adds the second holder of a name blocks, whichever folder the error lands on.
     const base = baseFiles({ ".skillgate.yml": "profile: strict\n" });

@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { summariseDiscriminator } from "../../src/grade/discriminator.js";
-import { summariseTrigger, triggerQueries } from "../../src/grade/trigger.js";
 import {
   confidentlyBelow,
   type FigureUnits,
   figureInterval,
   figureValue,
 } from "../../src/grade/unit-rates.js";
-import type { CheckResult, TriggerSummary } from "../../src/model/index.js";
 import { seededRandom } from "../../src/util/random.js";
 import { decideSkillVerdict, type SkillVerdictInput } from "../../src/verdict/decide.js";
 import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
