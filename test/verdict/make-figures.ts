@@ -38,8 +38,8 @@ export function trigger(fire: [number, number][], nofire: [number, number][] = [
       checks.push(c);
     }
   };
-  fire.forEach((q, i) => runs("fire", i, q));
-  nofire.forEach((q, i) => runs("nofire", i, q));
+  for (const [i, q] of fire.entries()) runs("fire", i, q);
+  for (const [i, q] of nofire.entries()) runs("nofire", i, q);
   // biome-ignore lint/suspicious/noExplicitAny: the trigger set's shape beyond the queries is not read
   return summariseTrigger(checks, triggerQueries(set as any), { router: "claude-code", proxy: false });
 }
@@ -53,7 +53,7 @@ export function discriminator(skill: [number, number][], baseline: [number, numb
       checks.push(check(`case${i}/D:answer`, t < passed ? "pass" : "fail", { trial: t, mode }));
     }
   };
-  skill.forEach((c, i) => add("skill", i, c));
-  baseline.forEach((c, i) => add("baseline", i, c));
+  for (const [i, c] of skill.entries()) add("skill", i, c);
+  for (const [i, c] of baseline.entries()) add("baseline", i, c);
   return summariseDiscriminator(checks);
 }
