@@ -38,14 +38,32 @@ export async function planFirstBatch(
         checks: [] as CheckResult[],
       })),
   );
-  // A sweep stores `baseDepth` trials per case, a PR's base arm reads them.
+  // A sweep stores up to `baseDepth` trials per case within what the budget leaves; a PR's base arm reads them.
+  const allowance = sweep
+    ? deepeningAllowance(settings, await forecastFirstBatch(settings, runs, ledger))
+    : undefined;
   const deeper = await addStoredTrials(runs, ledger, {
     depth: settings.verdict.baseDepth ?? DEFAULT_BASE_DEPTH,
     sweep,
     seed: settings.seed,
     cacheEnabled: settings.cache.enabled,
+    ...(allowance !== undefined ? { allowance } : {}),
   });
   return { runs, deeper };
+}
+
+/**
+ * The agent calls a sweep may spend on stored trials beyond its first batch: what the budget leaves of calls, and
+ * of dollars at the first batch's expected price per call. The first batch is never cut (over the budget it is
+ * refused whole, fail-closed); the store is filled across pushes instead.
+ */
+function deepeningAllowance(settings: Settings, plain: Forecast): number {
+  const { maxAgentCalls, maxUsd } = settings.budget;
+  const { agentCalls, usd } = plain.total;
+  let calls = maxAgentCalls === undefined ? Number.POSITIVE_INFINITY : maxAgentCalls - agentCalls;
+  if (maxUsd !== undefined && usd !== undefined && agentCalls > 0 && usd > 0)
+    calls = Math.min(calls, Math.floor(((maxUsd - usd) * agentCalls) / usd));
+  return Math.max(0, calls);
 }
 
 /** What the first batch will spend, said before it spends (no agent runs). */
