@@ -8,7 +8,7 @@
  */
 import { extract, findJson } from "../grade/extract.js";
 import type { AnswerCluster, CheckResult, HarvestExample, TrialRecord } from "../model/index.js";
-import { canonicalJson } from "../run/keys.js";
+import { canonicalJson } from "../plan/keys.js";
 
 /** The skill may give a wrong answer this rarely (it is still told from the baseline's habit). */
 export const MAX_SKILL_SHARE = 0.1;

@@ -17,7 +17,7 @@ import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as actionsCache from "@actions/cache";
 import type { Logger } from "../model/index.js";
-import { CACHE_FORMAT_VERSION } from "./cache.js";
+import { CACHE_FORMAT_VERSION } from "../run/cache.js";
 
 /** What we use of `@actions/cache`; tests pass a stand-in (the real service exists only on GitHub's runners). */
 export interface CacheService {

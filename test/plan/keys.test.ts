@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { cacheKey, canonicalJson, trialKey } from "../../src/run/keys.js";
+import { cacheKey, canonicalJson, trialKey } from "../../src/plan/keys.js";
 
 const base = {
   prompt: "Split 1000 cents among 3",

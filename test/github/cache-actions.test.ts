@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { emptyResult } from "../../src/agents/result.js";
-import { TrialCache } from "../../src/run/cache.js";
 import {
   type CacheService,
   restoreTrialCache,
   saveTrialCache,
   trialCacheKeys,
-} from "../../src/run/cache-actions.js";
+} from "../../src/github/cache-actions.js";
+import { TrialCache } from "../../src/run/cache.js";
 import { recordingLogger } from "../support/trials.js";
 
 /** Stand-in for the Actions cache service, which exists only on GitHub's runners: records calls, restores a fixture. */
