@@ -10,13 +10,19 @@ import type { GradeOptions } from "./pipeline/arm.js";
 import { confirmRoots } from "./pipeline/confirm.js";
 import { detectChanges, detectHead, discoverWith, type Scope } from "./pipeline/detect.js";
 import { writeExports } from "./pipeline/exports.js";
-import { forecastFirstBatch, planFirstBatch, runFirstBatch } from "./pipeline/first-batch.js";
+import {
+  firstBatchShapes,
+  forecastFirstBatch,
+  planFirstBatch,
+  runFirstBatch,
+} from "./pipeline/first-batch.js";
 import { decideIsolation } from "./pipeline/isolation.js";
 import { armsOf, planJobs, repositoryErrorsOf } from "./pipeline/jobs.js";
 import { TrialLedger } from "./pipeline/ledger.js";
 import { assembleReport, skillOutcomes } from "./pipeline/outcomes.js";
 import { renderForecast } from "./plan/forecast.js";
 import { isolation } from "./sandbox/isolation/detect.js";
+import type { PowerShape } from "./verdict/power.js";
 import { VERSION } from "./version.js";
 
 /** The whole run for `settings`; the report it returns has passed the redactor (secrets never leave). */
@@ -25,15 +31,17 @@ export async function runPipeline(settings: Settings): Promise<Report> {
 }
 
 /** Everything up to the forecast, and no trial: `skillgate plan` and the action's on-demand mode. */
-export async function forecastPipeline(settings: Settings): Promise<{ forecast: Forecast; scope: Scope }> {
+export async function forecastPipeline(
+  settings: Settings,
+): Promise<{ forecast: Forecast; scope: Scope; shapes: Record<string, PowerShape> }> {
   const out = await pipeline(settings, { forecastOnly: true });
-  return { forecast: out.forecast, scope: out.scope };
+  return { forecast: out.forecast, scope: out.scope, shapes: out.shapes ?? {} };
 }
 
 async function pipeline(
   settings: Settings,
   opts: { forecastOnly: boolean },
-): Promise<{ report?: Report; forecast: Forecast; scope: Scope }> {
+): Promise<{ report?: Report; forecast: Forecast; scope: Scope; shapes?: Record<string, PowerShape> }> {
   const started = Date.now();
   const log = settings.logger;
   // Before anything untrusted runs: how it would be confined (every agent adapter that runs a process, the gate
@@ -65,7 +73,7 @@ async function pipeline(
     // Said before it spends; over the budget nothing runs (fail-closed).
     const forecast = await forecastFirstBatch(settings, batch.runs, ledger);
     for (const line of renderForecast(forecast)) log.info(line);
-    if (opts.forecastOnly) return { forecast, scope };
+    if (opts.forecastOnly) return { forecast, scope, shapes: firstBatchShapes(settings, batch) };
     const recovery = await runFirstBatch(batch.runs, forecast, ledger, grading);
     const decisions = await confirmRoots(settings, batch.runs, ledger, grading, !!arms.base);
     await writeExports(settings, plans, batch.runs, ledger, new Date(started).toISOString());
