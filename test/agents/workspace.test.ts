@@ -44,7 +44,7 @@ function listing(dir: string): string[] {
 }
 
 describe("trial workspaces", () => {
-  test("each trial gets its own fresh workspace: case files, skills without evals/, a HOME outside it", () => {
+  test("each trial gets its own fresh workspace: case files, skills without evals/, in a HOME of its own", () => {
     const pool = new TrialWorkspaces(".agents/skills", parent);
     const a = pool.prepare(request());
     const b = pool.prepare(request());
@@ -64,8 +64,9 @@ describe("trial workspaces", () => {
         "package.json",
       ]);
       expect(readFileSync(join(ws.dir, ".agents/skills/split-cents/SKILL.md"), "utf8")).toBe(SKILL_MD);
-      expect(listing(ws.home)).toEqual(["tmp"]); // the trial's own TMPDIR, empty
-      expect(relative(ws.dir, ws.home).startsWith("..")).toBe(true);
+      // the trial's own TMPDIR, empty, and the workspace: a project in its home, as anyone's
+      expect(listing(ws.home).filter((f) => !f.startsWith("project/"))).toEqual(["project", "tmp"]);
+      expect(relative(ws.home, ws.dir)).toBe("project");
       expect(ws.skillPaths).toEqual({ "split-cents": join(ws.dir, ".agents/skills/split-cents") });
     }
   });
