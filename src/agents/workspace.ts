@@ -1,5 +1,6 @@
 /**
- * One fresh temporary directory per trial: the case's files, the skills the mode asks for (never their `evals/`),
+ * One fresh temporary directory per trial: the case's files, the skills the mode asks for (as a harness loads
+ * them, without the files their suites are read from: `src/detect/withheld.ts`),
  * inside a temporary HOME of its own (`<batch>/<n>/project`, HOME `<batch>/<n>`: an ordinary project in an
  * ordinary home, nothing in a path saying skillgate, evaluation or trial, which a skill could test for). After the run, `collectWrittenFiles` reads back what the agent wrote.
  * The file operations are synchronous on purpose: they are a handful of small files per trial, and the promise
@@ -128,8 +129,6 @@ export class TrialWorkspaces {
       const files: SkillLayout["files"] = [];
       for (const file of skill.files) {
         const fileRel = insideRelative(file);
-        // The agent must never see the answers, whatever the planner passed.
-        if (fileRel === "evals" || fileRel.startsWith("evals/")) continue;
         files.push({ from: join(skill.sourceDir, fileRel), rel: `${rel}/${fileRel}` });
       }
       layout = { rel, files };

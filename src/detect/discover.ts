@@ -34,6 +34,7 @@ import {
 } from "./suite-roots.js";
 import { SEED_EVALS_DIR, touchedBy } from "./touched.js";
 import { unreadEvalFiles } from "./unread-files.js";
+import { suiteInputFiles, withholdSuiteFiles } from "./withheld.js";
 
 export { SEED_EVALS_DIR };
 
@@ -209,6 +210,8 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   }
   diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
   const read = new Set([...reader.sourceFiles, ...skills.flatMap((s) => s.suite?.sourceFiles ?? [])]);
+  const suiteFiles = new Set([...read, ...skills.flatMap((s) => (s.suite ? suiteInputFiles(s.suite) : []))]);
+  appendAll(diagnostics, withholdSuiteFiles(skills, suiteFiles, fresh));
   appendAll(
     diagnostics,
     unreadEvalFiles(dirs, skills, plugins, read, new Set(diagnostics.map((d) => d.file))),
@@ -230,7 +233,7 @@ function folderNameIfFree(
 }
 
 /**
- * The symbolic links inside each fresh skill's folder (but its `evals/`): where each leads, kept as the skill's
+ * The symbolic links inside each fresh skill's folder: where each leads, kept as the skill's
  * `linkTargets` (its files are installed and hashed with the skill, so an edit of the target is an edit of the
  * skill); a link out of the repository or into a loop is a located error, one to nothing a warning; neither is
  * followed.
@@ -253,7 +256,7 @@ function followLinks(
     }
     if (!owner) continue;
     const inSkill = owner.dir === "." ? link : link.slice(owner.dir.length + 1);
-    if (inSkill === "evals" || inSkill.startsWith("evals/") || link === owner.path) continue; // SKILL.md: loadSkill
+    if (link === owner.path) continue; // SKILL.md: loadSkill
     const problem = (code: string, message: string, severity: Diagnostic["severity"] = "error") =>
       out.push({ file: link, line: 1, column: 1, severity, code, message });
     let real: string;
@@ -536,8 +539,10 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
 }
 
 /** A skill folder's files and content hash, read on first use (see `Skill.folder`). */
-class SkillFolder implements SkillFolderContent {
+export class SkillFolder implements SkillFolderContent {
   private content?: SkillFolderContent;
+  /** The suite files in the folder (relative to it): never installed, hashed with the suite (`withheld.ts`). */
+  private withheld: ReadonlySet<string> = new Set();
 
   constructor(
     private readonly repoDir: string,
@@ -546,6 +551,12 @@ class SkillFolder implements SkillFolderContent {
     /** Contents already read (SKILL.md), dropped once hashed. */
     private known?: Record<string, Buffer>,
   ) {}
+
+  /** Set once the suites are loaded, before the folder is first read. */
+  withhold(files: ReadonlySet<string>): void {
+    if (this.content) throw new Error(`skill folder ${this.dir} was read before its suite files were known`);
+    this.withheld = files;
+  }
 
   get files(): string[] {
     return this.read().files;
@@ -561,7 +572,7 @@ class SkillFolder implements SkillFolderContent {
 
   private read(): SkillFolderContent {
     if (!this.content) {
-      this.content = hashSkillFolder(this.repoDir, this.dir, this.dirs, this.known);
+      this.content = hashSkillFolder(this.repoDir, this.dir, this.dirs, this.known, this.withheld);
       this.known = undefined;
     }
     return this.content;
@@ -569,7 +580,8 @@ class SkillFolder implements SkillFolderContent {
 }
 
 /**
- * What the agent sees of a skill: every file of its folder but `evals/`, hashed by path and content. A symbolic
+ * What the agent sees of a skill: every file of its folder, as a harness loads it, but the suite files read from it
+ * (`withheld`, relative to the folder: the answers), hashed by path and content. A symbolic
  * link that stays inside the repository is what it points at (a linked SKILL.md, a shared `references/` folder):
  * the agent is given the same content the router reads (#27); one that leaves it, loops or leads nowhere is
  * never followed (discovery reports it). `known` holds contents already read (SKILL.md), by relative path.
@@ -579,6 +591,7 @@ export function hashSkillFolder(
   dir: string,
   dirs: DirIndex = new DirIndex(repoDir),
   known: Record<string, Buffer> = {},
+  withheld: ReadonlySet<string> = new Set(),
 ): { files: string[]; contentHash: string } {
   const files: string[] = [];
   const at = (rel: string) => (dir === "." ? rel : rel ? `${dir}/${rel}` : dir);
@@ -599,13 +612,12 @@ export function hashSkillFolder(
     const here = entered[entered.length - 1]!;
     for (const [name, e] of dirs.list(at(rel)) ?? []) {
       const p = rel ? `${rel}/${name}` : name;
-      if (!rel && name === "evals") continue;
       const real = e.link ? inside(p) : join(here, name);
       if (!real) continue;
       // A root skill's folder is the repository: its history and installed packages are not the skill.
       if (e.kind === "dir" && !SKIPPED_DIRS.has(name)) {
         if (!entered.some((x) => x === real || x.startsWith(`${real}${sep}`))) walk(p, [...entered, real]);
-      } else if (e.kind === "file") files.push(p);
+      } else if (e.kind === "file" && !withheld.has(p)) files.push(p);
     }
   };
   let top: string | undefined;
