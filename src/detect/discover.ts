@@ -255,7 +255,6 @@ function followLinks(
       if (owner || d === ".") break;
     }
     if (!owner) continue;
-    const inSkill = owner.dir === "." ? link : link.slice(owner.dir.length + 1);
     if (link === owner.path) continue; // SKILL.md: loadSkill
     const problem = (code: string, message: string, severity: Diagnostic["severity"] = "error") =>
       out.push({ file: link, line: 1, column: 1, severity, code, message });
