@@ -7,6 +7,7 @@ import { appendAll } from "../util/append.js";
 import { readRegularFile, sha256OfFile } from "../util/read-file.js";
 import { agentNameOf, copyName, loadGroup, nameCopies } from "./copies.js";
 import { DirIndex } from "./dir-index.js";
+import { foreignChecks } from "./foreign-vars.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
 import { pluginEvalFormat } from "./formats/plugin-eval.js";
 import { findPlugins, type PluginManifest, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
@@ -665,6 +666,7 @@ export function loadSuite(
     reader.hide(new Set());
   }
   // Placeholders once every format has loaded: meta.json's vars and oracle are known then.
+  foreignChecks(draft.cases, draft.meta);
   for (const c of draft.cases) reader.checkTemplates(c, draft.meta);
   const ids = new Map<string, string>();
   for (const c of draft.cases) {
