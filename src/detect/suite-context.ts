@@ -11,6 +11,7 @@ import type {
 } from "../model/index.js";
 import { readFileBytes } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
+import { FOREIGN_CHECK } from "./foreign-vars.js";
 import { assertionSchema } from "./schemas.js";
 import { type PathSegment, parseSourceFile, type SourceFile } from "./source-file.js";
 import { validateAgainst } from "./validate.js";
@@ -296,8 +297,15 @@ export class SuiteReader {
         message: unusable ? `not graded: ${p.message}` : `assertion \`${id}\`: ${p.message}`,
       });
     if (unusable) return undefined;
-    // Another tool's values have no placeholders: `$` stays text (`$$`, which grading turns back into `$`).
-    return opts.foreign ? { ...assertion, params: literalValues(assertion.params) } : assertion;
+    // Another tool's values have no placeholders: `$` stays text (`$$`, which grading turns back into `$`), but for
+    // the names meta.json `vars` defines, known once the whole suite is read (`foreignChecks`).
+    if (!opts.foreign) return assertion;
+    const mapped: Assertion & { [FOREIGN_CHECK]?: true } = {
+      ...assertion,
+      params: literalValues(assertion.params),
+    };
+    mapped[FOREIGN_CHECK] = true;
+    return mapped;
   }
 
   /** Case `files`: strings or `{from, to}`; `from` is relative to the suite root and must exist. */

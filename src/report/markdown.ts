@@ -8,7 +8,7 @@ import { robustnessMarkdown } from "./robustness-render.js";
 /**
  * Markdown for the job summary, the check run summary and the sticky PR comment. Pure: Report → string.
  * Everything that comes from a skill, a suite or an agent is passed through `escapeText`, so no output can
- * inject HTML, Markdown links/images, tables, math or @-mentions. Sizes are bounded by `maxChars`: blocks are
+ * inject HTML, Markdown links/images, tables, math, bare links or @-mentions. Sizes are bounded by `maxChars`: blocks are
  * added most important first and the rest is replaced by a pointer to the full report.
  */
 
@@ -32,14 +32,35 @@ const MAX_CELL_CHARS = 300;
 
 const VERDICT_ICON: Record<Verdict, string> = { pass: "✅", fail: "❌", error: "⚠️" };
 
+/** An invisible character that ends a word: what GitHub's autolinker and mention filter need is no longer there. */
+const WORD_JOINER = "\u2060";
+
+/**
+ * Breaks what GitHub turns into a link or a notification in text it renders: `scheme://` and `www.` addresses,
+ * e-mail addresses and `@user` / `@org/team` mentions, `#123` references. Its linkers read the text after
+ * entities are decoded, so escaping `@` as `&#64;` is not enough; a word joiner after `@`, `:`, `www` and `#`
+ * leaves the text as it reads and links nothing.
+ */
+export function breakLinks(s: string): string {
+  return s
+    .replace(/@/g, `@${WORD_JOINER}`)
+    .replace(/:(?=\/\/)/g, `:${WORD_JOINER}`)
+    .replace(/\b(www)(?=\.)/gi, `$1${WORD_JOINER}`)
+    .replace(/#(?=\d)/g, `#${WORD_JOINER}`);
+}
+
 /**
  * Neutralises untrusted text for Markdown + HTML: every character that could start markup becomes a numeric
- * entity (GitHub renders it literally), newlines become spaces, and length is capped.
+ * entity (GitHub renders it literally), links and mentions are broken (`breakLinks`), newlines become spaces, and
+ * length is capped.
  */
 export function escapeText(value: unknown, max = MAX_CELL_CHARS): string {
   let s = String(value ?? "");
   if (s.length > max) s = `${s.slice(0, max - 1)}…`;
-  return s.replace(/[\r\n\t]+/g, " ").replace(/[&<>"'`|[\]*_~#!\\$@]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return breakLinks(s.replace(/[\r\n\t]+/g, " ")).replace(
+    /[&<>"'`|[\]*_~#!\\$@]/g,
+    (c) => `&#${c.charCodeAt(0)};`,
+  );
 }
 
 function pct(x: number | undefined): string {

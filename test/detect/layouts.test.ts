@@ -179,7 +179,7 @@ describe("fixture repositories in every layout", () => {
     expect(medium.weight).toBe(0.5);
   });
 
-  it("a root skill's suite files in evals/ are inside its suite folder", () => {
+  it("a root skill's suite files in evals/ are inside its suite folder, and withheld from the skill", () => {
     const found = discoverRepository(join(LAYOUTS, "root-skill"), opts);
     expect(found.skills[0]!.suite!.cases[0]!.files).toEqual([
       { from: "evals/files/form.pdf", to: "form.pdf" },

@@ -122,7 +122,7 @@ describe("command adapter through the runner", () => {
     expect(seen.env.GITHUB_TOKEN).toBeUndefined();
     expect(seen.env.ANTHROPIC_API_KEY_FOR_TEST_ONLY).toBeUndefined();
     expect(seen.env.HOME).not.toBe(process.env.HOME);
-    expect(seen.env.HOME).toMatch(/skillgate-trial-/);
+    expect(seen.env.HOME).toMatch(/\/work-\w+\/\d+$/);
     expect(seen.env.SKILLGATE_CASE).toBe("echo-case");
     expect(seen.env.SKILLGATE_TRIAL).toBe("2");
     expect(seen.env.SKILLGATE_SEED).toBe("99");
