@@ -86,6 +86,7 @@ const EXPECTED: Record<string, Expected> = {
   },
   "npm run bundle": { exit: 0, writes: "dist/post.js" },
   "npm run lint:workflows": { exit: 0, stdout: /0 finding\(s\)/ },
+  "npm run lint:layers": { exit: 0, stdout: /no dependency violations found/ },
 };
 
 /** Commands the pages print that this test does not run, and why. */
@@ -175,6 +176,8 @@ describe("the commands the README and docs/ print", () => {
     copy = mkdtempSync(join(tmpdir(), "sg-readme-"));
     for (const f of [
       "package.json",
+      ".dependency-cruiser.cjs",
+      ".dependency-cruiser-known-violations.json",
       "action.yml",
       "bench",
       "test", // the bench's fuzz section imports its harness from test/; demo:claude its scripted model
