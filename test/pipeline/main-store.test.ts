@@ -5,23 +5,17 @@
  * trials of each case: the run used to plan all 700 and stop with exit 3, storing nothing. Now each push tops the
  * store up within the budget, evenly over the cases, and `plan` forecasts exactly what the run then pays.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Forecast, Report } from "../../src/model/index.js";
+import { scratchFolders } from "../support/action-pr.js";
 import { bundledDist } from "../support/dist.js";
 
-const scratch: string[] = [];
-const temp = (prefix: string) => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
+const scratch = scratchFolders();
+const temp = scratch.temp;
+afterAll(() => scratch.cleanup());
 
 let dist: string;
 beforeAll(async () => {

@@ -7,23 +7,17 @@
  * - An error the base has too, in files the PR leaves alone, is reported and does not block; a new one does.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/index.js";
+import { scratchFolders } from "../support/action-pr.js";
 import { bundledDist } from "../support/dist.js";
 
-const scratch: string[] = [];
-const temp = (prefix: string) => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
+const scratch = scratchFolders();
+const temp = scratch.temp;
+afterAll(() => scratch.cleanup());
 
 let dist: string;
 let agentFile: string;
