@@ -95,14 +95,11 @@ afterAll(() => {
 });
 
 const splitCents = () =>
-  skill("split-cents", join(repo, ".claude/skills/split-cents"), [
-    "SKILL.md",
-    "references/notes.md",
-    "evals/answers.json",
-  ]);
+  // the files discovery lists for the agent: its suite's (evals/answers.json, on disk) withheld (withheld.ts)
+  skill("split-cents", join(repo, ".claude/skills/split-cents"), ["SKILL.md", "references/notes.md"]);
 
 describe("command adapter through the runner", () => {
-  test("workspace: case files, the skill without evals/, temp HOME, SKILLGATE_* env, no GITHUB_TOKEN", async () => {
+  test("workspace: case files, the skill's listed files only, temp HOME, SKILLGATE_* env, no GITHUB_TOKEN", async () => {
     const req = makeRequest({
       prompt: "ECHOENV please",
       install: [splitCents()],
