@@ -4,9 +4,9 @@
  * own under `src/pipeline/`; this file only says their order.
  */
 import { checkoutBase } from "./detect/base.js";
-import { createJudge } from "./grade/judge.js";
 import type { Forecast, Report, Settings } from "./model/index.js";
 import type { GradeOptions } from "./pipeline/arm.js";
+import { judgeFor } from "./pipeline/command-judge.js";
 import { checkCommands } from "./pipeline/command-preflight.js";
 import { confirmRoots } from "./pipeline/confirm.js";
 import { detectChanges, detectHead, discoverWith, type Scope } from "./pipeline/detect.js";
@@ -54,12 +54,13 @@ async function pipeline(
     );
     const arms = armsOf(settings, detected, checkout);
     const repositoryErrors = repositoryErrorsOf(settings, detected, checkout);
+    // Paths in the agent's (and judge's) configuration (a command script, replay recordings) name files of the
+    // trusted tree.
+    const agentDir = settings.policy.agentDir ?? settings.policy.dir ?? checkout?.dir ?? settings.repoDir;
     const grading: GradeOptions = {
-      judge: settings.judge ? createJudge(settings.judge) : undefined,
+      judge: settings.judge ? judgeFor(settings.judge, agentDir) : undefined,
       gateSeed: settings.seed,
     };
-    // Paths in the agent's configuration (a command script, replay recordings) name files of the trusted tree.
-    const agentDir = settings.policy.agentDir ?? settings.policy.dir ?? checkout?.dir ?? settings.repoDir;
     const plans = await planJobs(settings, detected, arms, checkout);
     const ledger = new TrialLedger(settings, { agentDir });
     const batch = await planFirstBatch(settings, plans, ledger, !arms.base);

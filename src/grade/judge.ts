@@ -32,7 +32,7 @@ const DEFAULT_BASE_URLS: Record<string, string> = {
 };
 const DEFAULT_KEY_ENV: Record<string, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" };
 
-const JUDGE_SYSTEM_PROMPT = [
+export const JUDGE_SYSTEM_PROMPT = [
   "You are a strict grader. You are given one expectation and the result of an AI agent's task:",
   "its final output, the files it wrote and the tools it called.",
   "Decide whether the expectation is met. The burden of proof is on the output: if the evidence is",
@@ -59,7 +59,7 @@ export function createJudge(config: AgentConfig, opts: JudgeOptions = {}): Judge
   const kind = config.adapter;
   if (kind !== "anthropic" && kind !== "openai") {
     throw new InputError(
-      `judge adapter "${kind}" is not supported (use anthropic or openai, with baseUrl if needed)`,
+      `judge adapter "${kind}" is not supported (use anthropic or openai, with baseUrl if needed, or command: a program of your own)`,
     );
   }
   const env = opts.env ?? process.env;
@@ -142,7 +142,7 @@ function isTransientStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
-function judgePrompt(
+export function judgePrompt(
   expectation: string,
   output: string,
   context: { files: Record<string, string>; toolCalls: ToolCall[] },
