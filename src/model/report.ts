@@ -230,6 +230,8 @@ export type RootKind =
   | "threshold"
   | "contamination"
   | "suite-weakened"
+  /** A suite change that adds or tightens checks: reported, never blocking. */
+  | "suite-tightened"
   | "policy-weakened"
   | "policy-changed"
   | "lockstep"
