@@ -198,6 +198,8 @@ function mergeFlat(
     seed: first.seed,
     startedAt: starts[0] ?? first.startedAt,
     durationMs: Math.max(...loaded.map((l) => l.report.durationMs)),
+    // What the PR waited for: the rounds of the part that took longest.
+    ...roundsOfLongest(loaded.map((l) => l.report)),
     repo: first.repo,
     head: first.head,
     base: first.base,
@@ -294,4 +296,10 @@ function weakestIsolation(all: (IsolationReport | undefined)[]): { isolation?: I
   return {
     isolation: known.reduce((a, b) => (ISOLATION_STRENGTH[b.level] < ISOLATION_STRENGTH[a.level] ? b : a)),
   };
+}
+
+/** The rounds of agent calls of the part that took longest (parts run side by side: that is the wait). */
+function roundsOfLongest(reports: Report[]): Pick<Report, "rounds"> {
+  const longest = [...reports].sort((a, b) => b.durationMs - a.durationMs).find((r) => r.rounds?.length);
+  return longest?.rounds ? { rounds: longest.rounds } : {};
 }
