@@ -209,6 +209,11 @@ export interface TriggerSummary {
 export interface TriggerConfusion {
   labels: string[];
   counts: Record<string, Record<string, number>>;
+  /**
+   * For the row of prompts that should fire no particular skill (`(none)`: a skill's should-not-fire prompts), the
+   * skills those prompts must not fire: firing any other skill there is not a routing error.
+   */
+  notFor?: Record<string, string[]>;
 }
 
 export interface GateSummary {

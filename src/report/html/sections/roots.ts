@@ -119,41 +119,33 @@ function exemplars(ctx: RenderContext, skill: SkillReport, root: Root): string {
     );
   const basePass = baseOf(true) ?? baseOf(false);
   const baseFails = basePass ? failed(checkStatus(basePass, root.id)) : false;
-  const pairs = [
-    sideBySide(
-      ctx,
-      skill.name,
-      { label: "Head: fails this check", t: headFail, none: "No failing head trial kept." },
-      {
-        label: basePass ? `Base: ${baseFails ? "fails it too" : "passes this check"}` : "Base",
-        t: basePass,
-        none: ctx.report.base
-          ? "No base trial of this check (new in this change)."
-          : "No base: a sweep compares nothing.",
-      },
-    ),
+  const sides = [
+    { label: "Head: fails this check", t: headFail, none: "No failing head trial kept." },
+    {
+      label: basePass ? `Base: ${baseFails ? "fails it too" : "passes this check"}` : "Base",
+      t: basePass,
+      none: ctx.report.base
+        ? "No base trial of this check (new in this change)."
+        : "No base: a sweep compares nothing.",
+    },
   ];
-  if (headFail?.mode === "skill") {
-    const baseline = ts.find(
-      (t) =>
-        t.arm === "head" &&
-        t.mode === "baseline" &&
-        t.caseId === headFail.caseId &&
-        checkStatus(t, root.id) !== undefined,
-    );
-    if (baseline)
-      pairs.push(
-        sideBySide(
-          ctx,
-          skill.name,
-          { label: "With the skill (head)", t: headFail, none: "" },
-          {
-            label: `Baseline, without the skill: ${failed(checkStatus(baseline, root.id)) ? "fails" : "passes"} this check`,
-            t: baseline,
-            none: "",
-          },
-        ),
-      );
-  }
-  return `<details class="tx"><summary>Transcripts: failing head trial beside ${basePass ? "a base trial" : "the base"}${pairs.length > 1 ? ", skill beside baseline" : ""}</summary>${pairs.join("")}</details>`;
+  // The baseline of the same case beside them (the head trial is shown once, not again beside the baseline).
+  const baseline =
+    headFail?.mode === "skill"
+      ? ts.find(
+          (t) =>
+            t.arm === "head" &&
+            t.mode === "baseline" &&
+            t.caseId === headFail.caseId &&
+            checkStatus(t, root.id) !== undefined,
+        )
+      : undefined;
+  if (baseline)
+    sides.push({
+      label: `Baseline, without the skill: ${failed(checkStatus(baseline, root.id)) ? "fails" : "passes"} this check`,
+      t: baseline,
+      none: "",
+    });
+  const pairs = [sideBySide(ctx, skill.name, ...sides)];
+  return `<details class="tx"><summary>Transcripts: failing head trial beside ${basePass ? "a base trial" : "the base"}${baseline ? " and the baseline" : ""}</summary>${pairs.join("")}</details>`;
 }
