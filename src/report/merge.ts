@@ -200,6 +200,7 @@ function mergeFlat(
     durationMs: Math.max(...loaded.map((l) => l.report.durationMs)),
     // What the PR waited for: the rounds of the part that took longest.
     ...roundsOfLongest(loaded.map((l) => l.report)),
+    ...changesOf(loaded.map((l) => l.report)),
     repo: first.repo,
     head: first.head,
     base: first.base,
@@ -302,4 +303,11 @@ function weakestIsolation(all: (IsolationReport | undefined)[]): { isolation?: I
 function roundsOfLongest(reports: Report[]): Pick<Report, "rounds"> {
   const longest = [...reports].sort((a, b) => b.durationMs - a.durationMs).find((r) => r.rounds?.length);
   return longest?.rounds ? { rounds: longest.rounds } : {};
+}
+
+/** The PR's changed files of every part, once each (cells of a matrix see the same files). */
+function changesOf(reports: Report[]): Pick<Report, "changes"> {
+  const byFile = new Map<string, NonNullable<Report["changes"]>[number]>();
+  for (const r of reports) for (const c of r.changes ?? []) if (!byFile.has(c.file)) byFile.set(c.file, c);
+  return byFile.size ? { changes: [...byFile.values()] } : {};
 }

@@ -6,7 +6,8 @@
  * - a root's head transcript is shown once (it was shown again beside the baseline);
  * - a baseline trial is never marked failing for not activating a skill it did not have (`skill-used` was graded
  *   on baseline trials: a red "fail" under "passes this check"), and a trial's badge says it is the trial's;
- * - the trigger confusion table does not colour a should-not-fire prompt routed to another skill red.
+ * - the trigger confusion table does not colour a should-not-fire prompt routed to another skill red;
+ * - the PR's diff of SKILL.md and suite files is on the page, its changed lines linked to the roots they explain.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -112,6 +113,30 @@ describe.runIf(browserHere)("the review page at 1280 and 390 px", () => {
     expect(repeated).toEqual([]);
     expect(badges.length).toBeGreaterThan(0);
     for (const b of badges) expect(b).toMatch(/^trial( passed|: \d+ of \d+ check\(s\) failed|: error)/);
+  });
+});
+
+describe.runIf(browserHere)("the PR's diff on the page", () => {
+  it("shows the changed lines of SKILL.md, each linked to the roots it explains, and back", async () => {
+    const change = report.changes?.find((c) => c.file === ".claude/skills/split-cents/SKILL.md");
+    expect(change?.status).toBe("modified");
+    const { page } = await openPage(browser!, join(dir, "report.html"));
+    const section = page.locator("section#changes");
+    // The description's line (3) is the changed line the trigger roots point at.
+    const line = section.locator(".dl.add", { hasText: "+description:" });
+    const links = await line.locator("a.explains").allTextContents();
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.every((l) => /^root trigger\/fire\/\d+$/.test(l))).toBe(true);
+    const target = await line.locator("a.explains").first().getAttribute("href");
+    expect(await page.locator(`article.root${target}`).count()).toBe(1);
+    const back = page.locator(`article.root${target} .where a[href^="#diff-"]`);
+    expect(await back.textContent()).toBe("changed in this PR");
+    expect(await page.locator(`${await back.getAttribute("href")}`).count()).toBe(1);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await section.screenshot({ path: join(ARTIFACTS, "review-changes-1280.png") });
+    await page.setViewportSize({ width: 390, height: 900 });
+    await section.screenshot({ path: join(ARTIFACTS, "review-changes-390.png") });
+    await page.close();
   });
 });
 

@@ -84,6 +84,16 @@ svg.bar{vertical-align:middle}
 .skill{border-top:1px solid var(--line);padding-top:4px}
 .skill:first-child{border-top:0}
 [hidden]{display:none !important}
+.diff{border:1px solid var(--line);border-radius:4px;margin:4px 0 10px;font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
+.hunk+.hunk{border-top:1px dashed var(--line)}
+.hh{padding:1px 6px;background:var(--panel)}
+.dl{display:flex;flex-wrap:wrap;gap:0 6px;padding:0 6px;white-space:pre-wrap}
+.dl code{flex:1 1 12em;min-width:0;white-space:pre-wrap}
+.dl .ln{color:var(--muted);min-width:2.5em;text-align:right;user-select:none}
+.dl.add{background:#dafbe1;color:#116329}
+.dl.del{background:#ffebe9;color:#82071e}
+.dl:target{outline:2px solid var(--focus)}
+a.explains{white-space:nowrap;font-family:system-ui,sans-serif;font-size:12px}
 main{overflow-wrap:break-word}
 code,a,pre,.msg,.where,.transcript,td:last-child{overflow-wrap:anywhere}
 .pair.three{grid-template-columns:repeat(3,minmax(0,1fr))}
