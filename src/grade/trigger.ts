@@ -280,7 +280,8 @@ export function confusionTable(checks: CheckResult[]): TriggerConfusion {
     if (!d) continue;
     const fired = d.activated.length > 0 ? d.activated : [NONE_LABEL];
     if (d.expectedSkill === NONE_LABEL && c.skill) {
-      const forbidden = (notFor[NONE_LABEL] ??= []);
+      const forbidden = notFor[NONE_LABEL] ?? [];
+      notFor[NONE_LABEL] = forbidden;
       if (!forbidden.includes(c.skill)) forbidden.push(c.skill);
     }
     const row = counts[d.expectedSkill] ?? {};
