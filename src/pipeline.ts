@@ -4,9 +4,10 @@
  * own under `src/pipeline/`; this file only says their order.
  */
 import { checkoutBase } from "./detect/base.js";
-import { createJudge } from "./grade/judge.js";
 import type { Forecast, Report, Settings } from "./model/index.js";
 import type { GradeOptions } from "./pipeline/arm.js";
+import { judgeFor } from "./grade/command-judge.js";
+import { checkCommands } from "./pipeline/command-preflight.js";
 import { confirmRoots } from "./pipeline/confirm.js";
 import { detectChanges, detectHead, discoverWith, type Scope } from "./pipeline/detect.js";
 import { writeExports } from "./pipeline/exports.js";
@@ -46,7 +47,8 @@ async function pipeline(
   const log = settings.logger;
   // Before anything untrusted runs: how it would be confined (every agent adapter that runs a process, the gate
   // children, predicates, oracles and compiles alike), and whether that is enough for this run.
-  const confinement = decideIsolation(await isolation(), settings);
+  const machine = await isolation();
+  const confinement = decideIsolation(machine, settings);
   if (!confinement.go) throw confinement.refused;
   if (confinement.warning) log.warn(confinement.warning);
   const discover = discoverWith(settings);
@@ -60,16 +62,19 @@ async function pipeline(
     );
     const arms = armsOf(settings, detected, checkout);
     const repositoryErrors = repositoryErrorsOf(settings, detected, checkout);
+    // Paths in the agent's (and judge's) configuration (a command script, replay recordings) name files of the
+    // trusted tree.
+    const agentDir = settings.policy.agentDir ?? settings.policy.dir ?? checkout?.dir ?? settings.repoDir;
     const grading: GradeOptions = {
-      judge: settings.judge ? createJudge(settings.judge) : undefined,
+      judge: settings.judge ? judgeFor(settings.judge, agentDir) : undefined,
       gateSeed: settings.seed,
     };
     const plans = await planJobs(settings, detected, arms, checkout);
-    // Paths in the agent's configuration (a command script, replay recordings) name files of the trusted tree.
-    const ledger = new TrialLedger(settings, {
-      agentDir: settings.policy.agentDir ?? settings.policy.dir ?? checkout?.dir ?? settings.repoDir,
-    });
+    const ledger = new TrialLedger(settings, { agentDir });
     const batch = await planFirstBatch(settings, plans, ledger, !arms.base);
+    // Before any trial: a program that cannot start would fail them all alike.
+    if (batch.runs.some((r) => r.requests.length > 0))
+      checkCommands(settings, agentDir, machine, { warnOnly: opts.forecastOnly });
     // Said before it spends; over the budget nothing runs (fail-closed).
     const forecast = await forecastFirstBatch(settings, batch.runs, ledger);
     for (const line of renderForecast(forecast)) log.info(line);

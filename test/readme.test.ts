@@ -60,7 +60,7 @@ const EXPECTED: Record<string, Expected> = {
     stdout: /FAIL {2}split-cents \(sweep[\s\S]*split-refund\/last-line-is-cents/,
   },
   "node dist/cli.js validate --repo examples/demo-repo": { exit: 0, stdout: /0 error\(s\), 0 warning\(s\)/ },
-  "node dist/cli.js harvest --repo examples/demo-repo-base --skills split-cents --with-skill --trials 3": {
+  "node dist/cli.js harvest --repo examples/demo-repo-base --skills split-cents --trials 3": {
     exit: 0,
     stdout:
       /PROPOSE not-one-of D:not-for-1000-cents-and-3-people-each[\s\S]*PROPOSE mark-discriminator split-conserves[\s\S]*already caught by D:sums-to-total/,

@@ -22,6 +22,8 @@ export interface StaticProblem {
   code: string;
   message: string;
   severity?: "error" | "warning";
+  /** Wrong in the syntax its own tool reads (an RE2 pattern RE2 rejects): an error in another tool's format too. */
+  ownSyntax?: boolean;
 }
 
 /** What the suite loaders need to know about assertion types (the grade stage's registry supplies it). */
@@ -288,7 +290,9 @@ export class SuiteReader {
     const problems = this.assertionTypes.check?.(assertion) ?? [];
     // Mapped from another tool's format, a check skillgate cannot run as written (a regex in a dialect
     // JavaScript lacks) is not graded, said at its line; the rest of its case runs.
-    const unusable = opts.foreign && problems.some((p) => (p.severity ?? "error") === "error");
+    // A value wrong in its own tool's syntax (an RE2 pattern RE2 rejects) stays an error: the suite is wrong.
+    const wrong = problems.some((p) => (p.severity ?? "error") === "error" && p.ownSyntax);
+    const unusable = opts.foreign && !wrong && problems.some((p) => (p.severity ?? "error") === "error");
     for (const p of problems)
       this.diagnostics.push({
         ...src.locate([...path, ...p.path]),

@@ -33,7 +33,7 @@ const DEFAULT_BASE_URLS: Record<string, string> = {
 };
 const DEFAULT_KEY_ENV: Record<string, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" };
 
-const JUDGE_SYSTEM_PROMPT = [
+export const JUDGE_SYSTEM_PROMPT = [
   "You are a strict grader. You are given one expectation and the result of an AI agent's task:",
   "its final output, the files it wrote and the tools it called.",
   "Decide whether the expectation is met. The burden of proof is on the output: if the evidence is",
@@ -63,7 +63,7 @@ export function createJudge(config: AgentConfig, opts: JudgeOptions = {}): Judge
   const kind = config.adapter;
   if (kind !== "anthropic" && kind !== "openai") {
     throw new InputError(
-      `judge adapter "${kind}" is not supported (use anthropic or openai, with baseUrl if needed)`,
+      `judge adapter "${kind}" is not supported (use anthropic or openai, with baseUrl if needed, or command: a program of your own)`,
     );
   }
   const env = opts.env ?? process.env;
@@ -152,7 +152,7 @@ function isTransientStatus(status: number): boolean {
  * with fixed tags it could close its block and open a forged one; the code depends on the text itself, so no
  * text can hold its own closing tag (and the prompt stays the same for the same trial, as caching wants).
  */
-function judgePrompt(
+export function judgePrompt(
   expectation: string,
   output: string,
   context: { files: Record<string, string>; toolCalls: ToolCall[] },

@@ -272,12 +272,18 @@ export function triggerUnits(
 /** Confusion across skills from the trigger checks of every skill's battery. */
 export function confusionTable(checks: CheckResult[]): TriggerConfusion {
   const counts: Record<string, Record<string, number>> = {};
+  const notFor: Record<string, string[]> = {};
   const labels = new Set<string>();
   for (const c of checks) {
     if (c.mode !== "trigger" || c.status === "error") continue;
     const d = detailsOf(c);
     if (!d) continue;
     const fired = d.activated.length > 0 ? d.activated : [NONE_LABEL];
+    if (d.expectedSkill === NONE_LABEL && c.skill) {
+      const forbidden = notFor[NONE_LABEL] ?? [];
+      notFor[NONE_LABEL] = forbidden;
+      if (!forbidden.includes(c.skill)) forbidden.push(c.skill);
+    }
     const row = counts[d.expectedSkill] ?? {};
     counts[d.expectedSkill] = row;
     labels.add(d.expectedSkill);
@@ -288,5 +294,6 @@ export function confusionTable(checks: CheckResult[]): TriggerConfusion {
   }
   const sorted = [...labels].filter((l) => l !== NONE_LABEL).sort();
   if (labels.has(NONE_LABEL)) sorted.push(NONE_LABEL);
-  return { labels: sorted, counts };
+  for (const l of Object.values(notFor)) l.sort();
+  return { labels: sorted, counts, ...(Object.keys(notFor).length ? { notFor } : {}) };
 }

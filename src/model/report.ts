@@ -206,9 +206,32 @@ export interface TriggerSummary {
  * Which skill fired on whose prompts, across the catalogue: `counts[expected][fired]` runs. `expected` is the skill
  * whose should-fire prompt it was, or `(none)` for should-not-fire prompts; `fired` is `(none)` when nothing fired.
  */
+/** One changed line of a PR diff: kept (`" "`), added (`"+"`) or removed (`"-"`), with its line at head or base. */
+export interface DiffLine {
+  kind: " " | "+" | "-";
+  text: string;
+  /** Its line in the head file (kept and added lines) or in the base file (removed lines). */
+  line: number;
+}
+
+/** A file of a skill the PR changed: its hunks with a little context. */
+export interface FileChange {
+  skill: string;
+  file: string;
+  status: "added" | "modified" | "deleted";
+  hunks: { baseStart: number; headStart: number; lines: DiffLine[] }[];
+  /** Lines left out to keep the report bounded. */
+  omittedLines?: number;
+}
+
 export interface TriggerConfusion {
   labels: string[];
   counts: Record<string, Record<string, number>>;
+  /**
+   * For the row of prompts that should fire no particular skill (`(none)`: a skill's should-not-fire prompts), the
+   * skills those prompts must not fire: firing any other skill there is not a routing error.
+   */
+  notFor?: Record<string, string[]>;
 }
 
 export interface GateSummary {
@@ -230,6 +253,8 @@ export type RootKind =
   | "threshold"
   | "contamination"
   | "suite-weakened"
+  /** A suite change that adds or tightens checks: reported, never blocking. */
+  | "suite-tightened"
   | "policy-weakened"
   | "policy-changed"
   | "lockstep"
@@ -547,6 +572,8 @@ export interface Report {
   errors: string[];
   /** Cross-skill trigger confusion (when trigger batteries ran with the catalogue installed). */
   triggerConfusion?: TriggerConfusion;
+  /** The PR's changes to the evaluated skills' SKILL.md and suite files, as hunks (bounded; absent in a sweep). */
+  changes?: FileChange[];
   /** The pull request evaluated, when run for one: lets a `workflow_run` job post the check and comment. */
   pullRequest?: number;
   /** How untrusted code was confined (absent in reports made before skillgate reported it). */

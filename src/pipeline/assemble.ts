@@ -11,6 +11,7 @@ import { MAX_DETAIL_CHARS_PER_REPORT } from "../report/transcripts.js";
 import { combineVerdicts, isNewRoot } from "../verdict/decide.js";
 import { VERSION } from "../version.js";
 import { checkoutTree } from "./checkout-tree.js";
+import { prDiff } from "./pr-diff.js";
 import { rootsOfPolicy, sortRoots, validationRoots } from "./repository-roots.js";
 import { buildSkill, type SkillOutcomeInput } from "./skill-report.js";
 
@@ -82,7 +83,18 @@ export function buildReport(input: ReportInput): Report {
     errors: input.runErrors,
     ...(triggerChecks.length ? { triggerConfusion: confusionTable(triggerChecks) } : {}),
     ...(input.isolation ? { isolation: input.isolation } : {}),
+    ...changesPart(input),
   };
+}
+
+/** The PR's changes to the evaluated skills' files (a PR only: a sweep has no base to compare with). */
+function changesPart(input: ReportInput): Pick<Report, "changes"> {
+  if (!input.trees?.base) return {};
+  const changes = prDiff(
+    input.outcomes.map((o) => o.info),
+    input.trees,
+  );
+  return changes.length ? { changes } : {};
 }
 
 /** Every evaluated skill's part, in the outcomes' order. */

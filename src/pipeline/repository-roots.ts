@@ -72,6 +72,7 @@ const KIND_RANK: Record<string, number> = {
   gate: 1,
   trigger: 2,
   "suite-weakened": 3,
+  "suite-tightened": 3,
   "policy-weakened": 3,
   threshold: 4,
 };

@@ -214,7 +214,7 @@ export function trialsFact(report: Report): string {
 /** Headline used as the check run title and the summary's first line. */
 export function headline(report: Report): string {
   if (report.onDemand) return report.onDemand.message.slice(0, 200);
-  const skills = report.skills.length;
+  const skills = new Set(report.skills.map((s) => s.name)).size;
   const what = `${skills} skill${skills === 1 ? "" : "s"}`;
   if (report.verdict === "error")
     return `error: ${report.errors[0] ?? report.blockingRoots[0]?.title ?? "the evaluation did not complete"}`.slice(
@@ -404,13 +404,27 @@ function forecastTable(doc: { add(block: string): unknown }, f: Forecast): void 
   if (f.overBudget) doc.add(`\n> [!CAUTION]\n> over budget: ${escapeText(f.overBudget, 600)}`);
 }
 
+/**
+ * "1 skill(s)", or "1 skill(s) in 2 cell(s)" with an agent matrix, whose report holds a skill once per cell.
+ */
+export function skillsFact(report: Pick<Report, "skills">): string {
+  const names = new Set(report.skills.map((s) => s.name)).size;
+  const cells = new Set(report.skills.flatMap((s) => (s.cell ? [s.cell] : []))).size;
+  return `${names} skill(s)${cells > 1 ? ` in ${cells} cell(s)` : ""}`;
+}
+
 /** "took 3 min over 3 rounds of agent calls (first batch, 2 confirmation rounds)": how long the PR waited. */
-export function timeFact(report: Pick<Report, "durationMs" | "rounds">): string {
+export function timeFact(
+  report: Pick<Report, "durationMs" | "rounds"> & { cost?: Pick<Report["cost"], "agentCalls"> },
+): string {
   const rounds = report.rounds ?? [];
   const confirmations = rounds.filter((r) => r.label !== "first batch").length;
+  const calls = report.cost?.agentCalls ?? 0;
   const how =
     rounds.length === 0
-      ? "no agent calls"
+      ? calls > 0
+        ? `${calls} agent call(s)`
+        : "no agent calls"
       : `${rounds.length} round(s) of agent calls (${rounds.some((r) => r.label === "first batch") ? "first batch" : ""}${confirmations ? `${rounds.length > confirmations ? ", " : ""}${confirmations} confirmation round(s)` : ""})`;
   return `took ${humanDuration(report.durationMs)} over ${how}`;
 }

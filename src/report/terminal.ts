@@ -1,6 +1,6 @@
 import type { Report, Root, SkillReport } from "../model/index.js";
 import { levelLines } from "./levels.js";
-import { timeFact, trialsFact } from "./markdown.js";
+import { skillsFact, timeFact, trialsFact } from "./markdown.js";
 import { matrixTerminal } from "./matrix-render.js";
 import { type PrintedRate, rateCounts, rateMeasured } from "./rate-text.js";
 import { robustnessTerminal } from "./robustness-render.js";
@@ -22,7 +22,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
   const out: string[] = [];
   const verdictColor = report.verdict === "pass" ? c.green : report.verdict === "fail" ? c.red : c.yellow;
   out.push(
-    `${verdictColor(c.bold(`skillgate: ${ICON[report.verdict]}`))}  ${report.skills.length} skill(s), ${report.blockingRoots.length} blocking root(s) (${report.newRoots.length} new)` +
+    `${verdictColor(c.bold(`skillgate: ${ICON[report.verdict]}`))}  ${skillsFact(report)}, ${report.blockingRoots.length} blocking root(s) (${report.newRoots.length} new)` +
       `  [agent ${report.agent.adapter}, ${trialsFact(report)}, seed ${report.seed}]`,
   );
   if (report.scope) out.push(`  ${report.scope.message}`);
@@ -58,7 +58,9 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
     out.push("", c.bold("Validation errors"));
     for (const d of errs) out.push(`  ${d.file}:${d.line}:${d.column}: ${d.message}`);
   }
-  if (report.levels?.length) out.push("", ...levelLines(report.levels).map((l) => c.dim(`levels, ${l}`)));
+  // Pooled over the skills: with one skill they are its own lines again.
+  if (report.levels?.length && report.skills.length > 1)
+    out.push("", ...levelLines(report.levels).map((l) => c.dim(`levels, all skills, ${l}`)));
   out.push(
     "",
     c.dim(

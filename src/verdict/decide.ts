@@ -65,6 +65,7 @@ const KIND_ORDER: RootKind[] = [
   "gate",
   "trigger",
   "suite-weakened",
+  "suite-tightened",
   "threshold",
   "contamination",
   "lockstep",
@@ -288,7 +289,7 @@ function weakeningFindings(input: SkillVerdictInput): Findings {
     const root = plainRoot(
       skill,
       f.id,
-      "suite-weakened",
+      loosened ? "suite-weakened" : "suite-tightened",
       f,
       { title, message: `${f.message}${accepted}` },
       loosened && !override,

@@ -79,7 +79,7 @@ export interface WeakeningFinding {
   kind: WeakeningKind;
   /** `loosened` (default) blocks unless a maintainer approves; `tightened` is reported only. */
   direction?: "loosened" | "tightened";
-  /** Stable id for the root: `suite-weakened/<kind>/<detail>`. */
+  /** Stable id for the root: `suite-weakened/<kind>/<detail>`, `suite-tightened/<kind>/<detail>` for a tightening. */
   id: string;
   skill: string;
   message: string;
@@ -236,7 +236,8 @@ export function diffSuites(
     findings.push({
       kind,
       ...(direction === "tightened" ? { direction } : {}),
-      id: `suite-weakened/${kind}/${detail}`,
+      // A tightening is no weakening: its root says so in its id and kind.
+      id: `${direction === "tightened" ? "suite-tightened" : "suite-weakened"}/${kind}/${detail}`,
       skill,
       message,
       file: loc.file,
