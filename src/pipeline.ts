@@ -4,9 +4,9 @@
  * own under `src/pipeline/`; this file only says their order.
  */
 import { checkoutBase } from "./detect/base.js";
+import { judgeFor } from "./grade/command-judge.js";
 import type { Forecast, Report, Settings } from "./model/index.js";
 import type { GradeOptions } from "./pipeline/arm.js";
-import { judgeFor } from "./grade/command-judge.js";
 import { checkCommands } from "./pipeline/command-preflight.js";
 import { confirmRoots } from "./pipeline/confirm.js";
 import { detectChanges, detectHead, discoverWith, type Scope } from "./pipeline/detect.js";

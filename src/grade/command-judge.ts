@@ -15,9 +15,9 @@ import { buildAgentEnv } from "../agents/env.js";
 import { runAgentProcess } from "../agents/process.js";
 import { tail } from "../agents/result.js";
 import { resolveCommand } from "../agents/shell-words.js";
-import { createJudge, JUDGE_SYSTEM_PROMPT, type Judge, judgePrompt, parseVerdict } from "./judge.js";
 import type { AgentConfig } from "../model/index.js";
 import { forgetRunFolder, registerRunFolder } from "../sandbox/isolation/run-folder.js";
+import { createJudge, JUDGE_SYSTEM_PROMPT, type Judge, judgePrompt, parseVerdict } from "./judge.js";
 
 const COMMAND_JUDGE_TIMEOUT_MS = 120_000;
 const COMMAND_JUDGE_MAX_STDOUT_BYTES = 1024 * 1024;

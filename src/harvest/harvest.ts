@@ -12,6 +12,7 @@ import { discoverRepository } from "../detect/discover.js";
 import { SEED_EVALS_DIR, skillOwnsFile } from "../detect/touched.js";
 import "../grade/assertions/index.js";
 import * as assertionRegistry from "../grade/assertions/registry.js";
+import { judgeFor } from "../grade/command-judge.js";
 import type { Judge } from "../grade/judge.js";
 import { resolveCaseVars, resolveVars } from "../grade/oracle.js";
 import {
@@ -30,7 +31,6 @@ import {
   type TrialRequest,
 } from "../model/index.js";
 import { type Arm, gradeJob, makeJob, planJob, type SkillJob, templateJob } from "../pipeline/arm.js";
-import { judgeFor } from "../grade/command-judge.js";
 import { decideIsolation } from "../pipeline/isolation.js";
 import { TrialLedger } from "../pipeline/ledger.js";
 import { renderForecast } from "../plan/forecast.js";
