@@ -10,6 +10,7 @@ import { DirIndex } from "./dir-index.js";
 import { foreignChecks } from "./foreign-vars.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
 import { pluginEvalFormat } from "./formats/plugin-eval.js";
+import { loadTriggerFile } from "./formats/skill-creator.js";
 import { findPlugins, type PluginManifest, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
 import { type Marketplace, readMarketplace } from "./marketplace.js";
 import {
@@ -25,6 +26,7 @@ import {
 import { repositoryName } from "./repo-name.js";
 import { type ExpectedName, NAME_MAX, parseSkillFile, UNICODE_NAME_PATTERN } from "./skill-file.js";
 import { parseSourceFile } from "./source-file.js";
+import { mayBeStrayTriggerSet, readByName, strayTriggerSets, TOP_EVAL_DIRS } from "./stray-trigger-sets.js";
 import { type AssertionTypeLookup, SuiteReader } from "./suite-context.js";
 import {
   conventionalSuiteRoots,
@@ -212,9 +214,18 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   const placement = placeSuites(reader, skills, files.namedSuiteFiles, (s) => fresh.has(s));
   diagnostics.push(...placement.diagnostics);
   const pluginEvals = pluginEvalRoots(reader, skills, plugins);
+  const rootDirs = new Set(
+    skills.flatMap((s) => [...placement.rootsOf(s), ...(pluginEvals.get(s) ?? [])].map((r) => r.dir)),
+  );
+  const stray = strayTriggerSets(
+    dirs,
+    skills,
+    (f) => NAMED_SUITE_FILES.has(posix.basename(f)) || (rootDirs.has(posix.dirname(f)) && readByName(f)),
+  );
+  diagnostics.push(...stray.diagnostics);
   for (const skill of skills) {
     if (!fresh.has(skill)) continue; // a reused record keeps its suite
-    const roots = [...placement.rootsOf(skill), ...(pluginEvals.get(skill) ?? [])];
+    const roots = [...placement.rootsOf(skill), ...(pluginEvals.get(skill) ?? []), ...stray.rootsOf(skill)];
     const suite = loadSuite(reader, skill, diagnostics, roots, placement.elsewhere(skill));
     if (suite) skill.suite = suite;
   }
@@ -365,6 +376,8 @@ function reusable(reuse: ReuseUnchanged, baseDir: string) {
     return undefined;
   // A plugin's eval case added or removed changes its skill's suite from outside the skill's folder.
   if (reuse.changedFiles.some((f) => PLUGIN_EVAL_FILE.test(f))) return undefined;
+  // So may a trigger set at the repository's top or in its harness folders (`tests/trigger-evals/<skill>.json`).
+  if (reuse.changedFiles.some(strayOutsideSkills)) return undefined;
   // A suite file that names its skill (anywhere in the repository) touches the skill it names, on either side.
   const named = new Set<string>();
   for (const f of reuse.changedFiles)
@@ -382,6 +395,11 @@ function reusable(reuse: ReuseUnchanged, baseDir: string) {
       return s && !touched(s) ? s : undefined;
     },
   };
+}
+
+/** A file the stray trigger-set search reads outside skill folders: at the top, or below `tests/`, `evals/` … */
+function strayOutsideSkills(f: string): boolean {
+  return mayBeStrayTriggerSet(f) && (!f.includes("/") || TOP_EVAL_DIRS.includes(f.slice(0, f.indexOf("/"))));
 }
 
 /** The skill a suite file names (`skill_name` of evals.json, `skill` of waza files), read on its own. */
@@ -678,6 +696,10 @@ export function loadSuite(
           format.load(reader, root.dir, draft);
           if (!draft.formats.includes(format.format)) draft.formats.push(format.format);
         }
+    for (const file of roots.flatMap((r) => r.triggerFiles ?? [])) {
+      loadTriggerFile(reader, file, draft);
+      if (!draft.formats.includes("skill-creator")) draft.formats.push("skill-creator");
+    }
   } finally {
     reader.hide(new Set());
   }

@@ -9,6 +9,8 @@ import { localName, SEED_EVALS_DIR, seedSuiteDir } from "./touched.js";
 export interface SuiteRoot {
   dir: string;
   formats?: SuiteFormat[];
+  /** skill-creator trigger sets found by their content in this folder, read whatever their name. */
+  triggerFiles?: string[];
 }
 
 /** The repository-relative form of a folder path: `.` is the root. */

@@ -10,7 +10,7 @@ const EVAL_NAME = /eval|trigger|scenario|case|task|test|prompt|assert|expect|gra
 /** Folders whose data files are cases by their place (getsentry's `evals/scenarios/*.json`). */
 const CASE_DIRS = new Set(["scenarios", "cases", "tasks", "prompts", "tests", "assertions", "graders"]);
 /** Folders of files a case copies into the workspace: inputs, not eval files. */
-const INPUT_DIRS = new Set([
+export const INPUT_DIRS = new Set([
   "files",
   "fixtures",
   "assets",

@@ -4,7 +4,9 @@ import type { Assertion, Case, CaseFile } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
 import { notGraded } from "./not-graded.js";
+import { isSkillgradeEval, loadSkillgrade } from "./skillgrade.js";
 import type { SuiteDraft } from "./types.js";
+import { loadVally } from "./vally.js";
 import { loadScenarios } from "./waza-scenarios.js";
 
 export const WAZA_EVAL_FILES = ["eval.yaml", "eval.yml"];
@@ -82,6 +84,15 @@ export function loadWazaEval(reader: SuiteReader, root: string, draft: SuiteDraf
     const spec = src.value;
     if (Array.isArray(spec.scenarios)) {
       loadScenarios(reader, src, draft);
+      continue;
+    }
+    // Other tools' files under waza's name, told by their shape: Vally's `stimuli`, skillgrade's `instruction`s.
+    if (Array.isArray(spec.stimuli)) {
+      loadVally(reader, src, root, draft);
+      continue;
+    }
+    if (isSkillgradeEval(spec)) {
+      loadSkillgrade(reader, src, root, draft);
       continue;
     }
     for (const key of Object.keys(spec))
