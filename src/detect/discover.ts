@@ -214,13 +214,19 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   const placement = placeSuites(reader, skills, files.namedSuiteFiles, (s) => fresh.has(s));
   diagnostics.push(...placement.diagnostics);
   const pluginEvals = pluginEvalRoots(reader, skills, plugins);
-  const rootDirs = new Set(
-    skills.flatMap((s) => [...placement.rootsOf(s), ...(pluginEvals.get(s) ?? [])].map((r) => r.dir)),
-  );
+  // Every suite folder, asked for only when a JSON file that may be a trigger set turns up (rarely).
+  let rootDirs: Set<string> | undefined;
+  const inSuiteFolder = (f: string) => {
+    rootDirs ??= new Set(
+      skills.flatMap((s) => [...placement.rootsOf(s), ...(pluginEvals.get(s) ?? [])].map((r) => r.dir)),
+    );
+    return rootDirs.has(posix.dirname(f));
+  };
   const stray = strayTriggerSets(
     dirs,
     skills,
-    (f) => NAMED_SUITE_FILES.has(posix.basename(f)) || (rootDirs.has(posix.dirname(f)) && readByName(f)),
+    (f) => NAMED_SUITE_FILES.has(posix.basename(f)) || (readByName(f) && inSuiteFolder(f)),
+    (s) => fresh.has(s),
   );
   diagnostics.push(...stray.diagnostics);
   for (const skill of skills) {

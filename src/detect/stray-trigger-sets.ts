@@ -43,14 +43,18 @@ export function strayTriggerSets(
   dirs: DirIndex,
   skills: readonly Skill[],
   readByFormats: (file: string) => boolean,
+  /** Skills whose suite is read in this discovery (a record reused from head keeps its suite). */
+  fresh: (s: Skill) => boolean,
 ): StrayTriggerSets {
   const skillDirs = new Map(skills.map((s) => [s.dir, s]));
   const found = new Map<string, Skill | undefined>();
   const consider = (file: string, owner: Skill | undefined) => {
-    if (!found.has(file) && !readByFormats(file) && mayBeStrayTriggerSet(file) && isTriggerArray(dirs, file))
+    if (!found.has(file) && mayBeStrayTriggerSet(file) && !readByFormats(file) && isTriggerArray(dirs, file))
       found.set(file, owner ?? ownerByName(file, skills));
   };
-  const walk = (dir: string, depth: number, owner: Skill | undefined) => {
+  // In a skill's folder only folders named for evals are entered (`tests/`, `evals/`, `trigger-evals/`): its
+  // scripts and references are never listed for this, so a repository of 10,000 skills pays one listing each.
+  const walk = (dir: string, depth: number, owner: Skill | undefined, anyFolder: boolean) => {
     for (const [name, e] of dirs.list(dir) ?? []) {
       const path = dir === "" || dir === "." ? name : `${dir}/${name}`;
       if (e.link) continue;
@@ -61,16 +65,17 @@ export function strayTriggerSets(
         !SKIPPED_DIRS.has(name) &&
         !INPUT_DIRS.has(name) &&
         path !== SEED_EVALS_DIR &&
-        !skillDirs.has(path)
+        !skillDirs.has(path) &&
+        (anyFolder || EVALISH.test(name))
       )
-        walk(path, depth + 1, owner);
+        walk(path, depth + 1, owner, anyFolder);
     }
   };
   const root = skillDirs.get(".");
-  for (const s of skills) if (s.dir !== ".") walk(s.dir, 0, s);
+  for (const s of skills) if (s.dir !== "." && fresh(s)) walk(s.dir, 0, s, false);
   // The repository's top: its files and its harness folders (a root skill owns what it holds).
   for (const [name, e] of dirs.list("") ?? []) if (e.kind === "file" && !e.link) consider(name, root);
-  for (const top of TOP_EVAL_DIRS) if (dirs.isDir(top) && !skillDirs.has(top)) walk(top, 1, root);
+  for (const top of TOP_EVAL_DIRS) if (dirs.isDir(top) && !skillDirs.has(top)) walk(top, 1, root, true);
   const only = skills.length === 1 ? skills[0] : undefined;
   const roots = new Map<Skill, SuiteRoot[]>();
   const diagnostics: Diagnostic[] = [];
