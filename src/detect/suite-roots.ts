@@ -42,6 +42,7 @@ const FORMAT_OF: Record<string, SuiteFormat> = {
   "evals.json": "skill-creator",
   "eval.yaml": "waza",
   "eval.yml": "waza",
+  "eval.vally.yaml": "waza",
   "trigger_tests.yaml": "waza",
   "trigger_tests.yml": "waza",
 };

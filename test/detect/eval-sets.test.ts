@@ -145,6 +145,13 @@ function evalRepo(): string {
       "plugins/kit/skills/zeta/SKILL.md": skillMd("zeta"),
       "tests/kit/zeta/eval.yaml": VALLY,
       "tests/kit/zeta/fixtures/inventory.txt": "bolts 3\nnuts 4\n",
+      // dotnet/skills keeps Vally's file as eval.vally.yaml, for a while beside the older eval.yaml.
+      "tests/kit/zeta/eval.vally.yaml": VALLY,
+      "plugins/kit/skills/eta/SKILL.md": skillMd("eta"),
+      "tests/kit/eta/eval.vally.yaml": VALLY.replace(/zeta/g, "eta").replace(
+        /\n {4}environment:[\s\S]*?dest: inventory.txt\n/,
+        "\n",
+      ),
     },
     "sg-eval-sets-",
   );
@@ -229,6 +236,14 @@ describe("every eval set a repository has is read or named", () => {
     expect(ds.filter((d) => d.severity === "warning")).toEqual([]);
     // exit-success: not graded, at its line.
     expect(ds.filter((d) => d.code === "suite/not-graded").map((d) => d.line)).toEqual([18]);
+  });
+
+  it("Vally's eval.vally.yaml is read where it is the only eval file, and named beside an eval.yaml", () => {
+    expect(row(v.skills, "kit:eta").cases).toBe(2);
+    expect(row(v.skills, "kit:eta").suiteFiles).toContain("tests/kit/eta/eval.vally.yaml");
+    const copy = about(v.diagnostics, "tests/kit/zeta/eval.vally.yaml");
+    expect(copy.map((d) => [d.severity, d.code])).toEqual([["notice", "suite/not-read"]]);
+    expect(row(v.skills, "kit:zeta").cases).toBe(2);
   });
 });
 

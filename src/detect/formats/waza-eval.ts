@@ -9,7 +9,9 @@ import type { SuiteDraft } from "./types.js";
 import { loadVally } from "./vally.js";
 import { loadScenarios } from "./waza-scenarios.js";
 
-export const WAZA_EVAL_FILES = ["eval.yaml", "eval.yml"];
+/** waza's names, and Vally's (dotnet/skills keeps `eval.vally.yaml`, for a while beside an older `eval.yaml`). */
+export const WAZA_EVAL_FILES = ["eval.yaml", "eval.yml", "eval.vally.yaml"];
+const VALLY_FILE = "eval.vally.yaml";
 
 /**
  * Keys of waza's `eval.yaml` (its published schema), and of the older dialect its own repository still writes
@@ -69,6 +71,16 @@ export function loadWazaEval(reader: SuiteReader, root: string, draft: SuiteDraf
   for (const name of WAZA_EVAL_FILES) {
     const file = posix.join(root, name);
     if (!reader.exists(file)) continue;
+    const older = WAZA_EVAL_FILES.filter((n) => n !== VALLY_FILE && reader.exists(posix.join(root, n)));
+    if (name === VALLY_FILE && older.length > 0) {
+      // The same stimuli twice would be every case twice: the eval.yaml beside it is read, this one named.
+      reader.notice(
+        { file, line: 1, column: 1 },
+        "suite/not-read",
+        `not read: ${older.join(" and ")} beside it is read as this folder's suite (a second file of the same cases would run each twice)`,
+      );
+      continue;
+    }
     const src = reader.withinPart({ part: "case" }, () => reader.read(file)).value;
     if (!src) continue;
     if (!isObject(src.value)) {
