@@ -139,6 +139,9 @@ function evalRepo(): string {
       ),
       "skills/delta/tests/trigger-evals/delta-routing.json": triggers("delta"),
       "skills/epsilon/SKILL.md": skillMd("epsilon"),
+      // A suite file by skill-creator's name in the skill's own tests/ folder (dotnet/skills keeps eval.yaml there).
+      "skills/theta/SKILL.md": skillMd("theta"),
+      "skills/theta/tests/evals.json": triggers("theta"),
       "tests/trigger-evals/epsilon.json": triggers("epsilon"),
       // At the root of a repository of several skills: whose it is, is not clear.
       "trigger-evals.json": triggers("anything"),
@@ -224,6 +227,10 @@ describe("every eval set a repository has is read or named", () => {
     const epsilon = row(v.skills, "epsilon");
     expect(epsilon.suiteFiles).toContain("tests/trigger-evals/epsilon.json");
     expect(epsilon.triggerQueries).toBe(3);
+    const theta = row(v.skills, "theta");
+    expect(theta.suiteFiles).toContain("skills/theta/tests/evals.json");
+    expect(theta.triggerQueries).toBe(3);
+    expect(about(v.diagnostics, "skills/theta/tests/evals.json")).toEqual([]);
     const root = about(v.diagnostics, "trigger-evals.json");
     expect(root.map((d) => [d.severity, d.code])).toEqual([["notice", "suite/unread-file"]]);
     expect(root[0]!.message).toMatch(/trigger set/);
@@ -245,6 +252,27 @@ describe("every eval set a repository has is read or named", () => {
     expect(copy.map((d) => [d.severity, d.code])).toEqual([["notice", "suite/not-read"]]);
     expect(row(v.skills, "kit:zeta").cases).toBe(2);
   });
+});
+
+describe("skillgate's own trigger-eval.json stays strict", () => {
+  it("in a seed suite folder, a misspelt key is an error, not another tool's file", async () => {
+    const dir = writeRepo(
+      {
+        ".claude/skills/iota/SKILL.md": skillMd("iota"),
+        ".agent/evals/iota/meta.json": '{"trials": 1}\n',
+        ".agent/evals/iota/trigger-eval.json": JSON.stringify({
+          should_fire: ["do iota"],
+          shouldNotFire: [],
+        }),
+      },
+      "sg-eval-seed-",
+    );
+    scratch.push(dir);
+    const r = await validate(dir);
+    expect(r.code).toBe(2);
+    const ds = about(r.diagnostics, ".agent/evals/iota/trigger-eval.json");
+    expect(ds.filter((d) => d.severity === "error").map((d) => d.code)).toContain("suite/trigger-eval");
+  }, 60_000);
 });
 
 describe("discovery does not depend on folder order", () => {

@@ -11,7 +11,7 @@ import type {
 import { assertionFileSchema, caseSchema, metaSchema, triggerEvalSchema } from "../schemas.js";
 import type { SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
-import { addTriggers, isSeedTriggerSet } from "./skill-creator.js";
+import { addTriggers, seedOwnsTriggerFile } from "./skill-creator.js";
 import type { SuiteFormatLoader } from "./types.js";
 
 const DATA_FILE = /\.(json|ya?ml)$/i;
@@ -26,7 +26,7 @@ export const seedFormat: SuiteFormatLoader = {
       reader.isDir(posix.join(root, "prompts")) ||
       // Another shape there is another tool's trigger set (skill-creator's array …); one that does not parse is
       // ours to report.
-      (reader.exists(trigger) && seedOwns(reader, trigger))
+      (reader.exists(trigger) && seedOwnsTriggerFile(reader, trigger))
     );
   },
   load(reader, root, draft) {
@@ -94,7 +94,7 @@ export const seedFormat: SuiteFormatLoader = {
     const triggerFile = posix.join(root, "trigger-eval.json");
     if (reader.exists(triggerFile))
       reader.withinPart({ part: "trigger" }, () => {
-        if (!seedOwns(reader, triggerFile)) return; // another tool's shape: the skill-creator loader reads it
+        if (!seedOwnsTriggerFile(reader, triggerFile)) return; // another tool's shape: the skill-creator loader reads it
         const src = reader.read(triggerFile);
         if (src && reader.validate(triggerEvalSchema, src.value, src, [], "suite/trigger-eval")) {
           const v = src.value as { shouldFire: unknown[]; shouldNotFire: unknown[] };
@@ -109,12 +109,6 @@ export const seedFormat: SuiteFormatLoader = {
       });
   },
 };
-
-/** A trigger-eval.json in the seed's object form, or one that does not parse (a broken file is reported here). */
-function seedOwns(reader: SuiteReader, file: string): boolean {
-  const src = reader.read(file);
-  return !src || isSeedTriggerSet(src.value);
-}
 
 function triggerQuery(q: unknown, src: SourceFile, path: (string | number)[]): TriggerQuery {
   const loc = src.locate(path);

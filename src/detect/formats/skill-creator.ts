@@ -47,24 +47,30 @@ export const skillCreatorFormat: SuiteFormatLoader = {
 
 /** The trigger files of a suite folder that are not the seed layout's own (its object-form trigger-eval.json). */
 function triggerFiles(reader: SuiteReader, root: string): string[] {
-  return reader.list(root, TRIGGER_FILE).filter((f) => {
-    if (posix.basename(f) !== SEED_TRIGGER_FILE) return true;
-    const src = reader.read(f);
-    return !!src && !isSeedTriggerSet(src.value);
-  });
+  return reader
+    .list(root, TRIGGER_FILE)
+    .filter((f) => posix.basename(f) !== SEED_TRIGGER_FILE || !seedOwnsTriggerFile(reader, f));
 }
 
+/** The seed layout's keys, and the placeholders `skillgate init` writes for them. */
+const SEED_TRIGGER_KEY = /^(TODO-)?should(Not)?Fire$/;
+
 /**
- * Whether a parsed `trigger-eval.json` is the seed layout's (`shouldFire` / `shouldNotFire`): only then is it
- * checked strictly; any other shape is another tool's file under the same name, read by its shape or named.
+ * Whether a `trigger-eval.json` is the seed layout's, checked strictly (a wrong key is an error): one that does not
+ * parse, one with `shouldFire` / `shouldNotFire`, or an object with no trigger lists in a seed suite folder (beside
+ * `meta.json` or `prompts/`, where a misspelt key is ours to report). Any other shape is another tool's file under
+ * the same name, read by its shape or named, never an error.
  */
-export function isSeedTriggerSet(value: unknown): boolean {
-  return (
-    !!value &&
-    typeof value === "object" &&
-    !Array.isArray(value) &&
-    ("shouldFire" in value || "shouldNotFire" in value)
-  );
+export function seedOwnsTriggerFile(reader: SuiteReader, file: string): boolean {
+  const src = reader.read(file);
+  if (!src) return true;
+  const v = src.value;
+  if (!v || typeof v !== "object" || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  if (Object.keys(o).some((k) => SEED_TRIGGER_KEY.test(k))) return true;
+  if (Object.values(o).some((x) => Array.isArray(x) && x.length > 0 && x.every(isTriggerItem))) return false;
+  const dir = posix.dirname(file);
+  return reader.exists(posix.join(dir, "meta.json")) || reader.isDir(posix.join(dir, "prompts"));
 }
 
 /**
