@@ -734,6 +734,18 @@ export function loadSuite(
     });
     return undefined;
   }
+  const sourceFiles = [...new Set(reader.sourceFiles.slice(start))];
+  const queries = (draft.trigger?.shouldFire.length ?? 0) + (draft.trigger?.shouldNotFire.length ?? 0);
+  if (draft.cases.length === 0 && queries === 0 && partProblems.length === 0)
+    // Attached, yet nothing in it runs (a file of another shape, every task disabled …): said, never silence.
+    diagnostics.push({
+      file: sourceFiles[0] ?? root,
+      line: 1,
+      column: 1,
+      severity: "notice",
+      code: "suite/no-cases",
+      message: `${skill.name}'s suite files hold no case and no trigger query that skillgate reads: nothing of this skill is gated by them`,
+    });
   return {
     skill: skill.name,
     root,
@@ -746,7 +758,7 @@ export function loadSuite(
     },
     cases: draft.cases,
     trigger: draft.trigger,
-    sourceFiles: [...new Set(reader.sourceFiles.slice(start))],
+    sourceFiles,
     ...(partProblems.length > 0 ? { partProblems } : {}),
   };
 }

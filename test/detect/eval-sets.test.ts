@@ -254,6 +254,24 @@ describe("every eval set a repository has is read or named", () => {
   });
 });
 
+describe("a suite attached with nothing in it that runs", () => {
+  it("is a notice, never silence", async () => {
+    const dir = writeRepo(
+      {
+        "skills/kappa/SKILL.md": skillMd("kappa"),
+        "skills/kappa/evals/evals.json": JSON.stringify({ skill_name: "kappa", evals: [] }),
+      },
+      "sg-eval-empty-",
+    );
+    scratch.push(dir);
+    const r = await validate(dir);
+    expect(r.code).toBe(0);
+    expect(about(r.diagnostics, "skills/kappa/evals/evals.json").map((d) => [d.severity, d.code])).toEqual([
+      ["notice", "suite/no-cases"],
+    ]);
+  }, 60_000);
+});
+
 describe("skillgate's own trigger-eval.json stays strict", () => {
   it("in a seed suite folder, a misspelt key is an error, not another tool's file", async () => {
     const dir = writeRepo(
