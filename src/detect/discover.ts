@@ -736,8 +736,9 @@ export function loadSuite(
   }
   const sourceFiles = [...new Set(reader.sourceFiles.slice(start))];
   const queries = (draft.trigger?.shouldFire.length ?? 0) + (draft.trigger?.shouldNotFire.length ?? 0);
-  if (draft.cases.length === 0 && queries === 0 && partProblems.length === 0)
-    // Attached, yet nothing in it runs (a file of another shape, every task disabled …): said, never silence.
+  const said = reader.diagnostics.slice(firstDiagnostic).some((d) => d.code === "suite/not-read");
+  if (draft.cases.length === 0 && queries === 0 && partProblems.length === 0 && !said)
+    // Attached, yet nothing in it runs (`evals: []`, every task disabled …): said once, never silence.
     diagnostics.push({
       file: sourceFiles[0] ?? root,
       line: 1,
