@@ -10,6 +10,7 @@ import { DirIndex } from "./dir-index.js";
 import { foreignChecks } from "./foreign-vars.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
 import { pluginEvalFormat } from "./formats/plugin-eval.js";
+import { loadTriggerFile } from "./formats/skill-creator.js";
 import { findPlugins, type PluginManifest, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
 import { type Marketplace, readMarketplace } from "./marketplace.js";
 import {
@@ -25,6 +26,7 @@ import {
 import { repositoryName } from "./repo-name.js";
 import { type ExpectedName, NAME_MAX, parseSkillFile, UNICODE_NAME_PATTERN } from "./skill-file.js";
 import { parseSourceFile } from "./source-file.js";
+import { mayBeStrayTriggerSet, readByName, strayTriggerSets, TOP_EVAL_DIRS } from "./stray-trigger-sets.js";
 import { type AssertionTypeLookup, SuiteReader } from "./suite-context.js";
 import {
   conventionalSuiteRoots,
@@ -212,9 +214,24 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   const placement = placeSuites(reader, skills, files.namedSuiteFiles, (s) => fresh.has(s));
   diagnostics.push(...placement.diagnostics);
   const pluginEvals = pluginEvalRoots(reader, skills, plugins);
+  // Every suite folder, asked for only when a JSON file that may be a trigger set turns up (rarely).
+  let rootDirs: Set<string> | undefined;
+  const inSuiteFolder = (f: string) => {
+    rootDirs ??= new Set(
+      skills.flatMap((s) => [...placement.rootsOf(s), ...(pluginEvals.get(s) ?? [])].map((r) => r.dir)),
+    );
+    return rootDirs.has(posix.dirname(f));
+  };
+  const stray = strayTriggerSets(
+    dirs,
+    skills,
+    (f) => NAMED_SUITE_FILES.has(posix.basename(f)) || (readByName(f) && inSuiteFolder(f)),
+    (s) => fresh.has(s),
+  );
+  diagnostics.push(...stray.diagnostics);
   for (const skill of skills) {
     if (!fresh.has(skill)) continue; // a reused record keeps its suite
-    const roots = [...placement.rootsOf(skill), ...(pluginEvals.get(skill) ?? [])];
+    const roots = [...placement.rootsOf(skill), ...(pluginEvals.get(skill) ?? []), ...stray.rootsOf(skill)];
     const suite = loadSuite(reader, skill, diagnostics, roots, placement.elsewhere(skill));
     if (suite) skill.suite = suite;
   }
@@ -365,6 +382,8 @@ function reusable(reuse: ReuseUnchanged, baseDir: string) {
     return undefined;
   // A plugin's eval case added or removed changes its skill's suite from outside the skill's folder.
   if (reuse.changedFiles.some((f) => PLUGIN_EVAL_FILE.test(f))) return undefined;
+  // So may a trigger set at the repository's top or in its harness folders (`tests/trigger-evals/<skill>.json`).
+  if (reuse.changedFiles.some(strayOutsideSkills)) return undefined;
   // A suite file that names its skill (anywhere in the repository) touches the skill it names, on either side.
   const named = new Set<string>();
   for (const f of reuse.changedFiles)
@@ -382,6 +401,11 @@ function reusable(reuse: ReuseUnchanged, baseDir: string) {
       return s && !touched(s) ? s : undefined;
     },
   };
+}
+
+/** A file the stray trigger-set search reads outside skill folders: at the top, or below `tests/`, `evals/` … */
+function strayOutsideSkills(f: string): boolean {
+  return mayBeStrayTriggerSet(f) && (!f.includes("/") || TOP_EVAL_DIRS.includes(f.slice(0, f.indexOf("/"))));
 }
 
 /** The skill a suite file names (`skill_name` of evals.json, `skill` of waza files), read on its own. */
@@ -678,6 +702,10 @@ export function loadSuite(
           format.load(reader, root.dir, draft);
           if (!draft.formats.includes(format.format)) draft.formats.push(format.format);
         }
+    for (const file of roots.flatMap((r) => r.triggerFiles ?? [])) {
+      loadTriggerFile(reader, file, draft);
+      if (!draft.formats.includes("skill-creator")) draft.formats.push("skill-creator");
+    }
   } finally {
     reader.hide(new Set());
   }
@@ -706,6 +734,19 @@ export function loadSuite(
     });
     return undefined;
   }
+  const sourceFiles = [...new Set(reader.sourceFiles.slice(start))];
+  const queries = (draft.trigger?.shouldFire.length ?? 0) + (draft.trigger?.shouldNotFire.length ?? 0);
+  const said = reader.diagnostics.slice(firstDiagnostic).some((d) => d.code === "suite/not-read");
+  if (draft.cases.length === 0 && queries === 0 && partProblems.length === 0 && !said)
+    // Attached, yet nothing in it runs (`evals: []`, every task disabled …): said once, never silence.
+    diagnostics.push({
+      file: sourceFiles[0] ?? root,
+      line: 1,
+      column: 1,
+      severity: "notice",
+      code: "suite/no-cases",
+      message: `${skill.name}'s suite files hold no case and no trigger query that skillgate reads: nothing of this skill is gated by them`,
+    });
   return {
     skill: skill.name,
     root,
@@ -718,7 +759,7 @@ export function loadSuite(
     },
     cases: draft.cases,
     trigger: draft.trigger,
-    sourceFiles: [...new Set(reader.sourceFiles.slice(start))],
+    sourceFiles,
     ...(partProblems.length > 0 ? { partProblems } : {}),
   };
 }

@@ -14,6 +14,7 @@ export const NAMED_SUITE_FILES = new Set([
   "evals.json",
   "eval.yaml",
   "eval.yml",
+  "eval.vally.yaml",
   "trigger_tests.yaml",
   "trigger_tests.yml",
 ]);

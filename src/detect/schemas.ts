@@ -21,8 +21,9 @@ export const frontmatterSchema = {
     description: { type: "string" },
     license: { type: "string" },
     compatibility: { type: "string" },
-    // Non-string metadata values and a list of allowed tools are graded by profile in skill-file.ts.
-    metadata: { type: "object" },
+    // Non-string metadata values, a JSON string (OpenClaw's style) and a list of allowed tools are graded by
+    // profile in skill-file.ts.
+    metadata: { type: ["object", "string"] },
     "allowed-tools": {
       anyOf: [{ type: "string" }, { type: "array", items: { type: "string", minLength: 1 } }],
     },

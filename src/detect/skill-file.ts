@@ -198,7 +198,7 @@ export function parseSkillFile(
       `compatibility is ${frontmatter.compatibility.length} characters; the spec allows ${COMPATIBILITY_MAX}`,
     );
 
-  const metadata = frontmatter.metadata;
+  const metadata = jsonStringMetadata(frontmatter.metadata, fm.locate(["metadata"]), profile, diagnostics);
   let version: string | undefined;
   if (metadata && typeof metadata === "object" && !Array.isArray(metadata)) {
     // The spec's metadata maps strings to strings. skills-ref coerces other values to strings and Claude Code
@@ -298,6 +298,43 @@ function isTemplateName(name: unknown): boolean {
  * Under the `claude-code` profile a missing `name` or `description` is a warning: Claude Code names such a skill
  * after its folder and reads its first paragraph as the description. The spec requires both (`strict`).
  */
+/**
+ * `metadata` written as a JSON string (OpenClaw's `metadata: '{"openclaw": {…}}'`): read as the mapping it holds.
+ * Claude Code loads the skill whatever `metadata` is; the spec wants a mapping, so strict warns. A string that holds
+ * no JSON mapping is not metadata at all: an error under strict, a warning by default.
+ */
+function jsonStringMetadata(
+  metadata: unknown,
+  at: SourceLocation,
+  profile: ValidationProfile,
+  diagnostics: Diagnostic[],
+): unknown {
+  if (typeof metadata !== "string") return metadata;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(metadata);
+  } catch {
+    parsed = undefined;
+  }
+  const mapping = !!parsed && typeof parsed === "object" && !Array.isArray(parsed);
+  diagnostics.push({
+    ...at,
+    severity: mapping
+      ? profile === "strict"
+        ? "warning"
+        : "notice"
+      : profile === "strict"
+        ? "error"
+        : "warning",
+    code: "skill/metadata-string",
+    message: mapping
+      ? "`metadata` is a JSON string (OpenClaw's style): read as the mapping it holds; the spec wants a YAML mapping"
+      : "`metadata` is a string, not a mapping: Claude Code ignores it; the spec wants a mapping of strings",
+  });
+  // Values inside OpenClaw's mapping are its own (nested objects): not graded as the spec's string values.
+  return undefined;
+}
+
 function claudeCodeDefault(d: Diagnostic): Diagnostic {
   const m = /^missing required key `(name|description)`$/.exec(d.message);
   if (!m) return d;

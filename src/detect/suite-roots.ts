@@ -9,6 +9,8 @@ import { localName, SEED_EVALS_DIR, seedSuiteDir } from "./touched.js";
 export interface SuiteRoot {
   dir: string;
   formats?: SuiteFormat[];
+  /** skill-creator trigger sets found by their content in this folder, read whatever their name. */
+  triggerFiles?: string[];
 }
 
 /** The repository-relative form of a folder path: `.` is the root. */
@@ -40,6 +42,7 @@ const FORMAT_OF: Record<string, SuiteFormat> = {
   "evals.json": "skill-creator",
   "eval.yaml": "waza",
   "eval.yml": "waza",
+  "eval.vally.yaml": "waza",
   "trigger_tests.yaml": "waza",
   "trigger_tests.yml": "waza",
 };
@@ -151,7 +154,11 @@ export function placeSuites(
         ? (resolve(`${posix.basename(posix.dirname(dir))}:${posix.basename(dir)}`) ??
           resolve(posix.basename(dir)))
         : undefined;
-    const owner = namedSkill ?? inSuiteOf ?? beside ?? byFolder;
+    // Else the skill whose folder holds it (`<skill>/tests/eval.yaml`, `<skill>/tests/evals.json`): a file inside
+    // a skill's folder naming none is that skill's.
+    const enclosing =
+      named === undefined && !inSuiteOf && !beside && !byFolder ? enclosingSkill(dir, byDir) : undefined;
+    const owner = namedSkill ?? inSuiteOf ?? beside ?? byFolder ?? enclosing;
     if (!owner) {
       if (named === undefined)
         diagnostics.push({
@@ -183,6 +190,15 @@ export function placeSuites(
     elsewhere: (skill) => hidden.get(skill) ?? new Set(),
     diagnostics,
   };
+}
+
+/** The skill whose folder holds `dir` (the nearest one up), if any. */
+function enclosingSkill(dir: string, byDir: ReadonlyMap<string, Skill>): Skill | undefined {
+  for (let d = posix.dirname(dir); d !== "." && d !== "/"; d = posix.dirname(d)) {
+    const s = byDir.get(d);
+    if (s) return s;
+  }
+  return undefined;
 }
 
 /**

@@ -10,7 +10,7 @@ const EVAL_NAME = /eval|trigger|scenario|case|task|test|prompt|assert|expect|gra
 /** Folders whose data files are cases by their place (getsentry's `evals/scenarios/*.json`). */
 const CASE_DIRS = new Set(["scenarios", "cases", "tasks", "prompts", "tests", "assertions", "graders"]);
 /** Folders of files a case copies into the workspace: inputs, not eval files. */
-const INPUT_DIRS = new Set([
+export const INPUT_DIRS = new Set([
   "files",
   "fixtures",
   "assets",
@@ -24,7 +24,7 @@ const INPUT_DIRS = new Set([
 const MAX_DEPTH = 3;
 
 const WHAT_IS_READ =
-  "evals.json (skill-creator), eval.yaml with tasks/*.yaml and trigger_tests.yaml (waza), meta.json with prompts/ and assertions/ (skillgate), and trigger sets named trigger-eval.json, trigger_evals.json, triggers.json or eval_set.json";
+  "evals.json (skill-creator), eval.yaml with tasks/*.yaml and trigger_tests.yaml (waza; skillgrade's and Vally's eval.yaml by their shape), meta.json with prompts/ and assertions/ (skillgate), trigger sets in a JSON file whose name says trigger or eval set, and skill-creator trigger arrays `[{query, should_trigger}]` anywhere in the skill's folder";
 
 /**
  * Files that look like eval files but that no format read (#28: no silent gaps): a second `evals-*.json` beside

@@ -199,8 +199,13 @@ describe("no silent gaps: eval files in layouts skillgate does not read", () => 
       "plugins/sec/skills/audit/evals/evals.json": evalsJson,
       // beside evals.json: a second set skill-creator does not read either
       "plugins/sec/skills/audit/evals/evals-hard.json": evalsJson,
-      // a trigger set beside SKILL.md rather than in the suite folder
-      "plugins/sec/skills/audit/trigger-eval.json": trigger,
+      // the seed layout's trigger set beside SKILL.md rather than in the suite folder
+      "plugins/sec/skills/audit/trigger-eval.json": JSON.stringify({
+        shouldFire: ["Audit it."],
+        shouldNotFire: [],
+      }),
+      // a skill-creator trigger array there is told by its content and attached (#43)
+      "plugins/sec/skills/audit/routing-triggers.json": trigger,
       // a plugin-level case folder (trailofbits' layout) of a plugin with two skills (one skill's is read)
       "plugins/sec/skills/scan/SKILL.md": skillMd("scan"),
       "plugins/sec/evals/sql-injection/case.yaml": "prompt: Find the bug.\nexpected: SQL injection\n",
@@ -223,8 +228,12 @@ describe("no silent gaps: eval files in layouts skillgate does not read", () => 
       "plugins/sec/skills/audit/evals/trigger-eval.json",
     );
     expect(unread.find((d) => d.file.endsWith("evals-hard.json"))!.message).toContain("evals.json");
-    // The suite the skill has is still read.
+    // The suite the skill has is still read, and the trigger array beside SKILL.md with it.
     expect(skill(found.skills, "sec:audit").suite?.cases.map((c) => c.id)).toEqual(["eval-1"]);
+    expect(skill(found.skills, "sec:audit").suite?.sourceFiles).toContain(
+      "plugins/sec/skills/audit/routing-triggers.json",
+    );
+    expect(skill(found.skills, "sec:audit").suite?.trigger?.shouldFire).toHaveLength(1);
   });
 
   it("every file a format reads is attached, with no notice", () => {

@@ -11,7 +11,7 @@ import type {
 import { assertionFileSchema, caseSchema, metaSchema, triggerEvalSchema } from "../schemas.js";
 import type { SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
-import { addTriggers } from "./skill-creator.js";
+import { addTriggers, seedOwnsTriggerFile } from "./skill-creator.js";
 import type { SuiteFormatLoader } from "./types.js";
 
 const DATA_FILE = /\.(json|ya?ml)$/i;
@@ -24,8 +24,9 @@ export const seedFormat: SuiteFormatLoader = {
     return (
       reader.exists(posix.join(root, "meta.json")) ||
       reader.isDir(posix.join(root, "prompts")) ||
-      // An array there is skill-creator's trigger set; one that does not parse is ours to report.
-      (reader.exists(trigger) && !Array.isArray(reader.read(trigger)?.value))
+      // Another shape there is another tool's trigger set (skill-creator's array …); one that does not parse is
+      // ours to report.
+      (reader.exists(trigger) && seedOwnsTriggerFile(reader, trigger))
     );
   },
   load(reader, root, draft) {
@@ -93,8 +94,8 @@ export const seedFormat: SuiteFormatLoader = {
     const triggerFile = posix.join(root, "trigger-eval.json");
     if (reader.exists(triggerFile))
       reader.withinPart({ part: "trigger" }, () => {
+        if (!seedOwnsTriggerFile(reader, triggerFile)) return; // another tool's shape: the skill-creator loader reads it
         const src = reader.read(triggerFile);
-        if (src && Array.isArray(src.value)) return; // skill-creator array form: its own loader reads it
         if (src && reader.validate(triggerEvalSchema, src.value, src, [], "suite/trigger-eval")) {
           const v = src.value as { shouldFire: unknown[]; shouldNotFire: unknown[] };
           // A skill with two suite folders (`.agent/evals/<name>/` and its own `evals/`) gets both sets.

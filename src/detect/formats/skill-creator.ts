@@ -4,8 +4,13 @@ import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
 import type { SuiteDraft, SuiteFormatLoader } from "./types.js";
 
-/** skill-creator's trigger sets have no fixed file name; these are the names we look at. */
-const TRIGGER_FILE = /^(trigger[-_]?evals?|triggers?|trigger[-_]?queries|eval[-_]?set)\.json$/i;
+/**
+ * skill-creator's trigger sets have no fixed file name (`trigger-eval.json`, `trigger_eval_set.json`,
+ * `eval_set.json` …): a JSON file of a suite folder whose name says "trigger" or "eval set" is read by its content.
+ */
+export const TRIGGER_FILE = /^[^/]*(trigger|eval[-_]?set)[^/]*\.json$/i;
+/** The seed layout's trigger file: its object form (`shouldFire`, `shouldNotFire`) is the seed loader's. */
+const SEED_TRIGGER_FILE = "trigger-eval.json";
 
 /** Keys of an `evals[]` entry skill-creator reads or writes itself (`eval_name` in its eval_metadata.json). */
 const EVAL_KEYS = new Set([
@@ -31,21 +36,69 @@ export const skillCreatorFormat: SuiteFormatLoader = {
   format: "skill-creator",
   detect(reader, root) {
     // A trigger file in the object form (`trigger-eval.json` of the seed layout) is the seed loader's.
-    return (
-      reader.exists(posix.join(root, "evals.json")) ||
-      reader.list(root, TRIGGER_FILE).some((f) => Array.isArray(reader.read(f)?.value))
-    );
+    return reader.exists(posix.join(root, "evals.json")) || triggerFiles(reader, root).length > 0;
   },
   load(reader, root, draft) {
     const evalsFile = posix.join(root, "evals.json");
     if (reader.exists(evalsFile)) loadEvalsFile(reader, evalsFile, root, draft);
-    for (const file of reader.list(root, TRIGGER_FILE)) {
-      const src = reader.read(file);
-      if (!src || !Array.isArray(src.value)) continue; // the seed loader reads the object form
-      reader.withinPart({ part: "trigger" }, () => loadTriggerArray(reader, src, [], draft));
-    }
+    for (const file of triggerFiles(reader, root)) loadTriggerFile(reader, file, draft);
   },
 };
+
+/** The trigger files of a suite folder that are not the seed layout's own (its object-form trigger-eval.json). */
+function triggerFiles(reader: SuiteReader, root: string): string[] {
+  return reader
+    .list(root, TRIGGER_FILE)
+    .filter((f) => posix.basename(f) !== SEED_TRIGGER_FILE || !seedOwnsTriggerFile(reader, f));
+}
+
+/** The seed layout's keys, and the placeholders `skillgate init` writes for them. */
+const SEED_TRIGGER_KEY = /^(TODO-)?should(Not)?Fire$/;
+
+/**
+ * Whether a `trigger-eval.json` is the seed layout's, checked strictly (a wrong key is an error): one that does not
+ * parse, one with `shouldFire` / `shouldNotFire`, or an object with no trigger lists in a seed suite folder (beside
+ * `meta.json` or `prompts/`, where a misspelt key is ours to report). Any other shape is another tool's file under
+ * the same name, read by its shape or named, never an error.
+ */
+export function seedOwnsTriggerFile(reader: SuiteReader, file: string): boolean {
+  const src = reader.read(file);
+  if (!src) return true;
+  const v = src.value;
+  if (!v || typeof v !== "object" || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  if (Object.keys(o).some((k) => SEED_TRIGGER_KEY.test(k))) return true;
+  if (Object.values(o).some((x) => Array.isArray(x) && x.length > 0 && x.every(isTriggerItem))) return false;
+  const dir = posix.dirname(file);
+  return reader.exists(posix.join(dir, "meta.json")) || reader.isDir(posix.join(dir, "prompts"));
+}
+
+/**
+ * A trigger file of another tool, read by its shape: skill-creator's array `[{query, should_trigger}]`, or an
+ * object holding such lists under keys of its own (`{skill_name, queries: [...]}`). A file of neither shape is
+ * not a trigger set: one located notice, never an error, as it is no file skillgate's formats define.
+ */
+export function loadTriggerFile(reader: SuiteReader, file: string, draft: SuiteDraft): void {
+  const src = reader.withinPart({ part: "trigger" }, () => reader.read(file)).value;
+  if (!src) return;
+  const v = src.value;
+  if (Array.isArray(v) && v.some(isTriggerItem)) {
+    reader.withinPart({ part: "trigger" }, () => loadTriggerArray(reader, src, [], draft));
+    return;
+  }
+  const o = v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  const lists = Object.keys(o).filter(
+    (k) => Array.isArray(o[k]) && (o[k] as unknown[]).length > 0 && (o[k] as unknown[]).every(isTriggerItem),
+  );
+  for (const key of lists)
+    reader.withinPart({ part: "trigger" }, () => loadTriggerArray(reader, src, [key], draft));
+  if (lists.length === 0)
+    reader.notice(
+      src.locate([]),
+      "suite/not-read",
+      "not read: no trigger queries in a shape skillgate knows (skill-creator's `[{query, should_trigger}]`, or the seed layout's `{shouldFire, shouldNotFire}` in trigger-eval.json); nothing in this file is gated",
+    );
+}
 
 function loadEvalsFile(reader: SuiteReader, file: string, root: string, draft: SuiteDraft): void {
   // A file that does not parse takes its cases with it, nothing else.
@@ -223,7 +276,7 @@ const QUERY_KEYS = ["query", "prompt", "input"] as const;
 /** Keys only a case has: an entry holding one is a case, whatever else it says. */
 const CASE_ONLY_KEYS = ["expectations", "assertions", "expected_output", "files"];
 
-function isTriggerItem(q: unknown): boolean {
+export function isTriggerItem(q: unknown): boolean {
   if (!q || typeof q !== "object" || Array.isArray(q)) return false;
   const o = q as Record<string, unknown>;
   return (

@@ -4,10 +4,14 @@ import type { Assertion, Case, CaseFile } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
 import { notGraded } from "./not-graded.js";
+import { isSkillgradeEval, loadSkillgrade } from "./skillgrade.js";
 import type { SuiteDraft } from "./types.js";
+import { loadVally } from "./vally.js";
 import { loadScenarios } from "./waza-scenarios.js";
 
-export const WAZA_EVAL_FILES = ["eval.yaml", "eval.yml"];
+/** waza's names, and Vally's (dotnet/skills keeps `eval.vally.yaml`, for a while beside an older `eval.yaml`). */
+export const WAZA_EVAL_FILES = ["eval.yaml", "eval.yml", "eval.vally.yaml"];
+const VALLY_FILE = "eval.vally.yaml";
 
 /**
  * Keys of waza's `eval.yaml` (its published schema), and of the older dialect its own repository still writes
@@ -67,6 +71,16 @@ export function loadWazaEval(reader: SuiteReader, root: string, draft: SuiteDraf
   for (const name of WAZA_EVAL_FILES) {
     const file = posix.join(root, name);
     if (!reader.exists(file)) continue;
+    const older = WAZA_EVAL_FILES.filter((n) => n !== VALLY_FILE && reader.exists(posix.join(root, n)));
+    if (name === VALLY_FILE && older.length > 0) {
+      // The same stimuli twice would be every case twice: the eval.yaml beside it is read, this one named.
+      reader.notice(
+        { file, line: 1, column: 1 },
+        "suite/not-read",
+        `not read: ${older.join(" and ")} beside it is read as this folder's suite (a second file of the same cases would run each twice)`,
+      );
+      continue;
+    }
     const src = reader.withinPart({ part: "case" }, () => reader.read(file)).value;
     if (!src) continue;
     if (!isObject(src.value)) {
@@ -82,6 +96,15 @@ export function loadWazaEval(reader: SuiteReader, root: string, draft: SuiteDraf
     const spec = src.value;
     if (Array.isArray(spec.scenarios)) {
       loadScenarios(reader, src, draft);
+      continue;
+    }
+    // Other tools' files under waza's name, told by their shape: Vally's `stimuli`, skillgrade's `instruction`s.
+    if (Array.isArray(spec.stimuli)) {
+      loadVally(reader, src, root, draft);
+      continue;
+    }
+    if (isSkillgradeEval(spec)) {
+      loadSkillgrade(reader, src, root, draft);
       continue;
     }
     for (const key of Object.keys(spec))

@@ -60,7 +60,7 @@ export function loadScenarios(reader: SuiteReader, src: SourceFile, draft: Suite
 }
 
 /** A case id from the scenario's name (`Diagnose build failures` → `diagnose-build-failures`). */
-function scenarioId(s: unknown, i: number): string {
+export function scenarioId(s: unknown, i: number): string {
   const name = isObject(s) && typeof s.name === "string" ? s.name : "";
   const slug = name
     .toLowerCase()
