@@ -25,6 +25,7 @@ import {
 import { tmpdir } from "node:os";
 import { isAbsolute, join, normalize, sep } from "node:path";
 import type { InstalledSkill, TrialRequest, Workspace } from "../model/index.js";
+import { plantDecoys } from "../observe/decoys.js";
 import { forgetRunFolder, registerRunFolder } from "../sandbox/isolation/run-folder.js";
 import { BATCH_PREFIX } from "./workspace-parent.js";
 
@@ -195,6 +196,7 @@ export class TrialWorkspaces {
         installed.add(layout.rel);
         ws.skillPaths[skill.name] = `${dir}/${layout.rel}`;
       }
+      ws.decoys = plantDecoys(dir, home, initial);
       return ws;
     } catch (e) {
       this.dispose(ws);

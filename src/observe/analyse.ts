@@ -8,6 +8,7 @@
 import { basename, isAbsolute, join, normalize } from "node:path";
 import { type ActionInput, ActionSet } from "./actions.js";
 import { commandFindings, isSettingsFile } from "./commands.js";
+import type { DecoyFinder } from "./decoys.js";
 import {
   dnsQueryName,
   httpHost,
@@ -24,8 +25,8 @@ export interface TraceContext extends PathContext {
   skills: Readonly<Record<string, string>>;
   /** The agent command (its argv) as skillgate starts it: where the agent's part of the trace begins. */
   agentCommands: readonly (readonly string[])[];
-  /** Finds planted decoy values in a text (argv, a DNS name, a request): the decoy's name, or undefined. */
-  findDecoy?: (text: string) => string | undefined;
+  /** Finds planted decoy values (decoys.ts): in a text (argv, a request), in a host name. */
+  decoys?: Pick<DecoyFinder, "find" | "findInName">;
 }
 
 interface Proc {
@@ -52,10 +53,19 @@ const ESCAPE_CALLS = new Set([
 const SETID_CALLS = new Set(["setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid"]);
 const PTRACE_ATTACH = /^PTRACE_(?:ATTACH|SEIZE|POKE|SETREGS|INTERRUPT)/;
 
-/** The host pid of a clone's child: `5 /* 11620 in strace's PID NS *\/` names both. */
-function childPid(result: string): number | undefined {
-  const m = /^(\d+)(?: \/\* (\d+) in strace's PID NS \*\/)?/.exec(result);
-  return m ? Number(m[2] ?? m[1]) : undefined;
+/** The child's id a clone returns, as its parent sees it (inside a pid namespace: the namespace's id). */
+function childId(result: string): number | undefined {
+  const m = /^(\d+)/.exec(result);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** A clone whose child has not yet been seen. */
+interface Birth {
+  parent: number;
+  thread: boolean;
+  /** The child's id in the parent's pid namespace. */
+  id?: number;
+  taken: boolean;
 }
 
 const sameArgv = (a: readonly string[], b: readonly string[]) =>
@@ -71,21 +81,57 @@ export class TraceAnalysis {
   private readonly parentOf = new Map<number, number>();
   /** A program a process could not find on one PATH entry: judged once its search ends (found, or not at all). */
   private readonly pendingExec = new Map<number, readonly string[]>();
+  private agentStarted = false;
 
   constructor(private readonly ctx: TraceContext) {}
 
   run(calls: readonly Syscall[]): void {
-    // Parents first: a child's first call may be printed before its parent's clone returns.
-    for (const c of calls) {
-      if (!/^(?:clone3?|v?fork)$/.test(c.name)) continue;
-      const child = childPid(c.result);
-      if (child === undefined) continue;
-      if (/CLONE_THREAD/.test(c.args[0] ?? "")) this.threadOf.set(child, this.tgid(c.pid));
-      else this.parentOf.set(child, this.tgid(c.pid));
-    }
+    this.family(calls);
     for (const c of calls) this.call(c);
     for (const [pid, pending] of this.pendingExec) this.judgeExec(this.proc(pid), pending, false);
     this.pendingExec.clear();
+  }
+
+  /**
+   * Who made whom. strace names every process by its host pid, but a clone made inside the sandbox returns the
+   * child's id in the sandbox's pid namespace (strace's own translation, `--decode-pids=pidns`, scans /proc of the
+   * whole host for each one: seconds per trial on a busy machine). A new program's first call, set_tid_address,
+   * returns that id: a child that runs a program is matched to the clone that made it exactly. Any other child (a
+   * subshell, a thread) is given the latest clone entered before its first call whose child is not yet placed:
+   * strace prints a clone's entry before the child it makes can run.
+   */
+  private family(calls: readonly Syscall[]): void {
+    const idOf = new Map<number, number>();
+    for (const c of calls)
+      if (c.name === "set_tid_address" && !idOf.has(c.pid)) idOf.set(c.pid, Number(c.result));
+    const births: Birth[] = [];
+    const seen = new Set<number>();
+    for (const c of calls) {
+      if (!seen.has(c.pid)) {
+        if (seen.size > 0) this.place(c.pid, births, idOf.get(c.pid));
+        seen.add(c.pid);
+      }
+      if (/^(?:clone3?|v?fork)$/.test(c.name))
+        births.push({
+          parent: this.tgid(c.pid),
+          thread: /CLONE_THREAD/.test(c.args[0] ?? ""),
+          id: childId(c.result),
+          taken: false,
+        });
+    }
+  }
+
+  private place(pid: number, births: Birth[], id: number | undefined): void {
+    let birth: Birth | undefined;
+    for (let i = births.length - 1; i >= 0 && !birth; i--) {
+      const b = births[i]!;
+      if (!b.taken && !b.thread && id !== undefined && b.id === id) birth = b;
+    }
+    for (let i = births.length - 1; i >= 0 && !birth; i--) if (!births[i]!.taken) birth = births[i];
+    if (!birth) return;
+    birth.taken = true;
+    if (birth.thread) this.threadOf.set(pid, birth.parent);
+    else this.parentOf.set(pid, birth.parent);
   }
 
   private tgid(pid: number): number {
@@ -98,9 +144,10 @@ export class TraceAnalysis {
     if (!p) {
       const parentId = this.parentOf.get(id);
       const parent = parentId !== undefined && parentId !== id ? this.proc(parentId) : undefined;
+      // With no parent known, a process that starts once the agent runs is the agent's.
       p = parent
         ? { agent: parent.agent, argv: parent.argv, cwd: parent.cwd, skillFiles: [...parent.skillFiles] }
-        : { agent: false, argv: [], skillFiles: [] };
+        : { agent: this.agentStarted, argv: [], skillFiles: [] };
       this.procs.set(id, p);
     }
     return p;
@@ -114,6 +161,7 @@ export class TraceAnalysis {
         if (this.ctx.agentCommands.some((a) => sameArgv(a, argv))) {
           p.agent = true;
           p.argv = argv;
+          this.agentStarted = true;
         }
       }
       return;
@@ -184,7 +232,7 @@ export class TraceAnalysis {
   private judgeExec(p: Proc, argv: readonly string[], ok: boolean): void {
     for (const f of commandFindings(argv))
       this.actions.add({ ...f, argv, skillFiles: p.skillFiles, ...(ok ? {} : { denied: true }) });
-    const decoy = this.ctx.findDecoy?.(argv.join(" "));
+    const decoy = this.ctx.decoys?.find(argv.join("\n"));
     if (decoy)
       this.actions.add({
         class: "credential-leak",
@@ -266,8 +314,7 @@ export class TraceAnalysis {
         });
       }
       const decoy =
-        this.ctx.findDecoy?.(b.toString("latin1")) ??
-        (name ? this.ctx.findDecoy?.(name.replace(/\./g, "")) : undefined);
+        this.ctx.decoys?.find(b.toString("utf8")) ?? (name ? this.ctx.decoys?.findInName(name) : undefined);
       if (decoy)
         this.add(p, {
           class: "credential-leak",

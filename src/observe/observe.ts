@@ -9,6 +9,7 @@ import type { Observation, Workspace } from "../model/index.js";
 import type { ActionSet } from "./actions.js";
 import { analyseTrace } from "./analyse.js";
 import { settingsBypass } from "./commands.js";
+import { DecoyFinder } from "./decoys.js";
 import { displayPath } from "./paths.js";
 import { makeTraceFolder, readTraceFile, tracedCommand, tracer } from "./tracer.js";
 
@@ -29,10 +30,6 @@ export interface ObserveTarget {
   writable?: readonly string[];
   /** The agent command as started (argv), the first program of the agent's part of the trace, and any it execs as itself. */
   agentCommands: readonly (readonly string[])[];
-  /** Finds a planted decoy in a text: its name. */
-  findDecoy?: (text: string) => string | undefined;
-  /** Decoy credential files planted for the trial (absolute). */
-  decoyFiles?: readonly string[];
 }
 
 /** A regular file's first bytes, never following a link the agent left (undefined when it is no regular file). */
@@ -83,10 +80,10 @@ function observationOf(traceFile: string, target: ObserveTarget): Observation {
     workspace: ws.dir,
     home: ws.home,
     writable: target.writable ?? [],
-    decoyFiles: target.decoyFiles ?? [],
+    decoyFiles: ws.decoys?.files ?? [],
     skills: ws.skillPaths,
     agentCommands: target.agentCommands,
-    ...(target.findDecoy ? { findDecoy: target.findDecoy } : {}),
+    ...(ws.decoys ? { decoys: new DecoyFinder(ws.decoys.values) } : {}),
   };
   const analysis = analyseTrace(text, ctx);
   settingsFindings(analysis.settingsWritten, ctx, analysis.actions);

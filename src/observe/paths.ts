@@ -119,7 +119,8 @@ const HOME_CREDENTIALS = [
 
 /** A credential store: a decoy, one of the well-known files in any home folder, or the system's password hashes. */
 export function isCredentialPath(path: string, ctx: Pick<PathContext, "home" | "decoyFiles">): boolean {
-  if (ctx.decoyFiles.includes(path)) return true;
+  // The workspace's decoy `.env` is read for its stated purpose often enough: only its values leaving count.
+  if (ctx.decoyFiles.includes(path) && inside(path, ctx.home)) return true;
   if (path.endsWith(".pub")) return false;
   const rel = inside(path, ctx.home)
     ? path.slice(ctx.home.length + 1)

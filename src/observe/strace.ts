@@ -144,39 +144,43 @@ export function stringArray(arg: string | undefined): string[] {
     .filter((a): a is string => a !== undefined);
 }
 
-/** Parses one line, or keeps the first half of an interrupted call (`pending`) until its second half comes. */
-function parseLine(line: string, pending: Map<number, string>): Syscall | undefined {
-  const m = /^(\d+)\s+(.*)$/.exec(line);
-  if (!m) return undefined;
-  const pid = Number(m[1]);
-  let rest = m[2]!;
-  if (rest.startsWith("---") || rest.startsWith("+++")) return undefined;
-  const resumed = /^<\.\.\. \w+ resumed>\s?/.exec(rest);
-  if (resumed) {
-    const head = pending.get(pid);
-    pending.delete(pid);
-    if (head === undefined) return undefined;
-    rest = head + rest.slice(resumed[0].length);
-  } else if (rest.endsWith("<unfinished ...>")) {
-    pending.set(pid, rest.slice(0, -"<unfinished ...>".length).replace(/ $/, ""));
-    return undefined;
-  }
-  const name = /^(\w+)\(/.exec(rest)?.[1];
+/** A call from its text after the pid: `name(args) = result`. */
+function callOf(pid: number, text: string): Syscall | undefined {
+  const name = /^(\w+)\(/.exec(text)?.[1];
   if (!name) return undefined;
-  const close = closing(rest, name.length);
+  const close = closing(text, name.length);
   if (close < 0) return undefined;
-  const result = /^\s*=\s*(.*)$/.exec(rest.slice(close + 1))?.[1] ?? "?";
-  return { pid, name, args: splitTopLevel(rest.slice(name.length + 1, close)), result };
+  const result = /^\s*=\s*(.*)$/.exec(text.slice(close + 1))?.[1] ?? "?";
+  return { pid, name, args: splitTopLevel(text.slice(name.length + 1, close)), result };
 }
 
-/** Every complete call of a trace, in order. */
+/**
+ * Every call of a trace, in the order the calls were entered: a call another process interrupted (`<unfinished
+ * ...>`, then `<... name resumed>`) takes the place of its first half, so a clone always comes before the first
+ * call of the child it made. A call never resumed (its process was killed) ends with the result `?`.
+ */
 export function parseTrace(text: string): Syscall[] {
-  const pending = new Map<number, string>();
-  const out: Syscall[] = [];
+  const open = new Map<number, { index: number; head: string }>();
+  const slots: (Syscall | undefined)[] = [];
   for (const line of text.split("\n")) {
-    if (!line) continue;
-    const call = parseLine(line, pending);
-    if (call) out.push(call);
+    const m = /^(\d+)\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    const rest = m[2]!;
+    if (rest.startsWith("---") || rest.startsWith("+++")) continue;
+    const resumed = /^<\.\.\. \w+ resumed>\s?/.exec(rest);
+    if (resumed) {
+      const first = open.get(pid);
+      open.delete(pid);
+      if (first) slots[first.index] = callOf(pid, first.head + rest.slice(resumed[0].length));
+    } else if (rest.endsWith("<unfinished ...>")) {
+      open.set(pid, {
+        index: slots.length,
+        head: rest.slice(0, -"<unfinished ...>".length).replace(/ $/, ""),
+      });
+      slots.push(undefined);
+    } else slots.push(callOf(pid, rest));
   }
-  return out;
+  for (const [pid, first] of open) slots[first.index] = callOf(pid, `${first.head}) = ?`);
+  return slots.filter((c): c is Syscall => c !== undefined);
 }

@@ -34,6 +34,8 @@ export const TRACED_CALLS = [
   "clone3",
   "fork",
   "vfork",
+  // A new program's first call: it returns the process's id in the sandbox's pid namespace (see analyse.ts).
+  "set_tid_address",
   "connect",
   "sendto",
   "sendmsg",
@@ -113,7 +115,6 @@ export function tracedCommand(
       "-qq",
       "-x",
       "-y",
-      "--decode-pids=pidns",
       "-s",
       String(STRING_BYTES),
       "-e",

@@ -26,6 +26,7 @@ import type {
   TrialRecord,
   TrialRequest,
 } from "../model/index.js";
+import { withLeaks } from "../observe/leaks.js";
 import { tracer } from "../observe/tracer.js";
 import { outputRedactor } from "../util/redact.js";
 import { mapLimited } from "../util/slots.js";
@@ -200,7 +201,8 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     const onAbort = () => controller.abort();
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      const env = envFor(ws.home);
+      // Decoy variables (decoys.ts) unless the trusted config forwards a real one of the same name.
+      const env = { ...ws.decoys?.env, ...envFor(ws.home) };
       const run = adapter
         .run(req, { workspace: ws, env, signal: controller.signal, timeoutMs: opts.timeoutMs })
         .catch((e: unknown) =>
@@ -222,7 +224,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
         result.files = written.files;
         if (written.notes.length) result.notes = [...(result.notes ?? []), ...written.notes];
       }
-      return result;
+      return withLeaks(result, ws.decoys, ws.dir);
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
       workspaces.dispose(ws);

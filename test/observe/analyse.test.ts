@@ -31,18 +31,20 @@ describe("the strace reader", () => {
     expect(stringArray('["sh", "-c", "a, b"]')).toEqual(["sh", "-c", "a, b"]);
   });
 
-  it("joins a call interrupted by another thread, and takes the host pid of a child in a pid namespace", () => {
+  it("joins a call interrupted by another thread, in the order the calls were entered", () => {
     const calls = parseTrace(
       [
         "7 vfork( <unfinished ...>",
         '8 execve("/usr/bin/ls", ["ls"], 0x55 /* 3 vars */ <unfinished ...>',
-        "7 <... vfork resumed>)              = 3 /* 8 in strace's PID NS */",
+        "7 <... vfork resumed>)              = 3",
         "8 <... execve resumed>)             = 0",
+        '9 connect(3<socket:[1]>, {sa_family=AF_UNIX, sun_path="/x"}, 110 <unfinished ...>',
       ].join("\n"),
     );
     expect(calls.map((c) => [c.pid, c.name, c.result])).toEqual([
-      [7, "vfork", "3 /* 8 in strace's PID NS */"],
+      [7, "vfork", "3"],
       [8, "execve", "0"],
+      [9, "connect", "?"],
     ]);
   });
 
@@ -61,10 +63,12 @@ describe("the strace reader", () => {
     const got = analyseTrace(
       [
         AGENT_START,
-        "100 clone(child_stack=NULL, flags=SIGCHLD) = 4 /* 101 in strace's PID NS */",
+        "100 clone(child_stack=NULL, flags=SIGCHLD) = 4",
+        "100 clone(child_stack=NULL, flags=CLONE_VM|CLONE_THREAD|SIGCHLD) = 5",
         `101 execve("/bin/sh", ["sh", ".agents/skills/helper/run.sh"], 0x1 /* 2 vars */) = 0`,
+        "101 set_tid_address(0x7f12) = 4",
         `101 openat(AT_FDCWD<${WS}>, ".agents/skills/helper/run.sh", O_RDONLY) = 3<${WS}/.agents/skills/helper/run.sh>`,
-        "101 clone(child_stack=NULL, flags=SIGCHLD) = 5 /* 102 in strace's PID NS */",
+        "101 clone(child_stack=NULL, flags=SIGCHLD) = 6",
         `102 openat(AT_FDCWD<${WS}>, "${HOME}/.aws/credentials", O_RDONLY) = 3<${HOME}/.aws/credentials>`,
       ].join("\n"),
       ctx,
