@@ -197,6 +197,8 @@ export type RootKind =
   | "policy-weakened"
   | "policy-changed"
   | "lockstep"
+  | "risky-action"
+  | "static-review"
   | "error";
 
 /**
@@ -231,6 +233,8 @@ export interface Root extends SourceLocation {
   change?: "loosened" | "tightened" | "changed";
   /** The agent-matrix cell it was found in (absent without `agents:`). */
   cell?: string;
+  /** A risky-action root: what was seen (src/observe/), and in which trials (transcript ids). */
+  action?: ObservedAction & { trials: string[] };
 }
 
 export interface SkillCost {

@@ -33,6 +33,7 @@ import { decideSkillVerdict, type SkillVerdict, type SkillVerdictInput } from ".
 import type { RootDecision } from "../verdict/new-roots.js";
 import { toEvidence } from "../verdict/recompute.js";
 import { diffSuites, skillRemoved, type Trees, type WeakeningFinding } from "../verdict/weakening.js";
+import { securityRoots } from "./security-roots.js";
 
 type Ran = { request: TrialRequest; record: TrialRecord }[];
 
@@ -174,6 +175,17 @@ function verdictInput(
     validationErrors: o.validation,
     policy: settings.verdict,
     ...(settings.override ? { override: settings.override } : {}),
+    security: securityRoots(
+      {
+        ...(info.head ? { head: info.head } : {}),
+        ...(info.base ? { base: info.base } : {}),
+        headRecords: o.headRecords,
+        ...(o.baseRecords ? { baseRecords: o.baseRecords } : {}),
+        hasBase: Boolean(o.baseRecords?.length),
+      },
+      settings,
+      c.trees,
+    ),
     locs: {
       skillFile: skill.path,
       descriptionLine: skill.loc.description?.line ?? skill.loc.frontmatter.line,
