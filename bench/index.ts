@@ -27,6 +27,7 @@ const SECTIONS: Record<string, Loader> = {
   "trigger-stop": async () => (await import("./trigger-stop.js")).bench,
   fuzz: async () => (await import("./fuzz.js")).bench,
   "review-report": async () => (await import("./review-report.js")).bench,
+  "static-review": async () => (await import("./static-review.js")).bench,
 };
 
 function parseFlags(argv: string[]): Record<string, boolean | string> {

@@ -2,11 +2,15 @@
  * One skill's security roots: the risky actions its trials showed, compared with the base arm
  * (src/verdict/behaviour.ts), located on what the PR added to the skill's folder.
  */
+
+import { join } from "node:path";
 import { agentNameOf } from "../detect/copies.js";
 import type { Root, Settings, Skill, TrialRecord, TrialRequest } from "../model/index.js";
 import { transcriptId } from "../report/transcripts.js";
+import { reviewSkillFolder } from "../review/folder.js";
+import type { StaticFinding } from "../review/static-review.js";
 import { type AddedLine, addedLines } from "../util/added-lines.js";
-import { type ObservedTrial, riskyActionRoots } from "../verdict/behaviour.js";
+import { allowed, type ObservedTrial, riskyActionRoots } from "../verdict/behaviour.js";
 import type { Trees } from "../verdict/dependencies.js";
 
 type Ran = { request: TrialRequest; record: TrialRecord }[];
@@ -35,9 +39,80 @@ function addedIn(head: Skill, base: Skill | undefined, trees: Trees | undefined)
   };
 }
 
-export function securityRoots(o: SecurityRootsInput, settings: Settings, trees: Trees | undefined): Root[] {
+export function securityRoots(
+  o: SecurityRootsInput,
+  settings: Settings,
+  trees: Trees | undefined,
+  checkouts?: { head: string; base?: string },
+): Root[] {
   const skill = o.head;
   if (!skill) return [];
+  const roots = [
+    ...behaviourRoots(o, skill, settings, trees),
+    ...staticRoots(o, skill, settings, trees, checkouts),
+  ];
+  // With nothing at base to compare (a new skill, a sweep), the policy for such roots decides (`verdict.headOnly`).
+  const headOnlyBlocks = (settings.verdict.headOnly ?? "fail") === "fail";
+  return roots.map((r) => (r.status === "head-only" && !headOnlyBlocks ? { ...r, blocking: false } : r));
+}
+
+/** What the PR adds to the skill's folder, reviewed statically (a new skill: all of it). */
+function staticRoots(
+  o: SecurityRootsInput,
+  skill: Skill,
+  settings: Settings,
+  trees: Trees | undefined,
+  checkouts: { head: string; base?: string } | undefined,
+): Root[] {
+  if (!checkouts || o.base?.folder.contentHash === skill.folder.contentHash) return [];
+  const base =
+    o.base && checkouts.base
+      ? { dir: join(checkouts.base, o.base.dir), files: o.base.folder.files }
+      : undefined;
+  const rel = (s: Skill, f: string) => (s.dir === "." ? f : `${s.dir}/${f}`);
+  const findings = reviewSkillFolder(
+    { dir: join(checkouts.head, skill.dir), files: skill.folder.files },
+    base,
+    {
+      allowedHost: (h) =>
+        allowed({ class: "network", target: h, detail: "", host: h, count: 1 }, settings.security.allow),
+      ...(trees && o.base
+        ? { same: (f: string) => trees.head.digest(rel(skill, f)) === trees.base.digest(rel(o.base!, f)) }
+        : {}),
+    },
+  );
+  return findings.map((f) => ({
+    id: `static-review/${f.class}/${f.file}:${f.line}`,
+    kind: "static-review" as const,
+    skill: skill.name,
+    status: o.base ? ("new" as const) : ("head-only" as const),
+    title: `${f.blocking ? "Added to the skill" : "For review"}: ${STATIC_TITLE[f.class]}`,
+    message: `${f.message}.${f.blocking ? " Only what this PR adds is reviewed; it blocks until a maintainer removes or accepts it." : ""}`,
+    file: rel(skill, f.file),
+    line: f.line,
+    column: 1,
+    cascaded: [],
+    blocking: f.blocking,
+    // Reported for a reviewer, never blocking: not a root this PR introduced.
+    ...(f.blocking ? {} : { change: "changed" as const }),
+  }));
+}
+
+const STATIC_TITLE: Record<StaticFinding["class"], string> = {
+  binary: "a file that cannot be reviewed as text (compiled, executable, archive, macros)",
+  "invisible-unicode": "invisible Unicode",
+  "hidden-text": "text pushed out of sight by padding",
+  "decode-run": "decoded text that is run",
+  "download-run": "a download that is run as it arrives",
+  "new-host": "hosts the skill did not name before",
+};
+
+function behaviourRoots(
+  o: SecurityRootsInput,
+  skill: Skill,
+  settings: Settings,
+  trees: Trees | undefined,
+): Root[] {
   const trials = (arm: "head" | "base", ran: Ran): ObservedTrial[] =>
     ran.map(({ request, record }) => ({
       arm,
@@ -45,7 +120,7 @@ export function securityRoots(o: SecurityRootsInput, settings: Settings, trees: 
       mode: request.mode,
       record,
     }));
-  const roots = riskyActionRoots([...trials("head", o.headRecords), ...trials("base", o.baseRecords ?? [])], {
+  return riskyActionRoots([...trials("head", o.headRecords), ...trials("base", o.baseRecords ?? [])], {
     skill: skill.name,
     agentNames: [...new Set([agentNameOf(skill), skill.name])],
     skillFile: skill.path,
@@ -54,7 +129,4 @@ export function securityRoots(o: SecurityRootsInput, settings: Settings, trees: 
     allow: settings.security.allow,
     hasBase: o.hasBase,
   });
-  // With nothing at base to compare (a new skill, a sweep), the policy for such roots decides (`verdict.headOnly`).
-  const headOnlyBlocks = (settings.verdict.headOnly ?? "fail") === "fail";
-  return roots.map((r) => (r.status === "head-only" && !headOnlyBlocks ? { ...r, blocking: false } : r));
 }

@@ -62,6 +62,8 @@ interface SkillReportContext {
   settings: Settings;
   /** Both checkouts as the suite comparison reads them. */
   trees: Trees | undefined;
+  /** Both checkouts' folders (the static review reads a skill folder's files in full). */
+  checkouts?: { head: string; base?: string };
   /** One detail budget for the transcripts of the whole report, spent on the most telling trials first. */
   transcriptBudget: { chars: number };
 }
@@ -185,6 +187,7 @@ function verdictInput(
       },
       settings,
       c.trees,
+      c.checkouts,
     ),
     locs: {
       skillFile: skill.path,

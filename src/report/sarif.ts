@@ -75,6 +75,8 @@ const RULE_TEXT: Record<string, string> = {
   "static-review/binary": "The PR adds a binary, compiled or macro file to a skill",
   "static-review/invisible-unicode": "The PR adds invisible Unicode to a skill",
   "static-review/decode-run": "The PR adds text that is decoded and then run",
+  "static-review/download-run": "The PR adds a download that is run as it arrives",
+  "static-review/hidden-text": "The PR adds text pushed out of sight by padding",
   "static-review/new-host": "The PR adds a host a skill reaches",
 };
 
@@ -96,6 +98,8 @@ const SECURITY_SEVERITY: Record<string, number> = {
   "static-review/decode-run": 8.5,
   "static-review/invisible-unicode": 8.0,
   "static-review/binary": 7.0,
+  "static-review/hidden-text": 8.0,
+  "static-review/download-run": 6.0,
   "static-review/new-host": 4.0,
 };
 

@@ -227,7 +227,9 @@ function securityFindings(input: SkillVerdictInput): Findings {
   const reported = roots.length - blocking;
   const reasons = [
     ...(blocking ? [`${blocking} new risky action(s) or static-review finding(s) (blocking)`] : []),
-    ...(reported ? [`${reported} risky action(s) seen at base too (reported, not blocking)`] : []),
+    ...(reported
+      ? [`${reported} security finding(s) reported, not blocking (seen at base too, or for review)`]
+      : []),
   ];
   return findings([...roots], reasons);
 }
