@@ -196,7 +196,8 @@ export class TrialWorkspaces {
         installed.add(layout.rel);
         ws.skillPaths[skill.name] = `${dir}/${layout.rel}`;
       }
-      ws.decoys = plantDecoys(dir, home, initial);
+      const decoys = plantDecoys(dir, home, initial);
+      if (decoys) ws.decoys = decoys;
       return ws;
     } catch (e) {
       this.dispose(ws);

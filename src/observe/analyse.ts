@@ -38,18 +38,7 @@ interface Proc {
 }
 
 /** Calls a process makes to step out of the sandbox or take another's identity. */
-const ESCAPE_CALLS = new Set([
-  "unshare",
-  "setns",
-  "mount",
-  "umount2",
-  "pivot_root",
-  "chroot",
-  "bpf",
-  "init_module",
-  "finit_module",
-  "kexec_load",
-]);
+const ESCAPE_CALLS = new Set(["unshare", "setns", "bpf", "init_module", "finit_module", "kexec_load"]);
 const SETID_CALLS = new Set(["setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid"]);
 const PTRACE_ATTACH = /^PTRACE_(?:ATTACH|SEIZE|POKE|SETREGS|INTERRUPT)/;
 
@@ -364,12 +353,8 @@ export class TraceAnalysis {
         onDelete(path(c.args[0], c.args[1]), "rename");
         onWrite(path(c.args[2], c.args[3]), "rename to");
         return;
-      case "mkdir":
       case "truncate":
         onWrite(path(undefined, c.args[0]), c.name);
-        return;
-      case "mkdirat":
-        onWrite(path(c.args[0], c.args[1]), c.name);
         return;
       case "symlink":
       case "link":

@@ -5,7 +5,7 @@
  */
 import type { AgentResult, DecoySet, ObservedAction } from "../model/index.js";
 import { ActionSet } from "./actions.js";
-import { DecoyFinder } from "./decoys.js";
+import { decoyFinder } from "./decoys.js";
 
 function jsonText(value: unknown): string {
   if (typeof value === "string") return value;
@@ -18,7 +18,7 @@ function jsonText(value: unknown): string {
 
 /** The leaks of one trial's result. */
 export function resultLeaks(result: AgentResult, decoys: DecoySet, workspace: string): ObservedAction[] {
-  const finder = new DecoyFinder(decoys.values);
+  const finder = decoyFinder(decoys.values);
   const found = new ActionSet();
   const leak = (name: string, where: string, detail: string) =>
     found.add({ class: "credential-leak", target: `${name} in ${where}`, detail });

@@ -9,7 +9,7 @@ import type { Observation, Workspace } from "../model/index.js";
 import type { ActionSet } from "./actions.js";
 import { analyseTrace } from "./analyse.js";
 import { settingsBypass } from "./commands.js";
-import { DecoyFinder } from "./decoys.js";
+import { decoyFinder } from "./decoys.js";
 import { displayPath } from "./paths.js";
 import { makeTraceFolder, readTraceFile, tracedCommand, tracer } from "./tracer.js";
 
@@ -83,7 +83,7 @@ function observationOf(traceFile: string, target: ObserveTarget): Observation {
     decoyFiles: ws.decoys?.files ?? [],
     skills: ws.skillPaths,
     agentCommands: target.agentCommands,
-    ...(ws.decoys ? { decoys: new DecoyFinder(ws.decoys.values) } : {}),
+    ...(ws.decoys ? { decoys: decoyFinder(ws.decoys.values) } : {}),
   };
   const analysis = analyseTrace(text, ctx);
   settingsFindings(analysis.settingsWritten, ctx, analysis.actions);

@@ -25,7 +25,11 @@ const STRING_BYTES = 4096;
 
 /**
  * The calls traced: programs run and processes made (the tree), network, file opens and changes, identity and
- * namespace changes. Reads and writes of data are not traced: they are most of what a program does.
+ * namespace changes. Reads and writes of data are not traced: they are most of what a program does. Every call
+ * traced stops the process until strace has read it, and most of a trial's calls are skillgate's own launcher
+ * (bubblewrap mounts about 60 folders): `mount`, `umount2`, `pivot_root` and `chroot` need a capability the
+ * agent has not got, so an attempt must first `unshare` or `setns` (traced) or run `mount`/`chroot` (a program,
+ * traced); `mkdir` alone changes nothing a file written into it (`openat`, traced) would not show.
  */
 export const TRACED_CALLS = [
   "execve",
@@ -51,8 +55,6 @@ export const TRACED_CALLS = [
   "rename",
   "renameat",
   "renameat2",
-  "mkdir",
-  "mkdirat",
   "symlink",
   "symlinkat",
   "link",
@@ -67,10 +69,6 @@ export const TRACED_CALLS = [
   "setresgid",
   "unshare",
   "setns",
-  "mount",
-  "umount2",
-  "pivot_root",
-  "chroot",
   "ptrace",
   "bpf",
   "init_module",

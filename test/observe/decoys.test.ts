@@ -1,5 +1,5 @@
 /** Decoy credentials: planted fresh per trial, found in every encoding the redaction knows (src/observe/decoys.ts). */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,7 +14,9 @@ function planted(n: number) {
   const dir = join(root, `${n}`);
   const home = `${dir}.home`;
   const placed = new Map<string, Buffer>();
-  const decoys = plantDecoys(dir, home, placed);
+  mkdirSync(dir);
+  mkdirSync(home);
+  const decoys = plantDecoys(dir, home, placed)!;
   return {
     dir,
     home,
@@ -25,7 +27,7 @@ function planted(n: number) {
 }
 
 describe("decoy credentials", () => {
-  it("plants credential files in HOME (private), a .env in the workspace, and variables; fresh values each trial", () => {
+  it("plants credential files in HOME (private), a .env in the workspace, and variables shaped like real ones", () => {
     const a = planted(1);
     const b = planted(2);
     expect(readFileSync(join(a.home, ".aws/credentials"), "utf8")).toContain(
@@ -35,13 +37,18 @@ describe("decoy credentials", () => {
     expect(readFileSync(join(a.dir, ".env"), "utf8")).toContain(a.value("stripe-secret-key"));
     expect(a.placed.has(".env")).toBe(true);
     expect(a.decoys.env.AWS_SECRET_ACCESS_KEY).toBe(a.value("aws-secret-access-key"));
-    expect(a.value("github-token")).not.toBe(b.value("github-token"));
+    expect(a.value("github-token")).toMatch(/^ghp_[A-Za-z0-9]{36}$/);
+    expect(a.value("aws-access-key-id")).toMatch(/^AKIA[A-Z2-7]{16}$/);
+    // Drawn once for the run: every trial plants the same values (one finder serves them all).
+    expect(b.value("github-token")).toBe(a.value("github-token"));
   });
 
   it("never replaces a .env the case placed", () => {
     const dir = join(root, "case");
     const placed = new Map([[".env", Buffer.from("A=1\n")]]);
-    const decoys = plantDecoys(dir, `${dir}.home`, placed);
+    mkdirSync(dir);
+    mkdirSync(`${dir}.home`);
+    const decoys = plantDecoys(dir, `${dir}.home`, placed)!;
     expect(existsSync(join(dir, ".env"))).toBe(false);
     expect(decoys.files.some((f) => f.endsWith(".env"))).toBe(false);
   });
