@@ -149,7 +149,11 @@ function onPath(name: string, env: Record<string, string>): string | undefined {
  * a script argument), the outermost `node_modules` holding it (an npm-installed CLI and its dependencies), else
  * its folder, or the file alone when its folder holds the repository or is closed to others.
  */
-function programPaths(words: readonly string[], repoDir: string, env: Record<string, string>): string[] {
+export function programPaths(
+  words: readonly string[],
+  repoDir: string,
+  env: Record<string, string>,
+): string[] {
   const out = new Set<string>();
   const repo = existsSync(repoDir) ? realpathSync(repoDir) : repoDir;
   for (const [i, word] of words.entries()) {

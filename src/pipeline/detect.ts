@@ -122,12 +122,22 @@ function scopeOf(
   };
 }
 
-/** "; N with no eval suite …" when some selected skills have nothing to run their batteries on. */
+/**
+ * "; N with no eval suite …" when some selected skills have nothing to run their batteries on; a suite whose cases
+ * hold only natural-language checks, with no judge configured, is said as such (it has a suite).
+ */
 function withoutSuite(changes: readonly SkillChangeInfo[]): string {
-  const bare = changes.filter((c) => c.head && !c.head.suite?.cases.length && !c.head.suite?.trigger).length;
-  return bare > 0
-    ? `, ${bare} of them with no eval suite (only validated: add one with \`skillgate init\`)`
-    : "";
+  const bare = changes.filter((c) => c.head && !c.head.suite?.cases.length && !c.head.suite?.trigger);
+  const unjudged = bare.filter((c) =>
+    c.head!.suite?.partProblems?.some((p) => p.diagnostic.code === "suite/nothing-gradeable"),
+  ).length;
+  const none = bare.length - unjudged;
+  return [
+    none > 0 ? `, ${none} of them with no eval suite (only validated: add one with \`skillgate init\`)` : "",
+    unjudged > 0
+      ? `, ${unjudged} of them with only natural-language checks and no judge to grade them (set \`judge:\` in .skillgate.yml: docs/formats.md)`
+      : "",
+  ].join("");
 }
 
 /**

@@ -10,6 +10,7 @@ import { CLIENT_SCRIPT } from "./client.js";
 import { type HtmlOptions, makeContext, type RenderContext } from "./context.js";
 import { esc } from "./escape.js";
 import { behaviourSection } from "./sections/behaviour.js";
+import { changesSection } from "./sections/changes.js";
 import type { Section } from "./sections/common.js";
 import { costSection } from "./sections/cost.js";
 import { diagnosticsSection } from "./sections/diagnostics.js";
@@ -30,6 +31,7 @@ export const SECTIONS: readonly Section[] = [
   verdictSection,
   rootsSection,
   behaviourSection,
+  changesSection,
   skillsSection,
   triggerSection,
   gatesSection,

@@ -76,15 +76,16 @@ const RESOLV_CONF = "nameserver 127.0.0.1\noptions timeout:0 attempts:1\n";
  * DNS query fails at once.
  */
 export function makeRunFolder(opts: { uid: number; hosts?: readonly string[] }): RunFolder {
-  const dir = mkdtempSync(join(tmpdir(), "skillgate-run-"));
+  // Named like anything else in /tmp: the agent sees these paths in its sandbox's command line (bwrap's pid 1).
+  const dir = mkdtempSync(join(tmpdir(), "run-"));
   const write = (name: string, text: string) => {
     const file = join(dir, name);
     writeFileSync(file, text, { mode: 0o644 });
     return file;
   };
   const files = {
-    "/etc/passwd": write("passwd", `sandbox:x:${opts.uid}:${opts.uid}:skillgate sandbox:/tmp:/bin/sh\n`),
-    "/etc/group": write("group", `sandbox:x:${opts.uid}:\n`),
+    "/etc/passwd": write("passwd", `dev:x:${opts.uid}:${opts.uid}::/tmp:/bin/sh\n`),
+    "/etc/group": write("group", `dev:x:${opts.uid}:\n`),
     "/etc/hosts": write(
       "hosts",
       ["127.0.0.1 localhost", "::1 localhost", ...(opts.hosts ?? []).map((h) => `127.0.0.1 ${h}`), ""].join(
