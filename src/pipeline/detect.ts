@@ -12,8 +12,8 @@ import { type Discovery, discoverRepository, type ReuseUnchanged } from "../dete
 import { withoutJudge } from "../detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "../detect/outside-globs.js";
 import "../grade/assertions/index.js";
+import { nearDuplicateWarnings } from "../detect/lexical-router.js";
 import * as assertionRegistry from "../grade/assertions/registry.js";
-import { nearDuplicateWarnings } from "../grade/lexical-router.js";
 import { InputError, type Report, type Settings } from "../model/index.js";
 import { assignShard } from "../plan/shard.js";
 import { appendAll } from "../util/append.js";
