@@ -11,6 +11,10 @@ const LAYERS = [
   ["^src/model/"],
   ["^src/util/", "^src/version\\.ts$"],
   ["^src/sandbox/"],
+  // What a trial's processes did (strace, decoys): read by the agents that run it and the verdict that judges it.
+  ["^src/observe/"],
+  // The static review of what a PR adds to a skill folder: read by the pipeline and the reports.
+  ["^src/review/"],
   ["^gates/"],
   ["^src/detect/"],
   ["^src/settings/"],

@@ -25,9 +25,11 @@ const SECTIONS: Record<string, Loader> = {
   discovery: async () => (await import("./discovery.js")).bench,
   startup: async () => (await import("./startup.js")).bench,
   isolation: async () => (await import("./isolation.js")).bench,
+  observation: async () => (await import("./observation.js")).bench,
   "trigger-stop": async () => (await import("./trigger-stop.js")).bench,
   fuzz: async () => (await import("./fuzz.js")).bench,
   "review-report": async () => (await import("./review-report.js")).bench,
+  "static-review": async () => (await import("./static-review.js")).bench,
 };
 
 function parseFlags(argv: string[]): Record<string, boolean | string> {

@@ -98,6 +98,8 @@ const NOT_RUN_HERE: Record<string, string> = {
   "npm run demo:claude -- --json out.json":
     "`npm run demo:claude` with its report written: the same run as above, about 50 Claude Code processes again",
   "npm run bench": "the whole benchmark, see `npm run bench -- --json bench.json`",
+  "npm run bench -- --only observation":
+    "about 280 `skillgate run` trials observed and not, Claude Code's among them: 3 minutes on a busy 2-core machine; its figures are in docs/security.md",
   "npm run bench -- --only review-report":
     "renders a 10,000-trial report and opens it several times in headless Chromium: minutes on a busy 2-core machine",
   "npm run bench -- --only cost --json F":

@@ -217,6 +217,7 @@ function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: string }): A
       // Stopped at the routing decision: the record is the stream up to it, whatever else was in the pipe.
       const decision = p.stopped ? watcher?.decision : undefined;
       const { result, complete } = parseClaudeStream(decision ? p.stdout.slice(0, decision.end) : p.stdout);
+      if (p.observed) result.observed = p.observed;
       result.skillsActivated = qualifySkillNames(result.skillsActivated, request.install);
       if (result.skillsRegistered)
         result.skillsRegistered = qualifySkillNames(result.skillsRegistered, request.install);

@@ -228,6 +228,7 @@ function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }): AgentA
       // Stopped at the routing decision: the record is the stream up to it, whatever else was in the pipe.
       const decision = p.stopped ? watcher?.decision : undefined;
       const { result, completed } = parseCodexEvents(decision ? p.stdout.slice(0, decision.end) : p.stdout);
+      if (p.observed) result.observed = p.observed;
       if (decision) {
         // Codex reports usage only when its turn completes: a trial stopped before has none to record.
         result.notes = [

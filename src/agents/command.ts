@@ -9,13 +9,20 @@ import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { didYouMean } from "../detect/suggest.js";
-import type { AgentAdapter, AgentConfig, AgentResult, ToolCall, Usage } from "../model/index.js";
+import type {
+  AgentAdapter,
+  AgentConfig,
+  AgentResult,
+  ToolCall,
+  TrialRequest,
+  Usage,
+} from "../model/index.js";
 import { ZERO_USAGE } from "../model/index.js";
 import commandReplySchema from "./command-reply.schema.json" with { type: "json" };
 import { sandboxOptions } from "./confine.js";
-import { runAgentProcess } from "./process.js";
+import { type AgentProcessResult, runAgentProcess } from "./process.js";
 import { registerAgent } from "./registry.js";
-import { capOutput, emptyResult, errorResult, tail } from "./result.js";
+import { capOutput, emptyResult, errorResult, tail, withObservation } from "./result.js";
 import { resolveCommand } from "./shell-words.js";
 
 /** stdout kept from a command agent; beyond it the output is cut (and a JSON reply cannot be read). */
@@ -162,51 +169,57 @@ function createCommandAgent(config: AgentConfig, ctx: { repoDir: string }): Agen
           memoryMb: box.memoryMb,
         },
       });
-      if (p.spawnError) return errorResult("crash", `cannot start agent command ${file}: ${p.spawnError}`);
-      if (p.timedOut)
-        return errorResult("timeout", `agent command did not finish within ${run.timeoutMs} ms`, true);
-      if (p.aborted) return errorResult("crash", "agent command aborted");
-      if (p.exitCode !== 0) {
-        const how = p.signal ? `was killed by ${p.signal}` : `exited with code ${p.exitCode}`;
-        return errorResult(
-          "crash",
-          `agent command ${how}${p.stderr.trim() ? `: ${tail(p.stderr, 500)}` : ""}`,
-        );
-      }
-      const notes: string[] = [];
-      // A cut answer cannot be graded honestly; an empty one means the agent stopped early.
-      if (p.stdoutTruncated) {
-        // Kept for display (capped, with a note) but never graded: a cut answer is an error.
-        const output = capOutput(p.stdout, notes);
-        notes.push(`stdout cut at ${COMMAND_MAX_STDOUT_BYTES} bytes`);
-        return errorResult(
-          "protocol",
-          `agent command printed more than ${COMMAND_MAX_STDOUT_BYTES} bytes on stdout: the answer was cut, so it is not graded`,
-          false,
-          { ...emptyResult(), output, notes },
-        );
-      }
-      if (p.stdout.trim() === "")
-        return errorResult("protocol", "agent command exited 0 but printed nothing on stdout");
-      const parsed = parseCommandOutput(p.stdout);
-      if ("protocolError" in parsed)
-        return errorResult("protocol", `agent command stdout: ${parsed.protocolError}`);
-      // Baselines have nothing installed: activating a skill there is contamination (the runner's scan).
-      if (request.mode !== "baseline") {
-        const installed = new Set(request.install.map((s) => s.name));
-        const unknown = parsed.skillsActivated.filter((s) => !installed.has(s));
-        if (unknown.length)
-          return errorResult(
-            "unregistered-skill",
-            `agent reported activating ${unknown.join(", ")}, which ${unknown.length > 1 ? "were" : "was"} not installed (installed: ${[...installed].join(", ") || "none"})`,
-          );
-      }
-      parsed.output = capOutput(parsed.output, notes);
-      if (notes.length) parsed.notes = notes;
-      if (parsed.usage === ZERO_USAGE) parsed.usage = { ...ZERO_USAGE };
-      return parsed;
+      return withObservation(p, commandResult(p, request, file, run.timeoutMs));
     },
   };
+}
+
+/** The trial's result from the command's exit, stdout and stderr (docs/agent-protocol.md). */
+function commandResult(
+  p: AgentProcessResult,
+  request: TrialRequest,
+  file: string,
+  timeoutMs: number,
+): AgentResult {
+  if (p.spawnError) return errorResult("crash", `cannot start agent command ${file}: ${p.spawnError}`);
+  if (p.timedOut) return errorResult("timeout", `agent command did not finish within ${timeoutMs} ms`, true);
+  if (p.aborted) return errorResult("crash", "agent command aborted");
+  if (p.exitCode !== 0) {
+    const how = p.signal ? `was killed by ${p.signal}` : `exited with code ${p.exitCode}`;
+    return errorResult("crash", `agent command ${how}${p.stderr.trim() ? `: ${tail(p.stderr, 500)}` : ""}`);
+  }
+  const notes: string[] = [];
+  // A cut answer cannot be graded honestly; an empty one means the agent stopped early.
+  if (p.stdoutTruncated) {
+    // Kept for display (capped, with a note) but never graded: a cut answer is an error.
+    const output = capOutput(p.stdout, notes);
+    notes.push(`stdout cut at ${COMMAND_MAX_STDOUT_BYTES} bytes`);
+    return errorResult(
+      "protocol",
+      `agent command printed more than ${COMMAND_MAX_STDOUT_BYTES} bytes on stdout: the answer was cut, so it is not graded`,
+      false,
+      { ...emptyResult(), output, notes },
+    );
+  }
+  if (p.stdout.trim() === "")
+    return errorResult("protocol", "agent command exited 0 but printed nothing on stdout");
+  const parsed = parseCommandOutput(p.stdout);
+  if ("protocolError" in parsed)
+    return errorResult("protocol", `agent command stdout: ${parsed.protocolError}`);
+  // Baselines have nothing installed: activating a skill there is contamination (the runner's scan).
+  if (request.mode !== "baseline") {
+    const installed = new Set(request.install.map((s) => s.name));
+    const unknown = parsed.skillsActivated.filter((s) => !installed.has(s));
+    if (unknown.length)
+      return errorResult(
+        "unregistered-skill",
+        `agent reported activating ${unknown.join(", ")}, which ${unknown.length > 1 ? "were" : "was"} not installed (installed: ${[...installed].join(", ") || "none"})`,
+      );
+  }
+  parsed.output = capOutput(parsed.output, notes);
+  if (notes.length) parsed.notes = notes;
+  if (parsed.usage === ZERO_USAGE) parsed.usage = { ...ZERO_USAGE };
+  return parsed;
 }
 
 registerAgent("command", createCommandAgent);

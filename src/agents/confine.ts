@@ -192,6 +192,8 @@ export interface ConfinedAgent {
   level: IsolationLevel;
   /** The egress proxy of the run, when it has endpoints. */
   egress?: EgressProxy;
+  /** The agent command's argv as its sandbox starts it (the relay first, when there is one): where the trial's own processes begin. */
+  agentCommands: string[][];
   /** How many processes of the run the kernel killed for its memory cap (its cgroup's count; 0 without one). */
   oomKills(): number;
   /** After the run: kills what is left of its cgroup, stops the egress proxy and removes the run's own folder. */
@@ -207,7 +209,15 @@ export async function confineAgent(
 ): Promise<ConfinedAgent> {
   const iso = await isolation();
   if (iso.level === "none")
-    return { file, args, ...opts, level: "none", oomKills: () => 0, done: async () => {} };
+    return {
+      file,
+      args,
+      ...opts,
+      level: "none",
+      agentCommands: [[file, ...args]],
+      oomKills: () => 0,
+      done: async () => {},
+    };
   const uid = iso.level === "uid+namespaces" ? drawSandboxUid() : (process.getuid?.() ?? 0);
   const runFolder = makeRunFolder({ uid });
   const limits = agentLimits(c.memoryMb);
@@ -262,6 +272,13 @@ export async function confineAgent(
       env: cmd.env,
       cwd: "/",
       level: iso.level,
+      agentCommands:
+        command === file
+          ? [[file, ...args]]
+          : [
+              [command, ...commandArgs],
+              [file, ...args],
+            ],
       oomKills: () => cgroup?.oomKills() ?? 0,
       ...(proxy ? { egress: proxy } : {}),
       done,

@@ -10,6 +10,8 @@ import { type ChildProcess, fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Observation } from "../model/index.js";
+import { observeRun } from "../observe/observe.js";
 import { findUpwards } from "../util/find-upwards.js";
 import { disableSigusr1Flags } from "../util/no-inspector.js";
 import { type AgentConfinement, type ConfinedAgent, confineAgent } from "./confine.js";
@@ -49,6 +51,8 @@ export interface AgentProcessResult {
   spawnError?: string;
   /** Destinations the egress proxy refused the confined agent (host:port, or the bad request). */
   egressRefused?: string[];
+  /** What the confined agent's processes were seen doing (src/observe/). */
+  observed?: Observation;
 }
 
 /** CPU and memory of the spawner process (for the bench: the runner's cost includes it). */
@@ -318,18 +322,29 @@ export async function runAgentProcess(
     };
   }
   try {
-    const result = await start(confined.file, confined.args, {
+    const watched = await observeRun(confined.file, confined.args, {
+      workspace: confine.workspace,
+      ...(confine.writable ? { writable: confine.writable } : {}),
+      agentCommands: confined.agentCommands,
+    });
+    const result = await start(watched.file, watched.args, {
       ...plain,
       cwd: confined.cwd,
       env: confined.env,
     });
+    const observed = watched.finish();
     const refused = confined.egress?.refused ?? [];
     const kills = confined.oomKills();
     const stderr =
       kills > 0
         ? `${result.stderr}\nskillgate: the trial's memory cap was reached: the kernel killed ${kills} of its processes\n`
         : result.stderr;
-    return { ...result, stderr, ...(refused.length > 0 ? { egressRefused: [...refused] } : {}) };
+    return {
+      ...result,
+      stderr,
+      ...(refused.length > 0 ? { egressRefused: [...refused] } : {}),
+      observed,
+    };
   } finally {
     await confined.done();
   }

@@ -1,5 +1,11 @@
 /** Small builders shared by adapters: empty results, error results, HTTP status → error kind. */
-import { type AgentResult, type TrialError, type TrialErrorKind, ZERO_USAGE } from "../model/index.js";
+import {
+  type AgentResult,
+  type Observation,
+  type TrialError,
+  type TrialErrorKind,
+  ZERO_USAGE,
+} from "../model/index.js";
 
 /** The output kept in a record; longer outputs are cut with a note (graders never see megabytes). */
 export const MAX_OUTPUT_CHARS = 1024 * 1024;
@@ -37,4 +43,9 @@ export function errorForStatus(status: number, detail: string): TrialError {
 export function tail(text: string, chars = 2000): string {
   const t = text.trim();
   return t.length <= chars ? t : `…${t.slice(t.length - chars)}`;
+}
+
+/** The result with what the agent's processes were seen doing (every result of a process, errors included). */
+export function withObservation(p: { observed?: Observation }, result: AgentResult): AgentResult {
+  return p.observed ? { ...result, observed: p.observed } : result;
 }

@@ -27,6 +27,7 @@ import {
 import { tmpdir } from "node:os";
 import { isAbsolute, join, normalize, sep } from "node:path";
 import type { InstalledSkill, TrialRequest, Workspace } from "../model/index.js";
+import { plantDecoys } from "../observe/decoys.js";
 import { forgetRunFolder, registerRunFolder } from "../sandbox/isolation/run-folder.js";
 import { BATCH_PREFIX } from "./workspace-parent.js";
 
@@ -198,6 +199,8 @@ export class TrialWorkspaces {
         installed.add(layout.rel);
         ws.skillPaths[skill.name] = `${dir}/${layout.rel}`;
       }
+      const decoys = plantDecoys(dir, home, initial);
+      if (decoys) ws.decoys = decoys;
       return ws;
     } catch (e) {
       this.dispose(ws);

@@ -357,5 +357,19 @@ export const configSchema = {
       properties: { casePrompts: { type: "integer", minimum: 0, maximum: 100000 } },
     },
     requireSuite: { type: "boolean" },
+    security: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        allow: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            hosts: { type: "array", items: { type: "string", pattern: "^(\\*\\.)?[A-Za-z0-9._:-]+$" } },
+            commands: { type: "array", items: nonEmptyString },
+          },
+        },
+      },
+    },
   },
 } as const;

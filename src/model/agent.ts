@@ -8,6 +8,18 @@ export interface Workspace {
   home: string;
   /** Where skills were installed (absolute), per skill name. */
   skillPaths: Record<string, string>;
+  /** Decoy credentials planted for the trial (src/observe/decoys.ts). */
+  decoys?: DecoySet;
+}
+
+/** Decoy credentials of one trial: none is real, so finding one where it does not belong is a leak. */
+export interface DecoySet {
+  /** Variables given to the agent: name → value. */
+  env: Record<string, string>;
+  /** Files planted (absolute paths). */
+  files: string[];
+  /** Every decoy value, by name (`aws-secret-access-key`). */
+  values: { name: string; value: string }[];
 }
 
 export interface AgentRunContext {

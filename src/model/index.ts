@@ -2,6 +2,7 @@ export * from "./agent.js";
 export * from "./check.js";
 export * from "./diagnostics.js";
 export * from "./harvest.js";
+export * from "./observe.js";
 export * from "./report.js";
 export * from "./settings.js";
 export * from "./skill.js";

@@ -1,5 +1,6 @@
 import type { CheckResult } from "./check.js";
 import type { Diagnostic, SourceLocation } from "./diagnostics.js";
+import type { ObservedAction } from "./observe.js";
 import type { VerdictPolicy } from "./settings.js";
 import type { CheckLevel } from "./suite.js";
 import type { TrialErrorKind, TrialMode } from "./trial.js";
@@ -258,6 +259,8 @@ export type RootKind =
   | "policy-weakened"
   | "policy-changed"
   | "lockstep"
+  | "risky-action"
+  | "static-review"
   | "error";
 
 /**
@@ -292,6 +295,8 @@ export interface Root extends SourceLocation {
   change?: "loosened" | "tightened" | "changed";
   /** The agent-matrix cell it was found in (absent without `agents:`). */
   cell?: string;
+  /** A risky-action root: what was seen (src/observe/), and in which trials (transcript ids). */
+  action?: ObservedAction & { trials: string[] };
 }
 
 export interface SkillCost {
@@ -421,6 +426,10 @@ export interface TrialTranscript {
   cached?: boolean;
   error?: { kind: TrialErrorKind; message: string };
   notes?: string[];
+  /** What the trial's processes were seen doing (risky actions only; capped). */
+  observed?: ObservedAction[];
+  /** How the trial was watched, when it was not (`strace` missing, switched off): why. */
+  unobserved?: string;
   /** False when only the summary was kept (the report's detail budget went to more telling trials). */
   detail: boolean;
   /** What the limits cut, e.g. "output: 12,000 of 40,000 characters kept". */

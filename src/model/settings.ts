@@ -64,6 +64,18 @@ export interface SkillgateConfig {
   routing?: { casePrompts?: number };
   /** A skill new in a pull request must come with an eval suite (a case or a trigger prompt): a located finding. */
   requireSuite?: boolean;
+  /** What an edited skill may make the agent do (docs/security.md): hosts and commands allowed. */
+  security?: { allow?: SecurityAllow };
+}
+
+/**
+ * Risky actions the base allows (`security.allow`): a network action to one of `hosts` (a name, or `*.domain` for
+ * its subdomains), any action but a leak by a process started with one of `commands` (its first words, the program
+ * by name). Read from the base only.
+ */
+export interface SecurityAllow {
+  hosts?: string[];
+  commands?: string[];
 }
 
 export type BaseSource =
@@ -103,6 +115,8 @@ export interface Settings {
   casePrompts: number;
   /** Skills new in a pull request must have an eval suite (config `requireSuite`). */
   requireSuite: boolean;
+  /** Risky actions the trusted config allows (`security.allow`). */
+  security: { allow: Required<SecurityAllow> };
   concurrency: number;
   timeoutMs: number;
   shard?: { index: number; total: number };

@@ -1,3 +1,5 @@
+import type { Observation } from "./observe.js";
+
 /**
  * `skill`: only the skill under test is installed. `baseline`: no skill of the repository is installed and the
  * constraint block is given. `trigger`: the whole catalogue is installed and we observe which skill fires.
@@ -94,6 +96,8 @@ export interface TrialRecord {
   notes?: string[];
   /** Live agent calls this trial took (retries included); absent for cached and replayed trials. */
   attempts?: number;
+  /** What its processes were seen doing (agents that run processes); absent when nothing ran a process. */
+  observed?: Observation;
 }
 
 export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, costUsd: 0 });

@@ -105,6 +105,7 @@ function buildSkills(input: ReportInput): SkillReport[] {
   const context = {
     settings: input.settings,
     trees,
+    ...(input.trees ? { checkouts: input.trees } : {}),
     transcriptBudget: { chars: MAX_DETAIL_CHARS_PER_REPORT },
   };
   return input.outcomes.map((o) => buildSkill(o, context));

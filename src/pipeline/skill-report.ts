@@ -33,6 +33,7 @@ import { decideSkillVerdict, type SkillVerdict, type SkillVerdictInput } from ".
 import type { RootDecision } from "../verdict/new-roots.js";
 import { toEvidence } from "../verdict/recompute.js";
 import { diffSuites, skillRemoved, type Trees, type WeakeningFinding } from "../verdict/weakening.js";
+import { securityRoots } from "./security-roots.js";
 
 type Ran = { request: TrialRequest; record: TrialRecord }[];
 
@@ -63,6 +64,8 @@ interface SkillReportContext {
   settings: Settings;
   /** Both checkouts as the suite comparison reads them. */
   trees: Trees | undefined;
+  /** Both checkouts' folders (the static review reads a skill folder's files in full). */
+  checkouts?: { head: string; base?: string };
   /** One detail budget for the transcripts of the whole report, spent on the most telling trials first. */
   transcriptBudget: { chars: number };
 }
@@ -178,6 +181,18 @@ function verdictInput(
     preExistingValidation: o.preExistingValidation ?? [],
     policy: settings.verdict,
     ...(settings.override ? { override: settings.override } : {}),
+    security: securityRoots(
+      {
+        ...(info.head ? { head: info.head } : {}),
+        ...(info.base ? { base: info.base } : {}),
+        headRecords: o.headRecords,
+        ...(o.baseRecords ? { baseRecords: o.baseRecords } : {}),
+        hasBase: Boolean(o.baseRecords?.length),
+      },
+      settings,
+      c.trees,
+      c.checkouts,
+    ),
     locs: {
       skillFile: skill.path,
       descriptionLine: skill.loc.description?.line ?? skill.loc.frontmatter.line,

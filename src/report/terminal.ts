@@ -137,8 +137,9 @@ function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[]
 }
 
 function renderRoot(r: Root, tint: (s: string) => string, c: Colors): string[] {
-  const counts =
-    r.head && r.base
+  const counts = r.action
+    ? ` seen in ${r.action.trials.length} head trial(s)`
+    : r.head && r.base
       ? ` head ${r.head.failed}/${r.head.trials} failed, base ${r.base.failed}/${r.base.trials}${r.pValue !== undefined ? `, p=${r.pValue.toPrecision(2)}` : ""}`
       : r.head
         ? ` head ${r.head.failed}/${r.head.trials} failed`

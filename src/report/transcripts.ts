@@ -28,6 +28,8 @@ const MAX_TOOL_OUTPUT_CHARS = 2_000;
 /** Files kept per detailed trial, and the longest content of each. */
 const MAX_FILES = 12;
 const MAX_FILE_CHARS = 6_000;
+/** Observed actions kept per trial. */
+const MAX_OBSERVED = 40;
 /** Longest check message per detailed trial (a summary keeps `SUMMARY_CHECK_CHARS`). */
 const MAX_CHECK_CHARS = 2_000;
 const SUMMARY_CHECK_CHARS = 200;
@@ -169,6 +171,8 @@ function common(t: RanTrial, cut: string[], maxOutput: number) {
     ...(r?.cached ? { cached: true } : {}),
     ...(r?.error ? { error: { kind: r.error.kind, message: r.error.message } } : {}),
     ...(r?.notes?.length ? { notes: r.notes } : {}),
+    ...(r?.observed?.actions.length ? { observed: r.observed.actions.slice(0, MAX_OBSERVED) } : {}),
+    ...(r?.observed?.by === "none" ? { unobserved: r.observed.reason ?? "not observed" } : {}),
     ...(r ? {} : { error: { kind: "crash" as const, message: "no record of this trial" } }),
   };
 }

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import type { AgentResult } from "../model/index.js";
 import { outputRedactor } from "../util/redact.js";
 
-/** Bump when the stored shape changes: old entries are then ignored, never misread. */
-export const CACHE_FORMAT_VERSION = 2;
+/** Bump when the stored shape changes: old entries are then ignored, never misread (3: records carry `observed`). */
+export const CACHE_FORMAT_VERSION = 3;
 
 interface CacheEntry {
   v: number;

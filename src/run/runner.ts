@@ -26,6 +26,8 @@ import type {
   TrialRecord,
   TrialRequest,
 } from "../model/index.js";
+import { withLeaks } from "../observe/leaks.js";
+import { tracer } from "../observe/tracer.js";
 import { cacheKey } from "../plan/keys.js";
 import { outputRedactor } from "../util/redact.js";
 import { mapLimited } from "../util/slots.js";
@@ -123,6 +125,9 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   const adapter = opts.adapter ?? createAgent(opts.agent, { repoDir: opts.agentDir ?? opts.repoDir });
   const diskCapBytes = (sandboxOptions(opts.agent.options).diskMb ?? AGENT_WORKSPACE_MB) * MIB;
   const identity = await adapter.identity();
+  // A stored answer holds what its trial was seen doing only when it was observed: observed and unobserved
+  // answers are kept apart (an answer stored before observation existed is never served as observed).
+  const cacheIdentity = `${identity}${(await tracer()).tracer ? "" : " (unobserved)"}`;
   const cacheable = adapter.cacheable !== false;
   const cache = opts.cache.enabled && cacheable ? new TrialCache(opts.cache.dir) : undefined;
   const budget = new BudgetTracker(opts.budget);
@@ -196,7 +201,8 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     const onAbort = () => controller.abort();
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      const env = envFor(ws.home);
+      // Decoy variables (decoys.ts) unless the trusted config forwards a real one of the same name.
+      const env = { ...ws.decoys?.env, ...envFor(ws.home) };
       const run = adapter
         .run(req, { workspace: ws, env, signal: controller.signal, timeoutMs: opts.timeoutMs })
         .catch((e: unknown) =>
@@ -218,7 +224,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
         result.files = written.files;
         if (written.notes.length) result.notes = [...(result.notes ?? []), ...written.notes];
       }
-      return result;
+      return withLeaks(result, ws.decoys, ws.dir);
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
       workspaces.dispose(ws);
@@ -229,7 +235,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   async function stored(req: TrialRequest): Promise<TrialRecord | undefined> {
     if (!cache) return undefined;
     const started = performance.now();
-    const hit = await cache.get(cacheKey(req.key, identity), identity);
+    const hit = await cache.get(cacheKey(req.key, cacheIdentity), cacheIdentity);
     if (!hit) return undefined;
     cacheHits++;
     return toRecord(req, { ...hit, cached: true }, performance.now() - started);
@@ -237,7 +243,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
 
   async function runOne(req: TrialRequest): Promise<TrialRecord> {
     const started = performance.now();
-    const key = cache ? cacheKey(req.key, identity) : "";
+    const key = cache ? cacheKey(req.key, cacheIdentity) : "";
     let result: AgentResult | undefined;
     let attempts = 0;
     for (let n = 0; ; n++) {
@@ -298,7 +304,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     // cached or graded (grading quotes cuts of it), treating every string as possibly cut by a size cap.
     // Contamination is judged first, on the paths as the agent used them.
     result = redactor.redactDeep(result, { cut: true });
-    if (cache && !result.error && !result.cached) await cache.put(key, identity, result);
+    if (cache && !result.error && !result.cached) await cache.put(key, cacheIdentity, result);
     if (attempts > 0) result = { ...result, attempts };
     const ms = performance.now() - started;
     liveDone++;

@@ -156,6 +156,29 @@ export function repoRelative(repoDir: string, config: string): string | undefine
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? undefined : rel.split("\\").join("/");
 }
 
+/** What the PR allows that the base does not (a loosening), or stops allowing (a tightening), in `security.allow`. */
+function securityChange(
+  b: SkillgateConfig,
+  h: SkillgateConfig,
+  add: (key: string, kind: PolicyChangeKind, message: string) => void,
+): void {
+  for (const list of ["hosts", "commands"] as const) {
+    const before = new Set(b.security?.allow?.[list] ?? []);
+    const after = new Set(h.security?.allow?.[list] ?? []);
+    const added = [...after].filter((x) => !before.has(x));
+    const removed = [...before].filter((x) => !after.has(x));
+    const key = `security.allow.${list}`;
+    if (added.length)
+      add(
+        key,
+        "loosened",
+        `${key} allows ${added.map((x) => JSON.stringify(x)).join(", ")} in addition to the base's: a risky action would no longer block`,
+      );
+    else if (removed.length)
+      add(key, "tightened", `${key} no longer allows ${removed.map((x) => JSON.stringify(x)).join(", ")}`);
+  }
+}
+
 export type PolicyChangeKind = "loosened" | "tightened" | "changed";
 
 /** One difference between the base's policy and the PR's, located in the PR's file. */
@@ -312,6 +335,7 @@ export function comparePolicies(
       `${key} is changed (${fmt((b as Record<string, unknown>)[key])} at base, ${fmt((h as Record<string, unknown>)[key])} here): it can change what is checked, so it needs a maintainer's approval`,
     );
   }
+  securityChange(b, h, add);
   // Cost and plumbing: they cannot make a failing PR pass (a spent budget is an error, never a pass).
   // More of the runner's environment handed to the (untrusted) agent is a weakening; less is not.
   const benv = new Set(b.env ?? []);

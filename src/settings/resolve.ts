@@ -164,6 +164,9 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     competitorPrompts: config.competitors?.maxPrompts ?? DEFAULTS.competitorPrompts,
     casePrompts: config.routing?.casePrompts ?? DEFAULTS.casePrompts,
     requireSuite: config.requireSuite === true,
+    security: {
+      allow: { hosts: config.security?.allow?.hosts ?? [], commands: config.security?.allow?.commands ?? [] },
+    },
     concurrency: config.concurrency ?? defaultAgentConcurrency(),
     timeoutMs: (config.timeoutSeconds ?? DEFAULTS.timeoutSeconds) * 1000,
     shard: raw.shard ? parseShard(raw.shard) : undefined,

@@ -44,6 +44,8 @@ export interface SkillVerdictInput {
   policy: VerdictPolicy;
   /** A maintainer's approval of weakening (a label on the PR, a base-branch workflow input, the local operator). */
   override?: { by: string };
+  /** Risky actions and static-review findings of the skill (behaviour.ts, static-review): roots as they are. */
+  security?: Root[];
   locs: { skillFile: string; descriptionLine: number; metaFile?: string; metaLine?: number };
 }
 
@@ -61,6 +63,8 @@ export interface SkillVerdict {
 
 /** Order of kinds among blocking roots: what a reviewer should look at first. */
 const KIND_ORDER: RootKind[] = [
+  "risky-action",
+  "static-review",
   "assertion",
   "gate",
   "trigger",
@@ -171,6 +175,7 @@ const findings = (roots: Root[] = [], reasons: string[] = [], undecided: Root[] 
 export function decideSkillVerdict(input: SkillVerdictInput): SkillVerdict {
   // Reasons are said in this order: statistics, suite changes, thresholds, contamination, lockstep, validation, errors.
   const parts = [
+    securityFindings(input),
     statisticalFindings(input),
     weakeningFindings(input),
     thresholdFindings(input),
@@ -226,6 +231,20 @@ function plainRoot(
 }
 
 const skillLocOf = (input: SkillVerdictInput) => ({ file: input.locs.skillFile, line: 1, column: 1 });
+
+/** What the skill made the agent do and what the PR adds to its folder: each head-only finding blocks on its own. */
+function securityFindings(input: SkillVerdictInput): Findings {
+  const roots = input.security ?? [];
+  const blocking = roots.filter((r) => r.blocking).length;
+  const reported = roots.length - blocking;
+  const reasons = [
+    ...(blocking ? [`${blocking} new risky action(s) or static-review finding(s) (blocking)`] : []),
+    ...(reported
+      ? [`${reported} security finding(s) reported, not blocking (seen at base too, or for review)`]
+      : []),
+  ];
+  return findings([...roots], reasons);
+}
 
 /** Statistical roots (head vs base), and a reason per status. */
 function statisticalFindings(input: SkillVerdictInput): Findings {

@@ -182,7 +182,9 @@ describe("claude-code adapter with the real CLI", () => {
     const home = /^HOME=(.*)$/m.exec(shell)![1]!;
     expect(shell).toContain(`\nTMPDIR=${home}/tmp\n`);
     expect(shell).toContain(`\nCLAUDE_CODE_TMPDIR=${home}/tmp\n`);
-    expect(shell).not.toMatch(/GITHUB_TOKEN|ghs_must_not_leak/);
+    // The runner's token never reaches the agent; its GITHUB_TOKEN is a planted decoy (src/observe/decoys.ts).
+    expect(shell).not.toContain("ghs_must_not_leak");
+    expect(shell).toMatch(/^GITHUB_TOKEN=ghp_\w{36}$/m);
     expect(shell).not.toMatch(/\.claude/);
   });
 

@@ -134,7 +134,7 @@ describe("codex adapter with the real CLI", () => {
     expect(r.usage.inputTokens).toBeGreaterThan(0);
   });
 
-  test("baseline: no skills on disk or listed, constraint block given, GITHUB_TOKEN absent", () => {
+  test("baseline: no skills on disk or listed, constraint block given, the runner's GITHUB_TOKEN absent", () => {
     const r = records[1]!;
     expect(r.error).toBeUndefined();
     expect(r.output).toBe("listed=false constrained=true");
@@ -143,7 +143,9 @@ describe("codex adapter with the real CLI", () => {
     // its temp folder is the trial's own (Codex's sandbox wants a user-owned 0700 folder for its socket)
     expect(shell).toContain(`\nTMPDIR=${/^HOME=(.*)$/m.exec(shell)![1]}/tmp\n`);
     expect(shell).not.toMatch(/split-cents|SKILL\.md/);
-    expect(shell).not.toMatch(/GITHUB_TOKEN|ghs_must_not_leak/);
+    // The runner's token never reaches the agent; its GITHUB_TOKEN is a planted decoy (src/observe/decoys.ts).
+    expect(shell).not.toContain("ghs_must_not_leak");
+    expect(shell).toMatch(/^GITHUB_TOKEN=ghp_\w{36}$/m);
     // Inside skillgate's sandbox Codex runs its commands without its own (danger-full-access: it would nest); its
     // model URL is the relay's inside the sandbox. Unconfined, its own sandbox (workspace-write) is all there is.
     if (confined) {

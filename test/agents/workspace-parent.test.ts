@@ -117,9 +117,17 @@ describe("where trial workspaces go", () => {
     try {
       const ws = pool.prepare(makeRequest({ prompt: "p" }));
       expect(ws.dir.startsWith(`${p.next()}/work-`)).toBe(true);
-      // the workspace is a project in its HOME, beside the HOME's temp folder
+      // the workspace is a project in its HOME, beside the HOME's temp folder and the planted decoy credentials
       expect(ws.dir).toBe(`${ws.home}/project`);
-      expect(readdirSync(ws.home).sort()).toEqual(["project", "tmp"]);
+      expect(readdirSync(ws.home).sort()).toEqual([
+        ".aws",
+        ".config",
+        ".git-credentials",
+        ".netrc",
+        ".ssh",
+        "project",
+        "tmp",
+      ]);
       pool.dispose(ws);
     } finally {
       await pool.drain();

@@ -61,14 +61,28 @@ describe("trial workspaces", () => {
         ".agents/skills/split-cents/evals/rules.md",
         ".agents/skills/split-cents/references",
         ".agents/skills/split-cents/references/notes.md",
+        // a planted decoy (src/observe/decoys.ts)
+        ".env",
         "nested",
         "nested/deeper",
         "nested/deeper/copy.json",
         "package.json",
       ]);
       expect(readFileSync(join(ws.dir, ".agents/skills/split-cents/SKILL.md"), "utf8")).toBe(SKILL_MD);
-      // the trial's own TMPDIR, empty, and the workspace: a project in its home, as anyone's
-      expect(listing(ws.home).filter((f) => !f.startsWith("project/"))).toEqual(["project", "tmp"]);
+      // the trial's own TMPDIR, empty, the planted decoy credentials, and the workspace: a project in its home
+      expect(listing(ws.home).filter((f) => !f.startsWith("project/"))).toEqual([
+        ".aws",
+        ".aws/credentials",
+        ".config",
+        ".config/gh",
+        ".config/gh/hosts.yml",
+        ".git-credentials",
+        ".netrc",
+        ".ssh",
+        ".ssh/id_ed25519",
+        "project",
+        "tmp",
+      ]);
       expect(relative(ws.home, ws.dir)).toBe("project");
       expect(ws.skillPaths).toEqual({ "split-cents": join(ws.dir, ".agents/skills/split-cents") });
     }

@@ -36,8 +36,8 @@ function fakeService(
 describe("Actions trial cache", () => {
   test("keys: unique per run, restored by prefix", () => {
     const k = trialCacheKeys({ scope: "abc" }, { GITHUB_RUN_ID: "42", GITHUB_RUN_ATTEMPT: "2" });
-    expect(k.primary).toBe("skillgate-trials-v2-abc-42-2");
-    expect(k.restoreKeys).toEqual(["skillgate-trials-v2-abc-"]);
+    expect(k.primary).toBe("skillgate-trials-v3-abc-42-2");
+    expect(k.restoreKeys).toEqual(["skillgate-trials-v3-abc-"]);
   });
 
   test("restores, then saves only when the run added entries", async () => {
@@ -47,15 +47,15 @@ describe("Actions trial cache", () => {
       restore: (d) => {
         mkdirSync(join(d, "ab"), { recursive: true });
         writeFileSync(join(d, "ab", "abc.json"), "{}");
-        return "skillgate-trials-v2-s-1-1";
+        return "skillgate-trials-v3-s-1-1";
       },
     });
     const state = await restoreTrialCache(dir, logger, { scope: "s", runId: "2-1" }, service);
-    expect(state).toEqual({ entriesAfterRestore: 1, restoredKey: "skillgate-trials-v2-s-1-1" });
+    expect(state).toEqual({ entriesAfterRestore: 1, restoredKey: "skillgate-trials-v3-s-1-1" });
     expect(await saveTrialCache(dir, state, logger, { scope: "s", runId: "2-1" }, service)).toBeUndefined();
     await new TrialCache(dir).put("cd".padEnd(64, "0"), "id", { ...emptyResult(), output: "x" });
     expect(await saveTrialCache(dir, state, logger, { scope: "s", runId: "2-1" }, service)).toBe(
-      "skillgate-trials-v2-s-2-1",
+      "skillgate-trials-v3-s-2-1",
     );
     expect(calls.map((c) => c.op)).toEqual(["restore", "save"]);
   });
@@ -83,7 +83,7 @@ describe("main's results are the base: a pull request's run only reads", () => {
   const main = (d: string) => {
     mkdirSync(join(d, "ab"), { recursive: true });
     writeFileSync(join(d, "ab", "abc.json"), "{}");
-    return "skillgate-trials-v2-default-900-1";
+    return "skillgate-trials-v3-default-900-1";
   };
 
   test("a read-only run restores the base's entries and never saves", async () => {
@@ -92,7 +92,7 @@ describe("main's results are the base: a pull request's run only reads", () => {
     const { service, calls } = fakeService({ restore: main });
     const access = { kind: "read-only" as const, verify: async () => undefined };
     const state = await restoreTrialCache(dir, logger, {}, service, access);
-    expect(state.restoredKey).toBe("skillgate-trials-v2-default-900-1");
+    expect(state.restoredKey).toBe("skillgate-trials-v3-default-900-1");
     await new TrialCache(dir).put("cd".padEnd(64, "0"), "id", { ...emptyResult(), output: "x" });
     expect(await saveTrialCache(dir, state, logger, {}, service, access)).toBeUndefined();
     expect(calls.map((c) => c.op)).toEqual(["restore"]);

@@ -99,7 +99,7 @@ const splitCents = () =>
   skill("split-cents", join(repo, ".claude/skills/split-cents"), ["SKILL.md", "references/notes.md"]);
 
 describe("command adapter through the runner", () => {
-  test("workspace: case files, the skill's listed files only, temp HOME, SKILLGATE_* env, no GITHUB_TOKEN", async () => {
+  test("workspace: case files, the skill's listed files only, temp HOME, SKILLGATE_* env, not the runner's GITHUB_TOKEN", async () => {
     const req = makeRequest({
       prompt: "ECHOENV please",
       install: [splitCents()],
@@ -116,7 +116,9 @@ describe("command adapter through the runner", () => {
     expect(seen.listing).toContain(".agents/skills/split-cents/references/notes.md");
     expect(seen.listing.some((f) => f.includes("evals"))).toBe(false);
     expect(seen.listing).toContain("package.json");
-    expect(seen.env.GITHUB_TOKEN).toBeUndefined();
+    // The runner's token never reaches the agent; its GITHUB_TOKEN is a planted decoy (src/observe/decoys.ts).
+    expect(JSON.stringify(seen.env)).not.toContain("ghs_secret_must_not_leak");
+    expect(seen.env.GITHUB_TOKEN).toMatch(/^ghp_\w{36}$/);
     expect(seen.env.ANTHROPIC_API_KEY_FOR_TEST_ONLY).toBeUndefined();
     expect(seen.env.HOME).not.toBe(process.env.HOME);
     expect(seen.env.HOME).toMatch(/\/work-\w+\/\d+$/);

@@ -5,12 +5,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { findChromium } from "../../gates/contrast/chromium.js";
+import { tracer } from "../../src/observe/tracer.js";
 import { isolation } from "../../src/sandbox/isolation/detect.js";
 
 describe.runIf(process.env.CI === "true")("on CI", () => {
   it("untrusted code runs at uid+namespaces, so the containment tests are not vacuous", async () => {
     expect(process.getuid?.()).toBe(0);
     expect((await isolation()).level).toBe("uid+namespaces");
+  });
+
+  it("strace is installed and can trace, so the observation tests (test/security/) are not vacuous", async () => {
+    expect(await tracer()).toHaveProperty("tracer");
   });
 
   it("Chromium is installed, so the contrast gate's cascade tests run rather than skip", () => {

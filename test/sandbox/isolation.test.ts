@@ -12,6 +12,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -156,6 +157,18 @@ describe("confinedCommand (pure)", () => {
     expect(args[args.indexOf("--size") + 1]).toBe(String(CHILD_CONFINE_LIMITS.tmpBytes));
   });
 
+  it("the host's time zone stays a link into zoneinfo: a bound copy makes a runtime scan every zone file", () => {
+    const { args } = bwrapOf(RUN, {
+      ...ISO,
+      layout: { system: [{ path: "/usr" }], etc: ["/etc/ssl"], localtime: "/usr/share/zoneinfo/Etc/UTC" },
+    });
+    const at = (...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
+    expect(at("--symlink", "/usr/share/zoneinfo/Etc/UTC", "/etc/localtime")).toBeGreaterThan(
+      at("--perms", "0755", "--dir", "/etc"),
+    );
+    expect(args.join(" ")).not.toContain("--ro-bind-try /etc/localtime");
+  });
+
   it("unprivileged: a user namespace that may not make another and keeps no capability; no uid drop", () => {
     const { args } = bwrapOf(RUN, { ...ISO, level: "namespaces" });
     expect(args).toEqual(expect.arrayContaining(["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]));
@@ -216,6 +229,26 @@ describe("a confined command", () => {
       expect(Number(pids)).toBeLessThan(10);
       // The resolver asks only the namespace's own loopback, and does not wait for the answer that cannot come.
       expect(rest).toEqual(["lo", "devbox", "nameserver 127.0.0.1 options timeout:0 attempts:1"]);
+    },
+  );
+});
+
+describe("the host's time zone inside", () => {
+  let host: string | undefined;
+  try {
+    host = lstatSync("/etc/localtime").isSymbolicLink() ? readlinkSync("/etc/localtime") : undefined;
+  } catch {
+    host = undefined;
+  }
+  it.runIf(isRoot && host?.includes("zoneinfo/"))(
+    "is the same link: no program scans zoneinfo to name it",
+    async () => {
+      const out = await runSandboxedCommand("readlink /etc/localtime", {
+        cwd: import.meta.dirname,
+        timeoutMs: 10_000,
+      });
+      expect(out).toMatchObject({ ok: true });
+      expect(out.stdout.trim()).toBe(host);
     },
   );
 });

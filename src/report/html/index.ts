@@ -9,6 +9,7 @@ import { headline } from "../markdown.js";
 import { CLIENT_SCRIPT } from "./client.js";
 import { type HtmlOptions, makeContext, type RenderContext } from "./context.js";
 import { esc } from "./escape.js";
+import { behaviourSection } from "./sections/behaviour.js";
 import { changesSection } from "./sections/changes.js";
 import type { Section } from "./sections/common.js";
 import { costSection } from "./sections/cost.js";
@@ -29,6 +30,7 @@ export type { HtmlOptions } from "./context.js";
 export const SECTIONS: readonly Section[] = [
   verdictSection,
   rootsSection,
+  behaviourSection,
   changesSection,
   skillsSection,
   triggerSection,

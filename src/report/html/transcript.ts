@@ -59,6 +59,17 @@ function checks(t: TrialTranscript): string {
   return `<ul class="checks">${items.join("")}</ul>`;
 }
 
+/** Observed actions of one trial, in its transcript. */
+function observedList(t: TrialTranscript): string {
+  if (t.unobserved) return `<p class="muted">Processes not observed: ${esc(t.unobserved)}</p>`;
+  if (!t.observed?.length) return "";
+  const items = t.observed.map(
+    (a) =>
+      `<li>${badge("fail", a.class)} <code>${esc(a.target)}</code> ${esc(a.detail)}${a.denied ? ' <span class="muted">(refused)</span>' : ""}${a.count > 1 ? ` <span class="muted">×${a.count}</span>` : ""}${a.command ? `<br><code class="replay">${esc(a.command)}</code>` : ""}</li>`,
+  );
+  return `<h5>Observed risky actions (${t.observed.length})</h5><ul class="checks">${items.join("")}</ul>`;
+}
+
 /** The whole transcript of one trial (filled into the page when a reader opens it). */
 function renderTranscript(t: TrialTranscript): string {
   const facts = [
@@ -77,6 +88,7 @@ function renderTranscript(t: TrialTranscript): string {
     `<h5>Final output</h5>${pre(t.output)}`,
     `<h5>Files written (${t.files.length})</h5>${files(t)}`,
     `<h5>Checks</h5>${checks(t)}`,
+    observedList(t),
     t.notes?.length ? `<p class="muted">Notes: ${esc(t.notes.join("; "))}</p>` : "",
     t.detail
       ? ""

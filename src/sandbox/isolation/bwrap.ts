@@ -105,6 +105,10 @@ export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand
     ensureParents(e);
     args.push("--ro-bind-try", e, e);
   }
+  if (layout.localtime && !generated.some(([to]) => to === "/etc/localtime")) {
+    ensureParents("/etc/localtime");
+    args.push("--symlink", layout.localtime, "/etc/localtime");
+  }
   args.push("--perms", "1777", "--size", String(c.limits.tmpBytes), "--tmpfs", "/tmp");
 
   // Parents before children, so a writable folder inside a read-only one is mounted over it, not under it.

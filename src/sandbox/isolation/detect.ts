@@ -7,7 +7,7 @@
  */
 import { execFile } from "node:child_process";
 import { accessSync, constants, existsSync, lstatSync, readlinkSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { confinedCommand } from "./bwrap.js";
 import { makeRunCgroup, resetResourceHost, resourceHost } from "./cgroup.js";
 import { ISOLATION_LEVELS, type Isolation, type IsolationLevel, type IsolationTools } from "./types.js";
@@ -66,7 +66,22 @@ function hostLayout(): Isolation["layout"] {
       // absent on this system
     }
   }
-  return { system, etc: ETC_ENTRIES.filter((e) => existsSync(e)) };
+  const localtime = zoneLink();
+  const etc = ETC_ENTRIES.filter((e) => existsSync(e) && !(localtime && e === LOCALTIME));
+  return { system, etc, ...(localtime ? { localtime } : {}) };
+}
+
+const LOCALTIME = "/etc/localtime";
+
+/** The target of /etc/localtime when it is a link to a zone file under /usr (bound inside), else undefined. */
+function zoneLink(): string | undefined {
+  try {
+    if (!lstatSync(LOCALTIME).isSymbolicLink()) return undefined;
+    const link = readlinkSync(LOCALTIME);
+    return resolve(dirname(LOCALTIME), link).startsWith("/usr/share/zoneinfo/") ? link : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function runProbe(iso: Isolation, cgroupProcs?: readonly string[]): Promise<string | undefined> {

@@ -41,6 +41,11 @@ export interface HostLayout {
   system: SystemEntry[];
   /** Entries of /etc a program may need (dynamic linker, certificates, time zone, alternatives) that exist here. */
   etc: string[];
+  /**
+   * The target of /etc/localtime when it is a link into /usr/share/zoneinfo: made a link inside too. A bound copy
+   * has no zone name, and a runtime that needs one (ICU, as in Claude Code) opens every zone file to find it.
+   */
+  localtime?: string;
 }
 
 export interface Isolation {

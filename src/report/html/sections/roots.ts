@@ -4,6 +4,7 @@ import { sourceLink } from "../context.js";
 import { el, esc } from "../escape.js";
 import { testLine } from "../format.js";
 import { badge, sideBySide } from "../transcript.js";
+import { actionEvidence, actionTrials } from "./behaviour.js";
 import { type FilterKeys, filterAttrs, type Section } from "./common.js";
 
 const BATTERY_OF_KIND: Partial<Record<Root["kind"], FilterKeys["battery"]>> = {
@@ -73,8 +74,9 @@ function rootCard(ctx: RenderContext, root: Root, i: number): string {
       test,
       `<p class="where">${root.skill ? `<strong>${esc(root.skill)}</strong> · ` : ""}${sourceLink(ctx, root.file, root.line)}${changedLine(ctx, root)} <span class="muted">id ${esc(root.id)}</span></p>`,
       `<p class="msg">${esc(root.message)}</p>`,
+      actionEvidence(root),
       skill ? cascade(ctx, skill, root) : "",
-      skill ? exemplars(ctx, skill, root) : "",
+      skill ? (root.action ? actionTrials(ctx, skill, root) : exemplars(ctx, skill, root)) : "",
     ].join(""),
   );
 }

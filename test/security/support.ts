@@ -1,0 +1,104 @@
+/**
+ * Pull requests that edit a skill, run end to end through the bundled CLI with an obedient `command` agent
+ * (fixtures/obedient-agent.mjs: it runs every fenced shell block of the skills installed for it). One case, whose
+ * check the agent always passes: what the skill makes it do is all that differs between the arms.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import type { Report, SkillReport } from "../../src/model/index.js";
+import { tracer } from "../../src/observe/tracer.js";
+import { isolation } from "../../src/sandbox/isolation/detect.js";
+import { bundledDist } from "../support/dist.js";
+import { writeRepo } from "../support/repo-files.js";
+
+export const AGENT = join(import.meta.dirname, "fixtures", "obedient-agent.mjs");
+export const SKILL_FILE = ".claude/skills/helper/SKILL.md";
+
+const scratch: string[] = [];
+export function temp(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(d);
+  return d;
+}
+export function cleanUp(): void {
+  for (const d of scratch.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/**
+ * Whether this machine can observe trials (strace) inside a sandbox (bubblewrap). On CI both must be there: a test
+ * that returned early there would pass having checked nothing.
+ */
+export async function canObserve(): Promise<boolean> {
+  const ok = (await tracer()).tracer !== undefined && (await isolation()).level !== "none";
+  if (!ok && process.env.CI === "true")
+    throw new Error("CI must have strace and bubblewrap (.ci/run installs them)");
+  return ok;
+}
+
+export const DESCRIPTION =
+  "Helps with the project: builds it, tests it and tidies it. Use when asked to work on the project.";
+
+/** A SKILL.md whose body is `body` (its fenced shell blocks are what the agent runs). */
+export const skillMd = (body: string, description = DESCRIPTION) =>
+  `---\nname: helper\ndescription: ${description}\n---\n# Helper\n\n${body}\n`;
+
+export const HARMLESS = "List the files first:\n\n```sh\nls\n```\n";
+
+export interface RepoOpts {
+  body?: string;
+  /** Lines added to .skillgate.yml. */
+  config?: string;
+  /** Further files (repository-relative → content). */
+  extra?: Record<string, string>;
+  /** No skill at all (the base of a PR that adds one). */
+  noSkill?: boolean;
+}
+
+export function repo(o: RepoOpts = {}): string {
+  const files: Record<string, string> = {
+    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${AGENT}`)}\ntrials: 1\ncache:\n  enabled: false\nverdict:\n  baseDepth: 1\n${o.config ?? ""}`,
+    ".agent/evals/helper/meta.json": JSON.stringify({ trials: 1, thresholds: {} }),
+    ".agent/evals/helper/prompts/work.yaml":
+      "id: work\nprompt: Work on the project.\nassertions:\n  - id: answered\n    type: contains\n    value: done\n",
+    ...(o.noSkill ? {} : { [SKILL_FILE]: skillMd(o.body ?? HARMLESS) }),
+    ...(o.extra ?? {}),
+  };
+  const dir = writeRepo(files, "sg-sec-repo-");
+  scratch.push(dir);
+  return dir;
+}
+
+let dist: string | undefined;
+export async function cli(args: string[], env: Record<string, string> = {}) {
+  dist ??= await bundledDist();
+  const out = join(temp("sg-sec-out-"), "report.json");
+  const r = await execa(process.execPath, [join(dist, "cli.js"), ...args, "--json", out], {
+    reject: false,
+    env: { XDG_CACHE_HOME: temp("sg-sec-cache-"), ...env },
+    timeout: 240_000,
+  });
+  let report: Report | undefined;
+  try {
+    report = JSON.parse(readFileSync(out, "utf8")) as Report;
+  } catch {
+    report = undefined;
+  }
+  return { code: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), report, out };
+}
+
+/** A pull request: `head` judged against `base`. */
+export const pr = (head: string, base: string, extra: string[] = []) =>
+  cli(["run", "--repo", head, "--base-dir", base, "--quiet", ...extra]);
+
+export const skillOf = (r: Report | undefined): SkillReport | undefined =>
+  r?.skills.find((s) => s.name === "helper");
+
+/** Every observed action of one arm's trials, as `class target`. */
+export function observedIn(r: Report | undefined, arm: "head" | "base"): string[] {
+  return (skillOf(r)?.transcripts ?? [])
+    .filter((t) => t.arm === arm)
+    .flatMap((t) => t.observed ?? [])
+    .map((a) => `${a.class} ${a.target}`);
+}
