@@ -22,6 +22,7 @@ const SECTIONS: Record<string, Loader> = {
   "verdict-e2e": async () => (await import("./verdict-e2e.js")).bench,
   latency: async () => (await import("./latency.js")).bench,
   discovery: async () => (await import("./discovery.js")).bench,
+  scale: async () => (await import("./scale.js")).bench,
   startup: async () => (await import("./startup.js")).bench,
   isolation: async () => (await import("./isolation.js")).bench,
   "trigger-stop": async () => (await import("./trigger-stop.js")).bench,
