@@ -13,7 +13,7 @@
  * egress}`); paths are bound as they are, their ownership and modes never changed.
  */
 import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { delimiter, dirname, join, relative, sep } from "node:path";
+import { basename, delimiter, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Workspace } from "../model/index.js";
 import { confinedCommand } from "../sandbox/isolation/bwrap.js";
@@ -29,6 +29,7 @@ import {
 import { drawSandboxUid, grantToSandbox, makeRunFolder } from "../sandbox/isolation/run-folder.js";
 import type { ConfineLimits, IsolationLevel } from "../sandbox/isolation/types.js";
 import { findUpwards } from "../util/find-upwards.js";
+import { BATCH_PREFIX } from "./workspace-parent.js";
 
 /**
  * Memory of one agent trial's whole tree, MiB (the agent, the tools it runs, their builds and tests; its tmpfs /tmp
@@ -205,7 +206,12 @@ export async function confineAgent(
   if (iso.level === "none")
     return { file, args, ...opts, level: "none", oomKills: () => 0, done: async () => {} };
   const uid = iso.level === "uid+namespaces" ? drawSandboxUid() : (process.getuid?.() ?? 0);
-  const runFolder = makeRunFolder({ uid });
+  // Beside a trial's workspace (its batch folder, closed to others): a tmpfs when the workspaces are in one.
+  const batch = dirname(c.workspace.dir);
+  const runFolder = makeRunFolder({
+    uid,
+    ...(basename(batch).startsWith(BATCH_PREFIX) ? { parent: batch } : {}),
+  });
   const limits = agentLimits(c.memoryMb);
   const cgroup = makeRunCgroup({ memoryBytes: limits.memoryBytes, processes: limits.processes });
   let proxy: EgressProxy | undefined;
@@ -223,6 +229,8 @@ export async function confineAgent(
     let command = file;
     let commandArgs = args;
     const files = { ...runFolder.files };
+    // A shared catalogue, read-only over the workspace's skills folder (bound after the workspace, so on top).
+    for (const m of c.workspace.mounts ?? []) files[m.to] = m.from;
     if (c.egress && c.egress.routes.length > 0) {
       proxy = await startEgressProxy(c.egress, runFolder.dir);
       // The relay runs first in the sandbox, then starts the agent: its own copy, readable by the sandbox uid.
