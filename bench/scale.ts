@@ -138,12 +138,17 @@ function setupTimes(repo: string, trials: number): { firstMs: number; medianMs: 
     profile: "claude-code",
     assertionTypes: assertionLookup(registry),
   });
+  // As the planner makes them: files listed when installed, never hashed.
   const install: InstalledSkill[] = found.skills.map((s) => ({
     name: s.name,
     description: s.description,
     sourceDir: join(repo, s.dir),
-    files: s.folder.files,
-    contentHash: s.folder.contentHash,
+    get files() {
+      return s.folder.files;
+    },
+    get contentHash() {
+      return s.folder.contentHash;
+    },
   }));
   const request: TrialRequest = {
     key: "bench",

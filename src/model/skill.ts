@@ -67,6 +67,11 @@ export interface SkillFolderContent {
   readonly files: string[];
   /** sha256 over every file of the skill folder except `evals/` (path + content, sorted). */
   readonly contentHash: string;
+  /**
+   * The checkout the files are read from (absolute), when it is not the arm's own: a base record reused from
+   * head's discovery reads head's files, the same bytes (the PR does not touch them).
+   */
+  readonly root?: string;
 }
 
 /** The name + description pair the router sees. */
