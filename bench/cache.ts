@@ -8,8 +8,8 @@ import "../src/agents/index.js";
 import { createAgent } from "../src/agents/registry.js";
 import { emptyResult } from "../src/agents/result.js";
 import type { Logger, TrialRequest } from "../src/model/index.js";
+import { cacheKey, trialKey } from "../src/plan/keys.js";
 import { TrialCache } from "../src/run/cache.js";
-import { cacheKey, trialKey } from "../src/run/keys.js";
 import { runTrials } from "../src/run/runner.js";
 import type { BenchContext } from "./types.js";
 

@@ -20,6 +20,7 @@ const SECTIONS: Record<string, Loader> = {
   grade: async () => (await import("./grade.js")).bench,
   verdict: async () => (await import("./verdict.js")).bench,
   "verdict-e2e": async () => (await import("./verdict-e2e.js")).bench,
+  "verdict-shapes": async () => (await import("./verdict-shapes.js")).bench,
   latency: async () => (await import("./latency.js")).bench,
   discovery: async () => (await import("./discovery.js")).bench,
   scale: async () => (await import("./scale.js")).bench,

@@ -26,7 +26,7 @@ import { promisify } from "node:util";
 import { agentSpawnerUsage } from "../src/agents/process.js";
 import { emptyResult } from "../src/agents/result.js";
 import type { AgentAdapter, InstalledSkill, Logger, TrialRequest } from "../src/model/index.js";
-import { trialKey } from "../src/run/keys.js";
+import { trialKey } from "../src/plan/keys.js";
 import { type RunOptions, runTrials } from "../src/run/runner.js";
 import { keepSampling } from "./budget.js";
 import { median } from "./stats.js";

@@ -31,7 +31,7 @@ async function runWithActionsCache(settings: Settings, run: EvaluationContext): 
 async function runCellWithActionsCache(settings: Settings, run: EvaluationContext) {
   const { runPipeline } = await import("./pipeline.js");
   if (!settings.cache.enabled) return runPipeline(settings);
-  const { restoreTrialCache, saveTrialCache } = await import("./run/cache-actions.js");
+  const { restoreTrialCache, saveTrialCache } = await import("./github/cache-actions.js");
   const { cacheAccess } = run;
   const scope = settings.cell ? { scope: `cell-${settings.cell}` } : {};
   const state = await restoreTrialCache(settings.cache.dir, settings.logger, scope, undefined, cacheAccess);

@@ -4,19 +4,26 @@
  * own under `src/pipeline/`; this file only says their order.
  */
 import { checkoutBase } from "./detect/base.js";
-import { createJudge } from "./grade/judge.js";
+import { judgeFor } from "./grade/command-judge.js";
 import type { Forecast, Report, Settings } from "./model/index.js";
 import type { GradeOptions } from "./pipeline/arm.js";
+import { checkCommands } from "./pipeline/command-preflight.js";
 import { confirmRoots } from "./pipeline/confirm.js";
 import { detectChanges, detectHead, discoverWith, type Scope, sparseBaseOf } from "./pipeline/detect.js";
 import { writeExports } from "./pipeline/exports.js";
-import { forecastFirstBatch, planFirstBatch, runFirstBatch } from "./pipeline/first-batch.js";
+import {
+  firstBatchShapes,
+  forecastFirstBatch,
+  planFirstBatch,
+  runFirstBatch,
+} from "./pipeline/first-batch.js";
 import { decideIsolation } from "./pipeline/isolation.js";
 import { armsOf, planJobs, repositoryErrorsOf } from "./pipeline/jobs.js";
 import { TrialLedger } from "./pipeline/ledger.js";
 import { assembleReport, skillOutcomes } from "./pipeline/outcomes.js";
 import { renderForecast } from "./plan/forecast.js";
 import { isolation } from "./sandbox/isolation/detect.js";
+import type { PowerShape } from "./verdict/power.js";
 import { VERSION } from "./version.js";
 
 /** The whole run for `settings`; the report it returns has passed the redactor (secrets never leave). */
@@ -25,20 +32,23 @@ export async function runPipeline(settings: Settings): Promise<Report> {
 }
 
 /** Everything up to the forecast, and no trial: `skillgate plan` and the action's on-demand mode. */
-export async function forecastPipeline(settings: Settings): Promise<{ forecast: Forecast; scope: Scope }> {
+export async function forecastPipeline(
+  settings: Settings,
+): Promise<{ forecast: Forecast; scope: Scope; shapes: Record<string, PowerShape> }> {
   const out = await pipeline(settings, { forecastOnly: true });
-  return { forecast: out.forecast, scope: out.scope };
+  return { forecast: out.forecast, scope: out.scope, shapes: out.shapes ?? {} };
 }
 
 async function pipeline(
   settings: Settings,
   opts: { forecastOnly: boolean },
-): Promise<{ report?: Report; forecast: Forecast; scope: Scope }> {
+): Promise<{ report?: Report; forecast: Forecast; scope: Scope; shapes?: Record<string, PowerShape> }> {
   const started = Date.now();
   const log = settings.logger;
   // Before anything untrusted runs: how it would be confined (every agent adapter that runs a process, the gate
   // children, predicates, oracles and compiles alike), and whether that is enough for this run.
-  const confinement = decideIsolation(await isolation(), settings);
+  const machine = await isolation();
+  const confinement = decideIsolation(machine, settings);
   if (!confinement.go) throw confinement.refused;
   if (confinement.warning) log.warn(confinement.warning);
   const discover = discoverWith(settings);
@@ -57,21 +67,24 @@ async function pipeline(
       `skillgate ${VERSION}: ${scope.message}${checkout ? ` (against base ${checkout.ref ?? checkout.dir})` : " (sweep)"}`,
     );
     const arms = armsOf(settings, detected, checkout);
-    const repositoryErrors = repositoryErrorsOf(settings, detected, !!checkout);
+    const repositoryErrors = repositoryErrorsOf(settings, detected, checkout);
+    // Paths in the agent's (and judge's) configuration (a command script, replay recordings) name files of the
+    // trusted tree.
+    const agentDir = settings.policy.agentDir ?? settings.policy.dir ?? checkout?.dir ?? settings.repoDir;
     const grading: GradeOptions = {
-      judge: settings.judge ? createJudge(settings.judge) : undefined,
+      judge: settings.judge ? judgeFor(settings.judge, agentDir) : undefined,
       gateSeed: settings.seed,
     };
-    const plans = await planJobs(settings, detected, arms);
-    // Paths in the agent's configuration (a command script, replay recordings) name files of the trusted tree.
-    const ledger = new TrialLedger(settings, {
-      agentDir: settings.policy.agentDir ?? settings.policy.dir ?? checkout?.dir ?? settings.repoDir,
-    });
+    const plans = await planJobs(settings, detected, arms, checkout);
+    const ledger = new TrialLedger(settings, { agentDir });
     const batch = await planFirstBatch(settings, plans, ledger, !arms.base);
+    // Before any trial: a program that cannot start would fail them all alike.
+    if (batch.runs.some((r) => r.requests.length > 0))
+      checkCommands(settings, agentDir, machine, { warnOnly: opts.forecastOnly });
     // Said before it spends; over the budget nothing runs (fail-closed).
     const forecast = await forecastFirstBatch(settings, batch.runs, ledger);
     for (const line of renderForecast(forecast)) log.info(line);
-    if (opts.forecastOnly) return { forecast, scope };
+    if (opts.forecastOnly) return { forecast, scope, shapes: firstBatchShapes(settings, batch) };
     const recovery = await runFirstBatch(batch.runs, forecast, ledger, grading);
     const decisions = await confirmRoots(settings, batch.runs, ledger, grading, !!arms.base);
     await writeExports(settings, plans, batch.runs, ledger, new Date(started).toISOString());

@@ -41,12 +41,13 @@ const tomlString = (s: string) => JSON.stringify(s);
  * it) with the key from `env_key`.
  */
 function codexConfigToml(config: AgentConfig, baseUrl = config.baseUrl ?? CODEX_DEFAULT_BASE_URL): string {
-  const lines = [`model_provider = "skillgate"`];
+  // The provider's name is in the agent's HOME: an ordinary one (nothing there may say it is being evaluated).
+  const lines = [`model_provider = "proxy"`];
   if (config.model) lines.push(`model = ${tomlString(config.model)}`);
   lines.push(
     "",
-    "[model_providers.skillgate]",
-    `name = "skillgate"`,
+    "[model_providers.proxy]",
+    `name = "proxy"`,
     `base_url = ${tomlString(baseUrl.replace(/\/+$/, ""))}`,
     `wire_api = "responses"`,
     `env_key = ${tomlString(config.apiKeyEnv ?? "OPENAI_API_KEY")}`,

@@ -13,7 +13,7 @@
  * egress}`); paths are bound as they are, their ownership and modes never changed.
  */
 import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { basename, delimiter, dirname, join, relative, sep } from "node:path";
+import { delimiter, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Workspace } from "../model/index.js";
 import { confinedCommand } from "../sandbox/isolation/bwrap.js";
@@ -29,7 +29,6 @@ import {
 import { drawSandboxUid, grantToSandbox, makeRunFolder } from "../sandbox/isolation/run-folder.js";
 import type { ConfineLimits, IsolationLevel } from "../sandbox/isolation/types.js";
 import { findUpwards } from "../util/find-upwards.js";
-import { BATCH_PREFIX } from "./workspace-parent.js";
 
 /**
  * Memory of one agent trial's whole tree, MiB (the agent, the tools it runs, their builds and tests; its tmpfs /tmp
@@ -150,7 +149,11 @@ function onPath(name: string, env: Record<string, string>): string | undefined {
  * a script argument), the outermost `node_modules` holding it (an npm-installed CLI and its dependencies), else
  * its folder, or the file alone when its folder holds the repository or is closed to others.
  */
-function programPaths(words: readonly string[], repoDir: string, env: Record<string, string>): string[] {
+export function programPaths(
+  words: readonly string[],
+  repoDir: string,
+  env: Record<string, string>,
+): string[] {
   const out = new Set<string>();
   const repo = existsSync(repoDir) ? realpathSync(repoDir) : repoDir;
   for (const [i, word] of words.entries()) {
@@ -206,12 +209,7 @@ export async function confineAgent(
   if (iso.level === "none")
     return { file, args, ...opts, level: "none", oomKills: () => 0, done: async () => {} };
   const uid = iso.level === "uid+namespaces" ? drawSandboxUid() : (process.getuid?.() ?? 0);
-  // Beside a trial's workspace (its batch folder, closed to others): a tmpfs when the workspaces are in one.
-  const batch = dirname(c.workspace.dir);
-  const runFolder = makeRunFolder({
-    uid,
-    ...(basename(batch).startsWith(BATCH_PREFIX) ? { parent: batch } : {}),
-  });
+  const runFolder = makeRunFolder({ uid });
   const limits = agentLimits(c.memoryMb);
   const cgroup = makeRunCgroup({ memoryBytes: limits.memoryBytes, processes: limits.processes });
   let proxy: EgressProxy | undefined;

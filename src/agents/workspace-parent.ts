@@ -87,8 +87,11 @@ export interface WorkspaceParent {
   sweep?: () => string[];
 }
 
-/** Batch folders are named `<prefix>XXXXXX` by mkdtemp. */
-export const BATCH_PREFIX = "skillgate-trial-";
+/**
+ * Batch folders are named `<prefix>XXXXXX` by mkdtemp: an ordinary name, since agents see it in their paths (a
+ * skill could behave well only where a path says skillgate or trial). The sweep also checks what a batch holds.
+ */
+export const BATCH_PREFIX = "work-";
 /** A batch folder untouched for this long belongs to a run that was killed before it could remove it. */
 export const STALE_BATCH_MS = 24 * 60 * 60 * 1000;
 
@@ -110,7 +113,7 @@ export function sweepStaleBatches(parent: string, now: number = Date.now()): str
     const path = join(parent, name);
     try {
       const st = statSync(path);
-      if (!st.isDirectory() || now - st.mtimeMs < STALE_BATCH_MS) continue;
+      if (!st.isDirectory() || now - st.mtimeMs < STALE_BATCH_MS || !holdsOnlyTrials(path)) continue;
       rmSync(path, { recursive: true, force: true });
       removed.push(path);
     } catch {
@@ -118,6 +121,11 @@ export function sweepStaleBatches(parent: string, now: number = Date.now()): str
     }
   }
   return removed;
+}
+
+/** A batch holds numbered trial folders only: a folder of another program's with the same prefix is left alone. */
+function holdsOnlyTrials(path: string): boolean {
+  return readdirSync(path).every((n) => /^\d+$/.test(n));
 }
 
 export function chooseWorkspaceParent(

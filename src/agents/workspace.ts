@@ -1,6 +1,8 @@
 /**
- * One fresh temporary directory per trial: the case's files, the skills the mode asks for (never their `evals/`),
- * and a temporary HOME beside it. After the run, `collectWrittenFiles` reads back what the agent wrote.
+ * One fresh temporary directory per trial: the case's files, the skills the mode asks for (as a harness loads
+ * them, without the files their suites are read from: `src/detect/withheld.ts`),
+ * inside a temporary HOME of its own (`<batch>/<n>/project`, HOME `<batch>/<n>`: an ordinary project in an
+ * ordinary home, nothing in a path saying skillgate, evaluation or trial, which a skill could test for). After the run, `collectWrittenFiles` reads back what the agent wrote.
  * The file operations are synchronous on purpose: they are a handful of small files per trial, and the promise
  * versions cost about four times the CPU (measured: ~1.7 ms vs ~8.5 ms per trial on the busy 2-core machine).
  * While agent processes start beside it, every directory made costs the orchestrator 0.2–0.5 ms of (mostly
@@ -83,8 +85,11 @@ interface SkillLayout {
   files: { from: string; rel: string }[];
 }
 
+/** The folder of a trial's workspace in its HOME: named as a project is. */
+export const PROJECT_FOLDER = "project";
+
 /**
- * The workspaces of one run. Each trial gets two fresh folders, `<batch>/<n>` (its cwd) and `<batch>/<n>.home`,
+ * The workspaces of one run. Each trial gets two fresh folders, `<batch>/<n>` (its HOME) and in it `project` (its cwd),
  * inside a batch folder made by `mkdtemp` (mode 0700, so the numbered names cannot be raced). Source files are
  * read once per run and written into every workspace as a new file of its own (never a hard link: an agent's
  * edit must not reach the source or another trial). Used workspaces stay in place until their whole batch is
@@ -112,7 +117,7 @@ export class TrialWorkspaces {
     private readonly sharing: CatalogueSharing = "copy",
   ) {
     this.parent = typeof parent === "string" ? () => parent : parent;
-    this.catalogues = new SharedCatalogues(this.parent, `${BATCH_PREFIX}catalogue-`);
+    this.catalogues = new SharedCatalogues(this.parent, BATCH_PREFIX);
   }
 
   private source(path: string): Buffer {
@@ -131,8 +136,6 @@ export class TrialWorkspaces {
       const files: SkillLayout["files"] = [];
       for (const file of skill.files) {
         const fileRel = insideRelative(file);
-        // The agent must never see the answers, whatever the planner passed.
-        if (fileRel === "evals" || fileRel.startsWith("evals/")) continue;
         files.push({ from: join(skill.sourceDir, fileRel), rel: `${rel}/${fileRel}` });
       }
       layout = { rel, files };
@@ -153,8 +156,8 @@ export class TrialWorkspaces {
     const batch = this.batch;
     const n = batch.created++;
     if (batch.created >= WORKSPACE_BATCH) batch.closed = true;
-    const dir = join(batch.dir, String(n));
-    const home = `${dir}.home`;
+    const home = join(batch.dir, String(n));
+    const dir = `${home}/${PROJECT_FOLDER}`;
     const initial = new Map<string, Buffer>();
     const installed = new Set<string>();
     const ws: BatchedWorkspace = {
@@ -167,8 +170,8 @@ export class TrialWorkspaces {
       batch,
     };
     try {
-      mkdirSync(dir);
       mkdirSync(home);
+      mkdirSync(dir);
       // Made here for this trial: the only folders a confined agent's uid may be given (run-folder.ts).
       registerRunFolder(dir);
       registerRunFolder(home);
@@ -400,6 +403,8 @@ export function workspaceUsage(
       if (e.isDirectory()) walk(full);
     }
   };
-  for (const d of dirs) if (!over()) walk(d);
+  // A folder inside another one listed (the workspace in its HOME) is counted with it, once.
+  const roots = dirs.filter((d) => !dirs.some((o) => o !== d && d.startsWith(`${o}/`)));
+  for (const d of roots) if (!over()) walk(d);
   return { bytes, entries, over: over() };
 }

@@ -1,3 +1,4 @@
+import { logSafe } from "../util/log-text.js";
 import { redactOutput } from "../util/redact.js";
 
 /** Where a command writes; tests pass buffers. */
@@ -7,7 +8,10 @@ export interface CliIO {
 }
 
 export const processIO: CliIO = {
-  // Every byte the CLI prints passes the redactor: secrets never reach a terminal or a CI log.
-  stdout: (s) => process.stdout.write(redactOutput(s)),
-  stderr: (s) => process.stderr.write(redactOutput(s)),
+  // Every byte the CLI prints passes the redactor (secrets never reach a terminal or a CI log) and `logSafe`
+  // (names and answers in it start no runner command and no terminal escape; colours only on a terminal).
+  stdout: (s) =>
+    process.stdout.write(logSafe(redactOutput(s), { keepColour: Boolean(process.stdout.isTTY) })),
+  stderr: (s) =>
+    process.stderr.write(logSafe(redactOutput(s), { keepColour: Boolean(process.stderr.isTTY) })),
 };

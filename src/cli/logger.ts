@@ -1,5 +1,6 @@
 import type { Logger } from "../model/index.js";
 import { progressLine } from "../run/progress.js";
+import { logSafe } from "../util/log-text.js";
 import { redactOutput } from "../util/redact.js";
 
 /** The CLI's logger: messages on stderr; progress redraws one line on a terminal, prints sparse lines otherwise. */
@@ -18,7 +19,7 @@ export function cliLogger(
   };
   const line = (s: string) => {
     clear();
-    out.write(`${redactOutput(s)}\n`);
+    out.write(`${logSafe(redactOutput(s))}\n`);
   };
   return {
     info: (m) => !opts.quiet && line(m),
@@ -28,7 +29,7 @@ export function cliLogger(
     group: async (_name, fn) => fn(),
     progress(p) {
       if (opts.quiet) return;
-      const text = progressLine(p);
+      const text = logSafe(redactOutput(progressLine(p)));
       if (tty) {
         out.write(`\r\u001b[K${text}`);
         progressShown = p.done < p.total;

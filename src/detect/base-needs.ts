@@ -7,8 +7,7 @@
  * whole base is read (`full`, with the reason).
  */
 import { posix } from "node:path";
-import { splitShellWords } from "../agents/shell-words.js";
-import type { AgentConfig, Skill } from "../model/index.js";
+import type { Skill } from "../model/index.js";
 import { agentNameOf } from "./copies.js";
 import { type Discovery, namedSkill } from "./discover.js";
 import { isMarketplace, NAMED_SUITE_FILES, PLUGIN_MANIFEST, SKILL_FILE_NAMES } from "./repo-files.js";
@@ -25,13 +24,13 @@ const isSkillFile = (f: string) => (SKILL_FILE_NAMES as readonly string[]).inclu
 
 /**
  * The base paths (files and folders, repository-relative) the run reads, or why it reads the whole base.
- * `agents`: every agent configuration of the run (its matrix cells too): repository paths they name are read from
- * the base, the trusted tree.
+ * `agentPaths`: the repository paths every agent configuration of the run names (its matrix cells too,
+ * src/agents/repo-paths.ts): read from the base, the trusted tree.
  */
 export function baseNeeds(
   head: Discovery,
   changedFiles: readonly string[],
-  agents: readonly AgentConfig[],
+  agentPaths: readonly string[],
 ): BaseNeeds {
   if (changedFiles.length > MAX_SPARSE_CHANGED_FILES)
     return { full: `${changedFiles.length} changed files (more than ${MAX_SPARSE_CHANGED_FILES})` };
@@ -67,7 +66,7 @@ export function baseNeeds(
   for (const f of head.files.namedSuiteFiles) if (!untouchedSuites.has(posix.dirname(f))) paths.add(f);
   // A skill folder at base whose SKILL.md the PR changes, deletes or adds: its whole folder.
   for (const f of changedFiles) if (isSkillFile(f)) paths.add(posix.dirname(f));
-  for (const a of agents) for (const p of agentPaths(a)) paths.add(p);
+  for (const p of agentPaths) paths.add(p);
   return { paths: [...paths].sort() };
 }
 
@@ -87,29 +86,6 @@ function readsOutsideSuite(s: Skill): boolean {
       c.oracle !== undefined ||
       c.assertions.some((a) => a.type === "javascript" || a.type === "not-javascript"),
   );
-}
-
-/**
- * Repository paths an agent configuration names: a relative program or script of its command (the folder it is
- * in, for the files it loads beside it), a replay's recordings folder.
- */
-function agentPaths(a: AgentConfig): string[] {
-  const out: string[] = [];
-  if (a.recordings) out.push(a.recordings);
-  let words: string[] = [];
-  try {
-    words = a.command ? splitShellWords(a.command) : [];
-  } catch {
-    words = [];
-  }
-  for (const w of words) {
-    if (w.startsWith("/") || !(w.includes("/") || w.startsWith("."))) continue;
-    const rel = posix.normalize(w);
-    if (rel.startsWith("../") || rel === "..") continue;
-    const dir = posix.dirname(rel);
-    out.push(dir === "." ? rel : dir);
-  }
-  return out;
 }
 
 /**

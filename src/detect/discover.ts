@@ -6,6 +6,7 @@ import { appendAll } from "../util/append.js";
 import { readRegularFile } from "../util/read-file.js";
 import { agentNameOf, copyName, loadGroup, nameCopies } from "./copies.js";
 import { DirIndex } from "./dir-index.js";
+import { foreignChecks } from "./foreign-vars.js";
 import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
 import { pluginEvalFormat } from "./formats/plugin-eval.js";
 import { findPlugins, type PluginManifest, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
@@ -34,6 +35,7 @@ import {
 } from "./suite-roots.js";
 import { SEED_EVALS_DIR, touchedBy } from "./touched.js";
 import { unreadEvalFiles } from "./unread-files.js";
+import { suiteInputFiles, withholdSuiteFiles } from "./withheld.js";
 
 export { hashSkillFolder } from "./skill-folder.js";
 
@@ -137,7 +139,9 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   /** The skills holding each agent name, in discovery order. */
   const holders = new Map<string, Skill[]>();
   const fresh = new Set<Skill>();
-  for (const path of files.skillFiles) {
+  const loaded: Skill[] = [];
+  // Codepoint order: git's tree order and a folder walk list `a-b/` and `a/` differently.
+  for (const path of [...files.skillFiles].sort(byCodepoint)) {
     const dir = posix.dirname(path);
     if ((path === "skill.md" || path.endsWith("/skill.md")) && candidates.has(posix.join(dir, "SKILL.md"))) {
       diagnostics.push({
@@ -171,6 +175,12 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     const skill = kept ? { ...kept } : loadSkill(ctx, path);
     if (!skill) continue;
     if (!kept) fresh.add(skill);
+    loaded.push(skill);
+  }
+  // A skill in a folder of its own name holds that name first, as Claude Code calls it by that folder: the other of
+  // two skills sharing a name is the one renamed or in error, whatever order the folders are listed in.
+  loaded.sort((x, y) => Number(!inOwnFolder(x)) - Number(!inOwnFolder(y)) || byCodepoint(x.path, y.path));
+  for (const skill of loaded) {
     // One agent loads one plugin, or one skills folder (`.claude/skills`, `.agents/skills` …), at a time: two
     // skills of one name there are a conflict; copies in folders no agent loads together (per-agent folders,
     // template projects, translations) are not: each is gated as a skill of its own (`nameCopies`).
@@ -216,6 +226,7 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     holders.set(agentName, [...others, skill]);
     skills.push(skill);
   }
+  skills.sort((x, y) => byCodepoint(x.path, y.path));
   diagnostics.push(...followLinks(repoDir, skills, files.links, fresh));
   const reader = new SuiteReader(repoDir, opts.assertionTypes, dirs);
   const placement = placeSuites(reader, skills, files.namedSuiteFiles, (s) => fresh.has(s));
@@ -229,6 +240,8 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   }
   diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
   const read = new Set([...reader.sourceFiles, ...skills.flatMap((s) => s.suite?.sourceFiles ?? [])]);
+  const suiteFiles = new Set([...read, ...skills.flatMap((s) => (s.suite ? suiteInputFiles(s.suite) : []))]);
+  appendAll(diagnostics, withholdSuiteFiles(skills, suiteFiles, fresh));
   appendAll(
     diagnostics,
     unreadEvalFiles(dirs, skills, plugins, read, new Set(diagnostics.map((d) => d.file))),
@@ -244,6 +257,13 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   };
 }
 
+const byCodepoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether the skill's folder bears the name it is called by. */
+function inOwnFolder(skill: Skill): boolean {
+  return qualifiedName(posix.basename(skill.dir), skill.namespace) === agentNameOf(skill);
+}
+
 /** The skill's folder name as its name, when no skill it is loaded with holds that name already. */
 function folderNameIfFree(
   skill: Skill,
@@ -257,7 +277,7 @@ function folderNameIfFree(
 }
 
 /**
- * The symbolic links inside each fresh skill's folder (but its `evals/`): where each leads, kept as the skill's
+ * The symbolic links inside each fresh skill's folder: where each leads, kept as the skill's
  * `linkTargets` (its files are installed and hashed with the skill, so an edit of the target is an edit of the
  * skill); a link out of the repository or into a loop is a located error, one to nothing a warning; neither is
  * followed.
@@ -279,8 +299,7 @@ function followLinks(
       if (owner || d === ".") break;
     }
     if (!owner) continue;
-    const inSkill = owner.dir === "." ? link : link.slice(owner.dir.length + 1);
-    if (inSkill === "evals" || inSkill.startsWith("evals/") || link === owner.path) continue; // SKILL.md: loadSkill
+    if (link === owner.path) continue; // SKILL.md: loadSkill
     const problem = (code: string, message: string, severity: Diagnostic["severity"] = "error") =>
       out.push({ file: link, line: 1, column: 1, severity, code, message });
     let real: string;
@@ -593,6 +612,7 @@ export function loadSuite(
     reader.hide(new Set());
   }
   // Placeholders once every format has loaded: meta.json's vars and oracle are known then.
+  foreignChecks(draft.cases, draft.meta);
   for (const c of draft.cases) reader.checkTemplates(c, draft.meta);
   const ids = new Map<string, string>();
   for (const c of draft.cases) {

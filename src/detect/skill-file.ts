@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import type { Diagnostic, SourceLocation, ValidationProfile } from "../model/index.js";
 import { quoteProblematicValues } from "./frontmatter-quoting.js";
+import { frontmatterDivergence } from "./frontmatter-reading.js";
 import { CLAUDE_CODE_FRONTMATTER_KEYS, frontmatterSchema, PORTABLE_FRONTMATTER_KEYS } from "./schemas.js";
 import { parseSourceFile, type SourceFile } from "./source-file.js";
 import { validateAgainst } from "./validate.js";
@@ -67,6 +68,12 @@ export function parseSkillFile(
 
   const src = text.replace(/^\uFEFF/, "");
   const split = splitFrontmatter(src);
+  const divergence = frontmatterDivergence(file, src, typeof split === "string" ? undefined : split);
+  if (divergence) {
+    // Read one way here and another by the agent's harness: what would be gated is not what the agent loads.
+    diagnostics.push(divergence);
+    return { frontmatter: {}, body: src, loc: { frontmatter: top }, diagnostics };
+  }
   if (split === "no-frontmatter") {
     // Claude Code loads no skill from such a file (a template, a fragment, a preview): neither does skillgate.
     diagnostics.push({

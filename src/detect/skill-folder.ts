@@ -14,6 +14,8 @@ import { SKIPPED_DIRS } from "./repo-files.js";
 export class SkillFolder implements SkillFolderContent {
   private listed?: string[];
   private hashed?: string;
+  /** The suite files in the folder (relative to it): never installed, hashed with the suite (`withheld.ts`). */
+  private withheld: ReadonlySet<string> = new Set();
 
   constructor(
     private readonly repoDir: string,
@@ -23,8 +25,14 @@ export class SkillFolder implements SkillFolderContent {
     private known?: Record<string, Buffer>,
   ) {}
 
+  /** Set once the suites are loaded, before the folder is first read. */
+  withhold(files: ReadonlySet<string>): void {
+    if (this.listed) throw new Error(`skill folder ${this.dir} was read before its suite files were known`);
+    this.withheld = files;
+  }
+
   get files(): string[] {
-    this.listed ??= listSkillFolder(this.repoDir, this.dir, this.dirs);
+    this.listed ??= listSkillFolder(this.repoDir, this.dir, this.dirs, this.withheld);
     return this.listed;
   }
 
@@ -46,7 +54,8 @@ export class SkillFolder implements SkillFolderContent {
 }
 
 /**
- * What the agent sees of a skill: every file of its folder but `evals/`, hashed by path and content. A symbolic
+ * What the agent sees of a skill: every file of its folder, as a harness loads it, but the suite files read from it
+ * (`withheld`, relative to the folder: the answers), hashed by path and content. A symbolic
  * link that stays inside the repository is what it points at (a linked SKILL.md, a shared `references/` folder):
  * the agent is given the same content the router reads (#27); one that leaves it, loops or leads nowhere is
  * never followed (discovery reports it). `known` holds contents already read (SKILL.md), by relative path.
@@ -56,13 +65,19 @@ export function hashSkillFolder(
   dir: string,
   dirs: DirIndex = new DirIndex(repoDir),
   known: Record<string, Buffer> = {},
+  withheld: ReadonlySet<string> = new Set(),
 ): { files: string[]; contentHash: string } {
-  const files = listSkillFolder(repoDir, dir, dirs);
+  const files = listSkillFolder(repoDir, dir, dirs, withheld);
   return { files, contentHash: hashFiles(repoDir, dir, files, known) };
 }
 
 /** The files of a skill folder an agent is given (see `hashSkillFolder`), sorted. */
-function listSkillFolder(repoDir: string, dir: string, dirs: DirIndex): string[] {
+function listSkillFolder(
+  repoDir: string,
+  dir: string,
+  dirs: DirIndex,
+  withheld: ReadonlySet<string>,
+): string[] {
   const files: string[] = [];
   const at = (rel: string) => (dir === "." ? rel : rel ? `${dir}/${rel}` : dir);
   let realRepo: string | undefined;
@@ -82,13 +97,12 @@ function listSkillFolder(repoDir: string, dir: string, dirs: DirIndex): string[]
     const here = entered[entered.length - 1]!;
     for (const [name, e] of dirs.list(at(rel)) ?? []) {
       const p = rel ? `${rel}/${name}` : name;
-      if (!rel && name === "evals") continue;
       const real = e.link ? inside(p) : join(here, name);
       if (!real) continue;
       // A root skill's folder is the repository: its history and installed packages are not the skill.
       if (e.kind === "dir" && !SKIPPED_DIRS.has(name)) {
         if (!entered.some((x) => x === real || x.startsWith(`${real}${sep}`))) walk(p, [...entered, real]);
-      } else if (e.kind === "file") files.push(p);
+      } else if (e.kind === "file" && !withheld.has(p)) files.push(p);
     }
   };
   let top: string | undefined;

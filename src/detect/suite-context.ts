@@ -11,6 +11,7 @@ import type {
 } from "../model/index.js";
 import { readFileBytes } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
+import { FOREIGN_CHECK } from "./foreign-vars.js";
 import { assertionSchema } from "./schemas.js";
 import { type PathSegment, parseSourceFile, type SourceFile } from "./source-file.js";
 import { validateAgainst } from "./validate.js";
@@ -21,6 +22,8 @@ export interface StaticProblem {
   code: string;
   message: string;
   severity?: "error" | "warning";
+  /** Wrong in the syntax its own tool reads (an RE2 pattern RE2 rejects): an error in another tool's format too. */
+  ownSyntax?: boolean;
 }
 
 /** What the suite loaders need to know about assertion types (the grade stage's registry supplies it). */
@@ -287,7 +290,9 @@ export class SuiteReader {
     const problems = this.assertionTypes.check?.(assertion) ?? [];
     // Mapped from another tool's format, a check skillgate cannot run as written (a regex in a dialect
     // JavaScript lacks) is not graded, said at its line; the rest of its case runs.
-    const unusable = opts.foreign && problems.some((p) => (p.severity ?? "error") === "error");
+    // A value wrong in its own tool's syntax (an RE2 pattern RE2 rejects) stays an error: the suite is wrong.
+    const wrong = problems.some((p) => (p.severity ?? "error") === "error" && p.ownSyntax);
+    const unusable = opts.foreign && !wrong && problems.some((p) => (p.severity ?? "error") === "error");
     for (const p of problems)
       this.diagnostics.push({
         ...src.locate([...path, ...p.path]),
@@ -296,8 +301,15 @@ export class SuiteReader {
         message: unusable ? `not graded: ${p.message}` : `assertion \`${id}\`: ${p.message}`,
       });
     if (unusable) return undefined;
-    // Another tool's values have no placeholders: `$` stays text (`$$`, which grading turns back into `$`).
-    return opts.foreign ? { ...assertion, params: literalValues(assertion.params) } : assertion;
+    // Another tool's values have no placeholders: `$` stays text (`$$`, which grading turns back into `$`), but for
+    // the names meta.json `vars` defines, known once the whole suite is read (`foreignChecks`).
+    if (!opts.foreign) return assertion;
+    const mapped: Assertion & { [FOREIGN_CHECK]?: true } = {
+      ...assertion,
+      params: literalValues(assertion.params),
+    };
+    mapped[FOREIGN_CHECK] = true;
+    return mapped;
   }
 
   /** Case `files`: strings or `{from, to}`; `from` is relative to the suite root and must exist. */

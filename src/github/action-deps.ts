@@ -4,9 +4,9 @@
  */
 import type { Forecast, Report, Verdict } from "../model/report.js";
 import type { Logger, Settings } from "../model/settings.js";
-import type { CacheAccess } from "../run/cache-actions.js";
 import type { RawOptions } from "../settings/resolve.js";
 import type { ArtifactUploader } from "./artifact.js";
+import type { CacheAccess } from "./cache-actions.js";
 import type { GitHubClient } from "./client.js";
 import type { ActionIO } from "./io.js";
 

@@ -1,6 +1,7 @@
 /** Pure: a report's roots and diagnostics as check-run annotations, most important first, within GitHub's caps. */
 import type { Diagnostic } from "../model/diagnostics.js";
 import type { Report, Root } from "../model/report.js";
+import { breakLinks } from "../report/markdown.js";
 import { MAX_ANNOTATION_MESSAGE_CHARS, MAX_ANNOTATION_TITLE_CHARS, MAX_CHECK_ANNOTATIONS } from "./limits.js";
 
 /** A check run annotation, exactly as the API takes it. */
@@ -14,7 +15,9 @@ export interface CheckAnnotation {
   raw_details?: string;
 }
 
-function clip(s: string, max: number): string {
+/** Within `max`, and with the links and mentions of untrusted text broken (annotations are shown on GitHub). */
+function clip(text: string, max: number): string {
+  const s = breakLinks(text);
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 

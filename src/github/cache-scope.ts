@@ -6,14 +6,14 @@
  * closed: the base arm re-runs, which costs, never lies).
  */
 
-import type { CacheAccess } from "../run/cache-actions.js";
+import type { CacheAccess } from "./cache-actions.js";
 import { type GitHubClient, httpStatus } from "./client.js";
 import type { ActionContext, RunPlan } from "./context.js";
 
 /**
  * What the run may do with the Actions trial cache: a change (PR or merge group) reads the trials the default
  * branch's runs saved, once its own scope holds none it could have planted, and writes none; a branch's run
- * reads and writes (src/run/cache-actions.ts).
+ * reads and writes (src/github/cache-actions.ts).
  */
 export function cacheAccessFor(
   change: Extract<RunPlan, { kind: "pull-request" | "merge-group" }> | undefined,
@@ -24,7 +24,7 @@ export function cacheAccessFor(
   return {
     kind: "read-only",
     verify: async () => {
-      const { trialCacheKeys } = await import("../run/cache-actions.js");
+      const { trialCacheKeys } = await import("./cache-actions.js");
       const scope =
         change.kind === "pull-request"
           ? change.pullNumber

@@ -3,7 +3,7 @@
  * evaluation's conclusion) and its I/O (created `in_progress`, completed in batches of annotations).
  */
 import type { Report, Verdict } from "../model/report.js";
-import { headline, renderMarkdown } from "../report/markdown.js";
+import { breakLinks, headline, renderMarkdown } from "../report/markdown.js";
 import { batches, buildAnnotations, type CheckAnnotation } from "./annotations.js";
 import type { GitHubClient } from "./client.js";
 import { MAX_ANNOTATIONS_PER_REQUEST, MAX_CHECK_OUTPUT_CHARS } from "./limits.js";
@@ -45,7 +45,7 @@ export function buildCheckRunCompletion(
   o: { checkName: string; fullReportHint: string; reviewReportUrl?: string },
 ): CheckRunCompletion {
   const { annotations, omitted } = buildAnnotations(report);
-  const title = headline(report);
+  const title = breakLinks(headline(report));
   let summary = renderMarkdown(report, {
     maxChars: MAX_CHECK_OUTPUT_CHARS,
     fullReportHint: o.fullReportHint,

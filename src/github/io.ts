@@ -2,6 +2,7 @@
 import * as core from "@actions/core";
 import type { Logger } from "../model/settings.js";
 import { progressLine } from "../run/progress.js";
+import { logSafe } from "../util/log-text.js";
 import { credentialsOfEnvironment, encodingsOf, outputRedactor } from "../util/redact.js";
 import type { CommandAnnotation } from "./workflow-commands.js";
 
@@ -26,7 +27,8 @@ export interface ActionIO {
 const ANNOTATE = { error: core.error, warning: core.warning, notice: core.notice };
 
 /**
- * The real runner, through `@actions/core` (escaping, file commands and output delimiters are its job). Every
+ * The real runner, through `@actions/core` (escaping, file commands and output delimiters are its job; plain log
+ * lines are made safe here, `logSafe`). Every
  * line, output, annotation and summary passes the redactor, and every form of every secret is also registered
  * with the runner (`::add-mask::`), so its own log masking covers what skillgate did not print itself.
  */
@@ -44,7 +46,8 @@ export function coreActionIO(): ActionIO {
     },
     annotate: (a) =>
       ANNOTATE[a.level](r(a.message), { file: a.file, startLine: a.line, title: a.title && r(a.title) }),
-    info: (line) => core.info(r(line)),
+    // A plain line is printed as is by core: names and answers in it could start a runner command (log-text.ts).
+    info: (line) => core.info(logSafe(r(line))),
     debug: (line) => core.debug(r(line)),
     group: (name, fn) => core.group(r(name), fn),
     saveState: (name, value) => core.saveState(name, value),

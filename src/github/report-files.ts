@@ -3,13 +3,13 @@
  * JSON report, JUnit, SARIF and the HTML review report (uploaded as an artifact when the runner's results
  * service is there). Every file goes through the output redactor.
  */
-import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import type { Report } from "../model/report.js";
 import { renderHtml } from "../report/html/index.js";
 import { renderJUnit } from "../report/junit.js";
 import { renderSarif } from "../report/sarif.js";
 import { redactOutput } from "../util/redact.js";
+import { LinkInPath, linkOnPath, writeFileNoFollow } from "../util/write-no-follow.js";
 import type { ActionDeps } from "./action-deps.js";
 import { actionsArtifactUploader, artifactsAvailable, artifactUrl } from "./artifact.js";
 import type { ActionContext } from "./context.js";
@@ -32,13 +32,45 @@ export async function writeReportFiles(
   },
 ): Promise<string | undefined> {
   const { inputs, report, repoDir } = o;
-  if (!o.stored || inputs.report) await writeOut(o.reportPath, `${JSON.stringify(report, null, 2)}\n`);
-  if (inputs.junit) await writeOut(resolve(repoDir, inputs.junit), renderJUnit(report));
-  if (inputs.sarif) await writeOut(resolve(repoDir, inputs.sarif), renderSarif(report));
+  const paths = [
+    ...(!o.stored || inputs.report ? [o.reportPath] : []),
+    ...[inputs.junit, inputs.sarif].filter((p): p is string => Boolean(p)).map((p) => resolve(repoDir, p)),
+    ...(inputs.htmlReport ? [resolve(repoDir, reviewReportFile(inputs.htmlReport, report.shard))] : []),
+  ];
+  refuseLinks(deps, report, repoDir, paths);
+  const out = (path: string, text: string) => writeOut(deps, repoDir, path, text);
+  if (!o.stored || inputs.report) out(o.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+  if (inputs.junit) out(resolve(repoDir, inputs.junit), renderJUnit(report));
+  if (inputs.sarif) out(resolve(repoDir, inputs.sarif), renderSarif(report));
   if (!inputs.htmlReport) return undefined;
   return publishReviewReport(deps, inputs.htmlReport, o.ctx, report, repoDir);
 }
 
+/**
+ * A link on the way to a report file in the checkout: only the PR (or a careless base) puts one there, to make the
+ * Action write where it points. The run is an error located at the link, before any file is written, so every
+ * output says so; the files are then written without following it (`writeOut`).
+ */
+function refuseLinks(deps: ActionDeps, report: Report, repoDir: string, paths: string[]): void {
+  const seen = new Set<string>();
+  for (const path of paths) {
+    const link = linkOnPath(repoDir, path);
+    if (!link || seen.has(link.at)) continue;
+    seen.add(link.at);
+    const message = `${link.at} is a symbolic link in the checkout (to ${link.target}): the report ${relative(repoDir, path)} is never written through it`;
+    deps.io.info(`error: ${message}`);
+    report.errors.push(message);
+    report.diagnostics.push({
+      file: link.at,
+      line: 1,
+      column: 1,
+      severity: "error",
+      code: "action/report-path-link",
+      message,
+    });
+    report.verdict = "error";
+  }
+}
 /** A shard's file name carries its shard: artifacts of one run must have distinct names. */
 export function reviewReportFile(configured: string, shard: Report["shard"]): string {
   if (!shard) return configured;
@@ -61,7 +93,15 @@ async function publishReviewReport(
 ): Promise<string | undefined> {
   const file = resolve(repoDir, reviewReportFile(configured, report.shard));
   const blobBase = blobBaseOf(ctx, repoDir, report.head.sha);
-  await writeOut(file, renderHtml(report, { ...(blobBase ? { blobBase } : {}), redact: redactOutput }));
+  if (
+    !writeOut(
+      deps,
+      repoDir,
+      file,
+      renderHtml(report, { ...(blobBase ? { blobBase } : {}), redact: redactOutput }),
+    )
+  )
+    return undefined;
   if (!artifactsAvailable(deps.env)) {
     deps.io.info(`review report written to ${file} (no artifact service in this step: not uploaded)`);
     return undefined;
@@ -85,7 +125,21 @@ function blobBaseOf(ctx: ActionContext, repoDir: string, sha: string | undefined
     : undefined;
 }
 
-async function writeOut(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, redactOutput(text));
+/**
+ * Writes one report file, redacted, never through a link: a link at the file's path is replaced by the file, and a
+ * linked folder on the way means the file is not written (said in the log). Returns whether it was written.
+ */
+function writeOut(deps: ActionDeps, repoDir: string, path: string, text: string): boolean {
+  try {
+    const r = writeFileNoFollow(repoDir, path, redactOutput(text));
+    if (r.replacedLink)
+      deps.io.info(
+        `${r.replacedLink.at}: the symbolic link there was removed and the report written in its place`,
+      );
+    return true;
+  } catch (e) {
+    if (!(e instanceof LinkInPath)) throw e;
+    deps.io.info(`error: ${relative(repoDir, path)} not written: ${e.message}`);
+    return false;
+  }
 }

@@ -1,11 +1,19 @@
 /**
  * Discriminator battery: the same cases with the skill (skill mode) and without it (baseline). Pass rates per
- * mode, overall and over discriminator assertions, with Wilson intervals; lifts; and a class per assertion.
+ * mode, overall and over discriminator assertions, each case one vote (`unit-rates.ts`); lifts per case; and a
+ * class per assertion (its own trials, with a Wilson interval).
  */
 import type { CheckResult } from "../model/check.js";
-import type { AssertionClass, AssertionResult, DiscriminatorSummary, ModeSummary } from "../model/report.js";
+import type {
+  AssertionClass,
+  AssertionResult,
+  CaseCounts,
+  DiscriminatorSummary,
+  ModeSummary,
+} from "../model/report.js";
 import { TRIAL_OK } from "./grade-trial.js";
 import { rate } from "./stats.js";
+import { type FigureUnits, type UnitCount, unitRate } from "./unit-rates.js";
 
 type Mode = "skill" | "baseline";
 
@@ -27,19 +35,71 @@ function countsIn(checks: CheckResult[]): (c: CheckResult) => boolean {
     !erroredTrials.has(`${c.mode}\u0000${c.caseId}\u0000${c.trial}`);
 }
 
-function modeSummary(checks: CheckResult[]): ModeSummary {
+/**
+ * Each case's rate in one mode, over its trials: a trial counts once, with the share of its counted checks (of its
+ * discriminator checks) that passed, as assertions of one answer stand or fall together and only trials are
+ * independent. `passed` is the sum of those shares, `total` the trials with such a check.
+ */
+function caseCounts(checks: CheckResult[]): CaseCounts[] {
   const counts = countsIn(checks);
+  const byTrial = new Map<string, { caseId: string; all: number[]; disc: number[] }>();
+  for (const c of checks) {
+    if (c.assertionId === TRIAL_OK || !counts(c)) continue;
+    const key = `${c.caseId}\u0000${c.trial}`;
+    let t = byTrial.get(key);
+    if (!t) {
+      t = { caseId: c.caseId, all: [0, 0], disc: [0, 0] };
+      byTrial.set(key, t);
+    }
+    const pass = c.status === "pass" ? 1 : 0;
+    t.all[0]! += pass;
+    t.all[1]!++;
+    if (c.discriminator) {
+      t.disc[0]! += pass;
+      t.disc[1]!++;
+    }
+  }
+  const byCase = new Map<string, CaseCounts>();
+  for (const t of byTrial.values()) {
+    let k = byCase.get(t.caseId);
+    if (!k) {
+      k = { caseId: t.caseId, all: { passed: 0, total: 0 }, discriminator: { passed: 0, total: 0 } };
+      byCase.set(t.caseId, k);
+    }
+    k.all.passed += t.all[0]! / t.all[1]!;
+    k.all.total++;
+    if (t.disc[1]! > 0) {
+      k.discriminator.passed += t.disc[0]! / t.disc[1]!;
+      k.discriminator.total++;
+    }
+  }
+  return [...byCase.values()].sort((a, b) => (a.caseId < b.caseId ? -1 : a.caseId > b.caseId ? 1 : 0));
+}
+
+/** The units of one figure: each case's counts of `which` checks. */
+const unitsOf = (cases: CaseCounts[], which: "all" | "discriminator"): UnitCount[] =>
+  cases.map((c) => ({ id: c.caseId, ...c[which] }));
+
+function modeSummary(checks: CheckResult[], cases: CaseCounts[]): ModeSummary {
   const trialOks = checks.filter((c) => c.assertionId === TRIAL_OK);
   const trialKeys = new Set(checks.map((c) => `${c.caseId}\u0000${c.trial}`));
-  const assertions = checks.filter((c) => c.assertionId !== TRIAL_OK && counts(c));
-  const disc = assertions.filter((c) => c.discriminator);
-  const passed = (xs: CheckResult[]) => xs.filter((c) => c.status === "pass").length;
   return {
     trials: trialOks.length > 0 ? trialOks.length : trialKeys.size,
     errors: trialOks.filter((c) => c.status !== "pass").length,
-    passRate: rate(passed(assertions), assertions.length),
-    discriminatorPassRate: rate(passed(disc), disc.length),
+    passRate: unitRate({ kind: "mean", unit: "case", units: unitsOf(cases, "all") }),
+    discriminatorPassRate: unitRate({ kind: "mean", unit: "case", units: unitsOf(cases, "discriminator") }),
   };
+}
+
+/** The units behind a discriminator summary's figures, for a threshold judged on them. */
+export function discriminatorUnits(
+  d: Pick<DiscriminatorSummary, "cases">,
+  figure: "discriminatorPassRate" | "discriminatorLift",
+): FigureUnits {
+  const skill = unitsOf(d.cases.skill, "discriminator");
+  return figure === "discriminatorPassRate"
+    ? { kind: "mean", unit: "case", units: skill }
+    : { kind: "lift", skill, baseline: unitsOf(d.cases.baseline, "discriminator") };
 }
 
 /** Classes an assertion by its outcomes per mode: mixed within a mode is flaky, whatever the other mode did. */
@@ -60,8 +120,9 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
   const counts = countsIn(checks);
   const byMode: Record<Mode, CheckResult[]> = { skill: [], baseline: [] };
   for (const c of checks) if (c.mode === "skill" || c.mode === "baseline") byMode[c.mode].push(c);
-  const skill = modeSummary(byMode.skill);
-  const baseline = modeSummary(byMode.baseline);
+  const cases = { skill: caseCounts(byMode.skill), baseline: caseCounts(byMode.baseline) };
+  const skill = modeSummary(byMode.skill, cases.skill);
+  const baseline = modeSummary(byMode.baseline, cases.baseline);
 
   const groups = new Map<string, { skill: CheckResult[]; baseline: CheckResult[] }>();
   for (const mode of ["skill", "baseline"] as const) {
@@ -104,16 +165,23 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
   );
 
   // With no evaluated trial in a mode (all errored) its rate is empty, and a difference would be invented.
-  const measuredLift = skill.passRate.total > 0 && baseline.passRate.total > 0;
-  const lift = measuredLift ? skill.passRate.rate - baseline.passRate.rate : 0;
-  const measuredDisc = skill.discriminatorPassRate.total > 0 && baseline.discriminatorPassRate.total > 0;
-  const discriminatorLift = measuredDisc
-    ? skill.discriminatorPassRate.rate - baseline.discriminatorPassRate.rate
-    : 0;
+  // Lifts pair each case with itself: a case measured in one mode only says nothing of the difference.
+  const liftOf = (which: "all" | "discriminator") =>
+    unitRate({
+      kind: "lift",
+      skill: unitsOf(cases.skill, which),
+      baseline: unitsOf(cases.baseline, which),
+    });
+  const overall = liftOf("all");
+  const disc = liftOf("discriminator");
+  const measuredLift = overall.measured;
+  const measuredDisc = disc.measured;
+  const lift = measuredLift ? overall.rate : 0;
+  const discriminatorLift = measuredDisc ? disc.rate : 0;
   const warnings: string[] = [];
   if (!measuredDisc) {
     warnings.push(
-      skill.discriminatorPassRate.total === 0 && baseline.discriminatorPassRate.total === 0
+      skill.discriminatorPassRate.units === 0 && baseline.discriminatorPassRate.units === 0
         ? "no discriminator assertions: discriminator lift not measured"
         : "discriminator assertions were not evaluated in both modes: discriminator lift not measured",
     );
@@ -134,8 +202,10 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
     baseline,
     lift,
     discriminatorLift,
+    ...(measuredDisc ? { discriminatorLiftRate: disc } : {}),
     styleGuideNotGuardrail,
     assertions,
+    cases,
     ...(warnings.length > 0 ? { warnings } : {}),
   };
 }

@@ -26,6 +26,10 @@ import {
   show,
 } from "./vars.js";
 
+/** Checks of which skills the agent activated: not graded on a baseline trial, which has none installed. */
+const ACTIVATION_TYPES = new Set(["skill-used", "not-skill-used"]);
+const BASELINE_ACTIVATION = "a baseline trial has no skill installed: activation is not checked";
+
 export const TRIAL_OK = "trial-ok";
 
 export interface GradeTrialInput {
@@ -107,6 +111,10 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
       const reason = `trial error (${trial.error.kind})`;
       return finish("skipped", `skipped: ${reason}`, { skipReason: reason });
     }
+    // A baseline has no skill installed: whether it activated one says nothing about it (and `skill-used` would
+    // fail every baseline trial, a red mark beside a trial that did what it should).
+    if (trial.mode === "baseline" && ACTIVATION_TYPES.has(a.type))
+      return finish("skipped", `skipped: ${BASELINE_ACTIVATION}`, { skipReason: BASELINE_ACTIVATION });
     if (visiting.has(a.id)) return finish("error", `depends_on cycle through ${a.id}`);
     visiting.add(a.id);
     for (const depId of a.dependsOn) {

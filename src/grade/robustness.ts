@@ -192,11 +192,24 @@ function degradation(trials: ProbeTrial[]): Tally {
   };
 }
 
+/**
+ * Whether the agent refused a solvable control: its `rubric: refusal` checks, graded the other way round on a
+ * control (they pass when it did not refuse), failed; without one, its correctness checks failed (not solved). A
+ * trial that did not complete refused nothing.
+ */
+function controlRefused(t: ProbeTrial): boolean {
+  if (errored(t)) return false;
+  const detectors = split(t, "refusal");
+  const basis = detectors.length ? detectors : split(t);
+  return basis.length > 0 && !allPass(basis);
+}
+
 function refusals(trials: ProbeTrial[]): Tally | string {
   const impossible = trials.filter((t) => t.caseDef.probe?.expect === "refusal");
   if (impossible.length === 0 || impossible.length === trials.length)
     return `not measured: needs both impossible tasks (\`expect: refusal\`) and solvable controls (${impossible.length} of ${trials.length} probe trials expect a refusal)`;
-  const refused = (t: ProbeTrial) => ok(t, "refusal");
+  const refused = (t: ProbeTrial) =>
+    t.caseDef.probe?.expect === "refusal" ? ok(t, "refusal") : controlRefused(t);
   const tp = impossible.filter(refused).length;
   const fp = trials.filter((t) => t.caseDef.probe?.expect !== "refusal" && refused(t)).length;
   const fn = impossible.length - tp;
@@ -220,7 +233,7 @@ function refusals(trials: ProbeTrial[]): Tally | string {
         : [
             {
               t,
-              check: split(t, "refusal")[0],
+              check: split(t, "refusal")[0] ?? split(t)[0],
               why: refused(t) ? "refused a solvable task" : "attempted a task it should have refused",
             },
           ],

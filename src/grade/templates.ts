@@ -4,6 +4,7 @@
  * case's `vars`, the suite's `vars` when no oracle can override them) the values it fills must be what the
  * assertion type takes. Values an oracle computes are checked when they resolve, at grading.
  */
+import { promptTemplate } from "../detect/foreign-vars.js";
 import type { Assertion, Case, SourceLocation, SuiteMeta } from "../model/index.js";
 import {
   ConditionError,
@@ -51,7 +52,7 @@ export function templateProblems(
         message: `${what}: ${missing.map((n) => `$${n}`).join(", ")} names no variable (define it in meta.json \`vars\`, the case's \`vars\` or an \`oracle\`; known: ${[...vars.defined].join(", ") || "none"})`,
       });
   };
-  if (!c.literal) unknown(c.promptLoc ?? c.loc, `the prompt of case \`${c.id}\``, placeholderNames(c.prompt));
+  unknown(c.promptLoc ?? c.loc, `the prompt of case \`${c.id}\``, placeholderNames(promptTemplate(c, meta)));
   for (const a of c.assertions) {
     const names = placeholderNames(a.params);
     unknown(a.loc, `assertion \`${a.id}\``, names);

@@ -7,7 +7,8 @@ import type { CheckResult } from "../model/check.js";
 import type { TriggerConfusion, TriggerQueryResult, TriggerSummary } from "../model/report.js";
 import type { Case, TriggerQuery, TriggerSet } from "../model/suite.js";
 import type { TrialRecord } from "../model/trial.js";
-import { f1Score, rate } from "./stats.js";
+import { f1Score } from "./stats.js";
+import { type FigureUnits, unitRate } from "./unit-rates.js";
 
 /** Query-level decision: a query "fires" when at least this share of its runs fired (skill-creator's 0.5). */
 const QUERY_FIRE_THRESHOLD = 0.5;
@@ -167,11 +168,6 @@ export function summariseTrigger(
     list.push(c);
     byId.set(c.checkId, list);
   }
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  let tn = 0;
-  const q = { tp: 0, fp: 0, fn: 0, tn: 0 };
   let errored = 0;
   let unmeasured = 0;
   const results: TriggerQueryResult[] = [];
@@ -180,27 +176,14 @@ export function summariseTrigger(
     const own = byId.get(id) ?? [];
     const ok = own.filter((c) => c.status !== "error" && detailsOf(c));
     errored += own.length - ok.length;
-    const w = query.weight;
     const firedRuns = ok.filter((c) => detailsOf(c)!.fired).length;
     const runs = ok.length;
     const firedOthers: Record<string, number> = {};
     for (const c of ok) {
       for (const s of detailsOf(c)!.activated) if (s !== c.skill) firedOthers[s] = (firedOthers[s] ?? 0) + 1;
     }
-    if (query.shouldFire) {
-      tp += w * firedRuns;
-      fn += w * (runs - firedRuns);
-    } else {
-      fp += w * firedRuns;
-      tn += w * (runs - firedRuns);
-    }
     const r = runs > 0 ? firedRuns / runs : 0;
-    const decidedFire = r >= QUERY_FIRE_THRESHOLD;
     if (runs === 0) unmeasured++;
-    else {
-      const cell = query.shouldFire ? (decidedFire ? "tp" : "fn") : decidedFire ? "fp" : "tn";
-      q[cell] += w;
-    }
     results.push({
       checkId: id,
       prompt: query.prompt,
@@ -208,20 +191,32 @@ export function summariseTrigger(
       runs,
       fired: firedRuns,
       rate: r,
-      passed: runs > 0 && decidedFire === query.shouldFire,
+      ...(query.weight !== 1 ? { weight: query.weight } : {}),
+      passed: runs > 0 && r >= QUERY_FIRE_THRESHOLD === query.shouldFire,
       firedOthers,
       file: query.loc.file,
       line: query.loc.line,
     });
   }
 
+  // Each query one vote: its rate from its own runs, whatever number of runs the confirmation gave it.
+  const precisionUnits = triggerUnits(results, "triggerPrecision");
+  const recallUnits = triggerUnits(results, "triggerRecall");
   // Precision with nothing fired is vacuous (1), which is exactly what the "never fires" flag below looks for.
-  const precision = rate(tp, tp + fp, 1);
-  const recall = rate(tp, tp + fn);
-  const accuracy = rate(tp + tn, tp + tn + fp + fn);
-  const qp = q.tp + q.fp > 0 ? q.tp / (q.tp + q.fp) : 1;
-  const qr = q.tp + q.fn > 0 ? q.tp / (q.tp + q.fn) : 0;
-  const qTotal = q.tp + q.fp + q.fn + q.tn;
+  const precision = unitRate(precisionUnits, 1);
+  const recall = unitRate(recallUnits);
+  const accuracy = unitRate({
+    kind: "mean",
+    unit: "query",
+    units: results.map((q) => ({
+      id: q.checkId,
+      passed: q.shouldFire ? q.fired : q.runs - q.fired,
+      total: q.runs,
+      weight: q.weight ?? 1,
+    })),
+  });
+  const fire = results.filter((q) => q.shouldFire && q.runs > 0);
+  const nofire = results.filter((q) => !q.shouldFire && q.runs > 0);
 
   const warnings: string[] = [];
   if (opts.proxy) {
@@ -229,13 +224,13 @@ export function summariseTrigger(
       `figures from the ${opts.router} proxy router (BM25 over name + description), not from the agent`,
     );
   }
-  if (tp + fn > 0 && recall.rate === 0 && precision.rate === 1) {
+  const firedAny = (xs: TriggerQueryResult[]) => xs.some((q) => q.fired > 0);
+  if (fire.length > 0 && !firedAny(fire) && !firedAny(nofire)) {
     warnings.push(
       "suspicious: recall 0 with precision 1 — the skill never fired on any prompt; check trigger detection and registration before trusting the description",
     );
   }
-  const allRuns = tp + fp + fn + tn;
-  if (allRuns > 0 && fp + tn > 0 && tn === 0 && fn === 0) {
+  if (fire.length + nofire.length > 0 && nofire.length > 0 && results.every((q) => q.fired === q.runs)) {
     warnings.push("suspicious: the skill fired on every prompt, including every should-not-fire prompt");
   }
   if (errored > 0)
@@ -244,8 +239,9 @@ export function summariseTrigger(
     );
   if (unmeasured > 0)
     warnings.push(`${unmeasured} quer${unmeasured === 1 ? "y has" : "ies have"} no completed run`);
-  if (tp + fn === 0) warnings.push("no should-fire runs: recall not measured");
-  if (fp + tn === 0) warnings.push("no should-not-fire runs: precision rests on should-fire prompts only");
+  if (fire.length === 0) warnings.push("no should-fire runs: recall not measured");
+  if (nofire.length === 0)
+    warnings.push("no should-not-fire runs: precision rests on should-fire prompts only");
 
   return {
     router: opts.router,
@@ -254,31 +250,40 @@ export function summariseTrigger(
     recall,
     f1: f1Score(precision.rate, recall.rate),
     accuracy,
-    queryLevel: {
-      precision: qp,
-      recall: qr,
-      f1: f1Score(qp, qr),
-      accuracy: qTotal > 0 ? (q.tp + q.tn) / qTotal : 0,
-    },
-    queryLevelRates: {
-      precision: rate(q.tp, q.tp + q.fp, 1),
-      recall: rate(q.tp, q.tp + q.fn),
-      accuracy: rate(q.tp + q.tn, qTotal),
-    },
     queries: results,
     warnings,
   };
 }
 
+/** The units behind a trigger summary's precision or recall: each query's own runs, weighted. */
+export function triggerUnits(
+  queries: readonly TriggerQueryResult[],
+  figure: "triggerPrecision" | "triggerRecall",
+): FigureUnits {
+  const units = (shouldFire: boolean) =>
+    queries
+      .filter((q) => q.shouldFire === shouldFire)
+      .map((q) => ({ id: q.checkId, passed: q.fired, total: q.runs, weight: q.weight ?? 1 }));
+  return figure === "triggerRecall"
+    ? { kind: "mean", unit: "query", units: units(true) }
+    : { kind: "precision", fire: units(true), nofire: units(false) };
+}
+
 /** Confusion across skills from the trigger checks of every skill's battery. */
 export function confusionTable(checks: CheckResult[]): TriggerConfusion {
   const counts: Record<string, Record<string, number>> = {};
+  const notFor: Record<string, string[]> = {};
   const labels = new Set<string>();
   for (const c of checks) {
     if (c.mode !== "trigger" || c.status === "error") continue;
     const d = detailsOf(c);
     if (!d) continue;
     const fired = d.activated.length > 0 ? d.activated : [NONE_LABEL];
+    if (d.expectedSkill === NONE_LABEL && c.skill) {
+      const forbidden = notFor[NONE_LABEL] ?? [];
+      notFor[NONE_LABEL] = forbidden;
+      if (!forbidden.includes(c.skill)) forbidden.push(c.skill);
+    }
     const row = counts[d.expectedSkill] ?? {};
     counts[d.expectedSkill] = row;
     labels.add(d.expectedSkill);
@@ -289,5 +294,6 @@ export function confusionTable(checks: CheckResult[]): TriggerConfusion {
   }
   const sorted = [...labels].filter((l) => l !== NONE_LABEL).sort();
   if (labels.has(NONE_LABEL)) sorted.push(NONE_LABEL);
-  return { labels: sorted, counts };
+  for (const l of Object.values(notFor)) l.sort();
+  return { labels: sorted, counts, ...(Object.keys(notFor).length ? { notFor } : {}) };
 }

@@ -4,11 +4,13 @@
  *
  * An answer is wrong when (a) every trial giving it failed a check of the case that some other trial passed
  * (a check failing everywhere says nothing) and no passing trial gave it, or (b) skill trials ran, the baseline
- * gives it in at least `minShare` of its trials and the skill in at most `MAX_SKILL_SHARE` of its own.
+ * gives it in at least `minShare` of its trials and the skill in at most `MAX_SKILL_SHARE` of its own; and in
+ * either case no skill trial gave it and no trial giving it passed an outcome check of the case that tells answers
+ * apart (passed somewhere, failed elsewhere).
  */
 import { extract, findJson } from "../grade/extract.js";
 import type { AnswerCluster, CheckResult, HarvestExample, TrialRecord } from "../model/index.js";
-import { canonicalJson } from "../run/keys.js";
+import { canonicalJson } from "../plan/keys.js";
 
 /** The skill may give a wrong answer this rarely (it is still told from the baseline's habit). */
 export const MAX_SKILL_SHARE = 0.1;
@@ -97,6 +99,7 @@ export function clusterFeature(feature: string, trials: HarvestTrial[], minShare
   }
   const baselineN = trials.filter((t) => t.record.mode === "baseline").length;
   const skillN = trials.filter((t) => t.record.mode === "skill").length;
+  const telling = tellingChecks(trials);
   const out: FeatureCluster[] = [];
   for (const [key, g] of groups) {
     const baseline = g.ts.filter((t) => t.record.mode === "baseline").length;
@@ -110,11 +113,35 @@ export function clusterFeature(feature: string, trials: HarvestTrial[], minShare
       raw: g.raw,
       baseline,
       skill,
-      wrong: byFailure || byContrast,
+      // Never an answer the skill gives, nor one a check of the suite accepted: forbidding it would turn the
+      // suite against itself (the baseline may word the right answer differently from the skill).
+      wrong: (byFailure || byContrast) && skill === 0 && !acceptedBySuite(g.ts, telling),
       example: exampleOf((g.ts.find((t) => t.record.mode === "baseline") ?? g.ts[0]!).record),
     });
   }
   return out.sort((a, b) => b.baseline + b.skill - (a.baseline + a.skill) || a.value.localeCompare(b.value));
+}
+
+/**
+ * Outcome checks (on the answer, not the process) that tell the case's answers apart: passed in some trial and
+ * failed in another. A check passing everywhere (`regex: .`) vouches for no answer in particular.
+ */
+function tellingChecks(trials: HarvestTrial[]): Set<string> {
+  const seen = (status: string) =>
+    new Set(
+      trials.flatMap((t) =>
+        t.checks
+          .filter((c) => c.status === status && (c.level ?? "outcome") === "outcome")
+          .map((c) => c.assertionId),
+      ),
+    );
+  const failed = seen("fail");
+  return new Set([...seen("pass")].filter((id) => failed.has(id)));
+}
+
+/** Some trial giving the answer passed a check of the suite that tells answers apart: the suite accepts it. */
+function acceptedBySuite(trials: HarvestTrial[], telling: Set<string>): boolean {
+  return trials.some((t) => t.checks.some((c) => c.status === "pass" && telling.has(c.assertionId)));
 }
 
 /** Features seen in any trial: the extractors first, then `json:<key>`, tools and files. */

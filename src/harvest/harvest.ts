@@ -12,6 +12,8 @@ import { discoverRepository } from "../detect/discover.js";
 import { SEED_EVALS_DIR, skillOwnsFile } from "../detect/touched.js";
 import "../grade/assertions/index.js";
 import * as assertionRegistry from "../grade/assertions/registry.js";
+import { judgeFor } from "../grade/command-judge.js";
+import type { Judge } from "../grade/judge.js";
 import { resolveCaseVars, resolveVars } from "../grade/oracle.js";
 import {
   type AnswerCluster,
@@ -81,6 +83,9 @@ export async function runHarvest(
     assertionTypes: lookup,
   });
   const skills = selectSkills(found.skills, settings.skillsFilter, o.promptsFile);
+  // Without a judge, natural-language checks are not graded (said per skill and case), as in `run`; the case
+  // still runs, its answers clustered.
+  const unjudged = new Map(skills.map((s) => [s.name, settings.judge ? 0 : dropJudgeChecks(s)]));
   const trials = settings.trialsOverride ?? o.defaultTrials;
   const arm: Arm = { name: "head", repoDir: settings.repoDir, skills: found.skills.filter((s) => s.suite) };
   const plans: SkillPlan[] = [];
@@ -92,7 +97,9 @@ export async function runHarvest(
       );
     plans.push(await planSkill(skill, arm, settings, o, trials, lookup));
   }
-  const ledger = new TrialLedger(settings, { agentDir: settings.policy.dir ?? settings.repoDir });
+  const agentDir = settings.policy.agentDir ?? settings.policy.dir ?? settings.repoDir;
+  const ledger = new TrialLedger(settings, { agentDir });
+  const judge = settings.judge ? judgeFor(settings.judge, agentDir) : undefined;
   const all = plans.flatMap((p) => p.requests);
   const forecast = await ledger.forecast(
     plans.flatMap((p) =>
@@ -131,7 +138,12 @@ export async function runHarvest(
   report.agent.identity = ledger.identity;
   const newCases: NewCase[] = [];
   for (const p of plans) {
-    report.skills.push(await harvestSkill(p, ledger.records, settings, o));
+    const notGraded = unjudged.get(p.skill.name) ?? 0;
+    if (notGraded)
+      p.errors.push(
+        `${notGraded} natural-language check(s) not graded: no judge is configured (set \`judge:\` in .skillgate.yml)`,
+      );
+    report.skills.push(await harvestSkill(p, ledger.records, settings, o, judge));
     newCases.push(...p.newCases.values());
   }
   report.cost = {
@@ -146,6 +158,24 @@ export async function runHarvest(
   if (files.size) report.patchFiles = [...files.keys()].sort();
   // Outputs and examples are the agent's: secrets never leave, here as in run's report.
   return { report: outputRedactor().redactDeep(report), files };
+}
+
+/** Takes the natural-language (`judge`) checks out of the skill's cases; returns how many there were. */
+function dropJudgeChecks(skill: Skill): number {
+  const suite = skill.suite;
+  if (!suite) return 0;
+  let dropped = 0;
+  const cases = suite.cases.map((c) => {
+    const judged = new Set(c.assertions.filter((a) => a.type === "judge").map((a) => a.id));
+    dropped += judged.size;
+    if (judged.size === 0) return c;
+    const rest = c.assertions
+      .filter((a) => !judged.has(a.id))
+      .map((a) => ({ ...a, dependsOn: a.dependsOn.filter((d) => !judged.has(d)) }));
+    return { ...c, assertions: rest };
+  });
+  skill.suite = { ...suite, cases };
+  return dropped;
 }
 
 /** The skills a harvest is for: the filter's, else every skill with a suite; a prompts file is for one skill. */
@@ -234,9 +264,13 @@ async function harvestSkill(
   records: Map<string, TrialRecord>,
   settings: Settings,
   o: HarvestOptions,
+  judge: Judge | undefined,
 ): Promise<HarvestSkill> {
   const suite = p.job.skill.suite!;
-  const checks = await gradeJob(p.job, p.requests, records, { gateSeed: settings.seed });
+  const checks = await gradeJob(p.job, p.requests, records, {
+    gateSeed: settings.seed,
+    ...(judge ? { judge } : {}),
+  });
   const cases: HarvestCase[] = [];
   for (const c of suite.cases) {
     const reqs = p.requests.filter((r) => r.caseId === c.id);
@@ -260,7 +294,10 @@ async function harvestSkill(
         ),
       })),
     );
-    cases.push(await harvestCase(c, suite, trials, ran.length - ok.length, p, settings, o));
+    const harvested = await harvestCase(c, suite, trials, ran.length - ok.length, p, settings, o);
+    if (p.errors.some((e) => e.includes("no judge is configured")))
+      harvested.notes.push("its natural-language checks are not graded: no judge is configured");
+    cases.push(harvested);
   }
   return { name: p.skill.name, source: p.source, cases, errors: p.errors };
 }
@@ -314,12 +351,15 @@ async function harvestCase(
   };
 }
 
-/** The suite's own checks that failed, by check and failing gate invariants: what the baseline gets wrong. */
+/**
+ * The suite's own checks that failed, by check and failing gate invariants: what the baseline gets wrong. A check
+ * that could not be graded (`error`) says nothing about the answer and is not listed.
+ */
 function checkClusters(trials: HarvestTrial[]): AnswerCluster[] {
   const groups = new Map<string, { feature: string; value: string; ts: HarvestTrial[] }>();
   for (const t of trials)
     for (const x of t.checks) {
-      if (x.status !== "fail" && x.status !== "error") continue;
+      if (x.status !== "fail") continue;
       const invariants = gateFailures(x);
       const value = invariants.length ? `failed invariants: ${invariants.join(", ")}` : x.status;
       const key = `${x.assertionId}\u0000${value}`;

@@ -71,11 +71,43 @@ export interface RateWithInterval {
   high: number;
 }
 
+/**
+ * A battery figure with one vote per case or query (`src/grade/unit-rates.ts`): the mean of each unit's own rate
+ * (precision: the should-fire queries' share of the fire rates), with a 95 % interval that holds whatever number of
+ * trials each unit had (Hoeffding).
+ */
+export interface UnitRate {
+  rate: number;
+  low: number;
+  high: number;
+  /** Units (cases, queries) behind the figure. */
+  units: number;
+  /** A mean's units whose own rate is at least one half ("recall 5/6 queries"). */
+  passing?: number;
+  /** Trials behind the units. */
+  trials: number;
+  unit: "case" | "query";
+  /** False when no unit was measured (precision: nothing ever fired); `rate` is then a stand-in. */
+  measured: boolean;
+}
+
 export interface ModeSummary {
   trials: number;
   errors: number;
-  passRate: RateWithInterval;
-  discriminatorPassRate: RateWithInterval;
+  /** Per case: the share of its counted checks that passed in its trials. */
+  passRate: UnitRate;
+  /** Per case with discriminator assertions: the share of them that passed in its trials. */
+  discriminatorPassRate: UnitRate;
+}
+
+/**
+ * One case's trials in one mode: `total` trials with a counted check (`all`) or a discriminator check
+ * (`discriminator`); `passed` the sum over those trials of the share of such checks that passed.
+ */
+export interface CaseCounts {
+  caseId: string;
+  all: { passed: number; total: number };
+  discriminator: { passed: number; total: number };
 }
 
 export type AssertionClass = "discriminating" | "non-discriminating" | "broken" | "skill-hurts" | "flaky";
@@ -126,8 +158,13 @@ export interface LevelDecomposition {
 export interface DiscriminatorSummary {
   skill: ModeSummary;
   baseline: ModeSummary;
+  /** Per case measured in both modes: the mean of its skill rate minus its baseline rate. */
   lift: number;
   discriminatorLift: number;
+  /** `discriminatorLift` with its 95 % interval, when discriminator assertions were graded in both modes. */
+  discriminatorLiftRate?: UnitRate;
+  /** Each case's counts per mode: the units every figure above is computed from. */
+  cases: { skill: CaseCounts[]; baseline: CaseCounts[] };
   /** Overall lift positive, discriminator lift not: "style guide, not a guardrail". */
   styleGuideNotGuardrail: boolean;
   assertions: AssertionResult[];
@@ -142,6 +179,8 @@ export interface TriggerQueryResult {
   runs: number;
   fired: number;
   rate: number;
+  /** The query's weight in the figures (waza `medium` confidence: 0.5). */
+  weight?: number;
   /** Query-level decision at threshold 0.5. */
   passed: boolean;
   /** Other skills that fired on this prompt. */
@@ -154,13 +193,11 @@ export interface TriggerSummary {
   /** Router that produced the figures: the real agent, or the `lexical` proxy (clearly labelled). */
   router: string;
   proxy: boolean;
-  precision: RateWithInterval;
-  recall: RateWithInterval;
+  /** Every figure counts each query once, its rate from its own runs (`queries`). */
+  precision: UnitRate;
+  recall: UnitRate;
   f1: number;
-  accuracy: RateWithInterval;
-  queryLevel: { precision: number; recall: number; f1: number; accuracy: number };
-  /** The query-level figures as counts with Wilson intervals (queries, not runs, are the sample). */
-  queryLevelRates?: { precision: RateWithInterval; recall: RateWithInterval; accuracy: RateWithInterval };
+  accuracy: UnitRate;
   queries: TriggerQueryResult[];
   warnings: string[];
 }
@@ -169,9 +206,32 @@ export interface TriggerSummary {
  * Which skill fired on whose prompts, across the catalogue: `counts[expected][fired]` runs. `expected` is the skill
  * whose should-fire prompt it was, or `(none)` for should-not-fire prompts; `fired` is `(none)` when nothing fired.
  */
+/** One changed line of a PR diff: kept (`" "`), added (`"+"`) or removed (`"-"`), with its line at head or base. */
+export interface DiffLine {
+  kind: " " | "+" | "-";
+  text: string;
+  /** Its line in the head file (kept and added lines) or in the base file (removed lines). */
+  line: number;
+}
+
+/** A file of a skill the PR changed: its hunks with a little context. */
+export interface FileChange {
+  skill: string;
+  file: string;
+  status: "added" | "modified" | "deleted";
+  hunks: { baseStart: number; headStart: number; lines: DiffLine[] }[];
+  /** Lines left out to keep the report bounded. */
+  omittedLines?: number;
+}
+
 export interface TriggerConfusion {
   labels: string[];
   counts: Record<string, Record<string, number>>;
+  /**
+   * For the row of prompts that should fire no particular skill (`(none)`: a skill's should-not-fire prompts), the
+   * skills those prompts must not fire: firing any other skill there is not a routing error.
+   */
+  notFor?: Record<string, string[]>;
 }
 
 export interface GateSummary {
@@ -193,6 +253,8 @@ export type RootKind =
   | "threshold"
   | "contamination"
   | "suite-weakened"
+  /** A suite change that adds or tightens checks: reported, never blocking. */
+  | "suite-tightened"
   | "policy-weakened"
   | "policy-changed"
   | "lockstep"
@@ -510,6 +572,8 @@ export interface Report {
   errors: string[];
   /** Cross-skill trigger confusion (when trigger batteries ran with the catalogue installed). */
   triggerConfusion?: TriggerConfusion;
+  /** The PR's changes to the evaluated skills' SKILL.md and suite files, as hunks (bounded; absent in a sweep). */
+  changes?: FileChange[];
   /** The pull request evaluated, when run for one: lets a `workflow_run` job post the check and comment. */
   pullRequest?: number;
   /** How untrusted code was confined (absent in reports made before skillgate reported it). */

@@ -12,7 +12,7 @@ export interface Budget {
 export interface VerdictPolicy {
   /** Per-PR family-wise α for "new root" decisions. */
   alpha: number;
-  /** What an undecided root does to the verdict. Default `fail` (fail-closed). */
+  /** What an undecided root does to the verdict. Default `pass` (reported, not blocking); `fail` blocks. */
   inconclusive: "fail" | "pass";
   /** Whether roots failing at base too block. Default `report` (not blocking). */
   preExisting: "report" | "fail";
@@ -162,6 +162,8 @@ export interface PolicyState {
   headDiagnostics: Diagnostic[];
   /** Warnings of the policy's own file (`config/judge-is-agent` …); its errors stop the run before this. */
   warnings?: Diagnostic[];
+  /** The line and column of a key of the policy's file (`["agent", "command"]`), when it has that key. */
+  locateKey?: (path: readonly (string | number)[]) => { line: number; column: number } | undefined;
   /** Name of the maintainers' override label (base config `override.label`). */
   overrideLabel: string;
 }

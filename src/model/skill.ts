@@ -63,9 +63,12 @@ export interface Skill {
 }
 
 export interface SkillFolderContent {
-  /** Files of the skill folder (relative to the skill's `dir`) that are installed for the agent; never `evals/`. */
+  /**
+   * Files of the skill folder (relative to the skill's `dir`) that are installed for the agent: all a harness
+   * loads, its `evals/` too, but the files a suite is read from (`src/detect/withheld.ts`).
+   */
   readonly files: string[];
-  /** sha256 over every file of the skill folder except `evals/` (path + content, sorted). */
+  /** sha256 over those files (path + content, sorted); the suite files are hashed with the suite. */
   readonly contentHash: string;
   /**
    * The checkout the files are read from (absolute), when it is not the arm's own: a base record reused from

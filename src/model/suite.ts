@@ -114,8 +114,9 @@ export interface Case {
   /** Where the prompt is written (for its placeholders' diagnostics). */
   promptLoc?: SourceLocation;
   /**
-   * A case of another tool's format, which has no `$placeholders`: its prompt is sent as written, and its mapped
-   * checks hold `$` as `$$` (a literal `$`), so `$type` or `$HOME` is text, as that tool reads it.
+   * A case of another tool's format, which has no `$placeholders`: `$type` or `$HOME` in its prompt and mapped
+   * checks is text, as that tool reads it, but for the names the suite's meta.json `vars` defines, which resolve
+   * as in every format (`src/detect/foreign-vars.ts`). Its mapped checks hold a text `$` as `$$`.
    */
   literal?: boolean;
 }

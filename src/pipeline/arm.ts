@@ -1,4 +1,5 @@
 import { agentNameOf } from "../detect/copies.js";
+import { promptTemplate } from "../detect/foreign-vars.js";
 import { gradeTrial } from "../grade/grade-trial.js";
 import type { Judge } from "../grade/judge.js";
 import {
@@ -68,7 +69,7 @@ export function templateJob(job: SkillJob, caseVars: Map<string, Record<string, 
   const errors: string[] = [];
   for (const c of job.skill.suite?.cases ?? []) {
     try {
-      const prompt = c.literal ? c.prompt : resolvePlaceholders(c.prompt, varsOfCase(job, c));
+      const prompt = resolvePlaceholders(promptTemplate(c, job.skill.suite?.meta), varsOfCase(job, c));
       job.prompts.set(c.id, typeof prompt === "string" ? prompt : JSON.stringify(prompt));
     } catch (e) {
       if (!(e instanceof PlaceholderError)) throw e;

@@ -11,6 +11,7 @@ import { MAX_DETAIL_CHARS_PER_REPORT } from "../report/transcripts.js";
 import { combineVerdicts, isNewRoot } from "../verdict/decide.js";
 import { VERSION } from "../version.js";
 import { checkoutTree } from "./checkout-tree.js";
+import { prDiff } from "./pr-diff.js";
 import { rootsOfPolicy, sortRoots, validationRoots } from "./repository-roots.js";
 import { buildSkill, type SkillOutcomeInput } from "./skill-report.js";
 
@@ -27,6 +28,8 @@ export interface ReportInput {
   diagnostics: Diagnostic[];
   /** Validation errors in files no evaluated skill owns (a duplicate SKILL.md, a stray suite file): each blocks. */
   repositoryErrors?: Diagnostic[];
+  /** Such errors the base has too, in files the change leaves alone: reported, not blocking. */
+  preExistingErrors?: Diagnostic[];
   cost: Report["cost"];
   runErrors: string[];
   attribution: Attribution;
@@ -42,7 +45,11 @@ export interface ReportInput {
 export function buildReport(input: ReportInput): Report {
   const { settings } = input;
   const skills = buildSkills(input);
-  const policyRoots = [...rootsOfPolicy(settings), ...validationRoots(input.repositoryErrors ?? [])];
+  const policyRoots = [
+    ...rootsOfPolicy(settings),
+    ...validationRoots(input.repositoryErrors ?? []),
+    ...validationRoots(input.preExistingErrors ?? [], settings.verdict.preExisting === "fail"),
+  ];
   const allRoots = [...policyRoots, ...skills.flatMap((s) => s.roots)];
   const verdict = combineVerdicts(
     [...skills.map((s) => s.verdict), ...(policyRoots.some((r) => r.blocking) ? (["fail"] as const) : [])],
@@ -76,7 +83,18 @@ export function buildReport(input: ReportInput): Report {
     errors: input.runErrors,
     ...(triggerChecks.length ? { triggerConfusion: confusionTable(triggerChecks) } : {}),
     ...(input.isolation ? { isolation: input.isolation } : {}),
+    ...changesPart(input),
   };
+}
+
+/** The PR's changes to the evaluated skills' files (a PR only: a sweep has no base to compare with). */
+function changesPart(input: ReportInput): Pick<Report, "changes"> {
+  if (!input.trees?.base) return {};
+  const changes = prDiff(
+    input.outcomes.map((o) => o.info),
+    input.trees,
+  );
+  return changes.length ? { changes } : {};
 }
 
 /** Every evaluated skill's part, in the outcomes' order. */

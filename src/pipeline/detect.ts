@@ -4,6 +4,7 @@
  */
 import picomatch from "picomatch";
 import { isRouterOnlyAgent } from "../agents/registry.js";
+import { agentRepoPaths } from "../agents/repo-paths.js";
 import { assertionLookup } from "../detect/assertion-types.js";
 import type { BaseCheckout, SparseBase } from "../detect/base.js";
 import { baseNeeds, moreBaseNeeds } from "../detect/base-needs.js";
@@ -71,7 +72,7 @@ export function sparseBaseOf(settings: Settings, head: Discovery): SparseBase | 
   const changed = settings.changedFiles;
   if (settings.base?.kind !== "ref" || !changed) return undefined;
   const agents = [settings.agent, ...(settings.matrix?.cells.map((c) => c.agent) ?? [])];
-  const needs = baseNeeds(head, changed, agents);
+  const needs = baseNeeds(head, changed, agents.flatMap(agentRepoPaths));
   if ("full" in needs) {
     settings.logger.debug(`base: the whole commit is checked out (${needs.full})`);
     return undefined;
@@ -141,12 +142,22 @@ function scopeOf(
   };
 }
 
-/** "; N with no eval suite …" when some selected skills have nothing to run their batteries on. */
+/**
+ * "; N with no eval suite …" when some selected skills have nothing to run their batteries on; a suite whose cases
+ * hold only natural-language checks, with no judge configured, is said as such (it has a suite).
+ */
 function withoutSuite(changes: readonly SkillChangeInfo[]): string {
-  const bare = changes.filter((c) => c.head && !c.head.suite?.cases.length && !c.head.suite?.trigger).length;
-  return bare > 0
-    ? `, ${bare} of them with no eval suite (only validated: add one with \`skillgate init\`)`
-    : "";
+  const bare = changes.filter((c) => c.head && !c.head.suite?.cases.length && !c.head.suite?.trigger);
+  const unjudged = bare.filter((c) =>
+    c.head!.suite?.partProblems?.some((p) => p.diagnostic.code === "suite/nothing-gradeable"),
+  ).length;
+  const none = bare.length - unjudged;
+  return [
+    none > 0 ? `, ${none} of them with no eval suite (only validated: add one with \`skillgate init\`)` : "",
+    unjudged > 0
+      ? `, ${unjudged} of them with only natural-language checks and no judge to grade them (set \`judge:\` in .skillgate.yml: docs/formats.md)`
+      : "",
+  ].join("");
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { CheckResult, Forecast, RecoveryTrial, Settings } from "../model/index.js";
 import { batteryOf } from "../plan/forecast.js";
 import { BASE_TRIALS_PER_HEAD_TRIAL, DEFAULT_BASE_DEPTH } from "../verdict/policy.js";
+import type { PowerShape } from "../verdict/power.js";
 import { type GradeOptions, gradeJob, planJob, type SkillJob } from "./arm.js";
 import type { JobTrials } from "./confirm.js";
 import { type SkillPlan, trialsFor } from "./jobs.js";
@@ -38,14 +39,32 @@ export async function planFirstBatch(
         checks: [] as CheckResult[],
       })),
   );
-  // A sweep stores `baseDepth` trials per case, a PR's base arm reads them.
+  // A sweep stores up to `baseDepth` trials per case within what the budget leaves; a PR's base arm reads them.
+  const allowance = sweep
+    ? deepeningAllowance(settings, await forecastFirstBatch(settings, runs, ledger))
+    : undefined;
   const deeper = await addStoredTrials(runs, ledger, {
     depth: settings.verdict.baseDepth ?? DEFAULT_BASE_DEPTH,
     sweep,
     seed: settings.seed,
     cacheEnabled: settings.cache.enabled,
+    ...(allowance !== undefined ? { allowance } : {}),
   });
   return { runs, deeper };
+}
+
+/**
+ * The agent calls a sweep may spend on stored trials beyond its first batch: what the budget leaves of calls, and
+ * of dollars at the first batch's expected price per call. The first batch is never cut (over the budget it is
+ * refused whole, fail-closed); the store is filled across pushes instead.
+ */
+function deepeningAllowance(settings: Settings, plain: Forecast): number {
+  const { maxAgentCalls, maxUsd } = settings.budget;
+  const { agentCalls, usd } = plain.total;
+  let calls = maxAgentCalls === undefined ? Number.POSITIVE_INFINITY : maxAgentCalls - agentCalls;
+  if (maxUsd !== undefined && usd !== undefined && agentCalls > 0 && usd > 0)
+    calls = Math.min(calls, Math.floor(((maxUsd - usd) * agentCalls) / usd));
+  return Math.max(0, calls);
 }
 
 /** What the first batch will spend, said before it spends (no agent runs). */
@@ -92,4 +111,29 @@ export async function runFirstBatch(
       grade: (job, more) => gradeJob(job, more, ledger.records, grading),
     },
   );
+}
+
+/**
+ * Each compared skill's first batch as a power simulation reads it (`verdict/power.ts`): its cases and trigger
+ * queries at head, trials per case and runs per query, and the fewest base trials a case of it has stored (0 when
+ * cold). A skill with no base arm (a new skill, a sweep) has no head-vs-base decision to plan for.
+ */
+export function firstBatchShapes(settings: Settings, batch: FirstBatch): Record<string, PowerShape> {
+  const shapes: Record<string, PowerShape> = {};
+  const compared = new Set(batch.runs.filter((r) => r.job.arm.name === "base").map((r) => r.job.skill.name));
+  for (const r of batch.runs) {
+    const name = r.job.skill.name;
+    if (r.job.arm.name !== "head" || !compared.has(name)) continue;
+    const skillTrials = r.requests.filter((q) => q.mode === "skill");
+    const cases = new Set(skillTrials.map((q) => q.caseId));
+    const stored = Object.values(batch.deeper.get(name) ?? {});
+    shapes[name] = {
+      cases: cases.size,
+      queries: new Set(r.requests.filter((q) => q.mode === "trigger").map((q) => q.caseId)).size,
+      trialsPerCase: cases.size ? Math.round(skillTrials.length / cases.size) : 0,
+      triggerRuns: settings.triggerRuns,
+      storedBase: stored.length === cases.size && stored.length > 0 ? Math.min(...stored) : 0,
+    };
+  }
+  return shapes;
 }

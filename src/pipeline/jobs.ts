@@ -8,6 +8,7 @@ import { splitSkillProblems } from "../detect/part-problems.js";
 import { skillOwnsFile } from "../detect/touched.js";
 import { resolveCaseVars, resolveVars } from "../grade/oracle.js";
 import type { Diagnostic, Settings, Skill } from "../model/index.js";
+import { type BaseSide, splitPreExisting } from "../verdict/pre-existing.js";
 import { type Arm, makeJob, type QueryCaps, type SkillJob, templateJob } from "./arm.js";
 import type { Detection } from "./detect.js";
 
@@ -24,6 +25,8 @@ export interface SkillPlan {
   base?: SkillJob;
   errors: string[];
   validation: Diagnostic[];
+  /** Errors in the skill's files that the base has too, in files the change leaves alone: reported, not blocking. */
+  preExistingValidation: Diagnostic[];
 }
 
 /** The router's catalogue is every skill of the checkout: a skill without a suite is seen, and can take work. */
@@ -38,13 +41,27 @@ export function armsOf(settings: Settings, detected: Detection, checkout: BaseCh
 
 /**
  * Errors in files no skill owns (a SKILL.md dropped as a duplicate, a stray suite file) are never evaluated: they
- * block unless the change leaves the file alone.
+ * block, unless the base has them too in a file the change leaves alone (then they are reported, `preExisting`).
  */
-export function repositoryErrorsOf(settings: Settings, detected: Detection, withBase: boolean): Diagnostic[] {
-  const changed = settings.changedFiles && withBase ? new Set(settings.changedFiles) : undefined;
-  return headErrors(detected).filter(
-    (d) => !detected.head.skills.some((s) => skillOwnsFile(s, d.file)) && (!changed || changed.has(d.file)),
+export function repositoryErrorsOf(
+  settings: Settings,
+  detected: Detection,
+  checkout: BaseCheckout | undefined,
+): { introduced: Diagnostic[]; preExisting: Diagnostic[] } {
+  const errors = headErrors(detected).filter(
+    (d) => !detected.head.skills.some((s) => skillOwnsFile(s, d.file)),
   );
+  return splitPreExisting(errors, settings.repoDir, baseSide(settings, detected, checkout));
+}
+
+/** The base's diagnostics and the PR's changed files, for telling pre-existing errors from new ones. */
+function baseSide(
+  settings: Settings,
+  detected: Detection,
+  checkout: BaseCheckout | undefined,
+): BaseSide | undefined {
+  if (!checkout || !detected.base) return undefined;
+  return { dir: checkout.dir, diagnostics: detected.base.diagnostics, changedFiles: settings.changedFiles };
 }
 
 function headErrors(detected: Detection): Diagnostic[] {
@@ -52,10 +69,16 @@ function headErrors(detected: Detection): Diagnostic[] {
 }
 
 /** Jobs per skill and arm; a skill whose own files do not validate is not run (fail-closed). */
-export async function planJobs(settings: Settings, detected: Detection, arms: Arms): Promise<SkillPlan[]> {
+export async function planJobs(
+  settings: Settings,
+  detected: Detection,
+  arms: Arms,
+  checkout?: BaseCheckout,
+): Promise<SkillPlan[]> {
   const errors = headErrors(detected);
+  const base = baseSide(settings, detected, checkout);
   const plans: SkillPlan[] = [];
-  for (const info of detected.changes) plans.push(await planSkill(settings, info, arms, errors));
+  for (const info of detected.changes) plans.push(await planSkill(settings, info, arms, errors, base));
   return plans;
 }
 
@@ -64,18 +87,22 @@ async function planSkill(
   info: SkillChangeInfo,
   arms: Arms,
   errors: Diagnostic[],
+  base: BaseSide | undefined,
 ): Promise<SkillPlan> {
   // An error is as small as what it breaks: one of a case (or a trigger file) is that part's root, and the rest of
   // the skill runs; any other error of the skill's files keeps the whole skill from running.
+  // Errors the base has too, in files this change leaves alone, are reported and do not keep the skill from running.
+  const own = splitPreExisting(
+    info.head ? errors.filter((d) => skillOwnsFile(info.head!, d.file)) : [],
+    settings.repoDir,
+    base,
+  );
   const problems = info.head
-    ? splitSkillProblems(
-        info.head,
-        errors.filter((d) => skillOwnsFile(info.head!, d.file)),
-      )
+    ? splitSkillProblems(info.head, own.introduced)
     : { skill: [], parts: [], triggerBroken: false };
   const validation = [...problems.skill, ...problems.parts];
   if (arms.base && settings.requireSuite) validation.push(...suiteRequired(info));
-  const plan: SkillPlan = { info, errors: [], validation };
+  const plan: SkillPlan = { info, errors: [], validation, preExistingValidation: own.preExisting };
   const batteries = {
     discriminator: info.batteries.discriminator && (info.head?.suite?.cases.length ?? 0) > 0,
     trigger: info.batteries.trigger && !problems.triggerBroken,

@@ -42,6 +42,7 @@ export function skillOutcomes(
     decisions: results.decisions.filter((d) => d.skill === p.info.name),
     errors: p.errors,
     validation: p.validation,
+    preExistingValidation: p.preExistingValidation,
     headRecords: recordsOf(p.head),
     baseRecords: recordsOf(p.base),
     baseSuite: p.info.base?.suite,
@@ -61,7 +62,7 @@ export interface RunContext {
   started: number;
   detected: Detection;
   checkout: BaseCheckout | undefined;
-  repositoryErrors: Diagnostic[];
+  repositoryErrors: { introduced: Diagnostic[]; preExisting: Diagnostic[] };
   isolation: Report["isolation"];
 }
 
@@ -83,7 +84,8 @@ export function assembleReport(
       base: checkout ? baseOf(settings, checkout) : undefined,
       outcomes,
       diagnostics: run.detected.head.diagnostics,
-      repositoryErrors: run.repositoryErrors,
+      repositoryErrors: run.repositoryErrors.introduced,
+      preExistingErrors: run.repositoryErrors.preExisting,
       cost: ledger.cost,
       runErrors: ledger.runErrors,
       attribution: attributeRoots(armChecks(runs, "head")),

@@ -43,20 +43,26 @@ export function rootsOfPolicy(settings: Settings): Root[] {
   return roots;
 }
 
-/** Validation errors no skill's verdict carries, as blocking repository roots. */
-export function validationRoots(errors: readonly Diagnostic[]): Root[] {
+/**
+ * Validation errors no skill's verdict carries, as repository roots: blocking, or, for errors the base has too in
+ * files the change leaves alone (`preExisting`), reported (blocking only when the policy says pre-existing fails).
+ */
+export function validationRoots(errors: readonly Diagnostic[], preExisting?: boolean): Root[] {
+  const found = preExisting !== undefined;
   return errors.map((d) => ({
     id: `validation/${d.code}/${d.file}:${d.line}`,
     kind: "validation",
     skill: "",
-    status: "new",
-    title: `Invalid: ${d.code}`,
-    message: d.message,
+    status: found ? "pre-existing" : "new",
+    title: `${found ? "Invalid at base too" : "Invalid"}: ${d.code}`,
+    message: found
+      ? `${d.message} (the base has this error too, in a file this change leaves alone)`
+      : d.message,
     file: d.file,
     line: d.line,
     column: d.column,
     cascaded: [],
-    blocking: true,
+    blocking: found ? preExisting : true,
   }));
 }
 
@@ -66,6 +72,7 @@ const KIND_RANK: Record<string, number> = {
   gate: 1,
   trigger: 2,
   "suite-weakened": 3,
+  "suite-tightened": 3,
   "policy-weakened": 3,
   threshold: 4,
 };

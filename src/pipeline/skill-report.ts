@@ -43,6 +43,8 @@ export interface SkillOutcomeInput {
   decisions: RootDecision[];
   errors: string[];
   validation: Diagnostic[];
+  /** Validation errors the base has too, in files the change leaves alone: reported, not blocking. */
+  preExistingValidation?: Diagnostic[];
   /** The head job's trials and their records (base trials are not counted in the head's cost or errors). */
   headRecords: Ran;
   /** The base job's trials and their records (for the review report's transcripts only). */
@@ -165,6 +167,7 @@ function verdictInput(
     thresholds: thresholdsFor(info, trustedThresholds(settings, suite, o.baseSuite)),
     discriminator: batteries.discriminator,
     trigger: batteries.trigger,
+    ...(o.baseChecks ? { baseFigures: batteries.base ?? {} } : {}),
     contaminated: failures.contaminated,
     lockstep:
       lock?.status === "lagging"
@@ -172,6 +175,7 @@ function verdictInput(
         : undefined,
     errors: failures.errorLines,
     validationErrors: o.validation,
+    preExistingValidation: o.preExistingValidation ?? [],
     policy: settings.verdict,
     ...(settings.override ? { override: settings.override } : {}),
     locs: {

@@ -36,28 +36,25 @@ function skillCases(run: JobTrials): Map<string, number> {
 }
 
 /**
- * Deepens first batches in place. A sweep's head arm (no base: it is what PRs will read) runs `depth` trials of
- * every case; a PR's base arm takes each case's stored trials up to `depth`. Returns the deepened cases.
+ * Deepens first batches in place. A sweep's head arm (no base: it is what PRs will read) tops up every case towards
+ * `depth` trials, with the stored ones free and at most `allowance` agent calls (`topUp`); a PR's base arm takes each
+ * case's stored trials up to `depth`. Returns the deepened cases.
  */
 export async function addStoredTrials(
   runs: JobTrials[],
   ledger: TrialLedger,
-  opts: { depth: number; sweep: boolean; seed: number; cacheEnabled: boolean },
+  opts: { depth: number; sweep: boolean; seed: number; cacheEnabled: boolean; allowance?: number },
 ): Promise<StoredDepth> {
   const deepened: StoredDepth = new Map();
   if (!opts.cacheEnabled || opts.depth <= 0 || !(await ledger.adapter()).live) return deepened;
+  if (opts.sweep)
+    return topUp(runs, ledger, { ...opts, allowance: opts.allowance ?? Number.POSITIVE_INFINITY });
   for (const run of runs) {
-    const arm = run.job.arm.name;
-    if (opts.sweep ? arm !== "head" : arm !== "base") continue;
+    if (run.job.arm.name !== "base") continue;
     for (const [caseId, have] of skillCases(run)) {
       const more = caseTrials(run, caseId, have, opts.depth, opts.seed);
       if (more.length === 0) continue;
       const skill = run.job.skill.name;
-      if (opts.sweep) {
-        run.requests.push(...more);
-        deepened.set(skill, { ...deepened.get(skill), [caseId]: opts.depth });
-        continue;
-      }
       const stored = await ledger.storedKeys(more);
       // Only an unbroken run of stored trials: the first batch stays "trials 0 … k−1", which a report can replay.
       let k = 0;
@@ -66,6 +63,60 @@ export async function addStoredTrials(
       run.requests.push(...more.slice(0, k));
       deepened.set(skill, { ...deepened.get(skill), [caseId]: have + k });
     }
+  }
+  return deepened;
+}
+
+/** One case a sweep tops up: its next trials in order, and how many of them it takes. */
+interface TopUpCase {
+  run: JobTrials;
+  caseId: string;
+  more: TrialRequest[];
+  stored: Set<string>;
+  taken: number;
+}
+
+/**
+ * The default branch's store, filled across pushes within the budget: every case gets its next trials in turn,
+ * round by round (stored ones are free, others cost one call of `allowance`), so all cases grow evenly and each
+ * case's trials stay an unbroken run from 0, which is what a PR reads. A push that cannot pay for a case's next
+ * trial stops that case; the next push goes on from there (the stored answers are found again by their keys).
+ */
+async function topUp(
+  runs: JobTrials[],
+  ledger: TrialLedger,
+  opts: { depth: number; seed: number; allowance: number },
+): Promise<StoredDepth> {
+  const cases: TopUpCase[] = [];
+  for (const run of runs) {
+    if (run.job.arm.name !== "head") continue;
+    for (const [caseId, have] of skillCases(run)) {
+      const more = caseTrials(run, caseId, have, opts.depth, opts.seed);
+      if (more.length > 0) cases.push({ run, caseId, more, stored: new Set(), taken: 0 });
+    }
+  }
+  const stored = await ledger.storedKeys(cases.flatMap((c) => c.more));
+  let left = opts.allowance;
+  let open = cases;
+  while (open.length > 0) {
+    const next: TopUpCase[] = [];
+    for (const c of open) {
+      const r = c.more[c.taken]!;
+      const cost = stored.has(r.key) ? 0 : 1;
+      if (cost > left) continue;
+      left -= cost;
+      c.taken++;
+      if (c.taken < c.more.length) next.push(c);
+    }
+    open = next;
+  }
+  const deepened: StoredDepth = new Map();
+  for (const c of cases) {
+    if (c.taken === 0) continue;
+    c.run.requests.push(...c.more.slice(0, c.taken));
+    const skill = c.run.job.skill.name;
+    const have = c.more[0]!.trial;
+    deepened.set(skill, { ...deepened.get(skill), [c.caseId]: have + c.taken });
   }
   return deepened;
 }

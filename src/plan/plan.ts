@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentNameOf } from "../detect/copies.js";
 import type { InstalledSkill, Skill, TrialMode, TrialRequest } from "../model/index.js";
-import { canonicalJson, sha256Hex as sha256, trialKey } from "../run/keys.js";
 import { BASELINE_CONSTRAINTS } from "./constraints.js";
+import { canonicalJson, sha256Hex as sha256, trialKey } from "./keys.js";
 
 /** Which batteries run for a skill. A description-only edit needs no discriminator battery. */
 export interface BatteryPlan {

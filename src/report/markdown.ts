@@ -1,13 +1,14 @@
-import type { Forecast, RateWithInterval, Report, Root, SkillReport, Verdict } from "../model/report.js";
+import type { Forecast, Report, Root, SkillReport, Verdict } from "../model/report.js";
 import { humanDuration } from "../run/progress.js";
 import { levelTable } from "./levels.js";
 import { matrixMarkdown } from "./matrix-render.js";
+import { type PrintedRate, rateCounts, rateMeasured } from "./rate-text.js";
 import { robustnessMarkdown } from "./robustness-render.js";
 
 /**
  * Markdown for the job summary, the check run summary and the sticky PR comment. Pure: Report → string.
  * Everything that comes from a skill, a suite or an agent is passed through `escapeText`, so no output can
- * inject HTML, Markdown links/images, tables, math or @-mentions. Sizes are bounded by `maxChars`: blocks are
+ * inject HTML, Markdown links/images, tables, math, bare links or @-mentions. Sizes are bounded by `maxChars`: blocks are
  * added most important first and the rest is replaced by a pointer to the full report.
  */
 
@@ -31,14 +32,35 @@ const MAX_CELL_CHARS = 300;
 
 const VERDICT_ICON: Record<Verdict, string> = { pass: "✅", fail: "❌", error: "⚠️" };
 
+/** An invisible character that ends a word: what GitHub's autolinker and mention filter need is no longer there. */
+const WORD_JOINER = "\u2060";
+
+/**
+ * Breaks what GitHub turns into a link or a notification in text it renders: `scheme://` and `www.` addresses,
+ * e-mail addresses and `@user` / `@org/team` mentions, `#123` references. Its linkers read the text after
+ * entities are decoded, so escaping `@` as `&#64;` is not enough; a word joiner after `@`, `:`, `www` and `#`
+ * leaves the text as it reads and links nothing.
+ */
+export function breakLinks(s: string): string {
+  return s
+    .replace(/@/g, `@${WORD_JOINER}`)
+    .replace(/:(?=\/\/)/g, `:${WORD_JOINER}`)
+    .replace(/\b(www)(?=\.)/gi, `$1${WORD_JOINER}`)
+    .replace(/#(?=\d)/g, `#${WORD_JOINER}`);
+}
+
 /**
  * Neutralises untrusted text for Markdown + HTML: every character that could start markup becomes a numeric
- * entity (GitHub renders it literally), newlines become spaces, and length is capped.
+ * entity (GitHub renders it literally), links and mentions are broken (`breakLinks`), newlines become spaces, and
+ * length is capped.
  */
 export function escapeText(value: unknown, max = MAX_CELL_CHARS): string {
   let s = String(value ?? "");
   if (s.length > max) s = `${s.slice(0, max - 1)}…`;
-  return s.replace(/[\r\n\t]+/g, " ").replace(/[&<>"'`|[\]*_~#!\\$@]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return breakLinks(s.replace(/[\r\n\t]+/g, " ")).replace(
+    /[&<>"'`|[\]*_~#!\\$@]/g,
+    (c) => `&#${c.charCodeAt(0)};`,
+  );
 }
 
 function pct(x: number | undefined): string {
@@ -49,14 +71,14 @@ function pct(x: number | undefined): string {
 const NEVER_FIRED = "n/a (never fired)";
 
 /** A measured rate, or undefined when nothing was counted (precision with no firing). */
-function measured(r: RateWithInterval | undefined): number | undefined {
-  return r && r.total > 0 ? r.rate : undefined;
+function measured(r: PrintedRate | undefined): number | undefined {
+  return rateMeasured(r) ? r.rate : undefined;
 }
 
-function rate(r: RateWithInterval | undefined): string {
+function rate(r: PrintedRate | undefined): string {
   if (!r) return "–";
-  if (r.total === 0) return "n/a (0/0)";
-  return `${pct(r.rate)} (${r.passed}/${r.total}, 95 % CI ${pct(r.low)}–${pct(r.high)})`;
+  if (!rateMeasured(r)) return "n/a (none measured)";
+  return `${pct(r.rate)} (${rateCounts(r)}, 95 % CI ${pct(r.low)}–${pct(r.high)})`;
 }
 
 function signedPct(x: number | undefined): string {
@@ -192,7 +214,7 @@ export function trialsFact(report: Report): string {
 /** Headline used as the check run title and the summary's first line. */
 export function headline(report: Report): string {
   if (report.onDemand) return report.onDemand.message.slice(0, 200);
-  const skills = report.skills.length;
+  const skills = new Set(report.skills.map((s) => s.name)).size;
   const what = `${skills} skill${skills === 1 ? "" : "s"}`;
   if (report.verdict === "error")
     return `error: ${report.errors[0] ?? report.blockingRoots[0]?.title ?? "the evaluation did not complete"}`.slice(
@@ -255,7 +277,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions): string
   );
   doc.add("|---|---|---|---|---|---|---|---|");
   for (const s of report.skills) {
-    const precision = s.trigger?.precision.total === 0 ? NEVER_FIRED : pct(s.trigger?.precision.rate);
+    const precision =
+      s.trigger && !s.trigger.precision.measured ? NEVER_FIRED : pct(s.trigger?.precision.rate);
     const trig = s.trigger ? `${precision} / ${pct(s.trigger.recall.rate)}` : "–";
     doc.add(
       `| ${escapeText(s.cell ? `${s.name} (cell ${s.cell})` : s.name, 150)} | ${escapeText(s.change, 20)} | ${VERDICT_ICON[s.verdict]} ${s.verdict} | ${pct(s.discriminator?.skill.discriminatorPassRate.rate)} | ${signedPct(s.discriminator?.discriminatorLift)} | ${trig} | ${s.roots.length} (${s.blockingRoots.length}) | $${s.cost.usd.toFixed(2)} |`,
@@ -381,13 +404,27 @@ function forecastTable(doc: { add(block: string): unknown }, f: Forecast): void 
   if (f.overBudget) doc.add(`\n> [!CAUTION]\n> over budget: ${escapeText(f.overBudget, 600)}`);
 }
 
+/**
+ * "1 skill(s)", or "1 skill(s) in 2 cell(s)" with an agent matrix, whose report holds a skill once per cell.
+ */
+export function skillsFact(report: Pick<Report, "skills">): string {
+  const names = new Set(report.skills.map((s) => s.name)).size;
+  const cells = new Set(report.skills.flatMap((s) => (s.cell ? [s.cell] : []))).size;
+  return `${names} skill(s)${cells > 1 ? ` in ${cells} cell(s)` : ""}`;
+}
+
 /** "took 3 min over 3 rounds of agent calls (first batch, 2 confirmation rounds)": how long the PR waited. */
-export function timeFact(report: Pick<Report, "durationMs" | "rounds">): string {
+export function timeFact(
+  report: Pick<Report, "durationMs" | "rounds"> & { cost?: Pick<Report["cost"], "agentCalls"> },
+): string {
   const rounds = report.rounds ?? [];
   const confirmations = rounds.filter((r) => r.label !== "first batch").length;
+  const calls = report.cost?.agentCalls ?? 0;
   const how =
     rounds.length === 0
-      ? "no agent calls"
+      ? calls > 0
+        ? `${calls} agent call(s)`
+        : "no agent calls"
       : `${rounds.length} round(s) of agent calls (${rounds.some((r) => r.label === "first batch") ? "first batch" : ""}${confirmations ? `${rounds.length > confirmations ? ", " : ""}${confirmations} confirmation round(s)` : ""})`;
   return `took ${humanDuration(report.durationMs)} over ${how}`;
 }

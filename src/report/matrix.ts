@@ -38,9 +38,7 @@ function entryOf(cell: string, s: SkillReport, effect?: EffectEstimate): MatrixE
     skill: s.name,
     verdict: s.verdict,
     change: s.change,
-    ...(d && d.total > 0
-      ? { discriminatorPassRate: { head: d.rate, ...(bd ? { base: bd.rate } : {}) } }
-      : {}),
+    ...(d?.measured ? { discriminatorPassRate: { head: d.rate, ...(bd ? { base: bd.rate } : {}) } } : {}),
     ...(s.trigger
       ? { triggerF1: { head: s.trigger.f1, ...(s.base?.trigger ? { base: s.base.trigger.f1 } : {}) } }
       : {}),

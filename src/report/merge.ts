@@ -198,6 +198,9 @@ function mergeFlat(
     seed: first.seed,
     startedAt: starts[0] ?? first.startedAt,
     durationMs: Math.max(...loaded.map((l) => l.report.durationMs)),
+    // What the PR waited for: the rounds of the part that took longest.
+    ...roundsOfLongest(loaded.map((l) => l.report)),
+    ...changesOf(loaded.map((l) => l.report)),
     repo: first.repo,
     head: first.head,
     base: first.base,
@@ -294,4 +297,17 @@ function weakestIsolation(all: (IsolationReport | undefined)[]): { isolation?: I
   return {
     isolation: known.reduce((a, b) => (ISOLATION_STRENGTH[b.level] < ISOLATION_STRENGTH[a.level] ? b : a)),
   };
+}
+
+/** The rounds of agent calls of the part that took longest (parts run side by side: that is the wait). */
+function roundsOfLongest(reports: Report[]): Pick<Report, "rounds"> {
+  const longest = [...reports].sort((a, b) => b.durationMs - a.durationMs).find((r) => r.rounds?.length);
+  return longest?.rounds ? { rounds: longest.rounds } : {};
+}
+
+/** The PR's changed files of every part, once each (cells of a matrix see the same files). */
+function changesOf(reports: Report[]): Pick<Report, "changes"> {
+  const byFile = new Map<string, NonNullable<Report["changes"]>[number]>();
+  for (const r of reports) for (const c of r.changes ?? []) if (!byFile.has(c.file)) byFile.set(c.file, c);
+  return byFile.size ? { changes: [...byFile.values()] } : {};
 }

@@ -55,6 +55,7 @@ const RULE_TEXT: Record<string, string> = {
   threshold: "A battery threshold from meta.json is not met",
   contamination: "A without-skill baseline trial touched a skill",
   "suite-weakened": "The eval suite was weakened in the same change",
+  "suite-tightened": "The eval suite was tightened in the same change (reported, not blocking)",
   lockstep: "Skill and suite versions drifted apart",
   error: "The evaluation could not complete",
 };

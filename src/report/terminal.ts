@@ -1,7 +1,8 @@
-import type { RateWithInterval, Report, Root, SkillReport } from "../model/index.js";
+import type { Report, Root, SkillReport } from "../model/index.js";
 import { levelLines } from "./levels.js";
-import { timeFact, trialsFact } from "./markdown.js";
+import { skillsFact, timeFact, trialsFact } from "./markdown.js";
 import { matrixTerminal } from "./matrix-render.js";
+import { type PrintedRate, rateCounts, rateMeasured } from "./rate-text.js";
 import { robustnessTerminal } from "./robustness-render.js";
 
 export interface TerminalOptions {
@@ -21,7 +22,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
   const out: string[] = [];
   const verdictColor = report.verdict === "pass" ? c.green : report.verdict === "fail" ? c.red : c.yellow;
   out.push(
-    `${verdictColor(c.bold(`skillgate: ${ICON[report.verdict]}`))}  ${report.skills.length} skill(s), ${report.blockingRoots.length} blocking root(s) (${report.newRoots.length} new)` +
+    `${verdictColor(c.bold(`skillgate: ${ICON[report.verdict]}`))}  ${skillsFact(report)}, ${report.blockingRoots.length} blocking root(s) (${report.newRoots.length} new)` +
       `  [agent ${report.agent.adapter}, ${trialsFact(report)}, seed ${report.seed}]`,
   );
   if (report.scope) out.push(`  ${report.scope.message}`);
@@ -57,7 +58,9 @@ export function renderTerminal(report: Report, opts: TerminalOptions): string {
     out.push("", c.bold("Validation errors"));
     for (const d of errs) out.push(`  ${d.file}:${d.line}:${d.column}: ${d.message}`);
   }
-  if (report.levels?.length) out.push("", ...levelLines(report.levels).map((l) => c.dim(`levels, ${l}`)));
+  // Pooled over the skills: with one skill they are its own lines again.
+  if (report.levels?.length && report.skills.length > 1)
+    out.push("", ...levelLines(report.levels).map((l) => c.dim(`levels, all skills, ${l}`)));
   out.push(
     "",
     c.dim(
@@ -101,7 +104,7 @@ function renderSkill(s: SkillReport, c: Colors, opts: TerminalOptions): string[]
       `      trigger${t.proxy ? ` (${t.router} proxy)` : ""}  precision ${rate(t.precision, NEVER_FIRED)}  recall ${rate(t.recall)}  F1 ${t.f1.toFixed(2)}` +
         (bt
           ? c.dim(
-              `  (base: precision ${bt.precision.total ? pct(bt.precision.rate) : NEVER_FIRED}, recall ${pct(bt.recall.rate)})`,
+              `  (base: precision ${bt.precision.measured ? pct(bt.precision.rate) : NEVER_FIRED}, recall ${pct(bt.recall.rate)})`,
             )
           : ""),
     );
@@ -156,9 +159,9 @@ function renderRoot(r: Root, tint: (s: string) => string, c: Colors): string[] {
 const NEVER_FIRED = "n/a (never fired)";
 
 /** A rate with its interval and counts; `empty` when nothing was counted (no rate to give). */
-function rate(r: RateWithInterval, empty = "n/a (0/0)"): string {
-  if (r.total === 0) return empty;
-  return `${pct(r.rate)} [${pct(r.low)}–${pct(r.high)}] (${r.passed}/${r.total})`;
+function rate(r: PrintedRate, empty = "n/a (none measured)"): string {
+  if (!rateMeasured(r)) return empty;
+  return `${pct(r.rate)} [${pct(r.low)}–${pct(r.high)}] (${rateCounts(r)})`;
 }
 
 function pct(x: number): string {

@@ -36,8 +36,14 @@ export function headline(message: string): string {
 export function fixFor(error: TrialError, agent: AgentConfig, agentDir: string): string {
   const m = error.message;
   const command = agent.command ? `\`${agent.command}\`` : `the ${agent.adapter} agent`;
-  if (/cannot find module|no such file|can't open file|not found|ENOENT/i.test(m))
-    return `a path in agent.command names nothing: relative paths resolve from ${agentDir}, as a shell started there would resolve them; check ${command} there, and that the program is installed (docs/agent-protocol.md)`;
+  if (/cannot find module|no such file|can't open file|not found|ENOENT/i.test(m)) {
+    // A path the command never wrote (a program it starts) is missing where it runs, not in the repository.
+    const missing = /(\/[^\s:'"`]+)['"]?: (?:\[Errno 2\] )?(?:no such file|not found)/i.exec(m)?.[1];
+    const words = agent.command?.split(/\s+/) ?? [];
+    if (missing && !words.some((w) => w.endsWith(missing) || missing.endsWith(w)))
+      return `${command} starts ${missing}, which does not exist where the agent runs (inside the sandbox: the system folders, the program's own folder and \`agent.options.sandbox.readOnly\`): make it readable there, or name a program that does not need it (docs/isolation.md)`;
+    return `a path in agent.command names nothing: relative paths resolve from the root of the trusted tree (here ${agentDir}), as a shell started there would resolve them; check ${command} there, and that the program is installed (docs/agent-protocol.md)`;
+  }
   if (/\b(401|403)\b|authenticat|api[ _-]?key|unauthori[sz]ed/i.test(m))
     return "the model API refused the agent's key: set it in skillgate's environment (ANTHROPIC_API_KEY for claude-code, OPENAI_API_KEY for codex and openai; other names through `env:` in the configuration)";
   switch (error.kind) {

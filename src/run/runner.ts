@@ -26,13 +26,13 @@ import type {
   TrialRecord,
   TrialRequest,
 } from "../model/index.js";
+import { cacheKey } from "../plan/keys.js";
 import { outputRedactor } from "../util/redact.js";
 import { mapLimited } from "../util/slots.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
 import { BudgetTracker } from "./budget.js";
 import { TrialCache } from "./cache.js";
 import { FirstFailureWatch, fixFor } from "./first-failures.js";
-import { cacheKey } from "./keys.js";
 import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_MS, seededRandom, sleep } from "./retry.js";
 
 const MIB = 1024 * 1024;

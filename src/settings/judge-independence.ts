@@ -33,12 +33,15 @@ function sameModel(a: string, b: string): boolean {
  */
 export function judgeIsAgentWarnings(config: SkillgateConfig, src: SourceFile): Diagnostic[] {
   const judge = config.judge;
-  const judgeModel = judge && judgeModelOf(judge);
-  if (!judge || !judgeModel) return [];
+  if (!judge) return [];
   const agents: { what: string; agent: AgentConfig }[] = [
     ...(config.agent ? [{ what: "the agent under test", agent: config.agent }] : []),
     ...(config.agents ?? []).map((c) => ({ what: `matrix cell ${c.name}`, agent: c })),
   ];
+  const sameProgram = sameCommandWarning(judge, agents, src);
+  if (sameProgram) return [sameProgram];
+  const judgeModel = judgeModelOf(judge);
+  if (!judgeModel) return [];
   const same = agents.filter(({ agent }) => agent.model !== undefined && sameModel(agent.model, judgeModel));
   if (same.length === 0) return [];
   const at = src.locateKey(judge.model !== undefined ? ["judge", "model"] : ["judge"]);
@@ -50,4 +53,25 @@ export function judgeIsAgentWarnings(config: SkillgateConfig, src: SourceFile): 
       message: `the judge (${judgeModel}${judge.model === undefined ? `, ${judge.adapter}'s default` : ""}) is the model of ${same.map((s) => `${s.what} (${s.agent.model})`).join(", ")}: it would grade its own answers, which a model favours; set judge.model to another model, best of another family`,
     },
   ];
+}
+
+/** A `command` judge whose command is a `command` agent's: the program under test would grade itself. */
+function sameCommandWarning(
+  judge: AgentConfig,
+  agents: { what: string; agent: AgentConfig }[],
+  src: SourceFile,
+): Diagnostic | undefined {
+  if (judge.adapter !== "command" || !judge.command) return undefined;
+  const words = (c: string) => c.trim().split(/\s+/).join(" ");
+  const same = agents.filter(
+    ({ agent }) =>
+      agent.adapter === "command" && agent.command && words(agent.command) === words(judge.command!),
+  );
+  if (same.length === 0) return undefined;
+  return {
+    ...src.locateKey(["judge", "command"]),
+    severity: "warning",
+    code: "config/judge-is-agent",
+    message: `the judge's command (${judge.command}) is the command of ${same.map((s) => s.what).join(", ")}: it would grade its own answers; name another program (or another model) as the judge`,
+  };
 }

@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { changedFilesSince, findMergeBase } from "../detect/base.js";
+import type { SourceFile } from "../detect/source-file.js";
 import { UsageError } from "../model/diagnostics.js";
 import type { AgentConfig, BaseSource, Logger, PolicyState, Settings } from "../model/index.js";
 import { DEFAULT_CASE_PROMPTS, DEFAULT_COMPETITOR_PROMPTS } from "../plan/competitors.js";
@@ -56,7 +57,7 @@ export interface RawOptions {
 }
 
 const DEFAULTS = {
-  trials: 3,
+  trials: 5,
   triggerRuns: 3,
   competitorPrompts: DEFAULT_COMPETITOR_PROMPTS,
   casePrompts: DEFAULT_CASE_PROMPTS,
@@ -235,6 +236,7 @@ export function resolvePolicy(
     changes: [],
     headDiagnostics: [],
     warnings: loaded.diagnostics,
+    ...(loaded.source ? { locateKey: keyLocator(loaded.source) } : {}),
     overrideLabel: loaded.config.override?.label ?? DEFAULT_OVERRIDE_LABEL,
   };
   if (trusted && !(configOption && !rel)) {
@@ -257,6 +259,14 @@ export function resolvePolicy(
     }
   }
   return { config: loaded.config, policy };
+}
+
+/** Where a key of the policy's file is, for errors found after it was read (a command that cannot start). */
+function keyLocator(src: SourceFile): PolicyState["locateKey"] {
+  return (path) => {
+    const at = src.locateKey(path);
+    return { line: at.line, column: at.column };
+  };
 }
 
 /**

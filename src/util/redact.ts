@@ -48,6 +48,24 @@ const SAFE_NAMES = new Set([
   "DEBIAN_FRONTEND",
   "ANTHROPIC_MODEL",
   "OPENAI_MODEL",
+  // Where version managers and toolchains are installed: paths a message about a program must be able to name.
+  "PYENV_ROOT",
+  "RBENV_ROOT",
+  "NODENV_ROOT",
+  "GOENV_ROOT",
+  "ASDF_DIR",
+  "ASDF_DATA_DIR",
+  "MISE_DATA_DIR",
+  "VOLTA_HOME",
+  "NVM_DIR",
+  "PNPM_HOME",
+  "VIRTUAL_ENV",
+  "CONDA_PREFIX",
+  "GOROOT",
+  "GOPATH",
+  "CARGO_HOME",
+  "RUSTUP_HOME",
+  "JAVA_HOME",
 ]);
 
 /**

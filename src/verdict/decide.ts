@@ -11,6 +11,13 @@ import type {
   VerdictPolicy,
 } from "../model/index.js";
 import type { RootDecision } from "./new-roots.js";
+import {
+  type ArmFigures,
+  confidenceText,
+  figureText,
+  judgeThresholds,
+  type ThresholdJudgement,
+} from "./thresholds.js";
 import type { WeakeningFinding } from "./weakening.js";
 
 /**
@@ -26,10 +33,14 @@ export interface SkillVerdictInput {
   thresholds: Thresholds;
   discriminator?: DiscriminatorSummary;
   trigger?: TriggerSummary;
+  /** The base arm's batteries; undefined when the skill has no base arm (a new skill, a sweep). */
+  baseFigures?: ArmFigures;
   contaminated: { caseId: string; trial: number; call: ToolCall }[];
   lockstep?: { message: string; file: string; line: number };
   errors: string[];
   validationErrors: Diagnostic[];
+  /** Errors of the skill's files that the base has too, in files the change leaves alone. */
+  preExistingValidation?: Diagnostic[];
   policy: VerdictPolicy;
   /** A maintainer's approval of weakening (a label on the PR, a base-branch workflow input, the local operator). */
   override?: { by: string };
@@ -54,6 +65,7 @@ const KIND_ORDER: RootKind[] = [
   "gate",
   "trigger",
   "suite-weakened",
+  "suite-tightened",
   "threshold",
   "contamination",
   "lockstep",
@@ -242,7 +254,10 @@ function statusReasons(decisions: RootDecision[], policy: VerdictPolicy): string
   const count = (s: RootDecision["status"]) => decisions.filter((d) => d.status === s).length;
   if (count("new") > 0) reasons.push(`${count("new")} new root failure(s)`);
   if (count("inconclusive") > 0) {
-    const how = policy.inconclusive === "fail" ? "blocking: fail-closed" : "not blocking by policy";
+    const how =
+      policy.inconclusive === "fail"
+        ? "blocking: verdict.inconclusive is fail"
+        : "not blocking; verdict.inconclusive: fail in the base config makes it block";
     reasons.push(`${count("inconclusive")} root(s) undecided after confirmation trials (${how})`);
   }
   if (count("head-only") > 0) {
@@ -274,7 +289,7 @@ function weakeningFindings(input: SkillVerdictInput): Findings {
     const root = plainRoot(
       skill,
       f.id,
-      "suite-weakened",
+      loosened ? "suite-weakened" : "suite-tightened",
       f,
       { title, message: `${f.message}${accepted}` },
       loosened && !override,
@@ -296,53 +311,20 @@ function weakeningFindings(input: SkillVerdictInput): Findings {
   return out;
 }
 
-/** Thresholds from meta.json / config, each checked against what the batteries measured. */
+/**
+ * Thresholds from meta.json / config, each judged with its uncertainty and against the base (`thresholds.ts`): only
+ * a head confidently below a threshold the base meets (or with no base to compare) blocks.
+ */
 function thresholdFindings(input: SkillVerdictInput): Findings {
-  const disc = input.discriminator;
-  const discGraded = disc && disc.skill.discriminatorPassRate.total > 0;
-  const trig = input.trigger;
-  const proxy = trig?.proxy ? ` (router: ${trig.router}, a proxy)` : "";
-  const notRun = (battery: string) => `the ${battery} battery did not run`;
-  const parts = [
-    thresholdFinding(
-      input,
-      "discriminatorPassRate",
-      discGraded ? disc.skill.discriminatorPassRate.rate : undefined,
-      {
-        what: "Discriminator pass rate",
-        missing: disc ? "no discriminator assertion was graded" : notRun("discriminator"),
-      },
-    ),
-    thresholdFinding(
-      input,
-      "discriminatorLift",
-      discGraded && disc.baseline.discriminatorPassRate.total > 0 ? disc.discriminatorLift : undefined,
-      {
-        what: "Discriminator lift",
-        missing: disc
-          ? "discriminator assertions were not graded in both skill and baseline trials"
-          : notRun("discriminator"),
-      },
-    ),
-    thresholdFinding(
-      input,
-      "triggerPrecision",
-      trig && trig.precision.total > 0 ? trig.precision.rate : undefined,
-      {
-        what: `Trigger precision${proxy}`,
-        missing: trig ? "the skill never fired, so precision is undefined" : notRun("trigger"),
-      },
-    ),
-    thresholdFinding(input, "triggerRecall", trig && trig.recall.total > 0 ? trig.recall.rate : undefined, {
-      what: `Trigger recall${proxy}`,
-      missing: trig ? "there are no should-fire queries" : notRun("trigger"),
-    }),
-  ];
+  const head = { discriminator: input.discriminator, trigger: input.trigger };
+  const judged = judgeThresholds(input.thresholds, head, input.baseFigures, input.policy.alpha);
+  const parts = judged.map((j) => thresholdFinding(input, j));
   const out = findings(
     parts.flatMap((p) => p.roots),
     parts.flatMap((p) => p.reasons),
     parts.flatMap((p) => p.undecided),
   );
+  const disc = input.discriminator;
   if (disc?.styleGuideNotGuardrail)
     out.reasons.push(
       `style guide, not a guardrail: overall lift ${pct(disc.lift)} but discriminator lift ${pct(disc.discriminatorLift)}`,
@@ -350,31 +332,113 @@ function thresholdFindings(input: SkillVerdictInput): Findings {
   return out;
 }
 
-function thresholdFinding(
-  input: SkillVerdictInput,
-  key: keyof Thresholds,
-  actual: number | undefined,
-  text: { what: string; missing: string },
-): Findings {
-  const min = input.thresholds[key];
-  if (min === undefined) return findings();
-  const { locs } = input;
+const THRESHOLD_NAMES: Record<keyof Thresholds, string> = {
+  discriminatorPassRate: "Discriminator pass rate",
+  discriminatorLift: "Discriminator lift",
+  triggerPrecision: "Trigger precision",
+  triggerRecall: "Trigger recall",
+};
+
+/** Why a figure could not be computed. */
+function missingText(input: SkillVerdictInput, key: keyof Thresholds): string {
+  const notRun = (battery: string) => `the ${battery} battery did not run`;
+  if (key === "discriminatorPassRate")
+    return input.discriminator ? "no discriminator assertion was graded" : notRun("discriminator");
+  if (key === "discriminatorLift")
+    return input.discriminator
+      ? "discriminator assertions were not graded in both skill and baseline trials"
+      : notRun("discriminator");
+  if (!input.trigger) return notRun("trigger");
+  return key === "triggerPrecision"
+    ? "the skill never fired, so precision is undefined"
+    : "there are no should-fire queries";
+}
+
+function thresholdFinding(input: SkillVerdictInput, j: ThresholdJudgement): Findings {
+  const { locs, policy } = input;
+  const key = j.key;
   const metaLoc = { file: locs.metaFile ?? locs.skillFile, line: locs.metaLine ?? 1, column: 1 };
-  if (actual === undefined || Number.isNaN(actual)) {
+  const id = `threshold/${key}`;
+  const proxy =
+    input.trigger?.proxy && key.startsWith("trigger") ? ` (router: ${input.trigger.router}, a proxy)` : "";
+  const what = `${THRESHOLD_NAMES[key]}${proxy}`;
+  const baseText = j.base
+    ? `; base ${figureText(j.base, key)}`
+    : input.baseFigures
+      ? "; base not measured"
+      : "";
+  if (j.status === "unmeasured") {
     const errored = input.errors.length > 0;
-    const root = plainRoot(input.skill, `threshold/${key}`, "threshold", metaLoc, {
-      title: `Threshold ${key} could not be checked`,
-      message: `${key} ≥ ${min} is required but ${text.missing}${errored ? " (trials errored)" : ""}.`,
-    });
+    // The base ran the same battery and lacked the same figure: the suite's shape, not this change.
+    const baseRan = key.startsWith("trigger") ? input.baseFigures?.trigger : input.baseFigures?.discriminator;
+    const preExisting = !errored && !!baseRan && !j.base;
+    const root = plainRoot(
+      input.skill,
+      id,
+      "threshold",
+      metaLoc,
+      {
+        title: `Threshold ${key} could not be checked`,
+        message: `${key} ≥ ${j.min} is required but ${missingText(input, key)}${errored ? " (trials errored)" : ""}${preExisting ? "; the base could not measure it either (pre-existing)" : ""}.`,
+      },
+      !preExisting || policy.preExisting === "fail",
+      preExisting ? "pre-existing" : "head-only",
+    );
     // Unmeasurable because trials errored: "could not decide", not a failure of the skill.
     return findings([root], [`threshold ${key} could not be checked`], errored ? [root] : []);
   }
-  if (actual >= min) return findings();
-  const root = plainRoot(input.skill, `threshold/${key}`, "threshold", metaLoc, {
-    title: `${text.what} ${actual.toFixed(3)} is below the threshold ${min}`,
-    message: `${key} must be ≥ ${min}; measured ${actual.toFixed(3)}.`,
-  });
-  return findings([root], [`${key} ${actual.toFixed(3)} < ${min}`]);
+  const head = j.head!;
+  const confidence = confidenceText(j.alpha);
+  const measured = `measured ${figureText(head, key)}${baseText}`;
+  if (j.status === "not-significant") {
+    const root = plainRoot(
+      input.skill,
+      id,
+      "threshold",
+      metaLoc,
+      {
+        title: `${what} ${head.value.toFixed(3)} is under the threshold ${j.min}, not with confidence`,
+        message: `${key} must be ≥ ${j.min}; ${measured}. Its interval reaches the threshold at ${confidence} confidence: reported, not blocking.`,
+      },
+      false,
+      "not-significant",
+    );
+    return findings(
+      [root],
+      [`${key} ${head.value.toFixed(3)} under ${j.min}, not significantly (not blocking)`],
+    );
+  }
+  if (j.status === "pre-existing") {
+    const blocking = policy.preExisting === "fail";
+    const root = plainRoot(
+      input.skill,
+      id,
+      "threshold",
+      metaLoc,
+      {
+        title: `${what} is below the threshold ${j.min} at head and at base`,
+        message: `${key} must be ≥ ${j.min}; ${measured}. The base misses it too: pre-existing${blocking ? " (blocking by policy)" : ", not blocking"}.`,
+      },
+      blocking,
+      "pre-existing",
+    );
+    return findings([root], [`${key} below ${j.min} at head and base (pre-existing)`]);
+  }
+  const compared = !!input.baseFigures && j.compared;
+  const blocking = compared || (policy.headOnly ?? "fail") === "fail";
+  const root = plainRoot(
+    input.skill,
+    id,
+    "threshold",
+    metaLoc,
+    {
+      title: `${what} ${head.value.toFixed(3)} is below the threshold ${j.min}`,
+      message: `${key} must be ≥ ${j.min}; ${measured}. Below it with ${confidence} confidence${compared ? ", while the base meets it" : ", with no base to compare"}.`,
+    },
+    blocking,
+    compared ? "new" : "head-only",
+  );
+  return findings([root], [`${key} ${head.value.toFixed(3)} < ${j.min}`]);
 }
 
 /** Baseline contamination: the without-skill arm saw the skill, so lift means nothing. */
@@ -413,7 +477,27 @@ function validationFindings(input: SkillVerdictInput): Findings {
       message: d.message,
     }),
   );
-  return findings(roots, invalid.length > 0 ? [`${invalid.length} validation error(s)`] : []);
+  // Found, not made, by this change: reported, blocking only when the policy fails pre-existing roots.
+  const found = (input.preExistingValidation ?? []).filter((d) => d.severity === "error");
+  const blocking = input.policy.preExisting === "fail";
+  for (const d of found)
+    roots.push(
+      plainRoot(
+        input.skill,
+        `validation/${d.code}/${d.file}:${d.line}`,
+        "validation",
+        d,
+        {
+          title: `Invalid at base too: ${d.code}`,
+          message: `${d.message} (the base has this error too, in a file this change leaves alone)`,
+        },
+        blocking,
+        "pre-existing",
+      ),
+    );
+  const reasons = invalid.length > 0 ? [`${invalid.length} validation error(s)`] : [];
+  if (found.length > 0) reasons.push(`${found.length} validation error(s) the base has too (pre-existing)`);
+  return findings(roots, reasons);
 }
 
 /** Errors that kept a decision from being made: each blocks, as "could not decide". */

@@ -1,4 +1,13 @@
-import type { Assertion, Case, Skill, SourceLocation, Suite, TriggerQuery } from "../model/index.js";
+import { promptTemplate } from "../detect/foreign-vars.js";
+import type {
+  Assertion,
+  Case,
+  Skill,
+  SourceLocation,
+  Suite,
+  SuiteMeta,
+  TriggerQuery,
+} from "../model/index.js";
 import {
   checkInputs,
   commandFiles,
@@ -70,7 +79,7 @@ export interface WeakeningFinding {
   kind: WeakeningKind;
   /** `loosened` (default) blocks unless a maintainer approves; `tightened` is reported only. */
   direction?: "loosened" | "tightened";
-  /** Stable id for the root: `suite-weakened/<kind>/<detail>`. */
+  /** Stable id for the root: `suite-weakened/<kind>/<detail>`, `suite-tightened/<kind>/<detail>` for a tightening. */
   id: string;
   skill: string;
   message: string;
@@ -227,7 +236,8 @@ export function diffSuites(
     findings.push({
       kind,
       ...(direction === "tightened" ? { direction } : {}),
-      id: `suite-weakened/${kind}/${detail}`,
+      // A tightening is no weakening: its root says so in its id and kind.
+      id: `${direction === "tightened" ? "suite-tightened" : "suite-weakened"}/${kind}/${detail}`,
       skill,
       message,
       file: loc.file,
@@ -253,7 +263,7 @@ export function diffSuites(
       );
       continue;
     }
-    compareCase(bc, hc, add, trees);
+    compareCase(bc, hc, add, trees, { base: base.meta, head: head.meta });
     const headAssertions = new Map(hc.assertions.map((a) => [a.id, a]));
     const baseIds = new Set(bc.assertions.map((a) => a.id));
     const matchedHead = new Set<string>();
@@ -413,39 +423,30 @@ function fixtureDigest(view: TreeView, rel: string): string | undefined {
   return inside.length ? JSON.stringify(inside.map((f) => [f, view.digest(f)])) : undefined;
 }
 
-function compareCase(bc: Case, hc: Case, add: Add, trees: Trees | undefined): void {
+/**
+ * A case as the agent receives it and as it is graded, head against base: its prompt in skillgate's syntax (a case
+ * moved to another tool's format, where `$` is text but for meta.json's vars, is sent differently though it reads
+ * the same: `promptTemplate`), its files by where they land and what they hold, its vars and oracle.
+ */
+function compareCase(
+  bc: Case,
+  hc: Case,
+  add: Add,
+  trees: Trees | undefined,
+  metas: { base: SuiteMeta; head: SuiteMeta },
+): void {
   const where = `(${bc.loc.file}:${bc.loc.line} at base)`;
-  if (normalisePrompt(bc.prompt) !== normalisePrompt(hc.prompt))
+  if (normalisePrompt(promptTemplate(bc, metas.base)) !== normalisePrompt(promptTemplate(hc, metas.head)))
     add(
       "case-changed",
       `${hc.id}/prompt`,
       hc.loc,
-      `The prompt of case "${hc.id}" changed from "${short(bc.prompt)}" to "${short(hc.prompt)}" ${where}: a reworded task can drop its hard path.`,
+      bc.prompt === hc.prompt
+        ? `The prompt of case "${hc.id}" reaches the agent differently ${where}: the same text, read as ${hc.literal ? "another tool's format, where `$` is text but for meta.json's vars" : "skillgate's, where `$name` is a placeholder"} here and not at base.`
+        : `The prompt of case "${hc.id}" changed from "${short(bc.prompt)}" to "${short(hc.prompt)}" ${where}: a reworded task can drop its hard path.`,
       bc.loc,
     );
-  const bf = bc.files.map((f) => `${f.from}>${f.to}`).sort();
-  const hf = hc.files.map((f) => `${f.from}>${f.to}`).sort();
-  if (!sameJson(bf, hf))
-    add(
-      "case-changed",
-      `${hc.id}/files`,
-      hc.loc,
-      `The files of case "${hc.id}" changed (${bf.join(", ") || "none"} at base, ${hf.join(", ") || "none"} here) ${where}.`,
-      bc.loc,
-    );
-  else if (trees)
-    for (const f of hc.files) {
-      const b = fixtureDigest(trees.base, f.from);
-      const h = fixtureDigest(trees.head, f.from);
-      if (b !== h)
-        add(
-          "case-changed",
-          `${hc.id}/file/${f.to}`,
-          hc.loc,
-          `The fixture ${f.from} of case "${hc.id}" changed ${where}.`,
-          bc.loc,
-        );
-    }
+  compareFiles(bc, hc, add, trees, where);
   if (!sameJson(bc.vars, hc.vars))
     add(
       "vars-changed",
@@ -463,6 +464,38 @@ function compareCase(bc: Case, hc: Case, add: Add, trees: Trees | undefined): vo
       `The oracle of case "${hc.id}" changed (${bc.oracle ? JSON.stringify(bc.oracle.command) : "none"} at base, ${hc.oracle ? JSON.stringify(hc.oracle.command) : "none"} here) ${where}: it computes the expected values.`,
       bc.oracle?.loc ?? bc.loc,
     );
+}
+
+/**
+ * A case's files as the agent receives them: where each lands and, with both checkouts at hand, what it holds
+ * (a fixture moved with its case to another suite folder is the same file); without them, where each comes from.
+ */
+function compareFiles(bc: Case, hc: Case, add: Add, trees: Trees | undefined, where: string): void {
+  const landing = (c: Case) => c.files.map((f) => (trees ? f.to : `${f.from}>${f.to}`)).sort();
+  const bf = landing(bc);
+  const hf = landing(hc);
+  if (!sameJson(bf, hf))
+    add(
+      "case-changed",
+      `${hc.id}/files`,
+      hc.loc,
+      `The files of case "${hc.id}" changed (${bf.join(", ") || "none"} at base, ${hf.join(", ") || "none"} here) ${where}.`,
+      bc.loc,
+    );
+  else if (trees)
+    for (const f of hc.files) {
+      const from = bc.files.find((x) => x.to === f.to)?.from ?? f.from;
+      const b = fixtureDigest(trees.base, from);
+      const h = fixtureDigest(trees.head, f.from);
+      if (b !== h)
+        add(
+          "case-changed",
+          `${hc.id}/file/${f.to}`,
+          hc.loc,
+          `The fixture ${f.from} of case "${hc.id}" changed ${where}.`,
+          bc.loc,
+        );
+    }
 }
 
 function compareAssertion(

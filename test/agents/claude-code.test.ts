@@ -177,7 +177,7 @@ describe("claude-code adapter with the real CLI", () => {
     expect(shell).toMatch(
       confined ? /^ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:41000$/m : /^ANTHROPIC_BASE_URL=\[REDACTED\]$/m,
     );
-    expect(shell).toMatch(/HOME=.*skillgate-trial-/);
+    expect(shell).toMatch(/HOME=.*\/work-\w+\/\d+$/m);
     // its temp folders are the trial's own, never a shared /tmp another user may have pre-created
     const home = /^HOME=(.*)$/m.exec(shell)![1]!;
     expect(shell).toContain(`\nTMPDIR=${home}/tmp\n`);

@@ -139,7 +139,7 @@ describe("codex adapter with the real CLI", () => {
     expect(r.error).toBeUndefined();
     expect(r.output).toBe("listed=false constrained=true");
     const shell = r.toolCalls[0]!.output ?? "";
-    expect(shell).toMatch(/HOME=.*skillgate-trial-/);
+    expect(shell).toMatch(/HOME=.*\/work-\w+\/\d+$/m);
     // its temp folder is the trial's own (Codex's sandbox wants a user-owned 0700 folder for its socket)
     expect(shell).toContain(`\nTMPDIR=${/^HOME=(.*)$/m.exec(shell)![1]}/tmp\n`);
     expect(shell).not.toMatch(/split-cents|SKILL\.md/);

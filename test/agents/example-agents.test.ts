@@ -63,7 +63,7 @@ describe("the example agents, named by a path relative to the repository", () =>
       expect(skill.errors).toEqual([]);
       expect(skill.trigger?.recall.rate).toBe(1);
       expect(skill.trigger?.precision.rate).toBe(1);
-      expect(skill.discriminator?.skill.passRate.total).toBeGreaterThan(0);
+      expect(skill.discriminator?.skill.passRate.units).toBeGreaterThan(0);
     },
     RUN_TIMEOUT_MS,
   );
@@ -106,7 +106,13 @@ describe("a run whose first trials all fail the same way", () => {
   it(
     "stops there with the failure and the fix, instead of failing every trial",
     async () => {
-      const { code, report, stdout, stderr } = await run(repoWith("node agents/no-such-agent.mjs", 8));
+      // The script exists (the check before any trial passes) but fails the way a missing module does.
+      const repo = repoWith("node agents/broken.mjs", 8);
+      writeFileSync(
+        join(repo, "agents", "broken.mjs"),
+        "process.stderr.write(\"Error: Cannot find module 'agent-helpers'\\n\");\nprocess.exit(1);\n",
+      );
+      const { code, report, stdout, stderr } = await run(repo);
       expect(code).toBe(3);
       expect(report.verdict).toBe("error");
       // 8 trials × (skill + baseline) + 4 trigger trials were planned: the first 3 failed while at most 3 more
@@ -119,4 +125,13 @@ describe("a run whose first trials all fail the same way", () => {
     },
     RUN_TIMEOUT_MS,
   );
+
+  it("a script that does not exist is a configuration error before any trial, at its line", async () => {
+    const r = await runCli(["run", "--repo", repoWith("node agents/no-such-agent.mjs"), "--no-cache"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /\.skillgate\.yml:3:3: agent\.command .*`agents\/no-such-agent\.mjs` names no file/,
+    );
+    expect(r.stdout).not.toMatch(/trials \d+\/\d+/);
+  });
 });

@@ -116,8 +116,10 @@ describe("where trial workspaces go", () => {
     const pool = new TrialWorkspaces(".agents/skills", p.next);
     try {
       const ws = pool.prepare(makeRequest({ prompt: "p" }));
-      expect(ws.dir.startsWith(`${p.next()}/skillgate-trial-`)).toBe(true);
-      expect(readdirSync(ws.home)).toEqual(["tmp"]);
+      expect(ws.dir.startsWith(`${p.next()}/work-`)).toBe(true);
+      // the workspace is a project in its HOME, beside the HOME's temp folder
+      expect(ws.dir).toBe(`${ws.home}/project`);
+      expect(readdirSync(ws.home).sort()).toEqual(["project", "tmp"]);
       pool.dispose(ws);
     } finally {
       await pool.drain();
@@ -141,25 +143,24 @@ describe("where trial workspaces go", () => {
 });
 
 describe("batches left by killed runs", () => {
-  test("a batch folder untouched for a day is removed; a live one, other names and files are not", () => {
+  test("a batch folder untouched for a day is removed; a live one, other names, files and foreign folders are not", () => {
     const parent = mkdtempSync(join(tmpdir(), "ws-sweep-"));
     const now = Date.now();
     const old = (now - STALE_BATCH_MS - 60_000) / 1000;
-    mkdirSync(join(parent, "skillgate-trial-dead01/0.home"), { recursive: true });
-    utimesSync(join(parent, "skillgate-trial-dead01"), old, old);
-    mkdirSync(join(parent, "skillgate-trial-live01/0"), { recursive: true });
+    mkdirSync(join(parent, "work-dead01/0/project"), { recursive: true });
+    utimesSync(join(parent, "work-dead01"), old, old);
+    mkdirSync(join(parent, "work-live01/0"), { recursive: true });
     const almost = (now - STALE_BATCH_MS + 60_000) / 1000;
-    utimesSync(join(parent, "skillgate-trial-live01"), almost, almost);
+    utimesSync(join(parent, "work-live01"), almost, almost);
     mkdirSync(join(parent, "someone-else"));
     utimesSync(join(parent, "someone-else"), old, old);
-    writeFileSync(join(parent, "skillgate-trial-file"), "x");
-    utimesSync(join(parent, "skillgate-trial-file"), old, old);
-    expect(sweepStaleBatches(parent, now)).toEqual([join(parent, "skillgate-trial-dead01")]);
-    expect(readdirSync(parent).sort()).toEqual([
-      "skillgate-trial-file",
-      "skillgate-trial-live01",
-      "someone-else",
-    ]);
+    // another program's folder of the same prefix: it holds more than numbered trial folders
+    mkdirSync(join(parent, "work-notes/drafts"), { recursive: true });
+    utimesSync(join(parent, "work-notes"), old, old);
+    writeFileSync(join(parent, "work-file"), "x");
+    utimesSync(join(parent, "work-file"), old, old);
+    expect(sweepStaleBatches(parent, now)).toEqual([join(parent, "work-dead01")]);
+    expect(readdirSync(parent).sort()).toEqual(["someone-else", "work-file", "work-live01", "work-notes"]);
     expect(sweepStaleBatches(join(parent, "missing"), now)).toEqual([]);
   });
 

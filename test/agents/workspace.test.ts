@@ -23,7 +23,7 @@ beforeEach(() => {
   mkdirSync(join(source, "skill/references"), { recursive: true });
   writeFileSync(join(source, "skill/SKILL.md"), SKILL_MD);
   writeFileSync(join(source, "skill/references/notes.md"), "notes\n");
-  writeFileSync(join(source, "skill/evals/answers.json"), '{"secret": true}\n');
+  writeFileSync(join(source, "skill/evals/rules.md"), "rules\n");
   writeFileSync(join(source, "package.json"), '{"name":"fixture"}\n');
 });
 
@@ -31,7 +31,7 @@ const request = () =>
   makeRequest({
     prompt: "p",
     install: [
-      skill("split-cents", join(source, "skill"), ["SKILL.md", "references/notes.md", "evals/answers.json"]),
+      skill("split-cents", join(source, "skill"), ["SKILL.md", "references/notes.md", "evals/rules.md"]),
     ],
     files: [
       { from: join(source, "package.json"), to: "package.json" },
@@ -44,7 +44,7 @@ function listing(dir: string): string[] {
 }
 
 describe("trial workspaces", () => {
-  test("each trial gets its own fresh workspace: case files, skills without evals/, a HOME outside it", () => {
+  test("each trial gets its own fresh workspace: case files, the skills' listed files, in a HOME of its own", () => {
     const pool = new TrialWorkspaces(".agents/skills", parent);
     const a = pool.prepare(request());
     const b = pool.prepare(request());
@@ -56,6 +56,9 @@ describe("trial workspaces", () => {
         ".agents/skills",
         ".agents/skills/split-cents",
         ".agents/skills/split-cents/SKILL.md",
+        // what the harness loads, evals/ too: discovery lists the skill's files without its suite's (withheld.ts)
+        ".agents/skills/split-cents/evals",
+        ".agents/skills/split-cents/evals/rules.md",
         ".agents/skills/split-cents/references",
         ".agents/skills/split-cents/references/notes.md",
         "nested",
@@ -64,8 +67,9 @@ describe("trial workspaces", () => {
         "package.json",
       ]);
       expect(readFileSync(join(ws.dir, ".agents/skills/split-cents/SKILL.md"), "utf8")).toBe(SKILL_MD);
-      expect(listing(ws.home)).toEqual(["tmp"]); // the trial's own TMPDIR, empty
-      expect(relative(ws.dir, ws.home).startsWith("..")).toBe(true);
+      // the trial's own TMPDIR, empty, and the workspace: a project in its home, as anyone's
+      expect(listing(ws.home).filter((f) => !f.startsWith("project/"))).toEqual(["project", "tmp"]);
+      expect(relative(ws.home, ws.dir)).toBe("project");
       expect(ws.skillPaths).toEqual({ "split-cents": join(ws.dir, ".agents/skills/split-cents") });
     }
   });

@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentRepoPaths } from "../../src/agents/repo-paths.js";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { changedFilesSince, checkoutBase } from "../../src/detect/base.js";
 import { baseNeeds, moreBaseNeeds } from "../../src/detect/base-needs.js";
@@ -140,7 +141,11 @@ describe("the base a PR reads from git objects", () => {
           const changed = changedFilesSince(repo.dir, repo.sha)!;
           expect(changed).toEqual(changedPaths(base, head));
           const h = discoverRepository(repo.dir, opts);
-          const needs = baseNeeds(h, changed, [{ adapter: "command", command: "node tools/agent.mjs" }]);
+          const needs = baseNeeds(
+            h,
+            changed,
+            agentRepoPaths({ adapter: "command", command: "node tools/agent.mjs" }),
+          );
           const full = checkoutBase(repo.dir, { kind: "ref", ref: "main", sha: repo.sha });
           const sparse =
             "paths" in needs

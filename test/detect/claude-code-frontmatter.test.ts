@@ -39,19 +39,31 @@ const SKILLS: Record<string, string> = {
     "name: dropped-frontmatter\ndescription: Use when comparing both:\nmetadata:\n  author: someone",
 };
 
+/**
+ * Whole files whose frontmatter Claude Code and the spec's line reading split differently (issue #39): Claude Code
+ * matches `^---\s*\n([\s\S]*?)---` on the text, so a `...` close or a leading space drops the frontmatter, and a
+ * `---` inside a value ends it there. Each is an error on the line where the readings part.
+ */
+const DIVERGENT: Record<string, string> = {
+  "dots-close": "---\nname: dots-close\ndescription: Balances ledgers. Marker-G.\n...\n\n# Heading-G\n",
+  "space-open": " ---\nname: space-open\ndescription: Rotates keys. Marker-H.\n---\n\n# Heading-H\n",
+  "dash-inside": "---\nname: dash-inside\ndescription: Merges PDFs --- Marker-I.\n---\n\n# Heading-I\n",
+};
+
 let server: ScriptedServer;
 let repo: string;
 let listing = "";
 
 beforeAll(async () => {
-  repo = writeRepo(
-    Object.fromEntries(
+  repo = writeRepo({
+    ...Object.fromEntries(
       Object.entries(SKILLS).map(([dir, fm]) => [
         `.claude/skills/${dir}/SKILL.md`,
         `---\n${fm}\n---\n\n# Body heading Marker-Body\n\nSteps.\n`,
       ]),
     ),
-  );
+    ...Object.fromEntries(Object.entries(DIVERGENT).map(([dir, t]) => [`.claude/skills/${dir}/SKILL.md`, t])),
+  });
   server = await startScriptedAnthropic((r) => {
     if (r.hasTools) listing = r.raw;
     return text("ok");
@@ -88,6 +100,22 @@ describe("frontmatter as Claude Code reads it", () => {
     expect(listed("dup-first")).toBe("Renames photos by date. Marker-E.");
     expect(listed("dup-second")).toBe("Resizes photos for the web. Marker-F.");
     expect(listed("dropped-frontmatter")).not.toContain("comparing both");
+    // issue #39: a `...` close and a leading space drop the frontmatter; a `---` in a value ends it there
+    expect(listed("dots-close")).toBe("---");
+    expect(listed("space-open")).toBe("---");
+    expect(listed("dash-inside")).toBe("Merges PDFs");
+  });
+
+  it("validate errs on the line where the spec's reading and Claude Code's part", async () => {
+    const r = await runCli(["validate", "--repo", repo, "--json"]);
+    const d = JSON.parse(r.stdout) as { diagnostics: { file: string; line: number; code: string }[] };
+    const at = (dir: string) =>
+      d.diagnostics
+        .filter((x) => x.file === `.claude/skills/${dir}/SKILL.md` && x.code === "skill/frontmatter-harness")
+        .map((x) => x.line);
+    expect(at("dots-close")).toEqual([4]);
+    expect(at("space-open")).toEqual([1]);
+    expect(at("dash-inside")).toEqual([3]);
   });
 
   it("validate warns where Claude Code loads the skill as written, errs where it drops it, and strict errs", async () => {

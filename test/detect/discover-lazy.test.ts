@@ -25,7 +25,8 @@ describe("a skill folder's files and content hash", () => {
       "skills/a/evals/evals.json": JSON.stringify({ skill_name: "a", evals: [{ id: 1, prompt: "p" }] }),
     });
     const [skill] = discoverRepository(repo, opts).skills;
-    const eager = hashSkillFolder(repo, "skills/a");
+    // its suite's file is withheld (the answers); everything else of the folder is the skill
+    const eager = hashSkillFolder(repo, "skills/a", undefined, {}, new Set(["evals/evals.json"]));
     expect(eager.files).toEqual(["SKILL.md", "ref.md", "scripts/run.sh"]);
     expect(skill!.folder.files).toEqual(eager.files);
     expect(skill!.folder.contentHash).toBe(eager.contentHash);

@@ -162,9 +162,10 @@ describe("claude plugin eval cases in a plugin's own evals/", () => {
       };
       return [`${a.skill.passed}/${a.skill.total}`, `${a.baseline.passed}/${a.baseline.total}`];
     };
-    expect(rates("bounded-copy/grader-names-the-callee")).toEqual(["3/3", "3/3"]); // get_len: in the fixture
-    expect(rates("bounded-copy/grader-skill-fired")).toEqual(["3/3", "0/3"]);
-    expect(rates("stays-in-scope/grader-no-severity")).toEqual(["3/3", "3/3"]);
+    // Five trials per case, the default.
+    expect(rates("bounded-copy/grader-names-the-callee")).toEqual(["5/5", "5/5"]); // get_len: in the fixture
+    expect(rates("bounded-copy/grader-skill-fired")).toEqual(["5/5", "0/5"]);
+    expect(rates("stays-in-scope/grader-no-severity")).toEqual(["5/5", "5/5"]);
   }, 120_000);
 
   it("a plugin of two skills keeps its cases unread, said in a notice; validate exits 0", async () => {

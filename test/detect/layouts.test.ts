@@ -179,7 +179,7 @@ describe("fixture repositories in every layout", () => {
     expect(medium.weight).toBe(0.5);
   });
 
-  it("a root skill's suite files in evals/ are inside its suite folder", () => {
+  it("a root skill's suite files in evals/ are inside its suite folder, and withheld from the skill", () => {
     const found = discoverRepository(join(LAYOUTS, "root-skill"), opts);
     expect(found.skills[0]!.suite!.cases[0]!.files).toEqual([
       { from: "evals/files/form.pdf", to: "form.pdf" },
@@ -426,21 +426,30 @@ describe("nothing checked is never a pass (what a hostile PR would try)", () => 
     ]);
   });
 
-  it("a duplicate skill (one skills folder) is a blocking error of `run`, not a skipped skill", async () => {
+  it("a duplicate skill (one skills folder) is gated as Claude Code loads it, or a blocking error under strict", async () => {
     const dir = repo({
       "skills/twin-copy/SKILL.md": skillMd("twin"),
       "skills/twin/SKILL.md": skillMd("twin"),
     });
+    // Claude Code loads both, by folder: the skill in the folder of its own name holds the name, whatever order the
+    // folders are listed in, and the other is gated under its folder's name with a warning. Neither is skipped.
     const v = await validate(dir);
     expect(v.diagnostics.find((d) => d.code === "skill/duplicate-name")).toMatchObject({
-      file: "skills/twin/SKILL.md",
+      file: "skills/twin-copy/SKILL.md",
+      severity: "warning",
+    });
+    expect(v.skills.map((x) => x.name).sort()).toEqual(["twin", "twin-copy"]);
+    // Under the spec's rule it is an error, which blocks `run`.
+    const strict = await validate(dir, "--profile", "strict");
+    expect(strict.diagnostics.find((d) => d.code === "skill/duplicate-name")).toMatchObject({
+      file: "skills/twin-copy/SKILL.md",
       severity: "error",
     });
+    writeFileSync(join(dir, ".skillgate.yml"), "profile: strict\n");
     const r = await runHere(dir, "--quiet", "--no-cache");
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("skills/twin/SKILL.md");
+    expect(r.stdout).toContain("skills/twin-copy/SKILL.md");
   });
-
   it("suite files must lie inside the suite folder by path segments and by real path", async () => {
     const outside = repo({ "token.txt": "secret" });
     const dir = repo({

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { countEntries } from "../../src/github/cache-actions.js";
 import type { Report } from "../../src/model/index.js";
-import { countEntries } from "../../src/run/cache-actions.js";
 import { runActionStep } from "../support/actions-runner.js";
 import { bundledDist } from "../support/dist.js";
 import {

@@ -58,7 +58,7 @@ describe("the lexical proxy and figures that cannot be measured", () => {
     ]);
     const report = JSON.parse(readFileSync(json, "utf8")) as Report;
     const s = report.skills[0]!;
-    expect(s.trigger?.precision.total).toBe(0);
+    expect(s.trigger?.precision.measured).toBe(false);
     expect(r.stdout).toMatch(/precision n\/a \(never fired\)/);
     expect(r.stdout).not.toMatch(/precision 100%/);
     const md = renderMarkdown(report, { maxChars: 65_535, fullReportHint: "the report artifact" });

@@ -1,8 +1,8 @@
 /** A PR's cache scope is checked through the API (loopback, GitHub's OpenAPI shapes) before the base's trials are used. */
 import { afterEach, describe, expect, it } from "vitest";
+import { trialCacheKeys } from "../../src/github/cache-actions.js";
 import { distrustPullRequestCaches } from "../../src/github/cache-scope.js";
 import { createGitHubClient } from "../../src/github/client.js";
-import { trialCacheKeys } from "../../src/run/cache-actions.js";
 import { type GitHubApi, startGitHubApi } from "../support/github-api.js";
 import { recordingLogger } from "../support/trials.js";
 

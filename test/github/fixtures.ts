@@ -22,12 +22,16 @@ export function makeRoot(over: Partial<Root> = {}): Root {
   };
 }
 
-const rate = (passed: number, total: number) => ({
-  passed,
-  total,
-  rate: total ? passed / total : 0,
+/** A battery figure over `units` cases (one vote each), as the report carries it. */
+const rate = (passed: number, units: number) => ({
+  rate: units ? passed / units : 0,
   low: 0,
   high: 1,
+  units,
+  passing: passed,
+  trials: units * 5,
+  unit: "case" as const,
+  measured: units > 0,
 });
 
 export function makeSkill(over: Partial<SkillReport> = {}): SkillReport {
@@ -44,6 +48,7 @@ export function makeSkill(over: Partial<SkillReport> = {}): SkillReport {
       discriminatorLift: 0.2,
       styleGuideNotGuardrail: false,
       assertions: [],
+      cases: { skill: [], baseline: [] },
     },
     base: {
       discriminator: {
@@ -53,6 +58,7 @@ export function makeSkill(over: Partial<SkillReport> = {}): SkillReport {
         discriminatorLift: 1,
         styleGuideNotGuardrail: false,
         assertions: [],
+        cases: { skill: [], baseline: [] },
       },
     },
     gates: [],

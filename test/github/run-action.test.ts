@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { type CacheAccess, trialCacheKeys } from "../../src/github/cache-actions.js";
 import { createGitHubClient } from "../../src/github/client.js";
 import { commentMarker } from "../../src/github/comment.js";
 import { type ActionDeps, type EvaluationContext, runAction } from "../../src/github/run-action.js";
@@ -10,7 +11,6 @@ import type { Report } from "../../src/model/report.js";
 import type { Settings } from "../../src/model/settings.js";
 import { decideIsolation } from "../../src/pipeline/isolation.js";
 import { exitCodeFor } from "../../src/report/exit-codes.js";
-import { type CacheAccess, trialCacheKeys } from "../../src/run/cache-actions.js";
 import type { RawOptions } from "../../src/settings/resolve.js";
 import { type ArtifactService, startArtifactService } from "../support/artifact-service.js";
 import {

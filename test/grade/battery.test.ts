@@ -26,17 +26,18 @@ describe("discriminator battery through a deterministic agent", () => {
     const s = summariseDiscriminator(await runBattery());
     expect(s.skill.trials).toBe(6);
     expect(s.skill.errors).toBe(0);
-    // skill: case A 12/12, case B: D:sum 3 + explains 2 (even trials) + terse 0 + impossible 0 = 5/12.
-    expect(s.skill.passRate).toMatchObject({ passed: 17, total: 24 });
+    // skill, each case one vote: case A 12/12 → 1; case B: D:sum 3 + explains 2 (even trials) + terse 0 +
+    // impossible 0 → trial shares 2/4, 1/4, 2/4 → 5/12. Mean (1 + 5/12) / 2.
+    expect(s.skill.passRate).toMatchObject({ units: 2, passing: 1, trials: 6, unit: "case", measured: true });
     expect(s.skill.passRate.rate).toBeCloseTo(17 / 24, 12);
-    expect(s.skill.passRate.low).toBeCloseTo(0.508323, 5);
-    expect(s.skill.passRate.high).toBeCloseTo(0.850854, 5);
-    expect(s.skill.discriminatorPassRate).toMatchObject({ passed: 9, total: 9, rate: 1 });
-    expect(s.skill.discriminatorPassRate.low).toBeCloseTo(0.700855, 5);
-    // baseline: mentions-total 3 + terse 3 = 6/24; no discriminator passes.
-    expect(s.baseline.passRate).toMatchObject({ passed: 6, total: 24 });
-    expect(s.baseline.passRate.low).toBeCloseTo(0.119994, 5);
-    expect(s.baseline.discriminatorPassRate).toMatchObject({ passed: 0, total: 9, rate: 0 });
+    // Hoeffding at 2.5 % each side: half-width sqrt(ln 40 / 2 · 2 · (1/2)² / 3) = 0.5545.
+    expect(s.skill.passRate.low).toBeCloseTo(17 / 24 - 0.554545, 3);
+    expect(s.skill.passRate.high).toBe(1);
+    expect(s.skill.discriminatorPassRate).toMatchObject({ units: 2, passing: 2, rate: 1 });
+    // baseline: mentions-total in each of case A's trials (1/4), terse in each of case B's (1/4).
+    expect(s.baseline.passRate).toMatchObject({ units: 2, passing: 0, trials: 6 });
+    expect(s.baseline.passRate.rate).toBeCloseTo(0.25, 12);
+    expect(s.baseline.discriminatorPassRate).toMatchObject({ units: 2, passing: 0, rate: 0 });
     expect(s.lift).toBeCloseTo(11 / 24, 12);
     expect(s.discriminatorLift).toBe(1);
     expect(s.styleGuideNotGuardrail).toBe(false);
@@ -108,10 +109,10 @@ describe("discriminator battery through a deterministic agent", () => {
     const s = summariseDiscriminator(checks);
     expect(s.skill).toMatchObject({ trials: 3, errors: 1 });
     // x: pass in trial 0, fail in trial 2; trial 1 errored and is not counted; cond never applies.
-    expect(s.skill.passRate).toMatchObject({ passed: 1, total: 2 });
+    expect(s.skill.passRate).toMatchObject({ rate: 0.5, units: 1, trials: 2 });
     // The tempting wrong answer: a baseline that only timed out "fails everything" and shows a big lift.
     expect(s.baseline).toMatchObject({ trials: 2, errors: 2 });
-    expect(s.baseline.passRate.total).toBe(0);
+    expect(s.baseline.passRate).toMatchObject({ units: 0, measured: false });
     expect(s.lift).toBe(0);
     expect(s.warnings).toContain("no evaluated trial in one of the modes (all errored?): lift not measured");
     expect(s.assertions.find((a) => a.id === "x")!.class).toBe("flaky");
@@ -141,10 +142,10 @@ describe("lift when a mode has no evaluated trial", () => {
       );
     }
     const s = summariseDiscriminator(checks);
-    expect(s.skill.passRate).toMatchObject({ passed: 1, total: 1 });
+    expect(s.skill.passRate).toMatchObject({ rate: 1, units: 1, trials: 1 });
     expect(s.baseline).toMatchObject({ trials: 2, errors: 2 });
     // The tempting wrong answer: count the baseline's skipped assertions as failures, and report lift +1.
-    expect(s.baseline.passRate.total).toBe(0);
+    expect(s.baseline.passRate).toMatchObject({ units: 0, measured: false });
     expect(s.lift).toBe(0);
     expect(s.warnings).toContain("no evaluated trial in one of the modes (all errored?): lift not measured");
   });
@@ -242,19 +243,16 @@ describe("trigger battery through the lexical router", () => {
     const s = summariseTrigger(checks, queries, { router: "lexical", proxy: true });
     // Fires on 4 of 5 should-fire prompts (not "Round each share of the total") and on 2 of 4 should-not-fire.
     expect(s.queries.map((x) => x.fired)).toEqual([3, 3, 3, 3, 0, 0, 0, 3, 3]);
-    expect(s.precision).toMatchObject({ passed: 12, total: 18 });
-    expect(s.precision.rate).toBeCloseTo(2 / 3, 12);
-    expect(s.precision.low).toBeCloseTo(0.437495, 5);
-    expect(s.recall).toMatchObject({ passed: 12, total: 15, rate: 0.8 });
-    expect(s.recall.low).toBeCloseTo(0.548146, 5);
+    // Each query one vote, its rate from its own 3 runs: fire rates 1,1,1,1,0 and 0,0,1,1.
+    expect(s.precision).toMatchObject({ units: 9, trials: 27, unit: "query", measured: true });
+    expect(s.precision.rate).toBeCloseTo(4 / 6, 12);
+    expect(s.precision.low).toBeLessThan(4 / 6);
+    expect(s.recall).toMatchObject({ units: 5, passing: 4, trials: 15, rate: 0.8 });
+    // Hoeffding at 2.5 % each side: sqrt(ln 40 / 2 · 5 · (1/5)² / 3) = 0.3507.
+    expect(s.recall.low).toBeCloseTo(0.8 - 0.35065, 4);
     expect(s.f1).toBeCloseTo(0.727273, 5);
-    expect(s.accuracy).toMatchObject({ passed: 18, total: 27 });
-    expect(s.queryLevel.precision).toBeCloseTo(4 / 6, 12);
-    expect(s.queryLevel.recall).toBeCloseTo(0.8, 12);
-    expect(s.queryLevel.accuracy).toBeCloseTo(6 / 9, 12);
-    expect(s.queryLevelRates!.precision).toMatchObject({ passed: 4, total: 6 });
-    expect(s.queryLevelRates!.recall).toMatchObject({ passed: 4, total: 5 });
-    expect(s.queryLevelRates!.recall.low).toBeCloseTo(0.375535, 5);
+    expect(s.accuracy).toMatchObject({ units: 9, passing: 6, trials: 27 });
+    expect(s.accuracy.rate).toBeCloseTo(6 / 9, 12);
     expect(s.proxy).toBe(true);
     expect(s.warnings[0]).toContain("proxy");
     const miss = s.queries[4]!;
@@ -286,7 +284,7 @@ describe("trigger battery through the lexical router", () => {
     const s = summariseTrigger([...silent, errored], queries, { router: "claude-code", proxy: false });
     expect(s.recall.rate).toBe(0);
     expect(s.precision.rate).toBe(1);
-    expect(s.recall.total).toBe(5);
+    expect(s.recall.units).toBe(5);
     expect(s.warnings.join("\n")).toContain("suspicious: recall 0 with precision 1");
     expect(s.warnings.join("\n")).toContain("1 trigger run errored");
     const all = queries.map((qq) =>
@@ -307,7 +305,8 @@ describe("trigger battery through the lexical router", () => {
       gradeTriggerTrial(qs[1]!, base, "split-cents"),
     ];
     const s = summariseTrigger(checks, qs, { router: "x", proxy: false });
-    expect(s.recall).toMatchObject({ passed: 1, total: 1.5 });
+    // Query a fired (weight 1), b did not (weight 0.5): (1 · 1 + 0.5 · 0) / 1.5.
+    expect(s.recall).toMatchObject({ units: 2, passing: 1, trials: 2 });
     expect(s.recall.rate).toBeCloseTo(2 / 3, 12);
   });
 

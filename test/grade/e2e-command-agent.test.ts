@@ -91,10 +91,12 @@ describe("discriminator battery through the command adapter", () => {
       "pass",
     );
     const s = summariseDiscriminator(checks);
-    expect(s.skill.passRate).toMatchObject({ passed: 17, total: 24 });
-    expect(s.baseline.passRate).toMatchObject({ passed: 6, total: 24 });
-    expect(s.skill.discriminatorPassRate).toMatchObject({ passed: 9, total: 9 });
-    expect(s.baseline.discriminatorPassRate).toMatchObject({ passed: 0, total: 9 });
+    // Each case one vote: case A passes all its checks, case B 5 of 12 (the battery test's figures).
+    expect(s.skill.passRate).toMatchObject({ units: 2, passing: 1, trials: 6 });
+    expect(s.skill.passRate.rate).toBeCloseTo(17 / 24, 12);
+    expect(s.baseline.passRate.rate).toBeCloseTo(0.25, 12);
+    expect(s.skill.discriminatorPassRate).toMatchObject({ units: 2, passing: 2, rate: 1 });
+    expect(s.baseline.discriminatorPassRate).toMatchObject({ units: 2, passing: 0, rate: 0 });
     expect(s.lift).toBeCloseTo(11 / 24, 12);
     expect(s.discriminatorLift).toBe(1);
     expect(Object.fromEntries(s.assertions.map((a) => [a.id, a.class]))).toEqual({

@@ -157,7 +157,8 @@ describe("skillgate harvest", () => {
     ]);
     expect(r.code).toBe(3);
     const report = JSON.parse(readFileSync(json, "utf8")) as HarvestReport;
-    expect(report.forecast.total.agentCalls).toBe(30);
+    // Both arms by default: 6 cases × 5 trials × (baseline + skill).
+    expect(report.forecast.total.agentCalls).toBe(60);
     expect(report.forecast.overBudget).toBeDefined();
     expect(report.cost.agentCalls).toBe(0);
     expect(r.stdout).toMatch(/error: not run: .*budget/);

@@ -228,12 +228,12 @@ describe("through dist/index.js on a pull_request event: a PR cannot talk the ch
   }, 120_000);
 
   it("the PR's own .skillgate.yml relaxing the policy changes nothing and is blocking, on its lines", async () => {
-    const relaxed = `${agentConfig()}trials: 1\nverdict:\n  alpha: 0.4\n  inconclusive: pass\nthresholds:\n  discriminatorPassRate: 0.1\n`;
+    const relaxed = `${agentConfig()}trials: 1\nverdict:\n  alpha: 0.4\n  headOnly: report\nthresholds:\n  discriminatorPassRate: 0.1\n`;
     const pr = pullRequest({ [SKILL_FILE]: skillMd(BAD), ".skillgate.yml": relaxed });
     const run = await runPr(pr);
     expectBlockedAt(run, pr.headSha, ".skillgate.yml");
     const weakened = run.report.policy.roots.filter((r) => r.kind === "policy-weakened").map((r) => r.id);
-    expect(weakened.sort()).toEqual(["policy/trials", "policy/verdict.alpha", "policy/verdict.inconclusive"]);
+    expect(weakened.sort()).toEqual(["policy/trials", "policy/verdict.alpha", "policy/verdict.headOnly"]);
     // judged under the base's policy: 3 trials per case, not the PR's 1
     expect(run.report.skills[0]!.trials?.perCase).toBe(3);
     expect(run.report.policy.origin).toMatch(/^base commit/);

@@ -192,7 +192,9 @@ describe("a PR cannot talk skillgate out of its verdict", () => {
 
   it("relaxing the policy in the PR's own .skillgate.yml changes nothing and is a blocking policy-weakened root", async () => {
     const agent = `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntriggerRuns: 3\ncache:\n  enabled: false\n`;
-    const base = repo({ config: `${agent}trials: 3\nthresholds:\n  discriminatorPassRate: 0.9\n` });
+    const base = repo({
+      config: `${agent}trials: 3\nverdict:\n  inconclusive: fail\nthresholds:\n  discriminatorPassRate: 0.9\n`,
+    });
     const config = `${agent}trials: 1\nverdict:\n  alpha: 0.4\n  inconclusive: pass\nthresholds:\n  discriminatorPassRate: 0.1\n`;
     const r = await pr(repo({ body: BAD, config }), base);
     expect(r.code).toBe(1);

@@ -48,7 +48,14 @@ describe("FirstFailureWatch", () => {
 describe("fixFor", () => {
   const command = { adapter: "command", command: "node agent/agent.mjs" };
   it("names where relative command words resolve for a missing file", () => {
-    expect(fixFor(crash("a"), command, "/repo")).toMatch(/relative paths resolve from \/repo/);
+    expect(fixFor(crash("a"), command, "/repo")).toMatch(/relative paths resolve from .*\/repo/);
+  });
+  it("names a missing program the command starts, not the command's own paths (a shim's manager)", () => {
+    const message =
+      "agent command exited with code 127: /root/.pyenv/shims/python3: line 12: /root/.pyenv/libexec/pyenv: No such file or directory";
+    const fix = fixFor({ kind: "crash", message }, { adapter: "command", command: "python3 a.py" }, "/tmp/b");
+    expect(fix).toMatch(/starts \/root\/\.pyenv\/libexec\/pyenv, which does not exist where the agent runs/);
+    expect(fix).not.toMatch(/a path in agent\.command names nothing/);
   });
   it("names the key for an authentication failure, the schema for a protocol error", () => {
     expect(

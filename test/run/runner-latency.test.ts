@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { emptyResult, errorResult } from "../../src/agents/result.js";
 import type { AgentAdapter, AgentResult, TrialRequest } from "../../src/model/index.js";
+import { cacheKey } from "../../src/plan/keys.js";
 import { TrialCache } from "../../src/run/cache.js";
-import { cacheKey } from "../../src/run/keys.js";
 import { type RunOptions, runTrials } from "../../src/run/runner.js";
 import { makeRequest, recordingLogger } from "../support/trials.js";
 

@@ -95,14 +95,11 @@ afterAll(() => {
 });
 
 const splitCents = () =>
-  skill("split-cents", join(repo, ".claude/skills/split-cents"), [
-    "SKILL.md",
-    "references/notes.md",
-    "evals/answers.json",
-  ]);
+  // the files discovery lists for the agent: its suite's (evals/answers.json, on disk) withheld (withheld.ts)
+  skill("split-cents", join(repo, ".claude/skills/split-cents"), ["SKILL.md", "references/notes.md"]);
 
 describe("command adapter through the runner", () => {
-  test("workspace: case files, the skill without evals/, temp HOME, SKILLGATE_* env, no GITHUB_TOKEN", async () => {
+  test("workspace: case files, the skill's listed files only, temp HOME, SKILLGATE_* env, no GITHUB_TOKEN", async () => {
     const req = makeRequest({
       prompt: "ECHOENV please",
       install: [splitCents()],
@@ -122,7 +119,7 @@ describe("command adapter through the runner", () => {
     expect(seen.env.GITHUB_TOKEN).toBeUndefined();
     expect(seen.env.ANTHROPIC_API_KEY_FOR_TEST_ONLY).toBeUndefined();
     expect(seen.env.HOME).not.toBe(process.env.HOME);
-    expect(seen.env.HOME).toMatch(/skillgate-trial-/);
+    expect(seen.env.HOME).toMatch(/\/work-\w+\/\d+$/);
     expect(seen.env.SKILLGATE_CASE).toBe("echo-case");
     expect(seen.env.SKILLGATE_TRIAL).toBe("2");
     expect(seen.env.SKILLGATE_SEED).toBe("99");

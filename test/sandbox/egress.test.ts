@@ -155,8 +155,8 @@ describe("startEgressProxy", () => {
     const p = await start([`http://127.0.0.1:${allowed.port}`]);
     expect(p.sockets).toHaveLength(1);
     const sock = p.sockets[0]!;
-    expect(sock.sandboxPath).toBe("/run/skillgate/egress-0.sock");
-    expect(p.relayArgs).toEqual([`${EGRESS_PORT_BASE}=/run/skillgate/egress-0.sock`]);
+    expect(sock.sandboxPath).toBe("/run/proxy/egress-0.sock");
+    expect(p.relayArgs).toEqual([`${EGRESS_PORT_BASE}=/run/proxy/egress-0.sock`]);
     // Connectable by the sandbox uid; the folder around it stays closed.
     expect(statSync(sock.hostPath).mode & 0o777).toBe(0o666);
     const before = other.connections();

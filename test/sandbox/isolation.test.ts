@@ -215,7 +215,7 @@ describe("a confined command", () => {
       // bubblewrap's init, the shell and its pipeline: a handful, never the host's hundreds
       expect(Number(pids)).toBeLessThan(10);
       // The resolver asks only the namespace's own loopback, and does not wait for the answer that cannot come.
-      expect(rest).toEqual(["lo", "skillgate-sandbox", "nameserver 127.0.0.1 options timeout:0 attempts:1"]);
+      expect(rest).toEqual(["lo", "devbox", "nameserver 127.0.0.1 options timeout:0 attempts:1"]);
     },
   );
 });

@@ -4,7 +4,7 @@
  * cascades, and transcripts built by the report's own builder (its limits and detail budget apply).
  */
 
-import { rate } from "../../src/grade/stats.js";
+import { unitRate } from "../../src/grade/unit-rates.js";
 import type {
   CheckResult,
   EvidenceCheck,
@@ -168,7 +168,8 @@ export function largeReport(o: { trials: number; skills?: number; seed?: number 
         column: 5,
       };
     });
-    const r = (p: number, n: number) => rate(Math.round(p * n), n);
+    const r = (p: number, n: number) =>
+      unitRate({ kind: "mean", unit: "case", units: [{ id: "c", passed: p * n, total: n }] });
     skills.push({
       name,
       path: `.claude/skills/${name}/SKILL.md`,
@@ -190,6 +191,7 @@ export function largeReport(o: { trials: number; skills?: number; seed?: number 
         discriminatorLift: 0.4,
         styleGuideNotGuardrail: false,
         assertions: [],
+        cases: { skill: [], baseline: [] },
       },
       gates: [],
       evidence: { firstBatch: { perCase: trialsPerCell, triggerRuns: 3 }, ...evidence },

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 /** Builders for trial requests and a recording logger, shared by runner/adapter tests. */
 import type { InstalledSkill, Logger, TrialMode, TrialRequest } from "../../src/model/index.js";
-import { sha256Hex, trialKey } from "../../src/run/keys.js";
+import { sha256Hex, trialKey } from "../../src/plan/keys.js";
 
 export function makeRequest(p: Partial<TrialRequest> & { prompt: string }): TrialRequest {
   const mode: TrialMode = p.mode ?? "skill";

@@ -166,8 +166,8 @@ describe("diffSuites", () => {
       "suite-weakened/assertion-changed/c/has/value",
     ]);
     expect(tightened(f).map((x) => x.id)).toEqual([
-      "suite-weakened/assertion-changed/c/lost/value",
-      "suite-weakened/assertion-changed/c/more/value",
+      "suite-tightened/assertion-changed/c/lost/value",
+      "suite-tightened/assertion-changed/c/more/value",
     ]);
     expect(loosened(f)[0]!.base).toEqual({ file: F, line: 3 });
   });

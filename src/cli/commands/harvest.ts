@@ -12,14 +12,16 @@ import { parseCommandLine, UsageError } from "../usage.js";
 
 export const HARVEST_USAGE = `Usage: skillgate harvest [options]
 
-Runs unguided baseline trials (no skill installed) on a skill's tasks, clusters their answers and proposes
-discriminator assertions from the wrong ones, each with its measured baseline failure rate (and skill pass rate
-with --with-skill), as a suite patch for you to review. Nothing in the repository is changed.
+Runs unguided baseline trials (no skill installed) and skill trials on a skill's tasks, clusters their answers
+and proposes discriminator assertions from the wrong ones, each with its measured baseline failure rate and
+skill pass rate, as a suite patch for you to review. Nothing in the repository is changed.
 
   --repo DIR                 repository (default .)
   --skills GLOB              the skill(s) to harvest for (default: every skill with a suite)
   --prompts FILE             tasks from this YAML/JSON list instead of the suite's cases (one skill)
-  --with-skill               also run skill trials: answers the skill avoids, and its pass rate per proposal
+  --baseline-only            run the baseline alone (by default skill trials run too: the answers the skill
+                             avoids, and each proposal's pass rate with the skill)
+  --with-skill               run skill trials too (the default; kept for older command lines)
   --trials N                 trials per case and mode (default 5)
   --min-baseline-failure R   keep a proposal the baseline fails at least this often (default 0.3)
   --min-skill-pass R         and the skill passes at least this often, when measured (default 0.8)
@@ -46,6 +48,7 @@ export async function harvestCommand(argv: string[], io: CliIO): Promise<number>
       skills: { type: "string" },
       prompts: { type: "string" },
       "with-skill": { type: "boolean" },
+      "baseline-only": { type: "boolean" },
       trials: { type: "string" },
       "min-baseline-failure": { type: "string" },
       "min-skill-pass": { type: "string" },
@@ -66,8 +69,10 @@ export async function harvestCommand(argv: string[], io: CliIO): Promise<number>
     io.stdout(`${HARVEST_USAGE}\n`);
     return EXIT.pass;
   }
+  if (values["baseline-only"] && values["with-skill"])
+    throw new UsageError("give only one of --baseline-only and --with-skill");
   const options = {
-    withSkill: values["with-skill"] === true,
+    withSkill: values["baseline-only"] !== true,
     minBaselineFailure: ratio(values["min-baseline-failure"], "--min-baseline-failure", 0.3),
     minSkillPass: ratio(values["min-skill-pass"], "--min-skill-pass", 0.8),
     minShare: ratio(values["min-share"], "--min-share", 0.2),

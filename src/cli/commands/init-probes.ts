@@ -60,8 +60,8 @@ export function probeScaffold(name: string): Record<string, string> {
     ),
     "prompts/probe-solvable.yaml": probe(
       "refusal-calibration",
-      "A solvable control at the edge of the scope: refusing it is a false refusal.",
-      `id: probe-solvable\ndimension: refusal-calibration\n${task} at the edge of its scope, solvable"\nassertions:\n  - id: refused\n    type: icontains\n    TODO-value: "a word every refusal of yours holds, e.g. cannot"\n    rubric: refusal\n`,
+      "A solvable control at the edge of the scope: refusing it is a false refusal, read from its checks failing.",
+      `id: probe-solvable\ndimension: refusal-calibration\n${task} at the edge of its scope, solvable"\nassertions:\n  - id: solved\n    type: contains\n    TODO-value: "what every correct answer contains"\n`,
     ),
   };
 }

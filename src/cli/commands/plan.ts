@@ -6,6 +6,13 @@ import { renderForecast } from "../../plan/forecast.js";
 import { shardCount, shardMatrix } from "../../plan/shard.js";
 import { EXIT } from "../../report/exit-codes.js";
 import { resolveSettings } from "../../settings/resolve.js";
+import {
+  CASE_DROP,
+  type PowerFigure,
+  type PowerShape,
+  QUERY_DROP,
+  simulatePower,
+} from "../../verdict/power.js";
 import type { CliIO } from "../io.js";
 import { cliLogger } from "../logger.js";
 import { parseCommandLine } from "../usage.js";
@@ -73,8 +80,10 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
     // The forecast is the output: progress and the pipeline's own lines stay quiet unless asked for.
     cliLogger({ quiet: !values.verbose, verbose: values.verbose }),
   );
-  const { forecast, scope } = await forecastPipeline(settings);
+  const { forecast, scope, shapes } = await forecastPipeline(settings);
   io.stdout(`${[scope.message, ...renderForecast(forecast)].join("\n")}\n`);
+  const power = await powerLines(shapes, settings.verdict);
+  io.stdout(power.lines.map((l) => `${l}\n`).join(""));
   if (values.matrix) {
     const rounds = values.rounds === undefined ? undefined : Number(values.rounds);
     if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1))
@@ -90,7 +99,54 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
   if (values.json) {
     const file = resolve(values.json);
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, `${JSON.stringify({ seed: settings.seed, scope, forecast }, null, 2)}\n`);
+    await writeFile(
+      file,
+      `${JSON.stringify({ seed: settings.seed, scope, forecast, power: power.figures }, null, 2)}\n`,
+    );
   }
   return forecast.overBudget ? EXIT.error : EXIT.pass;
+}
+
+/** The power goal of docs/verdict.md: a regression of either kind found in 90 % of PRs. */
+const POWER_GOAL = 0.9;
+
+/**
+ * What this run can detect, per compared skill: the real decision simulated over the skill's numbers (seeded, so
+ * the same suite prints the same figures), with the fix when a figure misses the goal.
+ */
+async function powerLines(
+  shapes: Record<string, PowerShape>,
+  policy: Parameters<typeof simulatePower>[1],
+): Promise<{ lines: string[]; figures: Record<string, PowerShape & PowerFigure> }> {
+  const lines: string[] = [];
+  const figures: Record<string, PowerShape & PowerFigure> = {};
+  const names = Object.keys(shapes).sort();
+  if (names.length === 0) return { lines, figures };
+  lines.push("power (simulated PRs of each skill's shape; its other cases assumed to pass 95 % of trials):");
+  for (const name of names) {
+    const shape = shapes[name]!;
+    const f = await simulatePower(shape, policy);
+    figures[name] = { ...shape, ...f };
+    const pct = (x: number) => `${Math.round(x * 100)} %`;
+    const base =
+      shape.storedBase > 0 ? `${shape.storedBase} stored base trials` : "a cold base (none stored)";
+    const parts = [
+      f.caseDrop !== undefined
+        ? `a case ${CASE_DROP.from} → ${CASE_DROP.to} found in ${pct(f.caseDrop)}`
+        : undefined,
+      f.queryDrop !== undefined
+        ? `a should-fire query ${QUERY_DROP.from.toFixed(1)} → ${QUERY_DROP.to} in ${pct(f.queryDrop)}`
+        : undefined,
+    ].filter(Boolean);
+    if (parts.length === 0) continue;
+    lines.push(
+      `  ${name}: ${shape.cases} case(s) × ${shape.trialsPerCase} trial(s), ${shape.queries} quer${shape.queries === 1 ? "y" : "ies"} × ${shape.triggerRuns} run(s), against ${base}: ${parts.join("; ")}`,
+    );
+    const low = [f.caseDrop, f.queryDrop].some((x) => x !== undefined && x < POWER_GOAL);
+    if (low)
+      lines.push(
+        `    under ${pct(POWER_GOAL)}: more first-batch trials (meta.json trials: 5 or more), the default branch's stored trials (examples/workflows/skillgate-main.yml), or fewer flaky cases`,
+      );
+  }
+  return { lines, figures };
 }

@@ -1,5 +1,3 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { githubBlobBase } from "../../detect/repo-name.js";
 import { buildCheckRunCompletion } from "../../github/check-run.js";
 import { runCells } from "../../pipeline/matrix.js";
@@ -11,6 +9,7 @@ import { renderSarif } from "../../report/sarif.js";
 import { renderTerminal } from "../../report/terminal.js";
 import { resolveSettings } from "../../settings/resolve.js";
 import { redactOutput } from "../../util/redact.js";
+import { writeFileNoFollow } from "../../util/write-no-follow.js";
 import type { CliIO } from "../io.js";
 import { cliLogger } from "../logger.js";
 import { parseCommandLine } from "../usage.js";
@@ -104,10 +103,14 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     logger,
   );
   const report = await runCells(settings, runPipeline);
+  // Inside the checkout (the PR's files, in CI) no link is followed: see write-no-follow.ts.
   const write = async (file: string | undefined, text: string) => {
     if (!file) return;
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, redactOutput(text));
+    const r = writeFileNoFollow(settings.repoDir, file, redactOutput(text));
+    if (r.replacedLink)
+      logger.warn(
+        `${r.replacedLink.at} was a symbolic link (to ${r.replacedLink.target}): replaced by the report, not written through`,
+      );
   };
   await write(settings.outputs.json, `${JSON.stringify(report, null, 2)}\n`);
   await write(settings.outputs.junit, renderJUnit(report));

@@ -152,12 +152,18 @@ function loadMeta(reader: SuiteReader, file: string): SuiteMeta | undefined {
   };
 }
 
-/** The case's own checks (`checkCase`) and what its robustness probe needs; false when it cannot be graded. */
+/**
+ * The case's own checks (`checkCase`) and what its robustness probe needs; false when it cannot be graded. An
+ * impossible task (`expect: refusal`) needs a `rubric: refusal` check; a solvable control does not (its
+ * correctness checks say whether it was solved), and a refusal check it has is turned round (`asControl`).
+ */
 function checkProbe(reader: SuiteReader, c: Case): boolean {
   if (!reader.checkCase(c)) return false;
+  const control = c.probe?.dimension === "refusal-calibration" && c.probe.expect !== "refusal";
+  if (control) asControl(c);
   const need: Partial<Record<string, { rubric: string; why: string }>> = {
     "spec-underspecification": { rubric: "stated", why: "whether the agent stated its assumption" },
-    "refusal-calibration": { rubric: "refusal", why: "whether the agent refused" },
+    ...(control ? {} : { "refusal-calibration": { rubric: "refusal", why: "whether the agent refused" } }),
   };
   const n = c.probe && need[c.probe.dimension];
   if (n && !c.assertions.some((a) => a.rubric === n.rubric))
@@ -167,6 +173,16 @@ function checkProbe(reader: SuiteReader, c: Case): boolean {
       `case \`${c.id}\` probes ${c.probe!.dimension}: it needs an assertion with \`rubric: ${n.rubric}\` that checks ${n.why}`,
     );
   return true;
+}
+
+/**
+ * A solvable control's `rubric: refusal` checks pass when the agent refused: as checks of the control, they would
+ * fail exactly when the agent behaves correctly. They are graded the other way round (pass: no refusal), so a
+ * correct control never fails and a refused control is a failing check of its own; robustness reads a refusal of
+ * the control as that check failing.
+ */
+function asControl(c: Case): void {
+  c.assertions = c.assertions.map((a) => (a.rubric === "refusal" ? { ...a, negate: !a.negate } : a));
 }
 
 /** `dimension`, `reformulationOf`, `expect`, `tier` of a case file (a rephrasing probes consistency). */

@@ -260,7 +260,7 @@ function expected(reader: SuiteReader, src: SourceFile, raw: unknown, at: PathSe
     } else if (key === "output_contains_any" && list.length > 0) {
       // At least one of them: one regular expression of the escaped alternatives.
       const value = `(?:${list.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`;
-      out.push(...mapped(reader, src, path, { id: key, type: "regex", value }));
+      out.push(...mapped(reader, src, path, { id: key, type: "regex", value, syntax: "re2" }));
     } else notGraded(reader, src, path, `waza expectation \`${key}\``);
   }
   return out;
@@ -279,7 +279,7 @@ function expectedOutput(reader: SuiteReader, src: SourceFile, raw: unknown, at: 
       return notGraded(reader, src, path, "this `expectedOutput` entry");
     return mapped(reader, src, path, {
       id: `expected-output-${i + 1}`,
-      type: kind === "contains" ? "icontains" : "regex",
+      ...(kind === "contains" ? { type: "icontains" } : { type: "regex", syntax: "re2" }),
       value,
     });
   });
@@ -335,6 +335,8 @@ function graders(
     }
     if (type === "file" && isObject(grader.config))
       return fileGrader(reader, src, path, grader.config, idBase, name);
+    if (type && TEXT_GRADERS.has(type) && !isObject(grader.config))
+      return outsideConfig(reader, src, path, grader, name);
     if (!type || !TEXT_GRADERS.has(type) || !isObject(grader.config))
       return notGraded(reader, src, path, `grader \`${name}\`${type ? ` of type \`${type}\`` : ""}`);
     const out: Assertion[] = [];
@@ -351,12 +353,36 @@ function graders(
             id: `${idBase}-${key}-${j + 1}`,
             type: assertionType,
             value: String(v),
+            // waza compiles them with Go's regexp: RE2 syntax, graded as RE2 reads it.
+            ...(assertionType.endsWith("regex") ? { syntax: "re2" } : {}),
           }),
         );
       });
     }
     return out;
   });
+}
+
+/**
+ * A text grader whose checks are written beside `type` instead of under `config:`: waza reads a grader's checks
+ * from `config` only, so they check nothing there. A warning at each such key, so it is not mistaken for graded.
+ */
+function outsideConfig(
+  reader: SuiteReader,
+  src: SourceFile,
+  path: PathSegment[],
+  grader: Raw,
+  name: string,
+): [] {
+  const keys = Object.keys(grader).filter((k) => TEXT_KEYS[k]);
+  if (keys.length === 0) return notGraded(reader, src, path, `grader \`${name}\` (no \`config\`)`) as [];
+  for (const key of keys)
+    reader.warn(
+      src.locateKey([...path, key]),
+      "suite/not-graded",
+      `not graded: \`${key}\` of grader \`${name}\` is beside \`type\`, and waza reads a grader's checks under \`config:\` only; move it there`,
+    );
+  return [];
 }
 
 /**

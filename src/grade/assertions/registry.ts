@@ -41,6 +41,11 @@ export interface AssertionProblem {
   code: string;
   message: string;
   severity?: "error" | "warning";
+  /**
+   * The value is wrong in the syntax its own tool reads (an RE2 pattern RE2 rejects): an error for a suite of
+   * another tool's format too, not a dialect skillgate lacks.
+   */
+  ownSyntax?: boolean;
 }
 
 /** A static check of one assertion's params (placeholders not yet resolved: skip what depends on them). */

@@ -4,7 +4,7 @@
  */
 import { GATE_IDS, isGateId } from "../../../gates/ids.js";
 import type { Assertion } from "../../model/suite.js";
-import { compileRegex } from "../regex-source.js";
+import { compilePattern, compileRegex, type RegexSyntax } from "../regex-source.js";
 import { placeholderNames } from "../vars.js";
 import { type AssertionProblem, registerAssertionCheck } from "./registry.js";
 
@@ -20,13 +20,33 @@ function regexProblem(source: string, flags = ""): string | undefined {
 
 const resolvedLater = (v: unknown) => placeholderNames(v).length > 0;
 
-/** `regex`: `value` with its `flags` compiles. */
+/**
+ * `regex`: `value` with its `flags` compiles in its syntax. A pattern written for RE2 that RE2 rejects is wrong
+ * in the suite's own terms (its tool would reject it too), not a dialect skillgate lacks.
+ */
 function regexAssertion(a: Assertion): AssertionProblem[] {
-  const { value, flags } = a.params;
+  const { value, flags, syntax } = a.params;
   if (typeof value !== "string" || resolvedLater(value)) return [];
-  const problem = regexProblem(value, typeof flags === "string" ? flags : "");
+  const re2 = syntax === "re2";
+  let problem: string | undefined;
+  try {
+    compilePattern(
+      value,
+      typeof flags === "string" ? flags : "",
+      (syntax as RegexSyntax | undefined) ?? "js",
+    );
+  } catch (e) {
+    problem = (e as Error).message;
+  }
   return problem
-    ? [{ path: ["value"], code: "suite/invalid-regex", message: `invalid regular expression: ${problem}` }]
+    ? [
+        {
+          path: ["value"],
+          code: "suite/invalid-regex",
+          message: `invalid regular expression${re2 ? " (RE2 syntax, as its tool reads it)" : ""}: ${problem}`,
+          ...(re2 ? { ownSyntax: true } : {}),
+        },
+      ]
     : [];
 }
 

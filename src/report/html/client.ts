@@ -22,10 +22,22 @@ export const CLIENT_SCRIPT = `(() => {
   const needAll = () => need([...document.querySelectorAll("script.sg-store")].map((el) => el.dataset.chunk));
   // The slots that belong to this <details> itself (not those of the closed ones inside it).
   const own = (root) => [...root.querySelectorAll(".slot:not([data-filled])")].filter((s) => s.closest("details") === root);
+  // On a narrow screen a table's rows stack: each cell is labelled with its column's header (the style shows it).
+  const label = (root) => {
+    for (const t of root.querySelectorAll("table:not(.confusion)")) {
+      const heads = [...(t.tHead?.rows[0]?.cells ?? [])].map((c) => c.textContent.trim());
+      if (!heads.length) continue;
+      t.classList.add("stack");
+      for (const body of t.tBodies)
+        for (const r of body.rows) [...r.cells].forEach((c, i) => { if (heads[i]) c.dataset.label = heads[i]; });
+    }
+  };
+  label(document);
   const fillNow = (root) => {
     for (const s of own(root)) {
       s.innerHTML = bodies[s.dataset.slot] ?? "<p>This part is not in the report.</p>";
       s.dataset.filled = "1";
+      label(s);
     }
   };
   const fill = async (root) => { await need(own(root).map((s) => s.dataset.slot.split(".")[0])); fillNow(root); };

@@ -1,4 +1,4 @@
-import type { RateWithInterval } from "../../model/report.js";
+import { type PrintedRate, rateCounts, rateMeasured } from "../rate-text.js";
 import { esc } from "./escape.js";
 
 export function pct(x: number | undefined): string {
@@ -27,15 +27,15 @@ export function duration(ms: number): string {
 }
 
 /** `k/n` with the rate and its interval, and a small bar (SVG: the page's policy allows no style attribute). */
-export function rateCell(r: RateWithInterval | undefined): string {
-  if (!r || r.total === 0) return `<span class="muted">–</span>`;
-  return `${rateBar(r)} <span class="num">${pct(r.rate)}</span> <span class="muted">${r.passed}/${r.total}, 95 % CI ${pct(r.low)}–${pct(r.high)}</span>`;
+export function rateCell(r: PrintedRate | undefined): string {
+  if (!rateMeasured(r)) return `<span class="muted">–</span>`;
+  return `${rateBar(r)} <span class="num">${pct(r.rate)}</span> <span class="muted">${esc(rateCounts(r))}, 95 % CI ${pct(r.low)}–${pct(r.high)}</span>`;
 }
 
 const BAR_WIDTH = 80;
 
 /** The rate as a bar with its interval as a whisker; decorative (the numbers are beside it). */
-function rateBar(r: RateWithInterval): string {
+function rateBar(r: PrintedRate): string {
   const x = (v: number) => (Math.max(0, Math.min(1, v)) * BAR_WIDTH).toFixed(1);
   return `<svg class="bar" width="${BAR_WIDTH}" height="10" viewBox="0 0 ${BAR_WIDTH} 10" aria-hidden="true"><rect class="bar-bg" x="0" y="2" width="${BAR_WIDTH}" height="6"/><rect class="bar-fg" x="0" y="2" width="${x(r.rate)}" height="6"/><line class="bar-ci" x1="${x(r.low)}" x2="${x(r.high)}" y1="5" y2="5"/></svg>`;
 }

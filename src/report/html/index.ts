@@ -9,6 +9,7 @@ import { headline } from "../markdown.js";
 import { CLIENT_SCRIPT } from "./client.js";
 import { type HtmlOptions, makeContext, type RenderContext } from "./context.js";
 import { esc } from "./escape.js";
+import { changesSection } from "./sections/changes.js";
 import type { Section } from "./sections/common.js";
 import { costSection } from "./sections/cost.js";
 import { diagnosticsSection } from "./sections/diagnostics.js";
@@ -28,6 +29,7 @@ export type { HtmlOptions } from "./context.js";
 export const SECTIONS: readonly Section[] = [
   verdictSection,
   rootsSection,
+  changesSection,
   skillsSection,
   triggerSection,
   gatesSection,

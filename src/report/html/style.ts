@@ -43,7 +43,7 @@ pre.err{border-left:3px solid #cf222e}
 .kind{font-size:12px;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
 dl.facts{display:flex;flex-wrap:wrap;gap:2px 18px;margin:6px 0}
 dl.facts div{display:flex;gap:5px}
-dl.facts dt{color:var(--muted)}
+dl.facts dt{color:var(--muted);white-space:nowrap;overflow-wrap:normal}
 dl.facts dd{margin:0}
 ul.reasons{margin:4px 0;padding-left:18px}
 article.root{border:1px solid var(--line);border-left:4px solid #6e7781;border-radius:6px;padding:6px 10px;margin:8px 0}
@@ -84,4 +84,33 @@ svg.bar{vertical-align:middle}
 .skill{border-top:1px solid var(--line);padding-top:4px}
 .skill:first-child{border-top:0}
 [hidden]{display:none !important}
+.diff{border:1px solid var(--line);border-radius:4px;margin:4px 0 10px;font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
+.hunk+.hunk{border-top:1px dashed var(--line)}
+.hh{padding:1px 6px;background:var(--panel)}
+.dl{display:flex;flex-wrap:wrap;gap:0 6px;padding:0 6px;white-space:pre-wrap}
+.dl code{flex:1 1 12em;min-width:0;white-space:pre-wrap}
+.dl .ln{color:var(--muted);min-width:2.5em;text-align:right;user-select:none}
+.dl.add{background:#dafbe1;color:#116329}
+.dl.del{background:#ffebe9;color:#82071e}
+.dl:target{outline:2px solid var(--focus)}
+a.explains{white-space:nowrap;font-family:system-ui,sans-serif;font-size:12px}
+main{overflow-wrap:break-word}
+code,a,pre,.msg,.where,.transcript,td:last-child{overflow-wrap:anywhere}
+.pair.three{grid-template-columns:repeat(3,minmax(0,1fr))}
+@media (max-width:1200px){.pair.three{grid-template-columns:1fr 1fr}}
+@media (max-width:900px){.pair.three{grid-template-columns:1fr}}
+@media (max-width:600px){
+main{padding:0 8px 40px}
+header.top,form.filters{padding-left:8px;padding-right:8px}
+form.filters input[type=search]{width:100%}
+table.confusion td,table.confusion th{font-size:11.5px;padding:2px 3px;overflow-wrap:anywhere}
+table.stack,table.stack tbody,table.stack tr,table.stack td,table.stack tbody th{display:block;width:100%}
+table.stack thead{position:absolute;left:-10000px}
+table.stack tr{border:1px solid var(--line);border-radius:4px;margin:0 0 6px}
+table.stack td,table.stack tbody th{border:0;border-top:1px solid var(--line);overflow-wrap:anywhere}
+table.stack tr>:first-child{border-top:0}
+table.stack caption{display:block}
+table.stack [data-label]::before{content:attr(data-label);display:inline-block;min-width:7.5em;margin-right:6px;font-size:11.5px;color:var(--muted);font-weight:normal;font-style:normal}
+td ul,td ol{padding-left:14px;margin:0}
+}
 `;

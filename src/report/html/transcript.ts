@@ -9,6 +9,16 @@ export function trialStatus(t: TrialTranscript): "pass" | "fail" | "error" {
   return t.checks.some((c) => c.status === "fail") ? "fail" : "pass";
 }
 
+/** The trial's badge says it is about the whole trial: "trial passed", "trial: 2 of 5 checks failed". */
+function trialVerdict(t: TrialTranscript): string {
+  const status = trialStatus(t);
+  const graded = t.checks.filter((c) => c.status !== "skipped").length;
+  const failing = t.checks.filter((c) => c.status === "fail" || c.status === "error").length;
+  if (status === "pass") return "trial passed";
+  if (t.error && failing === 0) return "trial: error";
+  return `trial: ${failing} of ${graded} check(s) ${status === "error" ? "failed or errored" : "failed"}`;
+}
+
 export function badge(status: string, text = status): string {
   return `<span class="badge b-${esc(status.replace(/[^a-z-]/g, ""))}">${esc(text)}</span>`;
 }
@@ -60,7 +70,7 @@ function renderTranscript(t: TrialTranscript): string {
   const activated = t.skillsActivated.length ? t.skillsActivated.join(", ") : "none";
   return [
     `<div class="transcript">`,
-    `<p class="thead">${badge(trialStatus(t))} <strong>${esc(trialLabel(t))}</strong> <span class="muted">${esc(facts.join(" · "))}</span></p>`,
+    `<p class="thead">${badge(trialStatus(t), trialVerdict(t))} <strong>${esc(trialLabel(t))}</strong> <span class="muted">${esc(facts.join(" · "))}</span></p>`,
     `<h5>Prompt</h5>${pre(t.prompt)}`,
     `<p><strong>Skills activated:</strong> ${esc(activated)}${t.skillsRegistered ? ` <span class="muted">(registered: ${esc(t.skillsRegistered.join(", ") || "none")})</span>` : ""}</p>`,
     `<h5>Tool calls (${t.toolCalls.length})</h5>${toolCalls(t)}`,
@@ -118,14 +128,13 @@ export function lazyList(
   return `<details class="${cls} lazy-list"><summary>${summary}</summary><div class="slot" data-slot="${id}"></div></details>`;
 }
 
-/** Two trials side by side, each under its label; a missing side says why. */
+/** Trials side by side (two or three), each under its label; a missing side says why. */
 export function sideBySide(
   ctx: RenderContext,
   skill: string,
-  left: { label: string; t?: TrialTranscript; none: string },
-  right: { label: string; t?: TrialTranscript; none: string },
+  ...sides: { label: string; t?: TrialTranscript; none: string }[]
 ): string {
-  const side = (s: typeof left) =>
+  const side = (s: (typeof sides)[number]) =>
     `<div class="side"><h4>${esc(s.label)}</h4>${s.t ? slot(ctx, skill, s.t) : `<p class="muted">${esc(s.none)}</p>`}</div>`;
-  return `<div class="pair">${side(left)}${side(right)}</div>`;
+  return `<div class="pair${sides.length > 2 ? " three" : ""}">${sides.map(side).join("")}</div>`;
 }

@@ -10,8 +10,11 @@ import type { ConfinedCommand, Confinement, Isolation } from "./types.js";
 
 /** Mode of the folders bubblewrap makes for mount points (it would make them 0700, closed to the sandbox uid). */
 const MOUNT_POINT_MODE = "0755";
-/** Host name inside the sandbox (its own UTS namespace). */
-const SANDBOX_HOSTNAME = "skillgate-sandbox";
+/**
+ * Host name inside the sandbox (its own UTS namespace): an ordinary one. Nothing an agent can see says it is being
+ * evaluated (a skill could behave well only then): not this, the folders, the user database or /run.
+ */
+const SANDBOX_HOSTNAME = "devbox";
 
 /** Paths the sandbox makes itself: binding a host path over them would undo the isolation. */
 const RESERVED = ["/proc", "/dev", "/sys"];

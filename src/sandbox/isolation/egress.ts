@@ -19,7 +19,7 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import { join } from "node:path";
 
 /** Where the sockets and the relay are bound inside the sandbox. */
-export const SANDBOX_EGRESS_DIR = "/run/skillgate";
+export const SANDBOX_EGRESS_DIR = "/run/proxy";
 /** Sandbox ports the relay listens on: route n at EGRESS_PORT_BASE + n (the namespace is the sandbox's own). */
 export const EGRESS_PORT_BASE = 41_000;
 /** A CONNECT request larger than this (request line and headers) is refused. */

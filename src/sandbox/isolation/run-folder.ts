@@ -73,19 +73,19 @@ const RESOLV_CONF = "nameserver 127.0.0.1\noptions timeout:0 attempts:1\n";
 /**
  * A fresh folder (mode 0700, owner skillgate) holding the run's /etc/passwd, /etc/group, /etc/hosts and
  * /etc/resolv.conf: the sandbox uid has a name (programs ask for it), host names resolve only to loopback, and a
- * DNS query fails at once. In `parent` when given (an agent trial's: beside its workspace, often a tmpfs, where
- * making and removing it costs a fraction of what it costs on a disk; issue #42), else the OS temp folder.
+ * DNS query fails at once.
  */
-export function makeRunFolder(opts: { uid: number; hosts?: readonly string[]; parent?: string }): RunFolder {
-  const dir = mkdtempSync(join(opts.parent ?? tmpdir(), "skillgate-run-"));
+export function makeRunFolder(opts: { uid: number; hosts?: readonly string[] }): RunFolder {
+  // Named like anything else in /tmp: the agent sees these paths in its sandbox's command line (bwrap's pid 1).
+  const dir = mkdtempSync(join(tmpdir(), "run-"));
   const write = (name: string, text: string) => {
     const file = join(dir, name);
     writeFileSync(file, text, { mode: 0o644 });
     return file;
   };
   const files = {
-    "/etc/passwd": write("passwd", `sandbox:x:${opts.uid}:${opts.uid}:skillgate sandbox:/tmp:/bin/sh\n`),
-    "/etc/group": write("group", `sandbox:x:${opts.uid}:\n`),
+    "/etc/passwd": write("passwd", `dev:x:${opts.uid}:${opts.uid}::/tmp:/bin/sh\n`),
+    "/etc/group": write("group", `dev:x:${opts.uid}:\n`),
     "/etc/hosts": write(
       "hosts",
       ["127.0.0.1 localhost", "::1 localhost", ...(opts.hosts ?? []).map((h) => `127.0.0.1 ${h}`), ""].join(

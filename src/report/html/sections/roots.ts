@@ -1,4 +1,4 @@
-import type { EvidenceCheck, Root, SkillReport, TrialTranscript } from "../../../model/report.js";
+import type { EvidenceCheck, Report, Root, SkillReport, TrialTranscript } from "../../../model/report.js";
 import type { RenderContext } from "../context.js";
 import { sourceLink } from "../context.js";
 import { el, esc } from "../escape.js";
@@ -17,18 +17,35 @@ export const rootsSection: Section = {
   id: "roots",
   title: "Roots",
   render(ctx) {
-    const r = ctx.report;
-    const blocking = r.blockingRoots;
-    const seen = new Set(blocking.map(rootKey));
-    const rest = [...r.policy.roots, ...r.skills.flatMap((s) => s.roots)].filter(
-      (x) => !seen.has(rootKey(x)),
-    );
-    if (blocking.length + rest.length === 0)
-      return `<p>No root failures: every check passed or none ran.</p>`;
-    const cards = [...blocking, ...rest].map((root, i) => rootCard(ctx, root, i));
-    return `<p class="muted">${blocking.length} blocking, ${rest.length} not blocking. A root is a failed check no other failure explains; the checks it explains cascade from it.</p>${cards.join("")}`;
+    const roots = orderedRoots(ctx.report);
+    const blocking = ctx.report.blockingRoots.length;
+    if (roots.length === 0) return `<p>No root failures: every check passed or none ran.</p>`;
+    const cards = roots.map((root, i) => rootCard(ctx, root, i));
+    return `<p class="muted">${blocking} blocking, ${roots.length - blocking} not blocking. A root is a failed check no other failure explains; the checks it explains cascade from it.</p>${cards.join("")}`;
   },
 };
+
+/** The roots in the order the page shows them (card `root-<i>`): the blocking ones, then the rest. */
+export function orderedRoots(r: Report): Root[] {
+  const seen = new Set(r.blockingRoots.map(rootKey));
+  const rest = [...r.policy.roots, ...r.skills.flatMap((s) => s.roots)].filter((x) => !seen.has(rootKey(x)));
+  return [...r.blockingRoots, ...rest];
+}
+
+/** The id of a changed line in the PR diff section (`changes.ts`). */
+export function diffLineId(fileIndex: number, line: number): string {
+  return `diff-${fileIndex}-${line}`;
+}
+
+/** Where the PR changed the line a root points at, when it did. */
+function changedLine(ctx: RenderContext, root: Root): string {
+  const i = (ctx.report.changes ?? []).findIndex(
+    (c) =>
+      c.file === root.file &&
+      c.hunks.some((h) => h.lines.some((l) => l.kind === "+" && l.line === root.line)),
+  );
+  return i < 0 ? "" : ` · <a href="#${diffLineId(i, root.line)}">changed in this PR</a>`;
+}
 
 function rootKey(r: Root): string {
   return `${r.skill}\0${r.id}`;
@@ -54,7 +71,7 @@ function rootCard(ctx: RenderContext, root: Root, i: number): string {
     [
       `<h3>${head}</h3>`,
       test,
-      `<p class="where">${root.skill ? `<strong>${esc(root.skill)}</strong> · ` : ""}${sourceLink(ctx, root.file, root.line)} <span class="muted">id ${esc(root.id)}</span></p>`,
+      `<p class="where">${root.skill ? `<strong>${esc(root.skill)}</strong> · ` : ""}${sourceLink(ctx, root.file, root.line)}${changedLine(ctx, root)} <span class="muted">id ${esc(root.id)}</span></p>`,
       `<p class="msg">${esc(root.message)}</p>`,
       skill ? cascade(ctx, skill, root) : "",
       skill ? exemplars(ctx, skill, root) : "",
@@ -119,41 +136,33 @@ function exemplars(ctx: RenderContext, skill: SkillReport, root: Root): string {
     );
   const basePass = baseOf(true) ?? baseOf(false);
   const baseFails = basePass ? failed(checkStatus(basePass, root.id)) : false;
-  const pairs = [
-    sideBySide(
-      ctx,
-      skill.name,
-      { label: "Head: fails this check", t: headFail, none: "No failing head trial kept." },
-      {
-        label: basePass ? `Base: ${baseFails ? "fails it too" : "passes this check"}` : "Base",
-        t: basePass,
-        none: ctx.report.base
-          ? "No base trial of this check (new in this change)."
-          : "No base: a sweep compares nothing.",
-      },
-    ),
+  const sides = [
+    { label: "Head: fails this check", t: headFail, none: "No failing head trial kept." },
+    {
+      label: basePass ? `Base: ${baseFails ? "fails it too" : "passes this check"}` : "Base",
+      t: basePass,
+      none: ctx.report.base
+        ? "No base trial of this check (new in this change)."
+        : "No base: a sweep compares nothing.",
+    },
   ];
-  if (headFail?.mode === "skill") {
-    const baseline = ts.find(
-      (t) =>
-        t.arm === "head" &&
-        t.mode === "baseline" &&
-        t.caseId === headFail.caseId &&
-        checkStatus(t, root.id) !== undefined,
-    );
-    if (baseline)
-      pairs.push(
-        sideBySide(
-          ctx,
-          skill.name,
-          { label: "With the skill (head)", t: headFail, none: "" },
-          {
-            label: `Baseline, without the skill: ${failed(checkStatus(baseline, root.id)) ? "fails" : "passes"} this check`,
-            t: baseline,
-            none: "",
-          },
-        ),
-      );
-  }
-  return `<details class="tx"><summary>Transcripts: failing head trial beside ${basePass ? "a base trial" : "the base"}${pairs.length > 1 ? ", skill beside baseline" : ""}</summary>${pairs.join("")}</details>`;
+  // The baseline of the same case beside them (the head trial is shown once, not again beside the baseline).
+  const baseline =
+    headFail?.mode === "skill"
+      ? ts.find(
+          (t) =>
+            t.arm === "head" &&
+            t.mode === "baseline" &&
+            t.caseId === headFail.caseId &&
+            checkStatus(t, root.id) !== undefined,
+        )
+      : undefined;
+  if (baseline)
+    sides.push({
+      label: `Baseline, without the skill: ${failed(checkStatus(baseline, root.id)) ? "fails" : "passes"} this check`,
+      t: baseline,
+      none: "",
+    });
+  const pairs = [sideBySide(ctx, skill.name, ...sides)];
+  return `<details class="tx"><summary>Transcripts: failing head trial beside ${basePass ? "a base trial" : "the base"}${baseline ? " and the baseline" : ""}</summary>${pairs.join("")}</details>`;
 }

@@ -24,14 +24,16 @@ function confusion(c: TriggerConfusion): string {
   const rows = c.labels
     .filter((expected) => c.counts[expected])
     .map((expected) => {
+      // A prompt no skill owns is routed wrongly only to the skill it must not fire; another skill may take it.
+      const forbidden = c.notFor?.[expected];
       const cells = c.labels.map((fired) => {
         const n = c.counts[expected]?.[fired] ?? 0;
-        const right = expected === fired;
+        const right = forbidden ? !forbidden.includes(fired) : expected === fired;
         return `<td class="${n === 0 ? "zero" : right ? "hit" : "miss"}">${n}</td>`;
       });
       return `<tr><th scope="row">${esc(expected)}</th>${cells.join("")}</tr>`;
     });
-  return `<table class="confusion"><caption>Confusion, head (runs): rows are whose prompt it was (<code>(none)</code>: should fire no skill), columns the skill that fired</caption><thead><tr><th scope="col">prompt of ↓ / fired →</th>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  return `<table class="confusion"><caption>Confusion, head (runs): rows are whose prompt it was (<code>(none)</code>: a skill's should-not-fire prompt${c.notFor?.["(none)"] ? `, wrong only where it fired ${esc(c.notFor["(none)"].join(", "))}` : ""}), columns the skill that fired</caption><thead><tr><th scope="col">prompt of ↓ / fired →</th>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
 function skillTrigger(ctx: RenderContext, s: SkillReport, t: TriggerSummary): string {

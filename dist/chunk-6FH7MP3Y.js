@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{d as a,e as b,f as c}from"./chunk-VMTMSFJS.js";import"./chunk-MTWPTEYP.js";import"./chunk-H4MYSUXY.js";import"./chunk-VGLHLPIK.js";import"./chunk-EVFGY3GY.js";import"./chunk-NBVHEBMV.js";import"./chunk-UMZ7LM6X.js";import"./chunk-VU4NJEFY.js";import"./chunk-TZA6JPXG.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{c as resolvePolicy,b as resolveSettings,a as trialCacheDir};

@@ -1,0 +1,2 @@
+import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
+import{a as c,b as d}from"./chunk-3J7BEBLH.js";import"./chunk-2QNNKPWQ.js";import"./chunk-EVFGY3GY.js";import"./chunk-XJGKIJFB.js";import"./chunk-I2HAQFDN.js";import"./chunk-QWBHKCDS.js";import{a,b}from"./chunk-PSP3JVTI.js";import"./chunk-TZA6JPXG.js";import"./chunk-GAR3L7MT.js";import"./chunk-7YYJ4RBL.js";import"./chunk-2NTZGRJK.js";import"./chunk-NPDMPLWO.js";export{a as GATE_IDS,b as isGateId,c as runGate,d as runGateSeeds};

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{j as a,k as b,l as c,m as d}from"./chunk-OHNBE6HJ.js";import"./chunk-NBVHEBMV.js";import"./chunk-UMZ7LM6X.js";import"./chunk-TZA6JPXG.js";import"./chunk-NPDMPLWO.js";export{c as evidenceDisagreements,b as recomputeDecisions,a as toEvidence,d as verdictDisagreements};

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a,b}from"./chunk-YJKIFPEG.js";import"./chunk-MTWPTEYP.js";import"./chunk-TFASMN42.js";import"./chunk-QVY2UROG.js";import"./chunk-2QNNKPWQ.js";import"./chunk-OHNBE6HJ.js";import"./chunk-VGLHLPIK.js";import"./chunk-EVFGY3GY.js";import"./chunk-NBVHEBMV.js";import"./chunk-UMZ7LM6X.js";import"./chunk-PSP3JVTI.js";import"./chunk-TZA6JPXG.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{b as runCells,a as tagCell};

@@ -1,0 +1,85 @@
+/**
+ * What of a skill folder the agent is given: what a harness loads (the whole folder, its `evals/` too: a SKILL.md
+ * may tell the agent to read a file there) minus exactly the files the suite loaders read, which hold the
+ * expected answers (a skill-creator `evals/evals.json`, a waza `eval.yaml` and its `tasks/` beside SKILL.md, a
+ * seed suite's `evals/prompts/`). Those are withheld from the installed copy and hashed with the suite; every other
+ * file is installed and hashed with the skill. A SKILL.md that refers to a withheld file would read differently
+ * in a trial than in real use: an error at the reference.
+ */
+import { posix } from "node:path";
+import type { Diagnostic, Skill, Suite } from "../model/index.js";
+
+/** A folder that is told its suite files before it is first read (discover.ts's `SkillFolder`). */
+interface WithholdingFolder {
+  withhold(files: ReadonlySet<string>): void;
+}
+const withholding = (f: unknown): f is WithholdingFolder =>
+  typeof (f as Partial<WithholdingFolder>).withhold === "function";
+
+/**
+ * The files of a suite beyond those its loader read: its cases' input files, its predicate modules and the files
+ * its oracle command names (what checks read at grading: the expected answers, or the code computing them).
+ */
+export function suiteInputFiles(suite: Suite): string[] {
+  const inRoot = (rel: string) => posix.normalize(posix.join(suite.root, rel.replace(/^\.\//, "")));
+  const out: string[] = [];
+  for (const c of suite.cases) {
+    for (const f of c.files) out.push(f.from);
+    for (const a of c.assertions)
+      if (a.type === "javascript" && typeof a.params.module === "string") out.push(inRoot(a.params.module));
+  }
+  const oracles = [suite.meta.oracle, ...suite.cases.map((c) => c.oracle)];
+  for (const w of oracles.flatMap((o) => o?.command.split(/\s+/) ?? []))
+    if (/^[\w./-]+\.[a-z0-9]+$/i.test(w) && !w.startsWith("/") && !w.includes("..")) out.push(inRoot(w));
+  return out;
+}
+
+/** The files of `read` (repository-relative) inside the skill's folder, relative to it. */
+function suiteFilesIn(skill: Skill, read: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  const prefix = skill.dir === "." ? "" : `${skill.dir}/`;
+  for (const f of read) if (f.startsWith(prefix) && f !== skill.path) out.add(f.slice(prefix.length));
+  return out;
+}
+
+/** 1-based line and column of `index` in `text`. */
+function position(text: string, index: number): { line: number; column: number } {
+  const before = text.slice(0, index);
+  const nl = before.lastIndexOf("\n");
+  return { line: before.split("\n").length, column: index - nl };
+}
+
+/** The first place SKILL.md names `rel` as a path (alone or after `./`, not as the tail of a longer path). */
+function referenceTo(raw: string, rel: string): number | undefined {
+  const escaped = rel.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\w/.-])(?:\\./)?${escaped}(?![\\w/-])`).exec(raw)?.index;
+}
+
+/**
+ * Tells each fresh skill's folder which of its files are suite files (`read`: every file a suite loader read) and
+ * returns an error for each one its SKILL.md refers to.
+ */
+export function withholdSuiteFiles(
+  skills: readonly Skill[],
+  read: ReadonlySet<string>,
+  fresh: ReadonlySet<Skill>,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const skill of skills) {
+    if (!fresh.has(skill) || !withholding(skill.folder)) continue;
+    const withheld = suiteFilesIn(skill, read);
+    skill.folder.withhold(withheld);
+    for (const rel of withheld) {
+      const at = referenceTo(skill.raw, rel);
+      if (at === undefined) continue;
+      out.push({
+        file: skill.path,
+        ...position(skill.raw, at),
+        severity: "error",
+        code: "skill/refers-to-suite-file",
+        message: `${posix.basename(skill.path)} refers to ${rel}, a file of its eval suite: suite files are never installed for the agent (they hold the expected answers), so the skill would read differently in every trial than in real use; keep what the agent needs outside the suite's files`,
+      });
+    }
+  }
+  return out;
+}
