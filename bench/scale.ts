@@ -11,7 +11,9 @@
  *   process's start to the agent's first call (skillgate's own time before any agent call).
  * Then `setupMs`: the per-trial set-up of a trigger trial that installs the whole catalogue, in process
  * (`TrialWorkspaces.prepare` and `dispose`, median over `SETUP_TRIALS` after the first), with the workspace parent
- * the runner would pick. And `sweep`: `run --repo R` with no base on a 900-skill catalogue (every suite's
+ * the runner would pick, for each way a trial gets the catalogue (src/agents/catalogue.ts): `mount` (confined
+ * agents: the run's one read-only copy bound in; the first trial writes it), `symlinks` (unconfined), and `copy`
+ * (a copy per trial, as before #42). And `sweep`: `run --repo R` with no base on a 900-skill catalogue (every suite's
  * batteries, every trigger set's competitor prompts), the sweep of the regression in #42.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -26,6 +28,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import type { CatalogueSharing } from "../src/agents/catalogue.js";
 import { TrialWorkspaces } from "../src/agents/workspace.js";
 import { chooseWorkspaceParent } from "../src/agents/workspace-parent.js";
 import { assertionLookup } from "../src/detect/assertion-types.js";
@@ -133,7 +136,10 @@ function makeRepository(dir: string, size: number, config: string): GeneratedSki
 }
 
 /** Per-trial set-up of a trigger trial installing every skill of `repo`, in process (ms: first, median after). */
-function setupTimes(repo: string, trials: number): { firstMs: number; medianMs: number } {
+function setupTimes(
+  repo: string,
+  trials: number,
+): Record<CatalogueSharing, { firstMs: number; medianMs: number }> {
   const found = discoverRepository(repo, {
     profile: "claude-code",
     assertionTypes: assertionLookup(registry),
@@ -161,17 +167,20 @@ function setupTimes(repo: string, trials: number): { firstMs: number; medianMs: 
     install,
     seed: 0,
   };
-  const workspaces = new TrialWorkspaces(".agents/skills", chooseWorkspaceParent().next);
-  const times: number[] = [];
-  for (let i = 0; i <= trials; i++) {
-    const t0 = performance.now();
-    const ws = workspaces.prepare(request);
-    workspaces.dispose(ws);
-    times.push(performance.now() - t0);
-  }
-  void workspaces.drain();
-  const rest = times.slice(1).sort((a, b) => a - b);
-  return { firstMs: round(times[0]!), medianMs: round(rest[rest.length >> 1]!) };
+  const time = (sharing: CatalogueSharing) => {
+    const workspaces = new TrialWorkspaces(".agents/skills", chooseWorkspaceParent().next, Date.now, sharing);
+    const times: number[] = [];
+    for (let i = 0; i <= trials; i++) {
+      const t0 = performance.now();
+      const ws = workspaces.prepare(request);
+      workspaces.dispose(ws);
+      times.push(performance.now() - t0);
+    }
+    void workspaces.drain();
+    const rest = times.slice(1).sort((a, b) => a - b);
+    return { firstMs: round(times[0]!), medianMs: round(rest[rest.length >> 1]!) };
+  };
+  return { mount: time("mount"), symlinks: time("symlinks"), copy: time("copy") };
 }
 
 const round = (x: number) => Math.round(x * 10) / 10;
@@ -243,9 +252,8 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
       ctx.log(
         `  run      ${fmt(run)}; first agent call after ${run.firstAgentCallMs ?? "—"} ms; ${report.cost.agentCalls} agent calls, verdict ${report.verdict}`,
       );
-      ctx.log(
-        `  per-trial set-up (whole catalogue installed): ${setup.medianMs} ms (first ${setup.firstMs} ms)`,
-      );
+      for (const [sharing, t] of Object.entries(setup))
+        ctx.log(`  per-trial set-up, ${sharing}: ${t.medianMs} ms (first ${t.firstMs} ms)`);
       rmSync(repo, { recursive: true, force: true });
     }
     const sweepSkills = countFlag(ctx, "scaleSweepSkills") ?? SWEEP_SKILLS;
