@@ -206,8 +206,13 @@ export async function confineAgent(
   c: AgentConfinement,
 ): Promise<ConfinedAgent> {
   const iso = await isolation();
-  if (iso.level === "none")
+  if (iso.level === "none") {
+    // Unconfined, a bind is never made: the agent would see an empty skills folder and activate nothing, a
+    // silent pass. The runner shares by links then (runner.ts); reaching here with a bind is a bug, and fails.
+    if (c.workspace.mounts?.length)
+      throw new Error("a read-only catalogue bind was asked for an agent that runs unconfined");
     return { file, args, ...opts, level: "none", oomKills: () => 0, done: async () => {} };
+  }
   const uid = iso.level === "uid+namespaces" ? drawSandboxUid() : (process.getuid?.() ?? 0);
   const runFolder = makeRunFolder({ uid });
   const limits = agentLimits(c.memoryMb);
