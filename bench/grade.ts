@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
+import { routeLexical } from "../src/detect/lexical-router.js";
 import { summariseDiscriminator } from "../src/grade/discriminator.js";
 import { gradeTrial } from "../src/grade/grade-trial.js";
-import { routeLexical } from "../src/grade/lexical-router.js";
 import type { Assertion, Case, CheckResult, Suite, TrialRecord } from "../src/model/index.js";
 import { ZERO_USAGE } from "../src/model/index.js";
 import type { BenchContext } from "./types.js";

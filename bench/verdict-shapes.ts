@@ -28,6 +28,8 @@ interface SkillSpec {
   nofire: number[];
   /** Other skills' should-fire tags this skill also catches, with their probability (overlapping descriptions). */
   steals?: Record<string, number>;
+  /** The suite's format: skillgate's case files (default), or skill-creator's evals.json graded by a judge. */
+  format?: "skill-creator";
 }
 
 interface Shape {
@@ -94,6 +96,20 @@ export const SHAPES: Shape[] = [
     ],
   },
   {
+    name: "judge",
+    what: "a skill-creator evals.json suite (expectations only) graded by a command judge",
+    skills: [
+      {
+        name: "notes",
+        format: "skill-creator",
+        cases: [1, 1, 0.95, 0.95, 0.9, 0.9],
+        fire: steady(6),
+        nofire: [0, 0, 0],
+      },
+    ],
+    regress: { case: 4, query: 0 },
+  },
+  {
     name: "catalogue",
     what: "a description edit among four overlapping skills",
     edited: "notes",
@@ -143,6 +159,11 @@ done
 echo '{"output":"ok","skillsActivated":[]}'
 `;
 
+/** The command judge of the `judge` shape: an expectation holds when the agent's output is the line PASS. */
+export const JUDGE = `#!/bin/sh
+if grep -qx PASS; then echo '{"passed":true,"evidence":"PASS"}'; else echo '{"passed":false,"evidence":"no PASS"}'; fi
+`;
+
 type Kind = "aa" | "assertion" | "trigger";
 
 const milli = (p: number) => Math.round(p * 1000);
@@ -158,24 +179,48 @@ function skillMd(s: SkillSpec, nonce: string): string {
   return `---\nname: ${s.name}\ndescription: Handles ${s.name} work (${nonce}).${fire}${nofire}${steals}\n---\nFollow these (${nonce}).\n${body}\n`;
 }
 
+/** One case file per case in skillgate's format, or one skill-creator evals.json with an expectation per case. */
+function suiteFiles(s: SkillSpec): Record<string, string> {
+  if (s.format === "skill-creator")
+    return {
+      "evals.json": JSON.stringify({
+        skill_name: s.name,
+        evals: s.cases.map((_, i) => ({
+          id: i,
+          prompt: `c-${i} answer PASS or FAIL`,
+          expectations: ["The answer reports that the work passed."],
+        })),
+      }),
+    };
+  return Object.fromEntries(
+    s.cases.map((_, i) => [
+      `prompts/c-${i}.yaml`,
+      `id: c-${i}\nprompt: c-${i} answer PASS or FAIL\nassertions:\n  - id: D:answer\n    type: contains\n    value: PASS\n`,
+    ]),
+  );
+}
+
+/** The check a power PR regresses in case `i` of the edited skill. */
+function caseCheck(shape: Shape, i: number): string {
+  const edited = shape.skills.find((s) => s.name === (shape.edited ?? shape.skills[0]!.name))!;
+  return edited.format === "skill-creator" ? `eval-${i}/expectation-1` : `c-${i}/D:answer`;
+}
+
 function writeRepo(dir: string, skills: SkillSpec[], nonces: Record<string, string>, cache: string) {
   const put = (rel: string, text: string) => {
     mkdirSync(join(dir, rel, ".."), { recursive: true });
     writeFileSync(join(dir, rel), text);
   };
+  const judged = skills.some((s) => s.format === "skill-creator");
   put(
     ".skillgate.yml",
-    `agent:\n  adapter: command\n  command: ${JSON.stringify(join(dir, "..", "agent.sh"))}\ncache:\n  dir: ${JSON.stringify(cache)}\n`,
+    `agent:\n  adapter: command\n  command: ${JSON.stringify(join(dir, "..", "agent.sh"))}\ncache:\n  dir: ${JSON.stringify(cache)}\n${judged ? `judge:\n  adapter: command\n  command: ${JSON.stringify(join(dir, "..", "judge.sh"))}\n` : ""}`,
   );
   for (const s of skills) {
     put(`.claude/skills/${s.name}/SKILL.md`, skillMd(s, nonces[s.name] ?? "v1"));
     const evals = `.agent/evals/${s.name}`;
     put(`${evals}/meta.json`, JSON.stringify(INIT_META));
-    for (let i = 0; i < s.cases.length; i++)
-      put(
-        `${evals}/prompts/c-${i}.yaml`,
-        `id: c-${i}\nprompt: c-${i} answer PASS or FAIL\nassertions:\n  - id: D:answer\n    type: contains\n    value: PASS\n`,
-      );
+    for (const [rel, text] of Object.entries(suiteFiles(s))) put(`${evals}/${rel}`, text);
     put(
       `${evals}/trigger-eval.json`,
       JSON.stringify({
@@ -227,6 +272,7 @@ async function onePr(ctx: BenchContext, dir: string, shape: Shape, kind: Kind, n
   writeRepo(base, shape.skills, {}, cache);
   writeRepo(head, headSkills(shape, kind), { [edited]: `reworded ${n}` }, cache);
   writeFileSync(join(dir, "agent.sh"), AGENT, { mode: 0o755 });
+  writeFileSync(join(dir, "judge.sh"), JUDGE, { mode: 0o755 });
   const t0 = Date.now();
   // The default branch's run stores the base's trials (its own verdict does not matter here).
   const stored = await cli(ctx, ["run", "--repo", base]);
@@ -237,7 +283,7 @@ async function onePr(ctx: BenchContext, dir: string, shape: Shape, kind: Kind, n
   const report = JSON.parse(readFileSync(out, "utf8")) as Report;
   const target =
     kind === "assertion"
-      ? `c-${shape.regress!.case}/D:answer`
+      ? caseCheck(shape, shape.regress!.case)
       : kind === "trigger"
         ? `trigger/fire/${shape.regress!.query}`
         : "";

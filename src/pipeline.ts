@@ -20,9 +20,11 @@ import {
 import { decideIsolation } from "./pipeline/isolation.js";
 import { armsOf, planJobs, repositoryErrorsOf } from "./pipeline/jobs.js";
 import { TrialLedger } from "./pipeline/ledger.js";
+import { storedNoise } from "./pipeline/noise.js";
 import { assembleReport, skillOutcomes } from "./pipeline/outcomes.js";
 import { renderForecast } from "./plan/forecast.js";
 import { isolation } from "./sandbox/isolation/detect.js";
+import type { StoredNoise } from "./verdict/noise.js";
 import type { PowerShape } from "./verdict/power.js";
 import { VERSION } from "./version.js";
 
@@ -34,15 +36,32 @@ export async function runPipeline(settings: Settings): Promise<Report> {
 /** Everything up to the forecast, and no trial: `skillgate plan` and the action's on-demand mode. */
 export async function forecastPipeline(
   settings: Settings,
-): Promise<{ forecast: Forecast; scope: Scope; shapes: Record<string, PowerShape> }> {
-  const out = await pipeline(settings, { forecastOnly: true });
-  return { forecast: out.forecast, scope: out.scope, shapes: out.shapes ?? {} };
+  opts: { noise?: boolean } = {},
+): Promise<{
+  forecast: Forecast;
+  scope: Scope;
+  shapes: Record<string, PowerShape>;
+  noise?: Record<string, StoredNoise>;
+}> {
+  const out = await pipeline(settings, { forecastOnly: true, ...opts });
+  return {
+    forecast: out.forecast,
+    scope: out.scope,
+    shapes: out.shapes ?? {},
+    ...(out.noise ? { noise: out.noise } : {}),
+  };
 }
 
 async function pipeline(
   settings: Settings,
-  opts: { forecastOnly: boolean },
-): Promise<{ report?: Report; forecast: Forecast; scope: Scope; shapes?: Record<string, PowerShape> }> {
+  opts: { forecastOnly: boolean; noise?: boolean },
+): Promise<{
+  report?: Report;
+  forecast: Forecast;
+  scope: Scope;
+  shapes?: Record<string, PowerShape>;
+  noise?: Record<string, StoredNoise>;
+}> {
   const started = Date.now();
   const log = settings.logger;
   // Before anything untrusted runs: how it would be confined (every agent adapter that runs a process, the gate
@@ -84,7 +103,10 @@ async function pipeline(
     // Said before it spends; over the budget nothing runs (fail-closed).
     const forecast = await forecastFirstBatch(settings, batch.runs, ledger);
     for (const line of renderForecast(forecast)) log.info(line);
-    if (opts.forecastOnly) return { forecast, scope, shapes: firstBatchShapes(settings, batch) };
+    if (opts.forecastOnly) {
+      const noise = opts.noise ? await storedNoise(settings, batch, ledger, grading) : undefined;
+      return { forecast, scope, shapes: firstBatchShapes(settings, batch), ...(noise ? { noise } : {}) };
+    }
     const recovery = await runFirstBatch(batch.runs, forecast, ledger, grading);
     const decisions = await confirmRoots(settings, batch.runs, ledger, grading, !!arms.base);
     await writeExports(settings, plans, batch.runs, ledger, new Date(started).toISOString());

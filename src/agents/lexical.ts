@@ -4,7 +4,7 @@
  * Register with `registerAgent("lexical", createLexicalAdapter)`.
  */
 
-import { LEXICAL_FIRE_THRESHOLD, routeLexical } from "../grade/lexical-router.js";
+import { LEXICAL_FIRE_THRESHOLD, routeLexical } from "../detect/lexical-router.js";
 import type { AgentAdapter, AgentConfig } from "../model/agent.js";
 import { ZERO_USAGE } from "../model/trial.js";
 import { registerAgent } from "./registry.js";

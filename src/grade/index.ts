@@ -4,11 +4,6 @@ export { classify, summariseDiscriminator } from "./discriminator.js";
 export { checkExtractor, extract } from "./extract.js";
 export { applyNegation, checkIdOf, type GradeTrialInput, gradeTrial, TRIAL_OK } from "./grade-trial.js";
 export { createJudge, type Judge, type JudgeOptions } from "./judge.js";
-export {
-  nearDuplicateDescriptions,
-  nearDuplicateWarnings,
-  routeLexical,
-} from "./lexical-router.js";
 export { checkLockstep, type LockstepResult, MAX_VERSION_LAG, revisionLag } from "./lockstep.js";
 export { resolveVars } from "./oracle.js";
 export type { GateResult, GradeServices } from "./ports.js";
@@ -19,7 +14,6 @@ export {
   confusionTable,
   crossSkillQueries,
   gradeTriggerTrial,
-  type IndexedTriggerQuery,
   summariseTrigger,
   triggerCheckId,
   triggerQueries,

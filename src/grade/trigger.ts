@@ -5,7 +5,7 @@
  */
 import type { CheckResult } from "../model/check.js";
 import type { TriggerConfusion, TriggerQueryResult, TriggerSummary } from "../model/report.js";
-import type { Case, TriggerQuery, TriggerSet } from "../model/suite.js";
+import type { Case, IndexedTriggerQuery, TriggerQuery, TriggerSet } from "../model/suite.js";
 import type { TrialRecord } from "../model/trial.js";
 import { f1Score } from "./stats.js";
 import { type FigureUnits, unitRate } from "./unit-rates.js";
@@ -13,16 +13,6 @@ import { type FigureUnits, unitRate } from "./unit-rates.js";
 /** Query-level decision: a query "fires" when at least this share of its runs fired (skill-creator's 0.5). */
 const QUERY_FIRE_THRESHOLD = 0.5;
 const NONE_LABEL = "(none)";
-
-export interface IndexedTriggerQuery extends TriggerQuery {
-  shouldFire: boolean;
-  /** 0-based position in its list (`shouldFire` or `shouldNotFire`, or the other skill's `shouldFire`). */
-  index: number;
-  /** Set for a cross-skill negative: the other skill whose should-fire prompt this is. */
-  fromSkill?: string;
-  /** Set for a case prompt run as a should-fire query (a skill with no should-fire prompts of its own): its case id. */
-  fromCase?: string;
-}
 
 /** What a catalogue entry needs for its should-fire prompts: its trigger set, else its cases. */
 export interface ShouldFireSource {

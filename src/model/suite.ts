@@ -129,6 +129,17 @@ export interface TriggerQuery {
   loc: SourceLocation;
 }
 
+/** A trigger query as the battery runs it: its place in its list, and where it came from when not the skill's own. */
+export interface IndexedTriggerQuery extends TriggerQuery {
+  shouldFire: boolean;
+  /** 0-based position in its list (`shouldFire` or `shouldNotFire`, or the other skill's `shouldFire`). */
+  index: number;
+  /** Set for a cross-skill negative: the other skill whose should-fire prompt this is. */
+  fromSkill?: string;
+  /** Set for a case prompt run as a should-fire query (a skill with no should-fire prompts of its own): its case id. */
+  fromCase?: string;
+}
+
 export interface TriggerSet {
   shouldFire: TriggerQuery[];
   shouldNotFire: TriggerQuery[];

@@ -6,7 +6,6 @@ import {
   casePromptQueries,
   crossSkillQueries,
   gradeTriggerTrial,
-  type IndexedTriggerQuery,
   triggerCheckId,
   triggerQueries,
 } from "../grade/trigger.js";
@@ -15,6 +14,7 @@ import type {
   Case,
   CatalogueEntry,
   CheckResult,
+  IndexedTriggerQuery,
   Skill,
   TrialMode,
   TrialRecord,

@@ -17,6 +17,8 @@ import { addStoredTrials, type StoredDepth } from "./stored.js";
 export interface FirstBatch {
   runs: JobTrials[];
   deeper: StoredDepth;
+  /** Per run: how many of its requests are the first batch proper (the rest are stored trials added after). */
+  planned: Map<JobTrials, number>;
 }
 
 /** Both arms with the trials the trusted policy sets; the default branch pays for the base once (`addStoredTrials`). */
@@ -39,6 +41,7 @@ export async function planFirstBatch(
         checks: [] as CheckResult[],
       })),
   );
+  const planned = new Map(runs.map((r) => [r, r.requests.length]));
   // A sweep stores up to `baseDepth` trials per case within what the budget leaves; a PR's base arm reads them.
   const allowance = sweep
     ? deepeningAllowance(settings, await forecastFirstBatch(settings, runs, ledger))
@@ -50,7 +53,7 @@ export async function planFirstBatch(
     cacheEnabled: settings.cache.enabled,
     ...(allowance !== undefined ? { allowance } : {}),
   });
-  return { runs, deeper };
+  return { runs, deeper, planned };
 }
 
 /**

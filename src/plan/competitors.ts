@@ -5,9 +5,9 @@
  * offline lexical router as a cheap proxy, and only the top `maxPrompts` run (the base config's
  * `competitors.maxPrompts`). Sequential confirmation then escalates only where head and base differ.
  */
-import { bm25Scorer, buildIndex } from "../grade/lexical-router.js";
-import type { IndexedTriggerQuery } from "../grade/trigger.js";
+import { bm25Scorer, buildIndex } from "../detect/lexical-router.js";
 import type { CatalogueEntry } from "../model/index.js";
+import type { IndexedTriggerQuery } from "../model/suite.js";
 
 /** Competitor prompts run per changed description when the base config sets none. */
 export const DEFAULT_COMPETITOR_PROMPTS = 20;

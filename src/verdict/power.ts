@@ -83,26 +83,46 @@ async function onePr(units: Unit[], shape: PowerShape, policy: VerdictPolicy, ra
   return decisions.some((d) => d.checkId === id && d.status === "new");
 }
 
-function unitsFor(shape: PowerShape, regress: "case" | "query"): Unit[] {
+/** A regression to simulate: one unit of `mode` whose pass rate drops from `from` at base to `to` at head. */
+export interface Drop {
+  mode: "skill" | "trigger";
+  from: number;
+  to: number;
+}
+
+function unitsFor(shape: PowerShape, drop: Drop): Unit[] {
   const cases = Array.from({ length: shape.cases }, (_, i): Unit => {
-    const drop = regress === "case" && i === 0;
+    const dropped = drop.mode === "skill" && i === 0;
     return {
       id: `c${i}`,
       mode: "skill",
-      pass: drop
-        ? { head: CASE_DROP.to, base: CASE_DROP.from }
-        : { head: OTHER_CASES_PASS, base: OTHER_CASES_PASS },
+      pass: dropped ? { head: drop.to, base: drop.from } : { head: OTHER_CASES_PASS, base: OTHER_CASES_PASS },
     };
   });
   const queries = Array.from({ length: shape.queries }, (_, i): Unit => {
-    const drop = regress === "query" && i === 0;
+    const dropped = drop.mode === "trigger" && i === 0;
     return {
       id: `trigger/fire/${i}`,
       mode: "trigger",
-      pass: drop ? { head: QUERY_DROP.to, base: QUERY_DROP.from } : { head: 1, base: 1 },
+      pass: dropped ? { head: drop.to, base: drop.from } : { head: 1, base: 1 },
     };
   });
-  return regress === "case" ? [...cases, ...queries] : [...queries, ...cases];
+  return drop.mode === "skill" ? [...cases, ...queries] : [...queries, ...cases];
+}
+
+/** Share of `prs` simulated PRs of this shape in which the unit of `drop` is decided new. */
+export async function simulateDrop(
+  shape: PowerShape,
+  policy: VerdictPolicy,
+  drop: Drop,
+  opts: { prs?: number; seed?: number } = {},
+): Promise<number> {
+  const prs = opts.prs ?? 200;
+  const random = seededRandom(opts.seed ?? 42);
+  const units = unitsFor(shape, drop);
+  let found = 0;
+  for (let k = 0; k < prs; k++) if (await onePr(units, shape, policy, random)) found++;
+  return found / prs;
 }
 
 /** Simulated power of a run of this shape against each regression, over `prs` PRs from `seed`. */
@@ -112,16 +132,13 @@ export async function simulatePower(
   opts: { prs?: number; seed?: number } = {},
 ): Promise<PowerFigure> {
   const prs = opts.prs ?? 200;
-  const random = seededRandom(opts.seed ?? 42);
-  const share = async (regress: "case" | "query") => {
-    const units = unitsFor(shape, regress);
-    let found = 0;
-    for (let k = 0; k < prs; k++) if (await onePr(units, shape, policy, random)) found++;
-    return found / prs;
-  };
   return {
-    ...(shape.cases > 0 && shape.trialsPerCase > 0 ? { caseDrop: await share("case") } : {}),
-    ...(shape.queries > 0 && shape.triggerRuns > 0 ? { queryDrop: await share("query") } : {}),
+    ...(shape.cases > 0 && shape.trialsPerCase > 0
+      ? { caseDrop: await simulateDrop(shape, policy, { mode: "skill", ...CASE_DROP }, opts) }
+      : {}),
+    ...(shape.queries > 0 && shape.triggerRuns > 0
+      ? { queryDrop: await simulateDrop(shape, policy, { mode: "trigger", ...QUERY_DROP }, opts) }
+      : {}),
     prs,
   };
 }

@@ -36,7 +36,7 @@ describe("skillgate plan takes run's options", () => {
   it("lists every option of run in its usage", () => {
     expect(optionsOf(RUN_USAGE).length).toBeGreaterThan(10);
     // plan takes every option of run, and its own: the shard fan-out it prints for a workflow matrix
-    const planOnly = ["--matrix", "--rounds"];
+    const planOnly = ["--matrix", "--noise", "--rounds"];
     expect(optionsOf(PLAN_USAGE).sort()).toEqual([...optionsOf(RUN_USAGE), ...planOnly].sort());
   });
 

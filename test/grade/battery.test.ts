@@ -10,13 +10,12 @@ import {
   confusionTable,
   crossSkillQueries,
   gradeTriggerTrial,
-  type IndexedTriggerQuery,
   summariseTrigger,
   triggerQueries,
 } from "../../src/grade/trigger.js";
 import type { AgentRunContext } from "../../src/model/agent.js";
 import type { CheckResult } from "../../src/model/check.js";
-import type { TriggerSet } from "../../src/model/suite.js";
+import type { IndexedTriggerQuery, TriggerSet } from "../../src/model/suite.js";
 import type { TrialRecord } from "../../src/model/trial.js";
 import { caseA, runBattery } from "./battery-fixture.js";
 import { asrt, mkCase, mkSuite, mkTrial } from "./helpers.js";

@@ -35,8 +35,15 @@ process.stdout.write(skilled ? "Release 2.0: fixed the login crash." : "Some fix
  * when the output holds it. Says it ran as the judge (SKILLGATE_MODE) and that it has no network in its evidence.
  */
 const JUDGE = `const input = require("node:fs").readFileSync(0, "utf8");
-const expectation = /<expectation>\\n([\\s\\S]*?)\\n<\\/expectation>/.exec(input)[1];
-const output = /<output>\\n([\\s\\S]*?)\\n<\\/output>/.exec(input)[1];
+// The blocks' tags end in a code drawn from their content (grade/judge.ts): read it from the first line.
+const code = /end their tags in -([0-9a-f]+);/.exec(input)[1];
+const block = (name) => {
+  const open = "<" + name + "-" + code + ">\\n";
+  const from = input.indexOf(open) + open.length;
+  return input.slice(from, input.indexOf("\\n</" + name + "-" + code + ">", from));
+};
+const expectation = block("expectation");
+const output = block("output");
 const word = /"([^"]+)"/.exec(expectation)[1];
 const passed = output.includes(word);
 process.stdout.write(JSON.stringify({ passed, evidence: \`\${process.env.SKILLGATE_MODE}: \${passed ? "found" : "no"} \${word}\` }));

@@ -11,7 +11,7 @@ import {
   routeLexical,
   stem,
   tokenize,
-} from "../../src/grade/lexical-router.js";
+} from "../../src/detect/lexical-router.js";
 
 const CORPUS = "test/fixtures/corpus/anthropics-skills";
 

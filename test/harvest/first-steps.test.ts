@@ -37,8 +37,15 @@ process.stdout.write(skilled ? "2025-04-03" : trial % 2 === 0 ? "Use 2025-04-03.
 
 /** Passes an expectation quoting a text (`"2025-04-03"`) when the output holds it. */
 const JUDGE = `const input = require("node:fs").readFileSync(0, "utf8");
-const expectation = /<expectation>\\n([\\s\\S]*?)\\n<\\/expectation>/.exec(input)[1];
-const output = /<output>\\n([\\s\\S]*?)\\n<\\/output>/.exec(input)[1];
+// The blocks' tags end in a code drawn from their content (grade/judge.ts): read it from the first line.
+const code = /end their tags in -([0-9a-f]+);/.exec(input)[1];
+const block = (name) => {
+  const open = "<" + name + "-" + code + ">\\n";
+  const from = input.indexOf(open) + open.length;
+  return input.slice(from, input.indexOf("\\n</" + name + "-" + code + ">", from));
+};
+const expectation = block("expectation");
+const output = block("output");
 const want = /"([^"]+)"/.exec(expectation)[1];
 process.stdout.write(JSON.stringify({ passed: output.includes(want), evidence: "judged" }));
 `;

@@ -103,8 +103,11 @@ assertions:
       2,
     )}\n`,
   };
-  // A skill that has a suite keeps it: probes go into its folder, and its own files are not scaffolded again.
-  const suite = existingSuite(repoDir, skillDir);
+  // A skill that has a suite keeps it: probes go into its folder, and its own files are not scaffolded again. A
+  // suite with no case yet (a trigger set alone) is what init is for: the scaffold goes beside it, as for none.
+  const found = existingSuite(repoDir, skillDir);
+  const suite = found && found.cases > 0 ? found : undefined;
+  if (found && !suite) io.stdout(`${found.root} holds a suite with no case yet: its trigger queries stay\n`);
   const target = suite ? join(repoDir, suite.root) : evalsDir;
   if (suite) {
     if (!values.robustness && !values.force)
@@ -130,13 +133,18 @@ assertions:
 }
 
 /** The skill's suite as discovery finds it (its root and formats), when it has one. */
-function existingSuite(repoDir: string, skillDir: string): { root: string; formats: string[] } | undefined {
+function existingSuite(
+  repoDir: string,
+  skillDir: string,
+): { root: string; formats: string[]; cases: number } | undefined {
   const rel = relative(repoDir, skillDir).split("\\").join("/");
   const skill = discoverRepository(repoDir, {
     profile: "claude-code",
     assertionTypes: assertionLookup(assertionRegistry),
   }).skills.find((s) => s.dir === rel);
-  return skill?.suite ? { root: skill.suite.root, formats: skill.suite.formats } : undefined;
+  return skill?.suite
+    ? { root: skill.suite.root, formats: skill.suite.formats, cases: skill.suite.cases.length }
+    : undefined;
 }
 
 /** What to do next, with the agent the repository's configuration names (or how to choose one). */

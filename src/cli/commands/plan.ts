@@ -5,6 +5,7 @@ import { forecastPipeline } from "../../pipeline.js";
 import { renderForecast } from "../../plan/forecast.js";
 import { shardCount, shardMatrix } from "../../plan/shard.js";
 import { EXIT } from "../../report/exit-codes.js";
+import { noiseLines } from "../../report/noise-text.js";
 import { resolveSettings } from "../../settings/resolve.js";
 import {
   CASE_DROP,
@@ -42,6 +43,9 @@ usage recorded by earlier runs of the same agent), the confirmation allowance an
                       each one's first batch takes about --rounds rounds of agent calls (default 4)
   --rounds N          rounds of agent calls per shard's first batch for --matrix
   --cell NAMES        with an agents: matrix, forecast the first of these cells (comma separated)
+  --noise             also grade the default branch's stored trials (answers the trial cache holds; no agent
+                      call) and print each skill's noise floor: flaky cases and queries, and those too flaky
+                      to gate at this budget
   --junit FILE, --sarif FILE, --html FILE, --markdown FILE, --record DIR
                       accepted so that a run's command line plans unchanged: a plan runs no trial, so it writes
                       none of them
@@ -53,7 +57,12 @@ Exit codes: 0 within budget, 3 the first trials alone would exceed the budget (r
 
 export async function planCommand(argv: string[], io: CliIO): Promise<number> {
   const { values } = parseCommandLine(argv, {
-    options: { ...RUN_OPTIONS, matrix: { type: "string" }, rounds: { type: "string" } },
+    options: {
+      ...RUN_OPTIONS,
+      matrix: { type: "string" },
+      rounds: { type: "string" },
+      noise: { type: "boolean" },
+    },
   });
   if (values.help) {
     io.stdout(`${PLAN_USAGE}\n`);
@@ -80,10 +89,16 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
     // The forecast is the output: progress and the pipeline's own lines stay quiet unless asked for.
     cliLogger({ quiet: !values.verbose, verbose: values.verbose }),
   );
-  const { forecast, scope, shapes } = await forecastPipeline(settings);
+  const { forecast, scope, shapes, noise } = await forecastPipeline(settings, { noise: !!values.noise });
   io.stdout(`${[scope.message, ...renderForecast(forecast)].join("\n")}\n`);
   const power = await powerLines(shapes, settings.verdict);
   io.stdout(power.lines.map((l) => `${l}\n`).join(""));
+  if (noise)
+    io.stdout(
+      noiseLines(noise)
+        .map((l) => `${l}\n`)
+        .join(""),
+    );
   if (values.matrix) {
     const rounds = values.rounds === undefined ? undefined : Number(values.rounds);
     if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1))
@@ -101,7 +116,7 @@ export async function planCommand(argv: string[], io: CliIO): Promise<number> {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(
       file,
-      `${JSON.stringify({ seed: settings.seed, scope, forecast, power: power.figures }, null, 2)}\n`,
+      `${JSON.stringify({ seed: settings.seed, scope, forecast, power: power.figures, ...(noise ? { noise } : {}) }, null, 2)}\n`,
     );
   }
   return forecast.overBudget ? EXIT.error : EXIT.pass;
