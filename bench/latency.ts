@@ -19,7 +19,7 @@
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defaultAgentConcurrency } from "../src/run/concurrency.js";
+import { defaultAgentConcurrency } from "../src/settings/concurrency.js";
 import { AGENT as CATALOGUE_AGENT, EDITS, runReport, writeBase } from "./cost.js";
 import type { BenchContext } from "./types.js";
 import { AGENT as SUITE_AGENT, writeRepo } from "./verdict-e2e.js";

@@ -1,11 +1,7 @@
 import type { CheckResult } from "../src/model/index.js";
+import { DEFAULT_BASE_DEPTH, DEFAULT_VERDICT_POLICY } from "../src/settings/defaults.js";
 import { type ConfirmFn, decideNewRoots } from "../src/verdict/new-roots.js";
-import {
-  BASE_TRIALS_PER_HEAD_TRIAL,
-  CONFIRMATION_LOOKS,
-  DEFAULT_BASE_DEPTH,
-  DEFAULT_VERDICT_POLICY,
-} from "../src/verdict/policy.js";
+import { BASE_TRIALS_PER_HEAD_TRIAL, CONFIRMATION_LOOKS } from "../src/verdict/policy.js";
 import { seededRandom } from "../src/verdict/stats.js";
 import type { BenchContext } from "./types.js";
 import {

@@ -149,7 +149,7 @@ async function workflowChangeDistrust(path: string, made: string, o: DistrustCon
 /** Whether the report's verdict follows from its trials under the base's policy. */
 async function evidenceDistrust(report: Report, o: DistrustContext): Promise<string[]> {
   const { resolvePolicy } = await import("../settings/resolve.js");
-  const { DEFAULT_VERDICT_POLICY } = await import("../verdict/policy.js");
+  const { DEFAULT_VERDICT_POLICY } = await import("../settings/defaults.js");
   const { evidenceDisagreements } = await import("../verdict/recompute.js");
   const { cellAlpha, matrixCells } = await import("../settings/matrix.js");
   const { config } = resolvePolicy(o.repoDir, undefined, o.config);

@@ -2,10 +2,12 @@
  * The judge: grades one natural-language expectation against a trial's output with an HTTP model, Anthropic
  * Messages or OpenAI-compatible chat completions (`baseUrl` for Azure, Ollama, vLLM or a loopback test server).
  */
+
 import { createHash } from "node:crypto";
 import type { AgentConfig } from "../model/agent.js";
 import { InputError } from "../model/diagnostics.js";
 import type { ToolCall } from "../model/trial.js";
+import { judgeModelOf } from "../settings/defaults.js";
 
 export interface Judge {
   grade(
@@ -26,7 +28,6 @@ const JUDGE_MAX_FILE_CHARS = 4_000;
 const JUDGE_MAX_FILES = 10;
 const JUDGE_MAX_TOOL_CALLS = 40;
 const ANTHROPIC_VERSION = "2023-06-01";
-const DEFAULT_MODELS: Record<string, string> = { anthropic: "claude-sonnet-4-5", openai: "gpt-4o-mini" };
 const DEFAULT_BASE_URLS: Record<string, string> = {
   anthropic: "https://api.anthropic.com",
   openai: "https://api.openai.com/v1",
@@ -54,11 +55,6 @@ export interface JudgeOptions {
   retryBaseMs?: number;
 }
 
-/** The model a judge configuration grades with: its own, else its adapter's default (undefined: no such adapter). */
-export function judgeModelOf(config: AgentConfig): string | undefined {
-  return config.model ?? DEFAULT_MODELS[config.adapter];
-}
-
 export function createJudge(config: AgentConfig, opts: JudgeOptions = {}): Judge {
   const kind = config.adapter;
   if (kind !== "anthropic" && kind !== "openai") {
@@ -71,7 +67,7 @@ export function createJudge(config: AgentConfig, opts: JudgeOptions = {}): Judge
   const apiKey = env[keyEnv];
   const baseUrl = (config.baseUrl ?? DEFAULT_BASE_URLS[kind]!).replace(/\/+$/, "");
   if (!apiKey && !config.baseUrl) throw new InputError(`judge: environment variable ${keyEnv} is not set`);
-  const model = config.model ?? DEFAULT_MODELS[kind]!;
+  const model = judgeModelOf(config)!;
   const doFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? JUDGE_TIMEOUT_MS;
   const retryBaseMs = opts.retryBaseMs ?? JUDGE_RETRY_BASE_MS;

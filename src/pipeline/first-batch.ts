@@ -4,7 +4,8 @@
  */
 import type { CheckResult, Forecast, RecoveryTrial, Settings } from "../model/index.js";
 import { batteryOf } from "../plan/forecast.js";
-import { BASE_TRIALS_PER_HEAD_TRIAL, DEFAULT_BASE_DEPTH } from "../verdict/policy.js";
+import { DEFAULT_BASE_DEPTH } from "../settings/defaults.js";
+import { BASE_TRIALS_PER_HEAD_TRIAL } from "../verdict/policy.js";
 import type { PowerShape } from "../verdict/power.js";
 import { type GradeOptions, gradeJob, planJob, type SkillJob } from "./arm.js";
 import type { JobTrials } from "./confirm.js";

@@ -7,11 +7,12 @@ import { createAgent } from "../agents/registry.js";
 import { writeRecordings } from "../agents/replay.js";
 import { errorResult } from "../agents/result.js";
 import type { Forecast, Settings, TrialRecord, TrialRequest } from "../model/index.js";
-import { buildForecast, DEFAULT_BUDGET, type PlannedRequest } from "../plan/forecast.js";
+import { buildForecast, type PlannedRequest } from "../plan/forecast.js";
 import { cacheKey } from "../plan/keys.js";
 import { TrialCache } from "../run/cache.js";
 import { type RunCost, runTrials } from "../run/runner.js";
 import { readRecordedUsage, recordUsage } from "../run/usage-ledger.js";
+import { DEFAULT_BUDGET } from "../settings/defaults.js";
 import { mapLimited } from "../util/slots.js";
 import { uniqueByKey } from "./arm.js";
 

@@ -9,14 +9,6 @@ import { bm25Scorer, buildIndex } from "../detect/lexical-router.js";
 import type { CatalogueEntry } from "../model/index.js";
 import type { IndexedTriggerQuery } from "../model/suite.js";
 
-/** Competitor prompts run per changed description when the base config sets none. */
-export const DEFAULT_COMPETITOR_PROMPTS = 20;
-/**
- * Case prompts run as should-fire queries per changed description of a skill with no should-fire prompts of its
- * own, when the base config sets none (`routing.casePrompts`).
- */
-export const DEFAULT_CASE_PROMPTS = 10;
-
 /** One candidate with the lexical figures that ranked it (reported in `plan`). */
 export interface RankedCompetitor {
   query: IndexedTriggerQuery;

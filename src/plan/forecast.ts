@@ -5,12 +5,6 @@
  */
 import type { Budget, Forecast, ForecastLine, TrialMode, TrialRequest } from "../model/index.js";
 
-/** Budget of a run whose base config sets none: a required check must not spend without limit. */
-export const DEFAULT_BUDGET: Readonly<Required<Pick<Budget, "maxAgentCalls" | "maxUsd">>> = Object.freeze({
-  maxAgentCalls: 500,
-  maxUsd: 10,
-});
-
 /** Mean usage per live trial of one mode, as recorded for one adapter identity. */
 export interface ModeUsage {
   trials: number;

@@ -2,7 +2,7 @@ import { sumLevels } from "../grade/levels.js";
 import type { AgentCell } from "../model/agent.js";
 import { InputError } from "../model/diagnostics.js";
 import type { IsolationLevel, IsolationReport, Report, Root, Verdict } from "../model/report.js";
-import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
+import { DEFAULT_VERDICT_POLICY } from "../settings/defaults.js";
 import { verdictDisagreements } from "../verdict/recompute.js";
 import { type CellReport, matrixSummary, trustedIdentity } from "./matrix.js";
 

@@ -1,6 +1,6 @@
 import type { SourceFile } from "../detect/source-file.js";
-import { judgeModelOf } from "../grade/judge.js";
 import type { AgentConfig, Diagnostic, SkillgateConfig } from "../model/index.js";
+import { judgeModelOf } from "./defaults.js";
 
 /** Claude Code's model aliases: `sonnet` is whichever `claude-…sonnet…` it maps to, so any of them. */
 const FAMILY_ALIASES = new Set(["opus", "sonnet", "haiku"]);

@@ -18,7 +18,7 @@ import {
   type SourceLocation,
   type Thresholds,
 } from "../model/index.js";
-import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
+import { DEFAULT_VERDICT_POLICY } from "./defaults.js";
 import { judgeIsAgentWarnings } from "./judge-independence.js";
 
 export const CONFIG_FILES = [".skillgate.yml", ".skillgate.yaml"];

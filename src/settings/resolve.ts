@@ -5,11 +5,13 @@ import { changedFilesSince, findMergeBase } from "../detect/base.js";
 import type { SourceFile } from "../detect/source-file.js";
 import { UsageError } from "../model/diagnostics.js";
 import type { AgentConfig, BaseSource, Logger, PolicyState, Settings } from "../model/index.js";
-import { DEFAULT_CASE_PROMPTS, DEFAULT_COMPETITOR_PROMPTS } from "../plan/competitors.js";
-import { DEFAULT_BUDGET } from "../plan/forecast.js";
-import { parseShard } from "../plan/shard.js";
-import { defaultAgentConcurrency } from "../run/concurrency.js";
-import { DEFAULT_VERDICT_POLICY } from "../verdict/policy.js";
+import { defaultAgentConcurrency } from "./concurrency.js";
+import {
+  DEFAULT_BUDGET,
+  DEFAULT_CASE_PROMPTS,
+  DEFAULT_COMPETITOR_PROMPTS,
+  DEFAULT_VERDICT_POLICY,
+} from "./defaults.js";
 import { resolveMatrix } from "./matrix.js";
 import {
   type ConfigTree,
@@ -21,6 +23,7 @@ import {
   readTrustedConfig,
   repoRelative,
 } from "./policy.js";
+import { parseShard } from "./shard-spec.js";
 
 /** Flat options as the CLI flags and the action inputs give them; parsed once into `Settings`. */
 export interface RawOptions {

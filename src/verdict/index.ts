@@ -6,6 +6,5 @@ export {
   lookAlphaShares,
   type RootDecision,
 } from "./new-roots.js";
-export { DEFAULT_VERDICT_POLICY } from "./policy.js";
 export { fisherOneSided, minAttainableP, seededRandom, wilson } from "./stats.js";
 export { diffSuites, type WeakeningFinding, type WeakeningKind } from "./weakening.js";

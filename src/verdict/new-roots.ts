@@ -7,10 +7,10 @@ import type {
   TrialMode,
   VerdictPolicy,
 } from "../model/index.js";
+import { DEFAULT_BASE_DEPTH } from "../settings/defaults.js";
 import {
   BASE_TRIALS_PER_HEAD_TRIAL,
   CONFIRMATION_LOOKS,
-  DEFAULT_BASE_DEPTH,
   FUTILITY_EFFECT,
   FUTILITY_MIN_BASE_TRIALS,
   FUTILITY_MIN_TRIALS,

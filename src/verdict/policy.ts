@@ -1,27 +1,3 @@
-import type { VerdictPolicy } from "../model/index.js";
-
-/**
- * Trials per case the default branch's run stores for pull requests to read as their base arm (`verdict.baseDepth`
- * in the base config). A PR's base arm takes every stored trial of a case for free, so a suspect is judged against
- * a well-measured base rate from its first look; what is not stored is run when a suspect needs it.
- */
-export const DEFAULT_BASE_DEPTH = 30;
-
-/**
- * Defaults of the verdict policy (the settings stage applies them; `bench/verdict.ts` measures them).
- * α is per PR (family-wise); 55 extra trials per arm lets a suspect grow from 5 to 60 trials.
- */
-export const DEFAULT_VERDICT_POLICY: Readonly<VerdictPolicy> = Object.freeze({
-  alpha: 0.01,
-  // Undecided after every look (and every trial the budget allowed) is reported, not blocking: a harmless PR must
-  // not fail for want of trials. The base's `verdict.inconclusive: fail` makes it block.
-  inconclusive: "pass",
-  preExisting: "report",
-  maxConfirmationTrials: 55,
-  headOnly: "fail",
-  baseDepth: DEFAULT_BASE_DEPTH,
-});
-
 /**
  * The confirmation looks, as multiples of the first batch's head trials: with 5 trials a suspect's head arm is
  * looked at with 5, then 9, 22 and 60 trials (capped at the first batch plus `maxConfirmationTrials`). Every look

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/model/diagnostics.js";
-import { assignShard, parseShard } from "../../src/plan/shard.js";
+import { assignShard } from "../../src/plan/shard.js";
+import { parseShard } from "../../src/settings/shard-spec.js";
 
 const SEED = 20261129;
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Report } from "../../src/model/index.js";
-import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
+import { DEFAULT_VERDICT_POLICY } from "../../src/settings/defaults.js";
 import { evidenceDisagreements } from "../../src/verdict/recompute.js";
 import { runCli } from "../support/run-cli.js";
 

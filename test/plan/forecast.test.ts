@@ -8,7 +8,8 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Forecast, Report, TrialRequest } from "../../src/model/index.js";
-import { buildForecast, DEFAULT_BUDGET, renderForecast } from "../../src/plan/forecast.js";
+import { buildForecast, renderForecast } from "../../src/plan/forecast.js";
+import { DEFAULT_BUDGET } from "../../src/settings/defaults.js";
 import { writeRepo } from "../support/repo-files.js";
 import { runCli } from "../support/run-cli.js";
 

@@ -5,6 +5,7 @@ import { tagCell } from "../../src/pipeline/matrix.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import { mergeReports } from "../../src/report/merge.js";
 import { renderTerminal } from "../../src/report/terminal.js";
+import { DEFAULT_VERDICT_POLICY } from "../../src/settings/defaults.js";
 import { cellAlpha, cellBudget, matrixCells, resolveMatrix } from "../../src/settings/matrix.js";
 import { isBlocking } from "../../src/verdict/decide.js";
 import {
@@ -15,7 +16,6 @@ import {
   trialScores,
 } from "../../src/verdict/interaction.js";
 import { decideNewRoots } from "../../src/verdict/new-roots.js";
-import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
 import { makeReport, makeRoot, makeSkill } from "../github/fixtures.js";
 
 /** Evidence of one arm: per case, per trial, the statuses of its checks. */

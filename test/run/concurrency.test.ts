@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultAgentConcurrency } from "../../src/run/concurrency.js";
+import { defaultAgentConcurrency } from "../../src/settings/concurrency.js";
 
 const GIB = 1024 ** 3;
 

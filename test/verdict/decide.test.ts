@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { CheckResult } from "../../src/model/index.js";
+import { DEFAULT_VERDICT_POLICY } from "../../src/settings/defaults.js";
 import { combineVerdicts, decideSkillVerdict, type SkillVerdictInput } from "../../src/verdict/decide.js";
 import { decideNewRoots } from "../../src/verdict/new-roots.js";
-import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
 import { diffSuites } from "../../src/verdict/weakening.js";
 import { check } from "../attribute/make-checks.js";
 import { discriminator, trigger } from "./make-figures.js";

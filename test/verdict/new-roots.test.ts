@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { CheckResult, VerdictPolicy } from "../../src/model/index.js";
+import { DEFAULT_VERDICT_POLICY } from "../../src/settings/defaults.js";
 import {
   type ConfirmationRoot,
   confirmationSchedule,
   decideNewRoots,
   lookAlphaShares,
 } from "../../src/verdict/new-roots.js";
-import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
 import { check, trials } from "../attribute/make-checks.js";
 
 const policy: VerdictPolicy = { ...DEFAULT_VERDICT_POLICY };

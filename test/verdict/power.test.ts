@@ -4,7 +4,7 @@
  * more; the same shape and seed give the same figure.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
+import { DEFAULT_VERDICT_POLICY } from "../../src/settings/defaults.js";
 import { simulatePower } from "../../src/verdict/power.js";
 import { runCli } from "../support/run-cli.js";
 
@@ -22,7 +22,7 @@ describe("power planning", () => {
     // A case at 0.5 passes all three first-batch trials one PR in eight and is never looked at again.
     expect(cold3.caseDrop!).toBeLessThanOrEqual(0.875 + 0.05);
     expect(await simulatePower(shape, DEFAULT_VERDICT_POLICY, { prs: 300 })).toEqual(warm5);
-  });
+  }, 240_000);
 
   it("plan prints it per compared skill, with the fix when it misses the goal", async () => {
     const r = await runCli([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CheckResult, Report, Root } from "../../src/model/index.js";
+import { DEFAULT_VERDICT_POLICY } from "../../src/settings/defaults.js";
 import { decideNewRoots } from "../../src/verdict/new-roots.js";
-import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
 import { evidenceDisagreements, recomputeDecisions, toEvidence } from "../../src/verdict/recompute.js";
 import { check } from "../attribute/make-checks.js";
 

@@ -5,9 +5,9 @@ import {
   figureInterval,
   figureValue,
 } from "../../src/grade/unit-rates.js";
+import { DEFAULT_VERDICT_POLICY } from "../../src/settings/defaults.js";
 import { seededRandom } from "../../src/util/random.js";
 import { decideSkillVerdict, type SkillVerdictInput } from "../../src/verdict/decide.js";
-import { DEFAULT_VERDICT_POLICY } from "../../src/verdict/policy.js";
 import { discriminator, trigger } from "./make-figures.js";
 
 const META = ".agent/evals/triage/meta.json";

@@ -1,0 +1,2 @@
+import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
+var o=Object.freeze({maxAgentCalls:500,maxUsd:10}),i=20,r=10,t=30,a=Object.freeze({alpha:.01,inconclusive:"pass",preExisting:"report",maxConfirmationTrials:55,headOnly:"fail",baseDepth:t}),n={anthropic:"claude-sonnet-4-5",openai:"gpt-4o-mini"};function s(e){return e.model??n[e.adapter]}export{o as a,i as b,r as c,t as d,a as e,s as f};

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a,b,c,d,e,f,g,h,i}from"./chunk-QWKJDWXT.js";import"./chunk-NPDMPLWO.js";export{e as BASE_TRIALS_PER_HEAD_TRIAL,c as CONFIRMATION_LOOKS,a as DEFAULT_BASE_DEPTH,b as DEFAULT_VERDICT_POLICY,f as FUTILITY_EFFECT,h as FUTILITY_MIN_BASE_TRIALS,i as FUTILITY_MIN_TRIALS,g as FUTILITY_RATIO,d as LOOK_ALPHA_SHARES};
