@@ -21,6 +21,7 @@ export const SECTION_SHARES: Readonly<Record<string, number>> = {
   "verdict-e2e": 100,
   latency: 120,
   discovery: 40,
+  scale: 120,
   startup: 4,
   isolation: 60,
   "trigger-stop": 60,

@@ -23,6 +23,7 @@ const SECTIONS: Record<string, Loader> = {
   "verdict-shapes": async () => (await import("./verdict-shapes.js")).bench,
   latency: async () => (await import("./latency.js")).bench,
   discovery: async () => (await import("./discovery.js")).bench,
+  scale: async () => (await import("./scale.js")).bench,
   startup: async () => (await import("./startup.js")).bench,
   isolation: async () => (await import("./isolation.js")).bench,
   observation: async () => (await import("./observation.js")).bench,

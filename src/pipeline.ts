@@ -9,7 +9,7 @@ import type { Forecast, Report, Settings } from "./model/index.js";
 import type { GradeOptions } from "./pipeline/arm.js";
 import { checkCommands } from "./pipeline/command-preflight.js";
 import { confirmRoots } from "./pipeline/confirm.js";
-import { detectChanges, detectHead, discoverWith, type Scope } from "./pipeline/detect.js";
+import { detectChanges, detectHead, discoverWith, type Scope, sparseBaseOf } from "./pipeline/detect.js";
 import { writeExports } from "./pipeline/exports.js";
 import {
   firstBatchShapes,
@@ -72,7 +72,13 @@ async function pipeline(
   if (confinement.warning) log.warn(confinement.warning);
   const discover = discoverWith(settings);
   const head = detectHead(settings, discover);
-  const checkout = settings.base ? checkoutBase(settings.repoDir, settings.base) : undefined;
+  const checkout = settings.base
+    ? checkoutBase(settings.repoDir, settings.base, sparseBaseOf(settings, head))
+    : undefined;
+  if (checkout?.sparse)
+    log.debug(
+      `base: ${checkout.sparse.files} file(s) under ${checkout.sparse.paths} path(s) read from git objects`,
+    );
   try {
     const detected = detectChanges(settings, discover, head, checkout);
     const { scope } = detected;

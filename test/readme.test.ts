@@ -120,6 +120,8 @@ const NOT_RUN_HERE: Record<string, string> = {
     "the bench's trigger-stop section (about 3 minutes on 2 busy cores, the real Claude Code and Codex CLIs)",
   "npm run bench -- --only isolation":
     "the bench's isolation section alone (about 5 minutes on 2 cores, real agent CLIs included)",
+  "npm run bench -- --only scale --scale-sizes 1000 --seconds 0":
+    "the bench's scale section at 1,000 skills: a whole PR run and a 900-skill sweep, 67 s on 2 busy cores",
 };
 
 /** Commands a page prints, as printed (comments dropped, `a && b` is two). */

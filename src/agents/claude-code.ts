@@ -164,6 +164,7 @@ function createClaudeCodeAgent(config: AgentConfig, ctx: { repoDir: string }): A
   return {
     name: "claude-code",
     skillsDir: ".claude/skills",
+    confined: true,
     envAllow: ["ANTHROPIC_*", "CLAUDE_CODE_*"],
     identity() {
       identity ??= execFileP(file, [...baseArgs, "--version"], { timeout: 30_000 }).then(

@@ -167,6 +167,7 @@ function createCodexAgent(config: AgentConfig, ctx: { repoDir: string }): AgentA
   return {
     name: "codex",
     skillsDir: ".agents/skills",
+    confined: true,
     /**
      * Codex's bubblewrap sandbox mounts a new /dev, hiding a workspace (and its arg0 helper) kept in /dev/shm. The
      * runner reads this after `identity()`, which settles the mode; before, the answer is the cautious one.

@@ -140,6 +140,7 @@ function createCommandAgent(config: AgentConfig, ctx: { repoDir: string }): Agen
     name: "command",
     skillsDir: ".agents/skills",
     envAllow: [],
+    confined: true,
     identity: () => {
       identity ??= commandIdentity(file, args, ctx.repoDir, config);
       return identity;

@@ -208,7 +208,11 @@ export async function confineAgent(
   c: AgentConfinement,
 ): Promise<ConfinedAgent> {
   const iso = await isolation();
-  if (iso.level === "none")
+  if (iso.level === "none") {
+    // Unconfined, a bind is never made: the agent would see an empty skills folder and activate nothing, a
+    // silent pass. The runner shares by links then (runner.ts); reaching here with a bind is a bug, and fails.
+    if (c.workspace.mounts?.length)
+      throw new Error("a read-only catalogue bind was asked for an agent that runs unconfined");
     return {
       file,
       args,
@@ -218,6 +222,7 @@ export async function confineAgent(
       oomKills: () => 0,
       done: async () => {},
     };
+  }
   const uid = iso.level === "uid+namespaces" ? drawSandboxUid() : (process.getuid?.() ?? 0);
   const runFolder = makeRunFolder({ uid });
   const limits = agentLimits(c.memoryMb);
@@ -237,6 +242,8 @@ export async function confineAgent(
     let command = file;
     let commandArgs = args;
     const files = { ...runFolder.files };
+    // A shared catalogue, read-only over the workspace's skills folder (bound after the workspace, so on top).
+    for (const m of c.workspace.mounts ?? []) files[m.to] = m.from;
     if (c.egress && c.egress.routes.length > 0) {
       proxy = await startEgressProxy(c.egress, runFolder.dir);
       // The relay runs first in the sandbox, then starts the agent: its own copy, readable by the sandbox uid.

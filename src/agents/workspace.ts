@@ -29,6 +29,7 @@ import { isAbsolute, join, normalize, sep } from "node:path";
 import type { InstalledSkill, TrialRequest, Workspace } from "../model/index.js";
 import { plantDecoys } from "../observe/decoys.js";
 import { forgetRunFolder, registerRunFolder } from "../sandbox/isolation/run-folder.js";
+import { type CatalogueSharing, SharedCatalogues } from "./catalogue.js";
 import { BATCH_PREFIX } from "./workspace-parent.js";
 
 /** Caps on what is read back from a workspace: enough for source files, bounded for runaway agents. */
@@ -104,14 +105,20 @@ export class TrialWorkspaces {
   private pending: Promise<void>[] = [];
 
   private readonly parent: () => string;
+  private readonly catalogues: SharedCatalogues;
 
-  /** `parent` is a folder, or a function asked for the folder of each new batch (see workspace-parent.ts). */
+  /**
+   * `parent` is a folder, or a function asked for the folder of each new batch (see workspace-parent.ts);
+   * `sharing`: how a trigger trial gets its catalogue (catalogue.ts; `copy`: a copy per trial).
+   */
   constructor(
     private readonly skillsDir: string,
     parent: string | (() => string) = tmpdir(),
     private readonly now: () => number = Date.now,
+    private readonly sharing: CatalogueSharing = "copy",
   ) {
     this.parent = typeof parent === "string" ? () => parent : parent;
+    this.catalogues = new SharedCatalogues(this.parent, BATCH_PREFIX);
   }
 
   private source(path: string): Buffer {
@@ -192,6 +199,10 @@ export class TrialWorkspaces {
         const rel = insideRelative(f.to);
         initial.set(rel, place(f.from, rel));
       }
+      if (request.mode === "trigger" && this.sharing !== "copy") {
+        this.installShared(request, ws, ensureDir, installed);
+        return ws;
+      }
       for (const skill of request.install) {
         const layout = this.layout(skill);
         ensureDir(layout.rel);
@@ -206,6 +217,30 @@ export class TrialWorkspaces {
       this.dispose(ws);
       throw e;
     }
+  }
+
+  /**
+   * A trigger trial's catalogue, written once per run (catalogue.ts): bound read-only at the skills folder
+   * (`mount`: an empty folder here, the bind in `ws.mounts`), or one link per skill to it (`symlinks`).
+   */
+  private installShared(
+    request: TrialRequest,
+    ws: PreparedWorkspace,
+    ensureDir: (rel: string) => void,
+    installed: Set<string>,
+  ): void {
+    const rel = insideRelative(this.skillsDir);
+    const shared = this.catalogues.folder(request.install, (skill) => {
+      const layout = this.layout(skill);
+      const files = layout.files.map((f) => ({ from: f.from, rel: f.rel.slice(rel.length + 1) }));
+      return { name: layout.rel.slice(rel.length + 1), files };
+    });
+    ensureDir(rel);
+    if (this.sharing === "mount") ws.mounts = [{ from: shared.dir, to: `${ws.dir}/${rel}` }];
+    else SharedCatalogues.link(shared, `${ws.dir}/${rel}`);
+    // The harness's folder: never read back as the agent's work.
+    installed.add(rel);
+    for (const skill of request.install) ws.skillPaths[skill.name] = `${ws.dir}/${rel}/${skill.name}`;
   }
 
   /** The trial is over: its workspace goes with its batch, once every workspace of the batch is done. */
@@ -225,7 +260,10 @@ export class TrialWorkspaces {
   private remove(batch: Batch): void {
     if (batch.removed) return;
     batch.removed = true;
-    const dir = batch.dir;
+    this.removeFolder(batch.dir);
+  }
+
+  private removeFolder(dir: string): void {
     this.pending.push(
       new Promise<void>((resolve) => {
         const child = spawn("rm", ["-rf", dir], { stdio: "ignore" });
@@ -246,6 +284,8 @@ export class TrialWorkspaces {
       batch.closed = true;
       this.remove(batch);
     }
+    const catalogues = this.catalogues.release();
+    if (catalogues) this.removeFolder(catalogues);
     const all = this.pending;
     this.pending = [];
     await Promise.all(all);

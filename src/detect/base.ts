@@ -1,8 +1,9 @@
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseSource, InputError } from "../model/index.js";
+import { materializeTree } from "./base-tree.js";
 
 /** A shallow clone is deepened this many commits at a time, this many times, then unshallowed. */
 const GIT_DEEPEN_STEP = 50;
@@ -96,7 +97,18 @@ export interface BaseCheckout {
   dir: string;
   ref?: string;
   sha?: string;
+  /**
+   * Set when `dir` holds only the base files the run reads (`SparseBase`), not the whole commit: every other file
+   * of the base is head's, and discovery reuses head's records for it.
+   */
+  sparse?: { paths: number; files: number };
   dispose(): void;
+}
+
+/** The base files a run reads, in two reads: `paths`, then what `more` finds in them (see `base-needs.ts`). */
+export interface SparseBase {
+  paths: readonly string[];
+  more(read: (rel: string) => string | undefined): string[];
 }
 
 /** The commit a base ref names, resolved once; an unknown ref is a usage error that says how to fetch it. */
@@ -117,8 +129,10 @@ function resolveBaseCommit(repoDir: string, ref: string): string {
  * Makes the PR base available as a directory: `--base-dir` as is, `--base REF` as a detached git worktree of
  * the head repository (so the head checkout is never touched).
  */
-export function checkoutBase(repoDir: string, base: BaseSource): BaseCheckout {
+export function checkoutBase(repoDir: string, base: BaseSource, sparse?: SparseBase): BaseCheckout {
   if (base.kind === "dir") return { dir: base.dir, dispose: () => {} };
+  if (sparse)
+    return sparseCheckout(repoDir, base.sha ?? resolveBaseCommit(repoDir, base.ref), base.ref, sparse);
   const git = (...args: string[]) =>
     execFileSync("git", ["-C", repoDir, ...args], {
       encoding: "utf8",
@@ -154,6 +168,59 @@ export function headSha(repoDir: string): string | undefined {
     // A folder inside another repository (like the bundled demo) is not that repository's HEAD.
     if (realpathSync(git("rev-parse", "--show-toplevel")) !== realpathSync(repoDir)) return undefined;
     return git("rev-parse", "HEAD");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The base files `sparse` names, read from git's objects into a temporary folder: no worktree, no index (see
+ * base-tree.ts). A path already written is not asked for again.
+ */
+function sparseCheckout(repoDir: string, sha: string, ref: string, sparse: SparseBase): BaseCheckout {
+  const parent = mkdtempSync(join(tmpdir(), "skillgate-base-"));
+  const dir = join(parent, "base");
+  const dispose = () => rmSync(parent, { recursive: true, force: true });
+  try {
+    mkdirSync(dir);
+    const first = materializeTree(repoDir, sha, sparse.paths, dir);
+    const covered = (p: string) => sparse.paths.some((q) => p === q || p.startsWith(`${q}/`));
+    const more = sparse
+      .more((rel) => {
+        try {
+          return readFileSync(join(dir, rel), "utf8");
+        } catch {
+          return undefined;
+        }
+      })
+      .filter((p) => !covered(p));
+    const second = materializeTree(repoDir, sha, more, dir);
+    const files = first.files + first.links + second.files + second.links;
+    return { dir, ref, sha, sparse: { paths: sparse.paths.length + more.length, files }, dispose };
+  } catch (e) {
+    dispose();
+    throw e;
+  }
+}
+
+/**
+ * The files a working tree changes against `sha` (the merge base), as a PR's file list names them: tracked files
+ * that differ (both sides of a rename), and untracked files git does not ignore, relative to `repoDir`. Undefined
+ * when git cannot tell (not a checkout, `repoDir` below the repository's top, an unknown commit).
+ */
+export function changedFilesSince(repoDir: string, sha: string): string[] | undefined {
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", repoDir, ...args], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: 256 * 1024 * 1024,
+    });
+  try {
+    // Paths are the top's: a folder inside a repository reads its base whole.
+    if (git("rev-parse", "--show-prefix").trim() !== "") return undefined;
+    const diff = git("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", sha, "--");
+    const untracked = git("ls-files", "-z", "--others", "--exclude-standard");
+    return [...new Set([...diff.split("\0"), ...untracked.split("\0")].filter(Boolean))].sort();
   } catch {
     return undefined;
   }

@@ -1,10 +1,9 @@
-import { hash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { isAbsolute, join, posix, relative, sep } from "node:path";
 import picomatch from "picomatch";
-import type { Diagnostic, Skill, SkillFolderContent, Suite, ValidationProfile } from "../model/index.js";
+import type { Diagnostic, Skill, Suite, ValidationProfile } from "../model/index.js";
 import { appendAll } from "../util/append.js";
-import { readRegularFile, sha256OfFile } from "../util/read-file.js";
+import { readRegularFile } from "../util/read-file.js";
 import { agentNameOf, copyName, loadGroup, nameCopies } from "./copies.js";
 import { DirIndex } from "./dir-index.js";
 import { foreignChecks } from "./foreign-vars.js";
@@ -12,7 +11,8 @@ import { SUITE_FORMATS, type SuiteDraft } from "./formats/index.js";
 import { pluginEvalFormat } from "./formats/plugin-eval.js";
 import { loadTriggerFile } from "./formats/skill-creator.js";
 import { findPlugins, type PluginManifest, type PluginRoot, qualifiedName, skillLayout } from "./layout.js";
-import { type Marketplace, readMarketplace } from "./marketplace.js";
+import { type ListedPlugin, type Marketplace, readMarketplace } from "./marketplace.js";
+import { parseSkillFileOnce } from "./parse-once.js";
 import {
   isMarketplace,
   listRepositoryFiles,
@@ -20,11 +20,11 @@ import {
   PLUGIN_MANIFEST,
   type RepositoryFiles,
   SKILL_FILE_NAMES,
-  SKIPPED_DIRS,
   skippedSkillPath,
 } from "./repo-files.js";
 import { repositoryName } from "./repo-name.js";
-import { type ExpectedName, NAME_MAX, parseSkillFile, UNICODE_NAME_PATTERN } from "./skill-file.js";
+import { type ExpectedName, NAME_MAX, UNICODE_NAME_PATTERN } from "./skill-file.js";
+import { SkillFolder } from "./skill-folder.js";
 import { parseSourceFile } from "./source-file.js";
 import { mayBeStrayTriggerSet, readByName, strayTriggerSets, TOP_EVAL_DIRS } from "./stray-trigger-sets.js";
 import { type AssertionTypeLookup, SuiteReader } from "./suite-context.js";
@@ -38,6 +38,8 @@ import {
 import { SEED_EVALS_DIR, touchedBy } from "./touched.js";
 import { unreadEvalFiles } from "./unread-files.js";
 import { suiteInputFiles, withholdSuiteFiles } from "./withheld.js";
+
+export { hashSkillFolder } from "./skill-folder.js";
 
 export { SEED_EVALS_DIR };
 
@@ -66,6 +68,15 @@ export interface Discovery {
   outsideGlobs: string[];
   /** The files discovery read skills, suites and plugins from, and how they were listed. */
   files: RepositoryFiles;
+  /**
+   * The plugin manifests it read (by path) and the plugins its marketplaces list: a base side reusing this
+   * discovery (`ReuseUnchanged`) reads neither again, since it reuses only when the PR changes no manifest.
+   */
+  plugins: {
+    roots: readonly PluginRoot[];
+    manifests: ReadonlyMap<string, PluginManifest>;
+    listed: readonly ListedPlugin[];
+  };
 }
 
 /**
@@ -91,12 +102,21 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     opts.reuse && reuse
       ? filesAtBase(opts.reuse)
       : listRepositoryFiles(repoDir, dirs, { untracked: env.GITHUB_ACTIONS !== "true" });
-  const listed = readMarketplaces(repoDir, dirs, files.marketplaces ?? []);
+  // Reused only when the PR changes no manifest (`reusable`): the base's are head's.
+  const known = reuse ? opts.reuse?.from.plugins : undefined;
+  const listed = known
+    ? { plugins: [...known.listed], diagnostics: [] }
+    : readMarketplaces(repoDir, dirs, files.marketplaces ?? []);
   diagnostics.push(...listed.diagnostics);
+  const manifests = new Map<string, PluginManifest>();
   const plugins = findPlugins(
     files.pluginManifests,
     files.skillFiles,
-    (m) => readManifest(repoDir, m),
+    (m) => {
+      const read = known?.manifests.get(m) ?? readManifest(repoDir, m);
+      manifests.set(m, read);
+      return read;
+    },
     listed.plugins,
   );
   const narrowed = narrowing(opts);
@@ -244,7 +264,14 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
     unreadEvalFiles(dirs, skills, plugins, read, new Set(diagnostics.map((d) => d.file))),
   );
   nameCopies(holders);
-  return { repoDir, skills, diagnostics: dedupe(diagnostics), outsideGlobs, files };
+  return {
+    repoDir,
+    skills,
+    diagnostics: dedupe(diagnostics),
+    outsideGlobs,
+    files,
+    plugins: { roots: plugins, manifests, listed: listed.plugins },
+  };
 }
 
 const byCodepoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -409,7 +436,7 @@ function strayOutsideSkills(f: string): boolean {
 }
 
 /** The skill a suite file names (`skill_name` of evals.json, `skill` of waza files), read on its own. */
-function namedSkill(repoDir: string, rel: string): string | undefined {
+export function namedSkill(repoDir: string, rel: string): string | undefined {
   let bytes: Buffer | undefined;
   try {
     bytes = readRegularFile(join(repoDir, rel));
@@ -535,7 +562,7 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
       ? { name: repo, what: "the repository's name", why: "a root skill's folder is the repository" }
       : null;
   } else expected = { name: posix.basename(dir), what: "its folder name" };
-  const parsed = parseSkillFile(path, raw, ctx.profile, expected);
+  const parsed = parseSkillFileOnce(path, raw, ctx.profile, expected);
   const fm = parsed.frontmatter;
   if (layout === "grouped" && Object.keys(fm).length > 0 && !("name" in fm) && !("description" in fm)) {
     // Frontmatter of something else (a generated page, a doc) outside any skills folder: no agent loads it.
@@ -576,103 +603,6 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
     folder: new SkillFolder(repoDir, dir, ctx.dirs, { [posix.basename(path)]: bytes }),
     loc: parsed.loc,
   };
-}
-
-/** A skill folder's files and content hash, read on first use (see `Skill.folder`). */
-export class SkillFolder implements SkillFolderContent {
-  private content?: SkillFolderContent;
-  /** The suite files in the folder (relative to it): never installed, hashed with the suite (`withheld.ts`). */
-  private withheld: ReadonlySet<string> = new Set();
-
-  constructor(
-    private readonly repoDir: string,
-    private readonly dir: string,
-    private readonly dirs: DirIndex,
-    /** Contents already read (SKILL.md), dropped once hashed. */
-    private known?: Record<string, Buffer>,
-  ) {}
-
-  /** Set once the suites are loaded, before the folder is first read. */
-  withhold(files: ReadonlySet<string>): void {
-    if (this.content) throw new Error(`skill folder ${this.dir} was read before its suite files were known`);
-    this.withheld = files;
-  }
-
-  get files(): string[] {
-    return this.read().files;
-  }
-
-  get contentHash(): string {
-    return this.read().contentHash;
-  }
-
-  toJSON(): SkillFolderContent {
-    return this.read();
-  }
-
-  private read(): SkillFolderContent {
-    if (!this.content) {
-      this.content = hashSkillFolder(this.repoDir, this.dir, this.dirs, this.known, this.withheld);
-      this.known = undefined;
-    }
-    return this.content;
-  }
-}
-
-/**
- * What the agent sees of a skill: every file of its folder, as a harness loads it, but the suite files read from it
- * (`withheld`, relative to the folder: the answers), hashed by path and content. A symbolic
- * link that stays inside the repository is what it points at (a linked SKILL.md, a shared `references/` folder):
- * the agent is given the same content the router reads (#27); one that leaves it, loops or leads nowhere is
- * never followed (discovery reports it). `known` holds contents already read (SKILL.md), by relative path.
- */
-export function hashSkillFolder(
-  repoDir: string,
-  dir: string,
-  dirs: DirIndex = new DirIndex(repoDir),
-  known: Record<string, Buffer> = {},
-  withheld: ReadonlySet<string> = new Set(),
-): { files: string[]; contentHash: string } {
-  const files: string[] = [];
-  const at = (rel: string) => (dir === "." ? rel : rel ? `${dir}/${rel}` : dir);
-  let realRepo: string | undefined;
-  /** The real path of a link inside the repository, else undefined. */
-  const inside = (rel: string): string | undefined => {
-    try {
-      realRepo ??= realpathSync(repoDir);
-      const real = realpathSync.native(join(repoDir, at(rel)));
-      const r = relative(realRepo, real);
-      return r !== "" && !r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r) ? real : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  // The real path of every folder entered on the way down: a link to one of them (or above) is a loop.
-  const walk = (rel: string, entered: readonly string[]) => {
-    const here = entered[entered.length - 1]!;
-    for (const [name, e] of dirs.list(at(rel)) ?? []) {
-      const p = rel ? `${rel}/${name}` : name;
-      const real = e.link ? inside(p) : join(here, name);
-      if (!real) continue;
-      // A root skill's folder is the repository: its history and installed packages are not the skill.
-      if (e.kind === "dir" && !SKIPPED_DIRS.has(name)) {
-        if (!entered.some((x) => x === real || x.startsWith(`${real}${sep}`))) walk(p, [...entered, real]);
-      } else if (e.kind === "file" && !withheld.has(p)) files.push(p);
-    }
-  };
-  let top: string | undefined;
-  try {
-    top = realpathSync.native(join(repoDir, dir));
-  } catch {}
-  if (top) walk("", [top]);
-  files.sort();
-  // sha256 over `path \0 sha256(content) \n` per file, as one string (the same bytes as updating per piece).
-  let listing = "";
-  for (const f of files) {
-    const bytes = known[f];
-    listing += `${f}\0${bytes ? hash("sha256", bytes, "hex") : sha256OfFile(join(repoDir, dir, f))}\n`;
-  }
-  return { files, contentHash: hash("sha256", listing, "hex") };
 }
 
 /**

@@ -56,6 +56,8 @@ export interface LexicalIndex {
   lengths: number[];
   avgLength: number;
   idf: Map<string, number>;
+  /** Per term, the documents holding it (ascending): a query is scored against those alone. */
+  postings: Map<string, number[]>;
 }
 
 function docText(e: CatalogueEntry): string {
@@ -70,12 +72,20 @@ export function buildIndex(
   const docs = catalogue.map((e) => termCounts(tokenize(text(e))));
   const lengths = docs.map((d) => [...d.values()].reduce((a, b) => a + b, 0));
   const df = new Map<string, number>();
-  for (const d of docs) for (const t of d.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  const postings = new Map<string, number[]>();
+  docs.forEach((d, i) => {
+    for (const t of d.keys()) {
+      df.set(t, (df.get(t) ?? 0) + 1);
+      const list = postings.get(t);
+      if (list) list.push(i);
+      else postings.set(t, [i]);
+    }
+  });
   const n = docs.length + LEXICAL_BACKGROUND_DOCS;
   const idf = new Map<string, number>();
   for (const [t, f] of df) idf.set(t, Math.log(1 + (n - f + 0.5) / (f + 0.5)));
   const avgLength = lengths.length ? lengths.reduce((a, b) => a + b, 0) / lengths.length : 0;
-  return { names: catalogue.map((e) => e.name), docs, lengths, avgLength, idf };
+  return { names: catalogue.map((e) => e.name), docs, lengths, avgLength, idf, postings };
 }
 
 function termCounts(tokens: string[]): Map<string, number> {
@@ -85,19 +95,66 @@ function termCounts(tokens: string[]): Map<string, number> {
 }
 
 export function bm25Scores(index: LexicalIndex, query: string): { name: string; score: number }[] {
-  const terms = [...new Set(tokenize(query))];
-  return index.names.map((name, i) => {
-    const doc = index.docs[i]!;
-    const len = index.lengths[i]!;
-    let score = 0;
-    for (const t of terms) {
-      const tf = doc.get(t);
-      if (!tf) continue;
-      const norm = tf + BM25_K1 * (1 - BM25_B + (BM25_B * len) / (index.avgLength || 1));
-      score += (index.idf.get(t) ?? 0) * ((tf * (BM25_K1 + 1)) / norm);
+  const scores = bm25Matches(index, query);
+  return index.names.map((name, i) => ({ name, score: scores.get(i) ?? 0 }));
+}
+
+/** The BM25 score of every document sharing a term with `query` (the others score 0), by document index. */
+export function bm25Matches(index: LexicalIndex, query: string): Map<number, number> {
+  const scores = new Map<number, number>();
+  bm25Scorer(index)(query, (i, score) => scores.set(i, score));
+  return scores;
+}
+
+/**
+ * Scores queries against `index` through the postings of their terms only, so ranking 1,000 prompts against
+ * 10,000 skills reads what they share, not ten million documents: `each(doc, score)` for every document sharing a
+ * term (the others score 0). Each term's weight per document is computed once; terms add in query order, so a
+ * score is the same number `bm25Scores` gives.
+ */
+export function bm25Scorer(
+  index: LexicalIndex,
+): (query: string, each: (doc: number, score: number) => void) => void {
+  const n = index.names.length;
+  const sums = new Float64Array(n);
+  const seen = new Uint8Array(n);
+  const touched: number[] = [];
+  const weights = new Map<string, Float64Array>();
+  const weightsOf = (t: string, docs: readonly number[]): Float64Array => {
+    let w = weights.get(t);
+    if (!w) {
+      const idf = index.idf.get(t) ?? 0;
+      w = new Float64Array(docs.length);
+      docs.forEach((i, k) => {
+        const tf = index.docs[i]!.get(t)!;
+        const norm = tf + BM25_K1 * (1 - BM25_B + (BM25_B * index.lengths[i]!) / (index.avgLength || 1));
+        w![k] = idf * ((tf * (BM25_K1 + 1)) / norm);
+      });
+      weights.set(t, w);
     }
-    return { name, score };
-  });
+    return w;
+  };
+  return (query, each) => {
+    for (const t of new Set(tokenize(query))) {
+      const docs = index.postings.get(t);
+      if (!docs) continue;
+      const w = weightsOf(t, docs);
+      for (let k = 0; k < docs.length; k++) {
+        const i = docs[k]!;
+        if (!seen[i]) {
+          seen[i] = 1;
+          touched.push(i);
+        }
+        sums[i]! += w[k]!;
+      }
+    }
+    for (const i of touched) {
+      each(i, sums[i]!);
+      sums[i] = 0;
+      seen[i] = 0;
+    }
+    touched.length = 0;
+  };
 }
 
 export interface RouteDecision {

@@ -10,6 +10,11 @@ export interface Workspace {
   skillPaths: Record<string, string>;
   /** Decoy credentials planted for the trial (src/observe/decoys.ts). */
   decoys?: DecoySet;
+  /**
+   * Folders bound read-only into a confined agent's sandbox (`from` on the host at `to`, a path inside the
+   * workspace): a trigger trial's shared catalogue (src/agents/catalogue.ts).
+   */
+  mounts?: { from: string; to: string }[];
 }
 
 /** Decoy credentials of one trial: none is real, so finding one where it does not belong is a leak. */
@@ -48,6 +53,11 @@ export interface AgentAdapter {
    * counts them as agent calls. Default true.
    */
   readonly cacheable?: boolean;
+  /**
+   * True when its agent is a process skillgate confines wherever the machine allows (src/agents/confine.ts): a
+   * trigger trial's catalogue is then bound read-only into its workspace instead of written there.
+   */
+  readonly confined?: boolean;
   /** False for adapters that never touch a filesystem (`replay`): the runner skips the workspace. Default true. */
   readonly needsWorkspace?: boolean;
   /**

@@ -70,6 +70,11 @@ export interface SkillFolderContent {
   readonly files: string[];
   /** sha256 over those files (path + content, sorted); the suite files are hashed with the suite. */
   readonly contentHash: string;
+  /**
+   * The checkout the files are read from (absolute), when it is not the arm's own: a base record reused from
+   * head's discovery reads head's files, the same bytes (the PR does not touch them).
+   */
+  readonly root?: string;
 }
 
 /** The name + description pair the router sees. */

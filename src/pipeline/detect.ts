@@ -4,11 +4,14 @@
  */
 import picomatch from "picomatch";
 import { isRouterOnlyAgent } from "../agents/registry.js";
+import { agentRepoPaths } from "../agents/repo-paths.js";
 import { assertionLookup } from "../detect/assertion-types.js";
-import type { BaseCheckout } from "../detect/base.js";
+import type { BaseCheckout, SparseBase } from "../detect/base.js";
+import { baseNeeds, moreBaseNeeds } from "../detect/base-needs.js";
 import { classifyChanges, type SkillChangeInfo } from "../detect/changes.js";
 import { agentNameOf } from "../detect/copies.js";
 import { type Discovery, discoverRepository, type ReuseUnchanged } from "../detect/discover.js";
+import { skillLayout } from "../detect/layout.js";
 import { withoutJudge } from "../detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "../detect/outside-globs.js";
 import "../grade/assertions/index.js";
@@ -59,6 +62,23 @@ export function detectHead(settings: Settings, discover: Discover): Discovery {
     outsideGlobsDiagnostics(head.outsideGlobs, settings.changedFiles),
   );
   return head;
+}
+
+/**
+ * The base files a PR's run reads, when it need not read the whole base commit (see base-needs.ts): with the PR's
+ * changed files, a git base, and nothing that asks for the whole. Undefined: the whole base is checked out.
+ */
+export function sparseBaseOf(settings: Settings, head: Discovery): SparseBase | undefined {
+  const changed = settings.changedFiles;
+  if (settings.base?.kind !== "ref" || !changed) return undefined;
+  const agents = [settings.agent, ...(settings.matrix?.cells.map((c) => c.agent) ?? [])];
+  const needs = baseNeeds(head, changed, agents.flatMap(agentRepoPaths));
+  if ("full" in needs) {
+    settings.logger.debug(`base: the whole commit is checked out (${needs.full})`);
+    return undefined;
+  }
+  const namespaceOf = (dir: string) => skillLayout(dir, head.plugins.roots).namespace;
+  return { paths: needs.paths, more: (read) => moreBaseNeeds(head, changed, read, namespaceOf) };
 }
 
 /** The base's skills (with the PR's changed files, only those the PR touches), the changes to evaluate, the scope. */

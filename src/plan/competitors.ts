@@ -5,7 +5,7 @@
  * offline lexical router as a cheap proxy, and only the top `maxPrompts` run (the base config's
  * `competitors.maxPrompts`). Sequential confirmation then escalates only where head and base differ.
  */
-import { bm25Scores, buildIndex } from "../detect/lexical-router.js";
+import { bm25Scorer, buildIndex } from "../detect/lexical-router.js";
 import type { CatalogueEntry } from "../model/index.js";
 import type { IndexedTriggerQuery } from "../model/suite.js";
 
@@ -29,13 +29,15 @@ export function rankCompetitorPrompts(
   candidates: readonly IndexedTriggerQuery[],
 ): RankedCompetitor[] {
   const index = buildIndex(catalogue);
+  const scorer = bm25Scorer(index);
+  // Only documents sharing a term with the prompt score above 0 (`bm25Scorer`); the rest count as 0, as before.
   const ranked = candidates.map((query): RankedCompetitor => {
     let score = 0;
     let others = 0;
-    for (const s of bm25Scores(index, query.prompt)) {
-      if (s.name === skill) score = s.score;
-      else if (s.score > others) others = s.score;
-    }
+    scorer(query.prompt, (i, s) => {
+      if (index.names[i] === skill) score = s;
+      else if (s > others) others = s;
+    });
     return { query, score, margin: score - others };
   });
   return ranked.sort(

@@ -34,15 +34,42 @@ export interface PlanInput {
   prompts?: Map<string, string>;
 }
 
+/**
+ * A skill as a trial installs it. Its files are listed, and hashed, only when something asks: a plan of a trigger
+ * battery over 10,000 skills needs neither.
+ */
 function installedSkill(repoDir: string, s: Skill): InstalledSkill {
   return {
     // Installed under the name the agent knows it by: a copy's run name (`<name>@<folder>`) is the run's own.
     name: agentNameOf(s),
     description: s.description,
-    sourceDir: join(repoDir, s.dir),
-    files: s.folder.files,
-    contentHash: s.folder.contentHash,
+    // A base record reused from head reads head's copy of its (unchanged) files.
+    sourceDir: join(s.folder.root ?? repoDir, s.dir),
+    get files() {
+      return s.folder.files;
+    },
+    get contentHash() {
+      return s.folder.contentHash;
+    },
   };
+}
+
+/** A trigger battery's catalogue and its hash, per arm (its skills) and skill under test: made once per run. */
+const catalogues = new WeakMap<readonly Skill[], Map<Skill, { install: InstalledSkill[]; hash: string }>>();
+
+function triggerCatalogue(repoDir: string, skill: Skill, all: readonly Skill[]) {
+  let bySkill = catalogues.get(all);
+  if (!bySkill) {
+    bySkill = new Map();
+    catalogues.set(all, bySkill);
+  }
+  let made = bySkill.get(skill);
+  if (!made) {
+    const installs = catalogueFor(skill, all);
+    made = { install: installs.map((s) => installedSkill(repoDir, s)), hash: catalogueHash(installs) };
+    bySkill.set(skill, made);
+  }
+  return made;
 }
 
 /**
@@ -139,9 +166,7 @@ export function planTrials(input: PlanInput): TrialRequest[] {
     input.triggerQueries?.length &&
     (!input.onlyModes || input.onlyModes.has("trigger"))
   ) {
-    const installs = catalogueFor(skill, input.catalogue);
-    const catalogue = installs.map((s) => installedSkill(repoDir, s));
-    const catHash = catalogueHash(installs);
+    const { install: catalogue, hash: catHash } = triggerCatalogue(repoDir, skill, input.catalogue);
     for (const q of input.triggerQueries)
       for (let t = first; t < first + input.triggerRuns; t++) {
         const key = trialKey({

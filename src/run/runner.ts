@@ -4,7 +4,7 @@
  * the cache, the budget, and the baseline contamination scan. Records come back in request order.
  */
 import "../agents/index.js";
-import { AGENT_WORKSPACE_MB, sandboxOptions } from "../agents/confine.js";
+import { AGENT_WORKSPACE_MB, agentsConfined, sandboxOptions } from "../agents/confine.js";
 import { findContamination } from "../agents/contamination.js";
 import { agentEnvFor, buildAgentEnv } from "../agents/env.js";
 import { createAgent } from "../agents/registry.js";
@@ -114,11 +114,14 @@ function withGuard<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise
   return Promise.race([work, guard]).finally(() => clearTimeout(timer));
 }
 
-function trialWorkspaces(adapter: AgentAdapter, opts: RunOptions): TrialWorkspaces {
+async function trialWorkspaces(adapter: AgentAdapter, opts: RunOptions): Promise<TrialWorkspaces> {
   const parent = chooseWorkspaceParent(opts.workspaceParent, undefined, adapter.avoidShm);
   opts.logger.debug(parent.reason);
   for (const path of parent.sweep?.() ?? []) opts.logger.debug(`removed ${path}, left by a killed run`);
-  return new TrialWorkspaces(adapter.skillsDir, parent.next);
+  // A trigger trial's catalogue is written once per run (src/agents/catalogue.ts): bound read-only into confined
+  // agents' workspaces, linked skill by skill into the others'.
+  const sharing = adapter.confined && (await agentsConfined()) ? "mount" : "symlinks";
+  return new TrialWorkspaces(adapter.skillsDir, parent.next, Date.now, sharing);
 }
 
 export async function runTrials(requests: TrialRequest[], opts: RunOptions): Promise<RunOutcome> {
@@ -141,7 +144,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   const firstFailures = new FirstFailureWatch((e) => fixFor(e, opts.agent, opts.agentDir ?? opts.repoDir));
 
   // Only adapters that run in a workspace need a place for them (replays do not).
-  const workspaces = adapter.needsWorkspace === false ? undefined : trialWorkspaces(adapter, opts);
+  const workspaces = adapter.needsWorkspace === false ? undefined : await trialWorkspaces(adapter, opts);
   // Scrubbed once per run (process.env is a live view into the C++ side); each trial adds its HOME.
   const envFor = agentEnvFor({
     allow: adapter.envAllow,

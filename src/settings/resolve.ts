@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { findMergeBase } from "../detect/base.js";
+import { changedFilesSince, findMergeBase } from "../detect/base.js";
 import type { SourceFile } from "../detect/source-file.js";
 import { UsageError } from "../model/diagnostics.js";
 import type { AgentConfig, BaseSource, Logger, PolicyState, Settings } from "../model/index.js";
@@ -107,6 +107,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   const bases = [raw.base, raw.baseDir].filter((b) => b !== undefined);
   if (bases.length > 1) throw new UsageError("give only one of --base and --base-dir");
   let base: BaseSource | undefined;
+  let changedFiles = raw.changedFiles;
   if (raw.base) {
     // What the PR's diff shows: head against the merge base, not against wherever the base branch is now.
     const mergeBase = await findMergeBase(repoDir, raw.base, raw.head ?? "HEAD", {
@@ -117,6 +118,8 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
         `base ${raw.base} is at ${mergeBase.tip.slice(0, 12)}; comparing with the merge base ${mergeBase.sha.slice(0, 12)}`,
       );
     base = { kind: "ref", ref: raw.base, sha: mergeBase.sha, tip: mergeBase.tip };
+    // What the PR's file list says, from git when no one gave it: the base side then reads only what changed.
+    changedFiles ??= changedFilesSince(repoDir, mergeBase.sha);
   } else if (raw.baseDir) {
     const dir = resolve(raw.baseDir);
     if (!existsSync(dir) || !statSync(dir).isDirectory())
@@ -181,7 +184,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     policy,
     ...(raw.allowWeakening ? { override: raw.allowWeakening } : {}),
     seed,
-    changedFiles: raw.changedFiles,
+    changedFiles,
     outputs: {
       json: raw.json && abs(raw.json),
       junit: raw.junit && abs(raw.junit),
