@@ -12,3 +12,28 @@ export function notGraded(
   reader.notice(src.locateKey(path), "suite/not-graded", `not graded: ${what} has no skillgate equivalent`);
   return [];
 }
+
+/**
+ * A rubric (Vally's stimuli, waza's scenarios): each sentence a judge check `rubric-<n>`, located at its entry; an
+ * empty or non-text entry is a "not graded" notice.
+ */
+export function rubricChecks(
+  reader: SuiteReader,
+  src: SourceFile,
+  raw: unknown,
+  at: PathSegment[],
+): Assertion[] {
+  const out: Assertion[] = [];
+  (Array.isArray(raw) ? raw : []).forEach((r, j) => {
+    const path = [...at, "rubric", j];
+    if (typeof r !== "string" || r.trim() === "") {
+      notGraded(reader, src, path, "this rubric entry");
+      return;
+    }
+    const x = reader.assertion({ id: `rubric-${j + 1}`, type: "judge", value: r }, src, path, {
+      foreign: true,
+    });
+    if (x) out.push({ ...x, loc: src.locate(path) });
+  });
+  return out;
+}

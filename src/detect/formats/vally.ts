@@ -1,7 +1,7 @@
 import type { Assertion, Case } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
-import { notGraded } from "./not-graded.js";
+import { notGraded, rubricChecks } from "./not-graded.js";
 import { workspaceFiles } from "./skillgrade.js";
 import type { SuiteDraft } from "./types.js";
 import { scenarioId } from "./waza-scenarios.js";
@@ -85,17 +85,7 @@ function loadStimulus(
     });
     if (x) assertions.push({ ...x, loc: src.locate(path) });
   });
-  (Array.isArray(s.rubric) ? s.rubric : []).forEach((r, j) => {
-    const path = [...at, "rubric", j];
-    if (typeof r !== "string" || r.trim() === "") {
-      notGraded(reader, src, path, "this rubric entry");
-      return;
-    }
-    const x = reader.assertion({ id: `rubric-${j + 1}`, type: "judge", value: r }, src, path, {
-      foreign: true,
-    });
-    if (x) assertions.push({ ...x, loc: src.locate(path) });
-  });
+  assertions.push(...rubricChecks(reader, src, s.rubric, at));
   const c: Case = {
     id,
     prompt: s.prompt,

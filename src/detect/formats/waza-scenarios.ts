@@ -1,7 +1,7 @@
 import type { Assertion, Case } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
-import { notGraded } from "./not-graded.js";
+import { notGraded, rubricChecks } from "./not-graded.js";
 import type { SuiteDraft } from "./types.js";
 
 /** Keys of a scenario that dotnet/skills' skill-validator reads (its YAML ignores the rest). */
@@ -120,18 +120,7 @@ function loadScenario(
       const x = reader.assertion(raw, src, path, { foreign: true });
       if (x) assertions.push({ ...x, loc: src.locate(path) });
     });
-  if (Array.isArray(s.rubric))
-    s.rubric.forEach((r, j) => {
-      const path = [...at, "rubric", j];
-      if (typeof r !== "string" || r.trim() === "") {
-        notGraded(reader, src, path, "this rubric entry");
-        return;
-      }
-      const x = reader.assertion({ id: `rubric-${j + 1}`, type: "judge", value: r }, src, path, {
-        foreign: true,
-      });
-      if (x) assertions.push({ ...x, loc: src.locate(path) });
-    });
+  assertions.push(...rubricChecks(reader, src, s.rubric, at));
   if (s.expect_activation === true) {
     const x = reader.assertion({ id: "activated", type: "skill-used" }, src, [...at, "expect_activation"], {
       foreign: true,
