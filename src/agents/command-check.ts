@@ -36,7 +36,7 @@ const MANAGERS = [
 /** Interpreters whose standard library lives beside them (`<prefix>/bin/python3` needs `<prefix>/lib/`). */
 const PREFIX_INTERPRETERS = /^(python|pypy|ruby|perl|php)[\d.]*$/;
 /** A word that is meant as a file: a path with a slash, or a script's name. */
-const FILE_LIKE = /^[^-=\s][^=\s]*(\/[^=\s]*|\.(py|mjs|cjs|js|ts|rb|sh|pl|php))$/;
+export const FILE_LIKE = /^[^-=\s][^=\s]*(\/[^=\s]*|\.(py|mjs|cjs|js|ts|rb|sh|pl|php))$/;
 const HEAD_BYTES = 4096;
 
 function head(file: string): string {

@@ -1,6 +1,7 @@
 /** The repository paths an agent configuration names, which a base read from git objects must hold (#42). */
 import { posix } from "node:path";
 import type { AgentConfig } from "../model/index.js";
+import { FILE_LIKE } from "./command-check.js";
 import { splitShellWords } from "./shell-words.js";
 
 /**
@@ -17,7 +18,8 @@ export function agentRepoPaths(a: AgentConfig): string[] {
     words = [];
   }
   for (const w of words) {
-    if (w.startsWith("/") || !(w.includes("/") || w.startsWith("."))) continue;
+    // A path, or a bare script name (`node agent.js`), as the command check reads them (command-check.ts).
+    if (w.startsWith("/") || !(w.includes("/") || w.startsWith(".") || FILE_LIKE.test(w))) continue;
     const rel = posix.normalize(w);
     if (rel.startsWith("../") || rel === "..") continue;
     const dir = posix.dirname(rel);

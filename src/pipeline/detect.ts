@@ -71,7 +71,12 @@ export function detectHead(settings: Settings, discover: Discover): Discovery {
 export function sparseBaseOf(settings: Settings, head: Discovery): SparseBase | undefined {
   const changed = settings.changedFiles;
   if (settings.base?.kind !== "ref" || !changed) return undefined;
-  const agents = [settings.agent, ...(settings.matrix?.cells.map((c) => c.agent) ?? [])];
+  // Every program the run starts from the trusted tree: the agent's, each matrix cell's, and a command judge's.
+  const agents = [
+    settings.agent,
+    ...(settings.judge ? [settings.judge] : []),
+    ...(settings.matrix?.cells.map((c) => c.agent) ?? []),
+  ];
   const needs = baseNeeds(head, changed, agents.flatMap(agentRepoPaths));
   if ("full" in needs) {
     settings.logger.debug(`base: the whole commit is checked out (${needs.full})`);
