@@ -316,26 +316,21 @@ export class TraceAnalysis {
   private other(p: Proc, c: Syscall): void {
     const denied = !succeeded(c);
     const path = (dir: string | undefined, arg: string | undefined) => this.resolve(p, dir, arg);
-    const onWrite = (target: string | undefined, what: string) => {
-      const cls = target ? writeClass(target, this.ctx) : undefined;
-      if (cls && target)
-        this.add(p, {
-          class: cls,
-          target: this.changedTarget(p, target),
-          detail: `${what} ${target}`,
-          denied,
-        });
-    };
-    const onDelete = (target: string | undefined, what: string) => {
-      const cls = target ? deleteClass(target, this.ctx) : undefined;
-      if (cls && target)
-        this.add(p, {
-          class: cls,
-          target: this.changedTarget(p, target),
-          detail: `${what} ${target}`,
-          denied,
-        });
-    };
+    // A write or a deletion: the same finding, classed by its own rule.
+    const onChange =
+      (classOf: typeof writeClass) =>
+      (target: string | undefined, what: string): void => {
+        const cls = target ? classOf(target, this.ctx) : undefined;
+        if (cls && target)
+          this.add(p, {
+            class: cls,
+            target: this.changedTarget(p, target),
+            detail: `${what} ${target}`,
+            denied,
+          });
+      };
+    const onWrite = onChange(writeClass);
+    const onDelete = onChange(deleteClass);
     switch (c.name) {
       case "unlink":
       case "rmdir":

@@ -2,7 +2,7 @@
  * The pipeline's first batch: every job's planned trials (with the stored base trials a PR reads), their forecast,
  * then run (or refused over the budget) and graded, and the robustness probes' recovery rounds.
  */
-import type { CheckResult, Forecast, RecoveryTrial, Settings } from "../model/index.js";
+import type { CheckResult, Forecast, RecoveryTrial, Settings, TrialRequest } from "../model/index.js";
 import { batteryOf } from "../plan/forecast.js";
 import { DEFAULT_BASE_DEPTH } from "../settings/defaults.js";
 import { BASE_TRIALS_PER_HEAD_TRIAL } from "../verdict/policy.js";
@@ -117,6 +117,23 @@ export async function runFirstBatch(
   );
 }
 
+/** A first batch's requests as a power simulation reads them, against `storedBase` base trials per case. */
+export function shapeOf(
+  settings: Settings,
+  requests: readonly TrialRequest[],
+  storedBase: number,
+): PowerShape {
+  const skillTrials = requests.filter((q) => q.mode === "skill");
+  const cases = new Set(skillTrials.map((q) => q.caseId)).size;
+  return {
+    cases,
+    queries: new Set(requests.filter((q) => q.mode === "trigger").map((q) => q.caseId)).size,
+    trialsPerCase: cases ? Math.round(skillTrials.length / cases) : 0,
+    triggerRuns: settings.triggerRuns,
+    storedBase,
+  };
+}
+
 /**
  * Each compared skill's first batch as a power simulation reads it (`verdict/power.ts`): its cases and trigger
  * queries at head, trials per case and runs per query, and the fewest base trials a case of it has stored (0 when
@@ -128,16 +145,10 @@ export function firstBatchShapes(settings: Settings, batch: FirstBatch): Record<
   for (const r of batch.runs) {
     const name = r.job.skill.name;
     if (r.job.arm.name !== "head" || !compared.has(name)) continue;
-    const skillTrials = r.requests.filter((q) => q.mode === "skill");
-    const cases = new Set(skillTrials.map((q) => q.caseId));
     const stored = Object.values(batch.deeper.get(name) ?? {});
-    shapes[name] = {
-      cases: cases.size,
-      queries: new Set(r.requests.filter((q) => q.mode === "trigger").map((q) => q.caseId)).size,
-      trialsPerCase: cases.size ? Math.round(skillTrials.length / cases.size) : 0,
-      triggerRuns: settings.triggerRuns,
-      storedBase: stored.length === cases.size && stored.length > 0 ? Math.min(...stored) : 0,
-    };
+    const cases = new Set(r.requests.filter((q) => q.mode === "skill").map((q) => q.caseId)).size;
+    const storedBase = stored.length === cases && stored.length > 0 ? Math.min(...stored) : 0;
+    shapes[name] = shapeOf(settings, r.requests, storedBase);
   }
   return shapes;
 }

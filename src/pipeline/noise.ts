@@ -5,10 +5,9 @@
  */
 import type { Settings } from "../model/index.js";
 import { type StoredNoise, skillNoise } from "../verdict/noise.js";
-import type { PowerShape } from "../verdict/power.js";
 import { type GradeOptions, gradeJob } from "./arm.js";
 import type { JobTrials } from "./confirm.js";
-import type { FirstBatch } from "./first-batch.js";
+import { type FirstBatch, shapeOf } from "./first-batch.js";
 import type { TrialLedger } from "./ledger.js";
 
 /** Skill-mode trials per case among `requests`: the fewest any case has. */
@@ -16,20 +15,6 @@ function fewestPerCase(requests: JobTrials["requests"]): number {
   const perCase = new Map<string, number>();
   for (const r of requests) if (r.mode === "skill") perCase.set(r.caseId, (perCase.get(r.caseId) ?? 0) + 1);
   return perCase.size ? Math.min(...perCase.values()) : 0;
-}
-
-/** The shape a PR of this skill runs: its first batch at head, against the stored trials as its base. */
-function prShape(settings: Settings, run: JobTrials, planned: number, stored: number): PowerShape {
-  const first = run.requests.slice(0, planned);
-  const skill = first.filter((q) => q.mode === "skill");
-  const cases = new Set(skill.map((q) => q.caseId)).size;
-  return {
-    cases,
-    queries: new Set(first.filter((q) => q.mode === "trigger").map((q) => q.caseId)).size,
-    trialsPerCase: cases ? Math.round(skill.length / cases) : 0,
-    triggerRuns: settings.triggerRuns,
-    storedBase: stored,
-  };
 }
 
 /** Each skill's noise from its stored trials; a skill with nothing stored is reported with no units. */
@@ -51,7 +36,8 @@ export async function storedNoise(
     await ledger.run(requests, "stored trials");
     const checks = await gradeJob(run.job, requests, ledger.records, grading);
     const storedPerCase = fewestPerCase(requests);
-    const shape = prShape(settings, run, batch.planned.get(run) ?? run.requests.length, storedPerCase);
+    // The shape a PR of this skill runs: its first batch at head, against these stored trials as its base.
+    const shape = shapeOf(settings, run.requests.slice(0, batch.planned.get(run)), storedPerCase);
     out[name] = {
       arm,
       storedPerCase,
