@@ -136,7 +136,9 @@ export async function main(root: string, argv: string[]): Promise<number> {
       process.stdout.write(`  (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
     }
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    // `--keep-tmp`: what sections kept (a missed PR's repositories and report) stays for a look.
+    if (flags.keepTmp) process.stdout.write(`kept ${tmp}\n`);
+    else rmSync(tmp, { recursive: true, force: true });
   }
   result.totalSeconds = Math.round((Date.now() - started) / 100) / 10;
   process.stdout.write(

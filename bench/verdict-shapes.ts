@@ -298,15 +298,14 @@ async function onePr(ctx: BenchContext, dir: string, shape: Shape, kind: Kind, n
 }
 
 /** The PRs to run: A/A of every shape, power PRs of the shapes with a regression point. */
-function plan(prs: number, only?: string): { shape: Shape; kind: Kind; n: number }[] {
+function plan(prs: number, only?: string, kinds?: string): { shape: Shape; kind: Kind; n: number }[] {
   const jobs: { shape: Shape; kind: Kind; n: number }[] = [];
+  const wanted = (k: Kind) => !kinds || kinds.split(",").includes(k);
   for (let n = 0; n < prs; n++)
     for (const shape of SHAPES.filter((s) => !only || only.split(",").includes(s.name))) {
-      jobs.push({ shape, kind: "aa", n });
-      if (shape.regress) {
-        jobs.push({ shape, kind: "assertion", n });
-        jobs.push({ shape, kind: "trigger", n });
-      }
+      if (wanted("aa")) jobs.push({ shape, kind: "aa", n });
+      for (const kind of ["assertion", "trigger"] as const)
+        if (shape.regress && wanted(kind)) jobs.push({ shape, kind, n });
     }
   return jobs;
 }
@@ -317,7 +316,8 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   const only = typeof ctx.flags.shapesOnly === "string" ? ctx.flags.shapesOnly : undefined;
   const root = join(ctx.tmp, "verdict-shapes");
   mkdirSync(root, { recursive: true });
-  const jobs = plan(prs, only);
+  const kinds = typeof ctx.flags.shapesKinds === "string" ? ctx.flags.shapesKinds : undefined;
+  const jobs = plan(prs, only, kinds);
   const results = new Map<string, PrResult[]>();
   let next = 0;
   const worker = async () => {
@@ -326,7 +326,9 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
       const dir = join(root, `${shape.name}-${kind}-${n}`);
       mkdirSync(dir, { recursive: true });
       const r = await onePr(ctx, dir, shape, kind, n);
-      rmSync(dir, { recursive: true, force: true });
+      // A power PR that missed keeps its repositories and report with `--keep-tmp` (to see why it missed).
+      if (ctx.flags.keepTmp && kind !== "aa" && !r.found) ctx.log(`verdict shapes: missed PR kept in ${dir}`);
+      else rmSync(dir, { recursive: true, force: true });
       const key = `${shape.name}/${kind}`;
       results.set(key, [...(results.get(key) ?? []), r]);
       if (ctx.flags.shapesLog) ctx.log(`verdict shapes pr ${JSON.stringify({ key, ...r })}`);

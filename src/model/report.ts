@@ -564,6 +564,8 @@ export interface Report {
    */
   rounds?: {
     label: string;
+    /** The look a confirmation batch fed (2–4): units' batches of one look run side by side, looks one after another. */
+    look?: number;
     trials: number;
     agentCalls: number;
     cacheHits: number;

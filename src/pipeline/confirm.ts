@@ -90,7 +90,10 @@ export function armChecks(runs: JobTrials[], arm: Arm["name"]): CheckResult[] {
 
 /**
  * Decides every root of the run, confirming suspects with more trials while the decider asks and the budget lasts
- * (only with a base arm to compare with). Each round's trials and checks are added to their job's `runs` entry.
+ * (only with a base arm to compare with). Each unit (a suspect case or trigger query) goes through its looks on its
+ * own: its next look starts as soon as its trials are graded, whatever the other units' trials are doing (issue
+ * #38: one slow trial holds only its own unit). The ledger shares one limit of agent calls at once and one budget
+ * across the units in flight. Each look's trials and checks are added to their job's `runs` entry.
  */
 export async function confirmRoots(
   settings: Settings,
@@ -105,16 +108,15 @@ export async function confirmRoots(
     settings.verdict,
     { canConfirm: withBase },
   );
-  for (let req = decider.next(); req; req = decider.next()) {
+  const confirmUnit = async (req: ConfirmationRequest): Promise<void> => {
     const planned = planConfirmation(runs, req, { seed: settings.seed });
+    const unit = req.unit.split("|");
     const ran = await ledger.run(
       planned.flatMap((p) => p.requests),
-      `confirmation round ${req.look - 1} of ≤${decider.rounds}: ${req.roots.length} suspect(s)`,
+      `confirmation look ${req.look} of ≤${decider.rounds + 1}: ${unit[0]} ${unit[2]}`,
+      { grouped: false, look: req.look },
     );
-    if (ran.budgetExhausted) {
-      decider.abort(ran.budgetExhausted);
-      break;
-    }
+    if (ran.budgetExhausted) return decider.abort(ran.budgetExhausted, req);
     const batch: ConfirmationBatch = { head: [], base: [] };
     for (const p of planned) {
       const graded = await gradeJob(p.run.job, p.requests, ledger.records, grading);
@@ -122,7 +124,38 @@ export async function confirmRoots(
       p.run.checks.push(...graded);
       batch[p.run.job.arm.name].push(...graded);
     }
-    decider.observe(batch);
-  }
+    decider.observe(req, batch);
+  };
+  const first = decider.requests();
+  if (first.length > 0)
+    await settings.logger.group(`confirmation of ${first.length} suspect unit(s)`, () =>
+      eachAsReady(first, () => decider.requests(), confirmUnit),
+    );
   return decider.decisions();
+}
+
+/**
+ * Runs `work` on `first` and on every item `ready()` gives after, starting the new ones each time one ends, until
+ * nothing is in flight and nothing is ready. A failure is thrown once every item in flight has ended.
+ */
+async function eachAsReady<T>(first: T[], ready: () => T[], work: (item: T) => Promise<void>): Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  const start = (items: T[]) => {
+    if (failure) return;
+    for (const item of items) {
+      const p: Promise<void> = work(item)
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }
+  };
+  start(first);
+  while (inFlight.size > 0) {
+    await Promise.race(inFlight);
+    start(ready());
+  }
+  if (failure) throw failure.error;
 }

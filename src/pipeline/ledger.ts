@@ -9,8 +9,10 @@ import { errorResult } from "../agents/result.js";
 import type { Forecast, Settings, TrialRecord, TrialRequest } from "../model/index.js";
 import { buildForecast, type PlannedRequest } from "../plan/forecast.js";
 import { cacheKey } from "../plan/keys.js";
+import { AdaptiveLimit } from "../run/adaptive-limit.js";
+import { BudgetTracker } from "../run/budget.js";
 import { TrialCache } from "../run/cache.js";
-import { type RunCost, runTrials } from "../run/runner.js";
+import { type RunCost, runTrials, type SharedRunLimits } from "../run/runner.js";
 import { readRecordedUsage, recordUsage } from "../run/usage-ledger.js";
 import { DEFAULT_BUDGET } from "../settings/defaults.js";
 import { mapLimited } from "../util/slots.js";
@@ -19,6 +21,8 @@ import { uniqueByKey } from "./arm.js";
 /** One batch of trials as the report shows it. */
 export interface LedgerRound {
   label: string;
+  /** The look a confirmation batch fed (units' batches of one look may run side by side). */
+  look?: number;
   trials: number;
   agentCalls: number;
   cacheHits: number;
@@ -48,20 +52,31 @@ export class TrialLedger {
   private adapterInfo: Promise<{ identity: string; live: boolean }> | undefined;
   /** Why the run stopped starting trials (its first trials all failed alike): later batches run nothing. */
   private stopped: string | undefined;
+  /** Batches in flight together (confirmation looks of different units) share agent-call slots and the budget. */
+  private readonly shared: SharedRunLimits;
 
   constructor(
     private readonly settings: Settings,
     private readonly opts: { agentDir: string },
   ) {
     this.identity = settings.agent.adapter;
+    this.shared = {
+      limit: new AdaptiveLimit(settings.concurrency),
+      spent: new BudgetTracker(settings.budget),
+    };
   }
 
   /**
-   * Runs the requests whose key has no record yet, as one round labelled `label` in progress lines and the report.
+   * Runs the requests whose key has no record yet, as one batch labelled `label` in progress lines and the report
+   * (in a log group of its own unless `grouped` is false: batches in flight together share their caller's).
    * Returns why this batch stopped early, when it did: the budget, or first trials that all failed alike (then no
-   * later batch runs either).
+   * later batch runs either). Batches may run at once: they share one limit of agent calls and one budget.
    */
-  async run(requests: TrialRequest[], label = "trials"): Promise<{ budgetExhausted?: string }> {
+  async run(
+    requests: TrialRequest[],
+    label = "trials",
+    opts: { grouped?: boolean; look?: number } = {},
+  ): Promise<{ budgetExhausted?: string }> {
     const { settings } = this;
     const unique = uniqueByKey(requests).filter((r) => !this.records.has(r.key));
     if (unique.length === 0) return {};
@@ -70,7 +85,7 @@ export class TrialLedger {
       return { budgetExhausted: this.stopped };
     }
     const started = Date.now();
-    const outcome = await settings.logger.group(`${label} (${unique.length} trials)`, () =>
+    const batch = () =>
       runTrials(unique, {
         agent: settings.agent,
         repoDir: settings.repoDir,
@@ -78,15 +93,20 @@ export class TrialLedger {
         concurrency: settings.concurrency,
         timeoutMs: settings.timeoutMs,
         cache: settings.cache,
-        budget: this.remainingBudget(),
+        budget: settings.budget,
+        shared: this.shared,
         logger: settings.logger,
         extraEnv: settings.config.env,
         seed: settings.seed,
         label,
-      }),
-    );
+      });
+    const outcome =
+      opts.grouped === false
+        ? await batch()
+        : await settings.logger.group(`${label} (${unique.length} trials)`, batch);
     this.rounds.push({
       label,
+      ...(opts.look ? { look: opts.look } : {}),
       trials: unique.length,
       agentCalls: outcome.cost.agentCalls,
       cacheHits: outcome.cost.cacheHits,
@@ -189,19 +209,5 @@ export class TrialLedger {
     } catch (e) {
       this.settings.logger.warn(`could not record usage for forecasts: ${(e as Error).message}`);
     }
-  }
-
-  private remainingBudget() {
-    const b = this.settings.budget;
-    const spent = this.cost;
-    return {
-      maxUsd: b.maxUsd === undefined ? undefined : Math.max(0, b.maxUsd - spent.usd),
-      maxTokens:
-        b.maxTokens === undefined
-          ? undefined
-          : Math.max(0, b.maxTokens - spent.inputTokens - spent.outputTokens),
-      maxAgentCalls:
-        b.maxAgentCalls === undefined ? undefined : Math.max(0, b.maxAgentCalls - spent.agentCalls),
-    };
   }
 }

@@ -413,18 +413,29 @@ export function skillsFact(report: Pick<Report, "skills">): string {
   return `${names} skill(s)${cells > 1 ? ` in ${cells} cell(s)` : ""}`;
 }
 
+/**
+ * The rounds of agent calls a PR waited for: the first batch, and each confirmation look once (the units' batches
+ * of one look run side by side; a report from before per-unit looks has one batch per round).
+ */
+export function roundsWaited(report: Pick<Report, "rounds">): { first: number; confirmations: number } {
+  const batches = report.rounds ?? [];
+  const first = batches.some((r) => r.label === "first batch") ? 1 : 0;
+  const looks = batches.filter((r) => r.label !== "first batch").map((r, i) => r.look ?? `#${i}`);
+  return { first, confirmations: new Set(looks).size };
+}
+
 /** "took 3 min over 3 rounds of agent calls (first batch, 2 confirmation rounds)": how long the PR waited. */
 export function timeFact(
   report: Pick<Report, "durationMs" | "rounds"> & { cost?: Pick<Report["cost"], "agentCalls"> },
 ): string {
-  const rounds = report.rounds ?? [];
-  const confirmations = rounds.filter((r) => r.label !== "first batch").length;
+  const { first, confirmations } = roundsWaited(report);
+  const rounds = first + confirmations;
   const calls = report.cost?.agentCalls ?? 0;
   const how =
-    rounds.length === 0
+    rounds === 0
       ? calls > 0
         ? `${calls} agent call(s)`
         : "no agent calls"
-      : `${rounds.length} round(s) of agent calls (${rounds.some((r) => r.label === "first batch") ? "first batch" : ""}${confirmations ? `${rounds.length > confirmations ? ", " : ""}${confirmations} confirmation round(s)` : ""})`;
+      : `${rounds} round(s) of agent calls (${first ? "first batch" : ""}${confirmations ? `${first ? ", " : ""}${confirmations} confirmation round(s)` : ""})`;
   return `took ${humanDuration(report.durationMs)} over ${how}`;
 }

@@ -8,11 +8,22 @@ export class BudgetTracker {
   agentCalls = 0;
   /** Calls whose price is unknown: the USD budget does not bound them (`unpriced`). */
   unpricedCalls = 0;
+  /** Calls started and not yet ended: they count against the call budget already (a cap, not a target). */
+  private inFlight = 0;
 
   constructor(private readonly budget: Budget) {}
 
   addCall(): void {
     this.agentCalls++;
+  }
+
+  /** A call starts: until `end()`, it counts against `maxAgentCalls` (calls at once cannot overshoot it). */
+  begin(): void {
+    this.inFlight++;
+  }
+
+  end(): void {
+    this.inFlight--;
   }
 
   addUsage(u: Usage): void {
@@ -32,8 +43,9 @@ export class BudgetTracker {
     if (b.maxTokens !== undefined && tokens >= b.maxTokens) {
       return `budget reached: used ${tokens} tokens of max ${b.maxTokens}`;
     }
-    if (b.maxAgentCalls !== undefined && this.agentCalls >= b.maxAgentCalls) {
-      return `budget reached: made ${this.agentCalls} agent calls of max ${b.maxAgentCalls}`;
+    if (b.maxAgentCalls !== undefined && this.agentCalls + this.inFlight >= b.maxAgentCalls) {
+      const running = this.inFlight > 0 ? ` (${this.inFlight} more running)` : "";
+      return `budget reached: made ${this.agentCalls} agent calls${running} of max ${b.maxAgentCalls}`;
     }
     return undefined;
   }

@@ -64,8 +64,19 @@ export interface RunOptions {
   workspaceParent?: string;
   /** An adapter instance instead of `createAgent(agent)`: for tests and embedding. */
   adapter?: AgentAdapter;
-  /** What this batch is, for progress lines (`first batch`, `confirmation round 1 of ≤3: 2 suspects`). */
+  /** What this batch is, for progress lines (`first batch`, `confirmation look 2 of ≤4: notes c-4`). */
   label?: string;
+  /**
+   * Batches of one run that may be in flight together (confirmation looks of different units) share one limit of
+   * agent calls at once and one budget: `spent` counts every call of the run, and no trial starts once it is over.
+   */
+  shared?: SharedRunLimits;
+}
+
+/** One run's limits across its batches (see `RunOptions.shared`). */
+export interface SharedRunLimits {
+  limit: AdaptiveLimit;
+  spent: BudgetTracker;
 }
 
 /** Stored answers looked up at once (file reads, no agent): they never wait behind agent calls. */
@@ -133,7 +144,9 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
   const cacheIdentity = `${identity}${(await tracer()).tracer ? "" : " (unobserved)"}`;
   const cacheable = adapter.cacheable !== false;
   const cache = opts.cache.enabled && cacheable ? new TrialCache(opts.cache.dir) : undefined;
+  // This batch's spending; what may still start is judged on the run's, when batches share it.
   const budget = new BudgetTracker(opts.budget);
+  const runBudget = opts.shared?.spent ?? budget;
   const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
   const retryBase = opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
   const random = seededRandom(opts.seed ?? 0);
@@ -151,7 +164,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
     extra: [...(opts.agent.env ?? []), ...(opts.extraEnv ?? [])],
     source: { ...process.env },
   });
-  const limit = new AdaptiveLimit(opts.concurrency);
+  const limit = opts.shared?.limit ?? new AdaptiveLimit(opts.concurrency);
   // Expected time left: the trials still to run, in rounds of the current limit, at the mean live trial's time.
   let liveDone = 0;
   let liveMs = 0;
@@ -254,7 +267,7 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       // read inside it: a trial waiting for a slot must not start once the calls ahead of it spent the budget.
       const outcome = await limit.run<{ stop?: AgentResult; ran?: AgentResult }>(async () => {
         // Recordings cost nothing: the budget only stops live agent calls.
-        const reason = cacheable ? budget.exhausted() : undefined;
+        const reason = cacheable ? runBudget.exhausted() : undefined;
         if (reason) {
           budgetExhausted ??= reason;
           return { value: { stop: errorResult("budget", `not run: ${reason}`) }, rateLimited: false };
@@ -268,11 +281,19 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
           const { kind, reason: why } = firstFailures.stopped;
           return { value: { stop: errorResult(kind, `not run: ${why}`) }, rateLimited: false };
         }
-        const r = await attempt(req);
+        if (cacheable) runBudget.begin();
+        let r: AgentResult;
+        try {
+          r = await attempt(req);
+        } finally {
+          if (cacheable) runBudget.end();
+        }
         if (cacheable && !r.cached) {
           attempts++;
-          budget.addCall();
-          budget.addUsage(r.usage);
+          for (const b of new Set([budget, runBudget])) {
+            b.addCall();
+            b.addUsage(r.usage);
+          }
         }
         // Seen while the slot is held: the trial that takes the slot next must already know the run stopped.
         if (!cacheable || !r.cached) firstFailures.observe(r.error);

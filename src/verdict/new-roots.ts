@@ -51,9 +51,12 @@ import { fisherOneSided } from "./stats.js";
  *
  * Every step is a function of the per-trial outcomes in trial order, so `recompute.ts` replays it from a report.
  *
- * The confirmation loop is explicit: `RootDecider.next()` decides what the observations so far decide and returns
- * the confirmation trials the remaining suspects need; the pipeline plans, runs and grades them and hands the
- * checks back with `observe()`. No callback, no state shared with the caller.
+ * The confirmation loop is explicit and per unit (a case, or a trigger query: the suspects of one case share its
+ * trials): `RootDecider.requests()` decides what the observations so far decide and returns the confirmation
+ * trials each idle unit's remaining suspects need next; the pipeline plans, runs and grades each request and hands
+ * its checks back with `observe(request, batch)`. Units move through the looks independently (issue #38: one slow
+ * trial holds only its own unit, not a round of every suspect); a suspect's decision depends on its own trials and
+ * its own look only, so running the units in lockstep (`decideNewRoots`, `recompute.ts`) decides the same.
  */
 
 export interface RootDecision {
@@ -104,12 +107,19 @@ export interface ConfirmationRoot extends RootRef {
   extraTrials: { head: number; base: number };
 }
 
-/** What the decider asks the pipeline to run next: more trials of these roots, in both arms. */
+/** What the decider asks the pipeline to run next for one unit: more trials of its suspects, in both arms. */
 export interface ConfirmationRequest {
+  /** The unit (`skill|mode|case or query id`) whose trials these are. */
+  unit: string;
   /** 1-based index of the look these trials feed (the first batch is look 1). */
   look: number;
   /** Each suspect with the trials to add to it per arm (the base arm kept ahead: `BASE_TRIALS_PER_HEAD_TRIAL`). */
   roots: ConfirmationRoot[];
+}
+
+/** The unit whose trials observe a root: its case, or its trigger query (a trigger check's id is its query's). */
+export function unitOfRoot(r: Pick<RootRef, "skill" | "mode" | "checkId" | "caseId">): string {
+  return `${r.skill}|${r.mode}|${r.mode === "trigger" ? r.checkId : r.caseId}`;
 }
 
 /** The graded checks of one confirmation batch, per arm. */
@@ -196,12 +206,12 @@ export class RootDecider {
   private readonly shares: number[];
   private readonly looks: number;
   private readonly baseDepth: number;
-  /** Looks observed after the first batch (the index of the current look into `shares`). */
-  private look = 0;
+  /** Per suspect: looks observed after the first batch (its current look's index into `shares`). */
+  private readonly lookOf = new Map<string, number>();
   /** Trials asked for so far per suspect and arm (the first batch's observed, then each request's). */
   private readonly planned = new Map<string, { head: number; base: number; firstHead: number }>();
-  /** A request handed out and not yet observed. */
-  private pending: ConfirmationRequest | undefined;
+  /** Units with a request handed out and not yet observed. */
+  private readonly pending = new Set<string>();
 
   constructor(
     head: CheckResult[],
@@ -273,51 +283,57 @@ export class RootDecider {
     return this.schedule.length;
   }
 
+  /** Whether a unit's request is out (handed out, not yet observed). */
+  private idle = (r: AttributedRoot): boolean => !this.pending.has(unitOfRoot(r));
+
   /**
-   * Decides every suspect the observations so far settle and returns the trials the others need next, or
-   * undefined once every root is decided (confirmation not allowed or exhausted included).
+   * Decides every idle suspect the observations so far settle and returns, per idle unit with suspects left, the
+   * trials it needs next. Empty once nothing is asked for: with no request out, every root is then decided
+   * (confirmation not allowed or exhausted included).
    */
-  next(): ConfirmationRequest | undefined {
-    if (this.pending) throw new Error("RootDecider.next() called before the last request was observed");
-    this.settle();
-    if (this.suspects.length === 0) return undefined;
-    const headTarget = this.schedule[this.look];
+  requests(): ConfirmationRequest[] {
+    this.settle(this.idle);
+    const ready = this.suspects.filter(this.idle);
+    if (ready.length === 0) return [];
     if (this.policy.maxConfirmationTrials === 0 || this.schedule.length === 0) {
-      this.closeSuspects("no-confirmation");
-      return undefined;
+      this.closeSuspects(ready, "no-confirmation");
+      return [];
     }
-    if (headTarget === undefined) {
-      this.closeSuspects("max-trials");
-      return undefined;
+    const units = new Map<string, AttributedRoot[]>();
+    for (const r of ready) units.set(unitOfRoot(r), [...(units.get(unitOfRoot(r)) ?? []), r]);
+    const out: ConfirmationRequest[] = [];
+    for (const [unit, roots] of [...units].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const look = this.lookOf.get(roots[0]!.key) ?? 0;
+      if (this.schedule[look] === undefined) this.closeSuspects(roots, "max-trials");
+      else {
+        this.pending.add(unit);
+        out.push({ unit, look: look + 2, roots: roots.map((r) => this.confirmationOf(r, look)) });
+      }
     }
-    const roots: ConfirmationRoot[] = [];
-    for (const r of this.suspects) {
-      const p = this.planned.get(r.key)!;
-      // A case's base arm is filled to the stored depth at the first confirmation look (what a warm PR reads);
-      // a trigger query's base grows with its head arm only (the default branch stores its first runs).
-      const depth = this.look === 0 && r.mode === "skill" ? this.baseDepth : 0;
-      const baseTarget = Math.max(p.base, depth, Math.ceil(BASE_TRIALS_PER_HEAD_TRIAL * headTarget));
-      const extraTrials = { head: Math.max(0, headTarget - p.head), base: baseTarget - p.base };
-      p.head += extraTrials.head;
-      p.base += extraTrials.base;
-      roots.push({
-        key: r.key,
-        skill: r.skill,
-        mode: r.mode,
-        checkId: r.checkId,
-        caseId: r.caseId,
-        extraTrials,
-      });
-    }
-    this.pending = { look: this.look + 2, roots };
-    return this.pending;
+    return out;
   }
 
-  /** The checks of the trials the last request asked for (both arms, graded). */
-  observe(batch: ConfirmationBatch): void {
-    if (!this.pending) throw new Error("RootDecider.observe() without a pending request");
-    this.look++;
-    this.pending = undefined;
+  /** The trials suspect `r` needs for its next look (`look`: looks it has had after the first batch). */
+  private confirmationOf(r: AttributedRoot, look: number): ConfirmationRoot {
+    const headTarget = this.schedule[look]!;
+    const p = this.planned.get(r.key)!;
+    // A case's base arm is filled to the stored depth at the first confirmation look (what a warm PR reads);
+    // a trigger query's base grows with its head arm only (the default branch stores its first runs).
+    const depth = look === 0 && r.mode === "skill" ? this.baseDepth : 0;
+    const baseTarget = Math.max(p.base, depth, Math.ceil(BASE_TRIALS_PER_HEAD_TRIAL * headTarget));
+    const extraTrials = { head: Math.max(0, headTarget - p.head), base: baseTarget - p.base };
+    p.head += extraTrials.head;
+    p.base += extraTrials.base;
+    return { key: r.key, skill: r.skill, mode: r.mode, checkId: r.checkId, caseId: r.caseId, extraTrials };
+  }
+
+  /**
+   * The checks of the trials `req` asked for (both arms, graded). The batch may hold other units' checks too
+   * (lockstep callers share one batch): only `req`'s suspects are counted.
+   */
+  observe(req: ConfirmationRequest, batch: ConfirmationBatch): void {
+    if (!this.pending.delete(req.unit))
+      throw new Error(`RootDecider.observe() without a request out for ${req.unit}`);
     // Attribute the batch on its own: its trials are new, but attribution is per trial either way.
     const bh = attributeRoots(compared(batch.head));
     const bb = attributeRoots(compared(batch.base));
@@ -326,6 +342,11 @@ export class RootDecider {
     const bhRoots = new Map(bh.roots.map((r) => [r.key, r]));
     const still: AttributedRoot[] = [];
     for (const r of this.suspects) {
+      if (unitOfRoot(r) !== req.unit) {
+        still.push(r);
+        continue;
+      }
+      this.lookOf.set(r.key, (this.lookOf.get(r.key) ?? 0) + 1);
       const c = this.counts.get(r.key)!;
       const h = bhT.get(r.key);
       c.headFailed += failedOf(h);
@@ -343,11 +364,21 @@ export class RootDecider {
     this.suspects = still;
   }
 
-  /** Confirmation trials could not run (the runner failed, the budget is spent): the suspects stay undecided. */
-  abort(message: string): void {
-    this.pending = undefined;
-    this.settle();
+  /**
+   * Confirmation trials could not run (the runner failed, the budget is spent): `req`'s suspects (every suspect
+   * without `req`) stay undecided.
+   */
+  abort(message: string, req?: ConfirmationRequest): void {
+    const mine = (r: AttributedRoot) => !req || unitOfRoot(r) === req.unit;
+    if (req) this.pending.delete(req.unit);
+    else this.pending.clear();
+    this.settle(mine);
+    const still: AttributedRoot[] = [];
     for (const r of this.suspects) {
+      if (!mine(r)) {
+        still.push(r);
+        continue;
+      }
       const c = this.counts.get(r.key)!;
       const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
       this.decideCounted(
@@ -358,7 +389,7 @@ export class RootDecider {
         "confirmation-error",
       );
     }
-    this.suspects = [];
+    this.suspects = still;
   }
 
   /** One decision per head root, sorted by key. Complete once `next()` has returned undefined. */
@@ -413,7 +444,8 @@ export class RootDecider {
   ): void {
     const c = this.counts.get(r.key)!;
     const { policy, familySize: m, looks } = this;
-    const threshold = this.threshold();
+    const look = this.lookOf.get(r.key) ?? 0;
+    const threshold = this.threshold(look);
     this.decided.set(r.key, {
       ...this.common(r),
       status,
@@ -425,13 +457,13 @@ export class RootDecider {
       looks,
       confirmationTrials: this.confirmationTrialsOf(r.key),
       ...(why ? { undecidedBecause: why } : {}),
-      reason: `head ${c.headFailed}/${c.headTrials} vs base ${c.baseFailed}/${c.baseTrials} failed; one-sided Fisher p = ${fmtP(p)}, threshold ${fmtP(threshold)} (α ${policy.alpha} / ${m} check(s), look ${this.look + 1} of ${looks} spending ${Math.round(this.shares[this.look]! * 100)} % of it): ${reason}`,
+      reason: `head ${c.headFailed}/${c.headTrials} vs base ${c.baseFailed}/${c.baseTrials} failed; one-sided Fisher p = ${fmtP(p)}, threshold ${fmtP(threshold)} (α ${policy.alpha} / ${m} check(s), look ${look + 1} of ${looks} spending ${Math.round(this.shares[Math.min(look, this.shares.length - 1)]! * 100)} % of it): ${reason}`,
     });
   }
 
-  /** The rejection threshold of the current look: its share of the family's α per check. */
-  private threshold(): number {
-    return this.familyAlpha * this.shares[Math.min(this.look, this.shares.length - 1)]!;
+  /** The rejection threshold of look index `look`: its share of the family's α per check. */
+  private threshold(look: number): number {
+    return this.familyAlpha * this.shares[Math.min(look, this.shares.length - 1)]!;
   }
 
   /** Head trials added to a root by confirmation looks so far. */
@@ -447,13 +479,18 @@ export class RootDecider {
     else this.decideCounted(r, "not-significant", p, `not significant (${reason}; base never failed)`);
   }
 
-  /** One look: decide the suspects the counts settle, keep the rest. */
-  private settle(): void {
+  /** One look of each suspect `which` selects: decide those its counts settle, keep the rest. */
+  private settle(which: (r: AttributedRoot) => boolean): void {
     const still: AttributedRoot[] = [];
     for (const r of this.suspects) {
+      if (!which(r)) {
+        still.push(r);
+        continue;
+      }
       const c = this.counts.get(r.key)!;
       const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
-      if (p <= this.threshold()) this.decideCounted(r, "new", p, "new (fails more often at head)");
+      if (p <= this.threshold(this.lookOf.get(r.key) ?? 0))
+        this.decideCounted(r, "new", p, "new (fails more often at head)");
       else if (c.baseTrials >= FUTILITY_MIN_BASE_TRIALS && futilityLogRatio(c) <= Math.log(FUTILITY_RATIO))
         this.decideNotNew(
           r,
@@ -470,9 +507,11 @@ export class RootDecider {
     this.suspects = still;
   }
 
-  /** No more confirmation trials: decide what is left. */
-  private closeSuspects(why: NonNullable<RootDecision["undecidedBecause"]>): void {
-    for (const r of this.suspects) {
+  /** No more confirmation trials for `roots`: decide them. */
+  private closeSuspects(roots: AttributedRoot[], why: NonNullable<RootDecision["undecidedBecause"]>): void {
+    const closing = new Set(roots);
+    this.suspects = this.suspects.filter((r) => !closing.has(r));
+    for (const r of roots) {
       const c = this.counts.get(r.key)!;
       const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
       if (c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials)
@@ -495,7 +534,6 @@ export class RootDecider {
         );
       else this.decideNotNew(r, p, "not significantly more often at head after all confirmation trials");
     }
-    this.suspects = [];
   }
 }
 
@@ -529,15 +567,16 @@ export async function decideNewRoots(
   confirm?: ConfirmFn,
 ): Promise<RootDecision[]> {
   const decider = new RootDecider(head, base, policy, { canConfirm: !!confirm });
-  for (let req = decider.next(); req && confirm; req = decider.next()) {
+  // In lockstep: every idle unit's request in one confirmation (a round), as the bench counts rounds.
+  for (let reqs = decider.requests(); reqs.length > 0 && confirm; reqs = decider.requests()) {
     let batch: ConfirmationBatch;
     try {
-      batch = await confirm(req.roots);
+      batch = await confirm(reqs.flatMap((r) => r.roots));
     } catch (e) {
       decider.abort(e instanceof Error ? e.message : String(e));
       break;
     }
-    decider.observe(batch);
+    for (const req of reqs) decider.observe(req, batch);
   }
   return decider.decisions();
 }

@@ -90,32 +90,32 @@ export function recomputeDecisions(
   };
   const queues = { head: pending(head, "head"), base: pending(base, "base") };
   let missing: string | undefined;
-  for (let req = decider.next(); req; req = decider.next()) {
-    const batch: ConfirmationBatch = { head: [], base: [] };
-    for (const arm of ["head", "base"] as const) {
-      const checks = arm === "head" ? head : base;
-      // Suspects of one case share its trials: the most any of them asks for.
-      const units = new Map<string, number>();
-      for (const r of req.roots)
-        units.set(unitOf(r), Math.max(units.get(unitOf(r)) ?? 0, r.extraTrials[arm]));
-      for (const [u, wanted] of units) {
-        const queue = queues[arm].get(u) ?? [];
+  // Units replayed in lockstep: each suspect's decision depends on its own unit's trials and looks only.
+  for (let reqs = decider.requests(); reqs.length > 0 && !missing; reqs = decider.requests()) {
+    for (const req of reqs) {
+      const batch: ConfirmationBatch = { head: [], base: [] };
+      for (const arm of ["head", "base"] as const) {
+        const checks = arm === "head" ? head : base;
+        // Suspects of one case share its trials: the most any of them asks for.
+        const wanted = Math.max(0, ...req.roots.map((r) => r.extraTrials[arm]));
+        const queue = queues[arm].get(req.unit) ?? [];
         if (queue.length < wanted) {
-          missing = `the report holds ${queue.length} further ${arm} trial(s) of ${u.split("|").join(" ")}; the policy's look ${req.look} needs ${wanted}`;
+          missing = `the report holds ${queue.length} further ${arm} trial(s) of ${req.unit.split("|").join(" ")}; the policy's look ${req.look} needs ${wanted}`;
           break;
         }
         const trials = new Set(queue.splice(0, wanted));
         batch[arm].push(
-          ...asChecks(checks.filter((c) => c.mode !== "baseline" && unitOf(c) === u && trials.has(c.trial))),
+          ...asChecks(
+            checks.filter((c) => c.mode !== "baseline" && unitOf(c) === req.unit && trials.has(c.trial)),
+          ),
         );
       }
-      if (missing) break;
+      if (missing) {
+        decider.abort(missing);
+        break;
+      }
+      decider.observe(req, batch);
     }
-    if (missing) {
-      decider.abort(missing);
-      break;
-    }
-    decider.observe(batch);
   }
   return { decisions: decider.decisions(), ...(missing ? { missing } : {}) };
 }
