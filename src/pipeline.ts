@@ -5,8 +5,8 @@
  */
 import { checkoutBase } from "./detect/base.js";
 import { judgeFor } from "./grade/command-judge.js";
+import type { GradeOptions } from "./grade/job.js";
 import type { Forecast, Report, Settings } from "./model/index.js";
-import type { GradeOptions } from "./pipeline/arm.js";
 import { checkCommands } from "./pipeline/command-preflight.js";
 import { confirmRoots } from "./pipeline/confirm.js";
 import { detectChanges, detectHead, discoverWith, type Scope, sparseBaseOf } from "./pipeline/detect.js";
@@ -17,12 +17,12 @@ import {
   planFirstBatch,
   runFirstBatch,
 } from "./pipeline/first-batch.js";
-import { decideIsolation } from "./pipeline/isolation.js";
 import { armsOf, planJobs, repositoryErrorsOf } from "./pipeline/jobs.js";
-import { TrialLedger } from "./pipeline/ledger.js";
 import { storedNoise } from "./pipeline/noise.js";
 import { assembleReport, skillOutcomes } from "./pipeline/outcomes.js";
 import { renderForecast } from "./plan/forecast.js";
+import { decideIsolation } from "./run/isolation.js";
+import { TrialLedger } from "./run/ledger.js";
 import { isolation } from "./sandbox/isolation/detect.js";
 import type { StoredNoise } from "./verdict/noise.js";
 import type { PowerShape } from "./verdict/power.js";

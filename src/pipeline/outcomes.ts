@@ -6,15 +6,15 @@ import { attributeRoots } from "../attribute/roots.js";
 import type { BaseCheckout } from "../detect/base.js";
 import { headSha } from "../detect/base.js";
 import type { Diagnostic, RecoveryTrial, Report, Settings } from "../model/index.js";
+import type { SkillJob } from "../plan/job.js";
+import type { TrialLedger } from "../run/ledger.js";
 import { outputRedactor } from "../util/redact.js";
 import type { RootDecision } from "../verdict/new-roots.js";
-import type { SkillJob } from "./arm.js";
 import { buildReport, type ReportInput, type SkillOutcomeInput } from "./assemble.js";
 import { armChecks, type JobTrials } from "./confirm.js";
 import type { Detection } from "./detect.js";
 import type { FirstBatch } from "./first-batch.js";
 import { type SkillPlan, trialsFor } from "./jobs.js";
-import type { TrialLedger } from "./ledger.js";
 
 /** What every trial and decision of the run came to, per skill. */
 export interface RunResults {

@@ -12,7 +12,7 @@ import { summariseDiscriminator } from "../grade/discriminator.js";
 import { levelsOf } from "../grade/levels.js";
 import { checkLockstep } from "../grade/lockstep.js";
 import { summariseRobustness } from "../grade/robustness.js";
-import { summariseTrigger, triggerQueries } from "../grade/trigger.js";
+import { summariseTrigger } from "../grade/trigger.js";
 import type {
   CheckResult,
   Diagnostic,
@@ -27,6 +27,7 @@ import type {
   TrialRecord,
   TrialRequest,
 } from "../model/index.js";
+import { triggerQueries } from "../plan/queries.js";
 import { buildTranscripts, checksByTrial, type RanTrial, transcriptId } from "../report/transcripts.js";
 import { costBySkill } from "../run/cost.js";
 import { decideSkillVerdict, type SkillVerdict, type SkillVerdictInput } from "../verdict/decide.js";

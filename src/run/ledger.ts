@@ -8,13 +8,13 @@ import { writeRecordings } from "../agents/replay.js";
 import { errorResult } from "../agents/result.js";
 import type { Forecast, Settings, TrialRecord, TrialRequest } from "../model/index.js";
 import { buildForecast, type PlannedRequest } from "../plan/forecast.js";
+import { uniqueByKey } from "../plan/job.js";
 import { cacheKey } from "../plan/keys.js";
-import { TrialCache } from "../run/cache.js";
-import { type RunCost, runTrials } from "../run/runner.js";
-import { readRecordedUsage, recordUsage } from "../run/usage-ledger.js";
 import { DEFAULT_BUDGET } from "../settings/defaults.js";
 import { mapLimited } from "../util/slots.js";
-import { uniqueByKey } from "./arm.js";
+import { TrialCache } from "./cache.js";
+import { type RunCost, runTrials } from "./runner.js";
+import { readRecordedUsage, recordUsage } from "./usage-ledger.js";
 
 /** One batch of trials as the report shows it. */
 export interface LedgerRound {
