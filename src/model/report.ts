@@ -8,6 +8,11 @@ import type { TrialErrorKind, TrialMode } from "./trial.js";
 /** Which side of the comparison a trial ran on: the PR head, or the base it is compared with. */
 export type ArmName = "head" | "base";
 
+/** A trial's transcript id in the report (`<arm>/<mode>/<caseId>/<trial>`), which security roots cite too. */
+export function transcriptId(arm: ArmName, mode: string, caseId: string, trial: number): string {
+  return `${arm}/${mode}/${caseId}/${trial}`;
+}
+
 export type Verdict = "pass" | "fail" | "error";
 
 /**

@@ -10,7 +10,8 @@ import type { SkillJob } from "../plan/job.js";
 import type { TrialLedger } from "../run/ledger.js";
 import { outputRedactor } from "../util/redact.js";
 import type { RootDecision } from "../verdict/new-roots.js";
-import { buildReport, type ReportInput, type SkillOutcomeInput } from "./assemble.js";
+import type { SkillDecision, SkillOutcomeInput } from "../verdict/skill.js";
+import { buildReport, type ReportInput } from "./assemble.js";
 import { armChecks, type JobTrials } from "./confirm.js";
 import type { Detection } from "./detect.js";
 import type { FirstBatch } from "./first-batch.js";
@@ -70,6 +71,7 @@ export interface RunContext {
 export function assembleReport(
   run: RunContext,
   outcomes: SkillOutcomeInput[],
+  decisions: SkillDecision[],
   runs: JobTrials[],
   ledger: TrialLedger,
 ): Report {
@@ -83,6 +85,7 @@ export function assembleReport(
       head: { sha: headSha(settings.repoDir) },
       base: checkout ? baseOf(settings, checkout) : undefined,
       outcomes,
+      decisions,
       diagnostics: run.detected.head.diagnostics,
       repositoryErrors: run.repositoryErrors.introduced,
       preExistingErrors: run.repositoryErrors.preExisting,
@@ -90,11 +93,19 @@ export function assembleReport(
       runErrors: ledger.runErrors,
       attribution: attributeRoots(armChecks(runs, "head")),
       records: [...ledger.records.values()],
-      trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
+      trees: checkoutsOf(settings, checkout),
       scope: run.detected.scope,
       isolation: run.isolation,
     }),
   );
+}
+
+/** The checkouts a run compares: the head's, and the base's in a PR. */
+export function checkoutsOf(
+  settings: Settings,
+  checkout: BaseCheckout | undefined,
+): { head: string; base?: string } {
+  return { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) };
 }
 
 /** The base the report names: the merge base, and the branch's tip when it differs. */

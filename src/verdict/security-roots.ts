@@ -5,13 +5,19 @@
 
 import { join } from "node:path";
 import { agentNameOf } from "../detect/copies.js";
-import type { Root, Settings, Skill, TrialRecord, TrialRequest } from "../model/index.js";
-import { transcriptId } from "../report/transcripts.js";
+import {
+  type Root,
+  type Settings,
+  type Skill,
+  type TrialRecord,
+  type TrialRequest,
+  transcriptId,
+} from "../model/index.js";
 import { reviewSkillFolder } from "../review/folder.js";
 import type { StaticFinding } from "../review/static-review.js";
 import { type AddedLine, addedLines } from "../util/added-lines.js";
-import { allowed, type ObservedTrial, riskyActionRoots } from "../verdict/behaviour.js";
-import type { Trees } from "../verdict/dependencies.js";
+import { allowed, type ObservedTrial, riskyActionRoots } from "./behaviour.js";
+import type { Trees } from "./dependencies.js";
 
 type Ran = { request: TrialRequest; record: TrialRecord }[];
 
