@@ -116,7 +116,7 @@ async function pipeline(
     const run = { settings, started, detected, checkout, repositoryErrors, isolation: confinement.report };
     // Every skill's verdict and suite diff, decided before the report is written.
     const decided = decideSkills(settings, outcomes, checkoutsOf(settings, checkout));
-    const report = assembleReport(run, outcomes, decided, batch.runs, ledger);
+    const report = assembleReport(run, outcomes, decided, ledger);
     report.forecast = forecast;
     report.rounds = ledger.rounds;
     return { report, forecast, scope };

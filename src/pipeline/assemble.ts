@@ -2,8 +2,7 @@
  * The report stage: every skill's part (skill-report.ts, from its outcome and the verdict stage's decision) and
  * the repository's roots (repository-roots.ts) combined into one `Report` with the run's verdict, figures and context.
  */
-import type { Attribution } from "../attribute/roots.js";
-import { compressionStats } from "../attribute/roots.js";
+import { compressionStats, mergeAttributions } from "../attribute/roots.js";
 import { levelsOf } from "../grade/levels.js";
 import { confusionTable } from "../grade/trigger.js";
 import type { Diagnostic, Report, Root, Settings, SkillReport, TrialRecord } from "../model/index.js";
@@ -32,7 +31,6 @@ export interface ReportInput {
   preExistingErrors?: Diagnostic[];
   cost: Report["cost"];
   runErrors: string[];
-  attribution: Attribution;
   records: TrialRecord[];
   /** The head and base checkouts, for comparing the files a suite names (predicates, oracle scripts, fixtures). */
   trees?: { head: string; base?: string };
@@ -77,7 +75,7 @@ export function buildReport(input: ReportInput): Report {
     blockingRoots: sortRoots(allRoots.filter((r) => r.blocking)),
     newRoots: sortRoots(allRoots.filter(isNewRoot)),
     diagnostics: input.diagnostics,
-    stats: runStats(input.attribution),
+    stats: runStats(input.decisions),
     ...(levels.length ? { levels } : {}),
     cost: input.cost,
     errors: input.runErrors,
@@ -115,9 +113,9 @@ function policyPart(settings: Settings, roots: Root[]): Report["policy"] {
   };
 }
 
-/** Failed checks against roots: how much attribution compressed the failures. */
-function runStats(attribution: Attribution): Report["stats"] {
-  const c = compressionStats(attribution);
+/** Failed checks against roots: how much attribution compressed the failures (each skill's, attributed once). */
+function runStats(decisions: readonly SkillDecision[]): Report["stats"] {
+  const c = compressionStats(mergeAttributions(decisions.map((d) => d.attribution)));
   return {
     failedChecks: c.failedChecks,
     roots: c.roots,

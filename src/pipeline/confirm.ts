@@ -86,7 +86,7 @@ function planConfirmation(
 }
 
 /** The graded checks of every job of one arm. */
-export function armChecks(runs: JobTrials[], arm: Arm["name"]): CheckResult[] {
+function armChecks(runs: JobTrials[], arm: Arm["name"]): CheckResult[] {
   return runs.filter((r) => r.job.arm.name === arm).flatMap((r) => r.checks);
 }
 

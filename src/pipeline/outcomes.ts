@@ -2,7 +2,6 @@
  * The pipeline's last stage: each skill's outcome (its checks, decisions, trials and records per arm) and the
  * report built over them, redacted.
  */
-import { attributeRoots } from "../attribute/roots.js";
 import type { BaseCheckout } from "../detect/base.js";
 import { headSha } from "../detect/base.js";
 import type { Diagnostic, RecoveryTrial, Report, Settings } from "../model/index.js";
@@ -12,7 +11,6 @@ import { outputRedactor } from "../util/redact.js";
 import type { RootDecision } from "../verdict/new-roots.js";
 import type { SkillDecision, SkillOutcomeInput } from "../verdict/skill.js";
 import { buildReport, type ReportInput } from "./assemble.js";
-import { armChecks, type JobTrials } from "./confirm.js";
 import type { Detection } from "./detect.js";
 import type { FirstBatch } from "./first-batch.js";
 import { type SkillPlan, trialsFor } from "./jobs.js";
@@ -72,7 +70,6 @@ export function assembleReport(
   run: RunContext,
   outcomes: SkillOutcomeInput[],
   decisions: SkillDecision[],
-  runs: JobTrials[],
   ledger: TrialLedger,
 ): Report {
   const { settings, checkout } = run;
@@ -91,7 +88,6 @@ export function assembleReport(
       preExistingErrors: run.repositoryErrors.preExisting,
       cost: ledger.cost,
       runErrors: ledger.runErrors,
-      attribution: attributeRoots(armChecks(runs, "head")),
       records: [...ledger.records.values()],
       trees: checkoutsOf(settings, checkout),
       scope: run.detected.scope,

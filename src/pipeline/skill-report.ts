@@ -3,7 +3,6 @@
  * decided for it (src/verdict/skill.ts): each part by a pure builder (transcripts, gates, robustness, evidence,
  * cost), composed by `buildSkill` in the report's key order.
  */
-import { attributeRoots } from "../attribute/roots.js";
 import { agentNameOf } from "../detect/copies.js";
 import { levelsOf } from "../grade/levels.js";
 import { summariseRobustness } from "../grade/robustness.js";
@@ -64,7 +63,7 @@ export function buildSkill(
     blockingRoots: decided.blockingRoots,
     newRoots: decided.newRoots,
     // Cascades counted: a check skipped because its dependency failed is a failed check of its root.
-    failedChecks: attributeRoots(o.headChecks).failedChecks,
+    failedChecks: decision.attribution.failedChecks,
     errors: failures.errors,
     verdict: decided.verdict,
     reasons: skillReasons(o, decided),

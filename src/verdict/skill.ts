@@ -4,6 +4,7 @@
  * The report stage (src/pipeline/skill-report.ts) only writes down what was decided here.
  */
 import { isRouterOnlyAgent } from "../agents/registry.js";
+import { type Attribution, attributeRoots } from "../attribute/roots.js";
 import type { SkillChangeInfo } from "../detect/changes.js";
 import { summariseDiscriminator } from "../grade/discriminator.js";
 import { checkLockstep } from "../grade/lockstep.js";
@@ -60,8 +61,10 @@ interface SkillDecisionContext {
   checkouts?: { head: string; base?: string };
 }
 
-/** What was decided for one skill: the figures its verdict read, its trials' errors, and the verdict. */
+/** What was decided for one skill: its roots, the figures its verdict read, its trials' errors, and the verdict. */
 export interface SkillDecision {
+  /** The head checks attributed to roots, once: the report's failed checks and the run's figures read it. */
+  attribution: Attribution;
   batteries: BatterySummaries;
   failures: TrialFailures;
   verdict: SkillVerdict;
@@ -81,7 +84,8 @@ export function decideSkills(
 function decideSkill(o: SkillOutcomeInput, c: SkillDecisionContext): SkillDecision {
   const batteries = batterySummaries(o, c.settings.agent.adapter);
   const failures = trialErrors(o);
-  return { batteries, failures, verdict: decideSkillVerdict(verdictInput(o, c, batteries, failures)) };
+  const verdict = decideSkillVerdict(verdictInput(o, c, batteries, failures));
+  return { attribution: attributeRoots(o.headChecks), batteries, failures, verdict };
 }
 
 export interface BatterySummaries {
