@@ -78,9 +78,7 @@ export async function runHarvest(
   const lookup = assertionLookup(assertionRegistry);
   const found = discoverRepository(settings.repoDir, {
     profile: settings.profile,
-    globs: settings.config.skills?.globs,
-    include: settings.config.skills?.include,
-    exclude: settings.config.skills?.exclude,
+    ...settings.skills,
     assertionTypes: lookup,
   });
   const skills = selectSkills(found.skills, settings.skillsFilter, o.promptsFile);

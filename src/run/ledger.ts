@@ -10,7 +10,6 @@ import type { Forecast, Settings, TrialRecord, TrialRequest } from "../model/ind
 import { buildForecast, type PlannedRequest } from "../plan/forecast.js";
 import { uniqueByKey } from "../plan/job.js";
 import { cacheKey } from "../plan/keys.js";
-import { DEFAULT_BUDGET } from "../settings/defaults.js";
 import { mapLimited } from "../util/slots.js";
 import { TrialCache } from "./cache.js";
 import { type RunCost, runTrials } from "./runner.js";
@@ -25,6 +24,22 @@ export interface LedgerRound {
   ms: number;
   concurrency: { ceiling: number; lowest: number; cuts: number };
 }
+
+/** What the run stage reads of the settings, and nothing else (resolved up front, `resolveSettings`). */
+export type LedgerSettings = Pick<
+  Settings,
+  | "agent"
+  | "repoDir"
+  | "concurrency"
+  | "timeoutMs"
+  | "cache"
+  | "budget"
+  | "budgetSource"
+  | "env"
+  | "seed"
+  | "record"
+  | "logger"
+>;
 
 export class TrialLedger {
   readonly records = new Map<string, TrialRecord>();
@@ -50,7 +65,7 @@ export class TrialLedger {
   private stopped: string | undefined;
 
   constructor(
-    private readonly settings: Settings,
+    private readonly settings: LedgerSettings,
     private readonly opts: { agentDir: string },
   ) {
     this.identity = settings.agent.adapter;
@@ -80,7 +95,7 @@ export class TrialLedger {
         cache: settings.cache,
         budget: this.remainingBudget(),
         logger: settings.logger,
-        extraEnv: settings.config.env,
+        extraEnv: settings.env,
         seed: settings.seed,
         label,
       }),
@@ -166,7 +181,6 @@ export class TrialLedger {
     const { identity, live } = await this.adapter();
     const cached = await this.storedKeys(planned.map((p) => p.request));
     const usage = settings.cache.enabled ? await readRecordedUsage(settings.cache.dir, identity) : {};
-    const configured = settings.config.budget;
     return buildForecast({
       planned,
       cached,
@@ -174,9 +188,7 @@ export class TrialLedger {
       identity,
       usage,
       budget: settings.budget,
-      budgetSource: configured
-        ? `${settings.policy.file ?? "the configuration"}`
-        : `the default: ${DEFAULT_BUDGET.maxAgentCalls} calls, $${DEFAULT_BUDGET.maxUsd}`,
+      budgetSource: settings.budgetSource,
       ...confirmation,
     });
   }
