@@ -6,7 +6,7 @@ import "../agents/index.js";
 import { createAgent } from "../agents/registry.js";
 import { writeRecordings } from "../agents/replay.js";
 import { errorResult } from "../agents/result.js";
-import type { Forecast, Settings, TrialRecord, TrialRequest } from "../model/index.js";
+import type { Forecast, Settings, TrialRecord, TrialRequest, TrialRound } from "../model/index.js";
 import { buildForecast, type PlannedRequest } from "../plan/forecast.js";
 import { uniqueByKey } from "../plan/job.js";
 import { cacheKey } from "../plan/keys.js";
@@ -14,16 +14,6 @@ import { mapLimited } from "../util/slots.js";
 import { TrialCache } from "./cache.js";
 import { type RunCost, runTrials } from "./runner.js";
 import { readRecordedUsage, recordUsage } from "./usage-ledger.js";
-
-/** One batch of trials as the report shows it. */
-export interface LedgerRound {
-  label: string;
-  trials: number;
-  agentCalls: number;
-  cacheHits: number;
-  ms: number;
-  concurrency: { ceiling: number; lowest: number; cuts: number };
-}
 
 /** What the run stage reads of the settings, and nothing else (resolved up front, `resolveSettings`). */
 export type LedgerSettings = Pick<
@@ -56,7 +46,7 @@ export class TrialLedger {
   /** Run-level errors (the budget stopped the run …). */
   readonly runErrors: string[] = [];
   /** Each batch that ran (first batch, confirmation rounds): what a PR waited for, in rounds of agent calls. */
-  readonly rounds: LedgerRound[] = [];
+  readonly rounds: TrialRound[] = [];
   identity: string;
   /** Whether the adapter's trials are live agent calls (set by `adapter()`; a replay is not). */
   private live = false;
