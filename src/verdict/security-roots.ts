@@ -47,7 +47,7 @@ function addedIn(head: Skill, base: Skill | undefined, trees: Trees | undefined)
 
 export function securityRoots(
   o: SecurityRootsInput,
-  settings: Settings,
+  settings: Pick<Settings, "verdict" | "security">,
   trees: Trees | undefined,
   checkouts?: { head: string; base?: string },
 ): Root[] {
@@ -66,7 +66,7 @@ export function securityRoots(
 function staticRoots(
   o: SecurityRootsInput,
   skill: Skill,
-  settings: Settings,
+  settings: Pick<Settings, "verdict" | "security">,
   trees: Trees | undefined,
   checkouts: { head: string; base?: string } | undefined,
 ): Root[] {
@@ -116,7 +116,7 @@ const STATIC_TITLE: Record<StaticFinding["class"], string> = {
 function behaviourRoots(
   o: SecurityRootsInput,
   skill: Skill,
-  settings: Settings,
+  settings: Pick<Settings, "verdict" | "security">,
   trees: Trees | undefined,
 ): Root[] {
   const trials = (arm: "head" | "base", ran: Ran): ObservedTrial[] =>

@@ -52,9 +52,15 @@ export interface SkillOutcomeInput {
   deeper?: { headPerCase?: Record<string, number>; basePerCase?: Record<string, number> };
 }
 
+/** The settings a skill's verdict reads, and nothing else. */
+export type VerdictSettings = Pick<
+  Settings,
+  "agent" | "base" | "thresholds" | "verdict" | "override" | "security"
+>;
+
 /** What every skill's decision reads besides its outcome. */
 interface SkillDecisionContext {
-  settings: Settings;
+  settings: VerdictSettings;
   /** Both checkouts as the suite comparison reads them. */
   trees: Trees | undefined;
   /** Both checkouts' folders (the static review reads a skill folder's files in full). */
@@ -72,7 +78,7 @@ export interface SkillDecision {
 
 /** Every skill's decision, in the outcomes' order; each file of both checkouts is hashed once, in full. */
 export function decideSkills(
-  settings: Settings,
+  settings: VerdictSettings,
   outcomes: readonly SkillOutcomeInput[],
   checkouts: { head: string; base?: string } | undefined,
 ): SkillDecision[] {
@@ -227,7 +233,11 @@ function trialErrors(o: SkillOutcomeInput): TrialFailures {
  * Thresholds by the trusted policy: the config's, overridden by the base suite's meta.json (a sweep: the
  * checkout's). A suite new in this PR may raise a threshold above the config's, never lower it.
  */
-function trustedThresholds(settings: Settings, head: Suite | undefined, base: Suite | undefined): Thresholds {
+function trustedThresholds(
+  settings: Pick<Settings, "base" | "thresholds">,
+  head: Suite | undefined,
+  base: Suite | undefined,
+): Thresholds {
   if (!settings.base) return { ...settings.thresholds, ...(head?.meta.thresholds ?? {}) };
   if (base) return { ...settings.thresholds, ...base.meta.thresholds };
   const out: Thresholds = { ...settings.thresholds };
