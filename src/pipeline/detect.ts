@@ -35,7 +35,7 @@ export interface Detection {
 }
 
 /** A `Discover` bound to the settings' profile, globs and assertion types. */
-export function discoverWith(settings: Settings): Discover {
+export function discoverWith(settings: Pick<Settings, "profile" | "skills" | "judge">): Discover {
   const lookup = assertionLookup(assertionRegistry);
   return (dir, reuse) => {
     const found = discoverRepository(dir, {
