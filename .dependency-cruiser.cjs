@@ -2,8 +2,7 @@
  * The layers of docs/ARCHITECTURE.md, checked (`npm run lint:layers`, and test/architecture/layers.test.ts in
  * `npm test`). A module may import its own layer and the layers below it, never one above: the pipeline's stages in
  * their order (detect → plan → run → grade → attribute → verdict → report), the shared records and helpers under
- * them, the orchestrators (harvest, pipeline, github, the entry points) over them. The arrows that still run back
- * up are listed in .dependency-cruiser-known-violations.json, so no new one can land; each is to be removed.
+ * them, the orchestrators (harvest, pipeline, github, the entry points) over them. No arrow back up is excused.
  */
 
 /** Bottom to top. A layer is a list of path patterns (regular expressions over paths from the repository root). */

@@ -5,6 +5,7 @@
  * child evaluates only the code and dependencies (fast-check, sql.js, the parser, postcss) of the gate it
  * runs: child start-up is paid once per gate run.
  */
+import type { GateChildSpec } from "../src/sandbox/types.js";
 import type { GateId } from "./ids.js";
 
 /**
@@ -18,7 +19,7 @@ import type { GateId } from "./ids.js";
  * more than all its queries. Complexity times the module and keeps the full JIT, as its wall-clock rule
  * and the stability figures of `npm run bench` assume.
  */
-export const CHILD_V8_FLAGS: Readonly<Record<GateId, readonly string[]>> = {
+const CHILD_V8_FLAGS: Readonly<Record<GateId, readonly string[]>> = {
   analytics: ["--max-opt=2"],
   boundary: ["--max-opt=2"],
   complexity: [],
@@ -84,4 +85,13 @@ export function calleeName(gate: GateId, exportName: string | undefined, fnName:
  * `--require`: it runs before `--frozen-intrinsics` freezes the built-ins, so instruments on them (the
  * complexity gate's counters on Array and Map methods) are installed for good, and the module cannot remove them.
  */
-export const CHILD_PRELOAD: Readonly<Partial<Record<GateId, true>>> = { complexity: true };
+const CHILD_PRELOAD: Readonly<Partial<Record<GateId, true>>> = { complexity: true };
+
+/** What the sandbox needs to start gate `gate`'s child, handed to it as data (it imports nothing from gates/). */
+export function childSpec(gate: GateId): GateChildSpec {
+  return {
+    v8Flags: CHILD_V8_FLAGS[gate],
+    preload: CHILD_PRELOAD[gate] === true,
+    defaultExports: GATE_CONTRACTS[gate].defaultExports,
+  };
+}

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ChildGone, runSandboxSession } from "../src/sandbox/index.js";
 import type { SandboxFailure, SandboxOutcome } from "../src/sandbox/types.js";
-import { calleeName, GATE_CONTRACTS, GATE_RUN_COST_MS } from "./catalog.js";
+import { calleeName, childSpec, GATE_CONTRACTS, GATE_RUN_COST_MS } from "./catalog.js";
 import { GATE_IDS, type GateId, isGateId } from "./ids.js";
 import { validateGateOptions } from "./options.js";
 import type { GateCheck, GateJudge, GateOutput, GateResult, JudgeContext, ProbeSession } from "./types.js";
@@ -148,7 +148,7 @@ export async function runGateSeeds(
   }
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GATE_TIMEOUT_MS * (seeds.length > 1 ? 4 : 1);
   const outcome: SandboxOutcome<GateResult[]> = await runSandboxSession(
-    { kind: "gate", gate, module: modulePath, export: opts.export, options },
+    { kind: "gate", gate, module: modulePath, export: opts.export, options, child: childSpec(gate) },
     { timeoutMs, memoryMb: opts.memoryMb ?? DEFAULT_GATE_MEMORY_MB },
     { cwd: opts.cwd, root: opts.root, priority: GATE_RUN_COST_MS[gate] * seeds.length },
     async (child) => {

@@ -6,7 +6,10 @@
  * - a judge (`gates/<id>/index.ts`), run in skillgate's own process: it plans the probes, validates every
  *   observation against the gate's schema and makes every pass/fail decision.
  */
+import type { ChildCollector } from "../src/sandbox/types.js";
 import type { GateId } from "./ids.js";
+
+export type { GateInput, ProbeRunner } from "../src/sandbox/types.js";
 
 export interface GateCheck {
   id: string;
@@ -28,35 +31,9 @@ export interface GateOutput {
   metrics?: Record<string, unknown>;
 }
 
-/** Child side: what a collector probes, an export of the module or (for gates reading files) its text. */
-export type GateInput =
-  | {
-      kind: "export";
-      name: string;
-      value: unknown;
-      /** All exports (e.g. a custom input builder). */
-      module: Record<string, unknown>;
-    }
-  | { kind: "file"; path: string; text: string };
-
-interface CollectContext {
-  options: Record<string, unknown>;
-  modulePath: string;
-  assets: { sqlWasm: string };
-}
-
-/** Child side: runs one probe (as sent by the judge) and returns its observation (JSON-serialisable). */
-export type ProbeRunner = (probe: unknown) => unknown;
-
-export interface GateCollector {
+/** Child side: the collector's contract is the sandbox's (it serves any collector); here its id is a gate's. */
+export interface GateCollector extends ChildCollector {
   id: GateId;
-  /**
-   * Optional: start slow set-up that does not depend on the module (e.g. compiling a WebAssembly database)
-   * while the child loads the module; called before any untrusted code runs. Must not throw.
-   */
-  prepare?(ctx: Pick<CollectContext, "assets" | "options">): void;
-  /** Called once the module is loaded; returns the probe runner (which may be async). */
-  start(input: GateInput, ctx: CollectContext): ProbeRunner | Promise<ProbeRunner>;
 }
 
 /** Parent side: asks the child to run probes; resolves with one schema-valid observation per probe. */

@@ -5,8 +5,8 @@
  */
 import { checkoutBase } from "./detect/base.js";
 import { judgeFor } from "./grade/command-judge.js";
+import type { GradeOptions } from "./grade/job.js";
 import type { Forecast, Report, Settings } from "./model/index.js";
-import type { GradeOptions } from "./pipeline/arm.js";
 import { checkCommands } from "./pipeline/command-preflight.js";
 import { confirmRoots } from "./pipeline/confirm.js";
 import { detectChanges, detectHead, discoverWith, type Scope, sparseBaseOf } from "./pipeline/detect.js";
@@ -17,15 +17,16 @@ import {
   planFirstBatch,
   runFirstBatch,
 } from "./pipeline/first-batch.js";
-import { decideIsolation } from "./pipeline/isolation.js";
 import { armsOf, planJobs, repositoryErrorsOf } from "./pipeline/jobs.js";
-import { TrialLedger } from "./pipeline/ledger.js";
 import { storedNoise } from "./pipeline/noise.js";
-import { assembleReport, skillOutcomes } from "./pipeline/outcomes.js";
+import { assembleReport, checkoutsOf, skillOutcomes } from "./pipeline/outcomes.js";
 import { renderForecast } from "./plan/forecast.js";
+import { decideIsolation } from "./run/isolation.js";
+import { TrialLedger } from "./run/ledger.js";
 import { isolation } from "./sandbox/isolation/detect.js";
 import type { StoredNoise } from "./verdict/noise.js";
 import type { PowerShape } from "./verdict/power.js";
+import { decideSkills } from "./verdict/skill.js";
 import { VERSION } from "./version.js";
 
 /** The whole run for `settings`; the report it returns has passed the redactor (secrets never leave). */
@@ -113,7 +114,9 @@ async function pipeline(
     const outcomes = skillOutcomes(settings, plans, { batch, recovery, decisions }, ledger, !!arms.base);
     await ledger.recordUsage();
     const run = { settings, started, detected, checkout, repositoryErrors, isolation: confinement.report };
-    const report = assembleReport(run, outcomes, batch.runs, ledger);
+    // Every skill's verdict and suite diff, decided before the report is written.
+    const decided = decideSkills(settings, outcomes, checkoutsOf(settings, checkout));
+    const report = assembleReport(run, outcomes, decided, ledger);
     report.forecast = forecast;
     report.rounds = ledger.rounds;
     return { report, forecast, scope };

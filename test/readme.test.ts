@@ -181,7 +181,6 @@ describe("the commands the README and docs/ print", () => {
     for (const f of [
       "package.json",
       ".dependency-cruiser.cjs",
-      ".dependency-cruiser-known-violations.json",
       "action.yml",
       "bench",
       "test", // the bench's fuzz section imports its harness from test/; demo:claude its scripted model

@@ -159,6 +159,10 @@ function attributeTrial(checks: CheckResult[]): TrialAttribution {
   };
 }
 
+/** Order of roots and tallies: by key. */
+const byKey = (a: { key: string }, b: { key: string }): number =>
+  a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+
 /** Groups checks into trials, attributes each trial, and groups roots by check id across the trials of a mode. */
 export function attributeRoots(checks: CheckResult[]): Attribution {
   const trials = new Map<string, CheckResult[]>();
@@ -225,15 +229,30 @@ export function attributeRoots(checks: CheckResult[]): Attribution {
       for (const id of t.cascades.get(r.checkId) ?? []) cascaded.get(key)!.add(id);
     }
   }
-  const out = [...roots.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const out = [...roots.values()].sort(byKey);
   for (const r of out) {
     r.failedTrials.sort((a, b) => a - b);
     r.erroredTrials.sort((a, b) => a - b);
     r.trials = tallies.get(r.key)!.observed;
     r.cascaded = [...cascaded.get(r.key)!].sort();
   }
-  const checkTallies = [...tallies.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const checkTallies = [...tallies.values()].sort(byKey);
   return { roots: out, failedChecks, perTrial, checks: checkTallies };
+}
+
+/**
+ * Attributions of disjoint checks (one per skill: a trial never spans two skills) as one, without attributing any
+ * trial again: the same as `attributeRoots` over all their checks.
+ */
+export function mergeAttributions(parts: readonly Attribution[]): Attribution {
+  return {
+    roots: parts.flatMap((p) => p.roots).sort(byKey),
+    failedChecks: parts.reduce((n, p) => n + p.failedChecks, 0),
+    perTrial: parts
+      .flatMap((p) => p.perTrial)
+      .sort((a, b) => (a.trialKey < b.trialKey ? -1 : a.trialKey > b.trialKey ? 1 : 0)),
+    checks: parts.flatMap((p) => p.checks).sort(byKey),
+  };
 }
 
 /** Mean failed checks and mean roots per trial: the seed paper's 6.34 → 2.65 compression, for our runs. */

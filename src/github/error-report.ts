@@ -4,7 +4,7 @@
  */
 import { InputError } from "../model/diagnostics.js";
 import type { Report, Verdict } from "../model/report.js";
-import { IsolationRefused } from "../pipeline/isolation.js";
+import { IsolationRefused } from "../run/isolation.js";
 import { VERSION } from "../version.js";
 import { USAGE_EXIT } from "./action-deps.js";
 import type { ActionContext } from "./context.js";

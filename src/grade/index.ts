@@ -10,12 +10,5 @@ export type { GateResult, GradeServices } from "./ports.js";
 export { summariseRobustness, tierOf } from "./robustness.js";
 export { defaultServices } from "./services.js";
 export { rate, wilson } from "./stats.js";
-export {
-  confusionTable,
-  crossSkillQueries,
-  gradeTriggerTrial,
-  summariseTrigger,
-  triggerCheckId,
-  triggerQueries,
-} from "./trigger.js";
+export { confusionTable, gradeTriggerTrial, summariseTrigger } from "./trigger.js";
 export { evaluateCondition, placeholderNames, resolvePlaceholders } from "./vars.js";

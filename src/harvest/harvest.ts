@@ -13,6 +13,7 @@ import { SEED_EVALS_DIR, skillOwnsFile } from "../detect/touched.js";
 import "../grade/assertions/index.js";
 import * as assertionRegistry from "../grade/assertions/registry.js";
 import { judgeFor } from "../grade/command-judge.js";
+import { gradeJob, templateJob } from "../grade/job.js";
 import type { Judge } from "../grade/judge.js";
 import { resolveCaseVars, resolveVars } from "../grade/oracle.js";
 import {
@@ -30,10 +31,10 @@ import {
   type TrialRecord,
   type TrialRequest,
 } from "../model/index.js";
-import { type Arm, gradeJob, makeJob, planJob, type SkillJob, templateJob } from "../pipeline/arm.js";
-import { decideIsolation } from "../pipeline/isolation.js";
-import { TrialLedger } from "../pipeline/ledger.js";
 import { renderForecast } from "../plan/forecast.js";
+import { type Arm, makeJob, planJob, type SkillJob } from "../plan/job.js";
+import { decideIsolation } from "../run/isolation.js";
+import { TrialLedger } from "../run/ledger.js";
 import { isolation } from "../sandbox/isolation/detect.js";
 import { outputRedactor } from "../util/redact.js";
 import { VERSION } from "../version.js";
@@ -77,9 +78,7 @@ export async function runHarvest(
   const lookup = assertionLookup(assertionRegistry);
   const found = discoverRepository(settings.repoDir, {
     profile: settings.profile,
-    globs: settings.config.skills?.globs,
-    include: settings.config.skills?.include,
-    exclude: settings.config.skills?.exclude,
+    ...settings.skills,
     assertionTypes: lookup,
   });
   const skills = selectSkills(found.skills, settings.skillsFilter, o.promptsFile);

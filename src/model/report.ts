@@ -8,6 +8,23 @@ import type { TrialErrorKind, TrialMode } from "./trial.js";
 /** Which side of the comparison a trial ran on: the PR head, or the base it is compared with. */
 export type ArmName = "head" | "base";
 
+/** One batch of trials as the report shows it (`Report.rounds`). */
+export interface TrialRound {
+  label: string;
+  /** The look a confirmation batch fed (2–4): units' batches of one look run side by side, looks one after another. */
+  look?: number;
+  trials: number;
+  agentCalls: number;
+  cacheHits: number;
+  ms: number;
+  concurrency: { ceiling: number; lowest: number; cuts: number };
+}
+
+/** A trial's transcript id in the report (`<arm>/<mode>/<caseId>/<trial>`), which security roots cite too. */
+export function transcriptId(arm: ArmName, mode: string, caseId: string, trial: number): string {
+  return `${arm}/${mode}/${caseId}/${trial}`;
+}
+
 export type Verdict = "pass" | "fail" | "error";
 
 /**
@@ -562,16 +579,7 @@ export interface Report {
    * agent latency per round at enough concurrency. `concurrency`: agent calls at once (the ceiling, and the lowest
    * rate limits pushed it to).
    */
-  rounds?: {
-    label: string;
-    /** The look a confirmation batch fed (2–4): units' batches of one look run side by side, looks one after another. */
-    look?: number;
-    trials: number;
-    agentCalls: number;
-    cacheHits: number;
-    ms: number;
-    concurrency: { ceiling: number; lowest: number; cuts: number };
-  }[];
+  rounds?: TrialRound[];
   /** What the run expected to spend before it started. */
   forecast?: Forecast;
   /**

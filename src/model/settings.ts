@@ -94,6 +94,10 @@ export interface Settings {
   base?: BaseSource;
   /** Only skills whose name or path matches (sweeps, `--skills`). */
   skillsFilter?: string;
+  /** Where discovery looks for skills (the config's `skills:`). */
+  skills: { globs?: string[]; include?: string[]; exclude?: string[] };
+  /** Names of variables of the runner's environment an agent receives (the config's `env:`). */
+  env: string[];
   agent: AgentConfig;
   /**
    * The agent matrix of the trusted config (`agents:`): every cell, and the names this run evaluates (all, or those
@@ -122,6 +126,8 @@ export interface Settings {
   shard?: { index: number; total: number };
   cache: { enabled: boolean; dir: string };
   budget: Budget;
+  /** Where `budget` comes from, as the forecast names it: the config file, or the default's figures. */
+  budgetSource: string;
   thresholds: Thresholds;
   verdict: VerdictPolicy;
   /** Where the policy (config and meta.json thresholds/trials) was read from, and how the PR's differs. */

@@ -1,21 +1,18 @@
 /**
- * The report stage: every skill's part (skill-report.ts) and the repository's roots (repository-roots.ts)
- * combined into one `Report` with the run's verdict, figures and context.
+ * The report stage: every skill's part (skill-report.ts, from its outcome and the verdict stage's decision) and
+ * the repository's roots (repository-roots.ts) combined into one `Report` with the run's verdict, figures and context.
  */
-import type { Attribution } from "../attribute/roots.js";
-import { compressionStats } from "../attribute/roots.js";
+import { compressionStats, mergeAttributions } from "../attribute/roots.js";
 import { levelsOf } from "../grade/levels.js";
 import { confusionTable } from "../grade/trigger.js";
 import type { Diagnostic, Report, Root, Settings, SkillReport, TrialRecord } from "../model/index.js";
 import { MAX_DETAIL_CHARS_PER_REPORT } from "../report/transcripts.js";
 import { combineVerdicts, isNewRoot } from "../verdict/decide.js";
+import type { SkillDecision, SkillOutcomeInput } from "../verdict/skill.js";
 import { VERSION } from "../version.js";
-import { checkoutTree } from "./checkout-tree.js";
 import { prDiff } from "./pr-diff.js";
 import { rootsOfPolicy, sortRoots, validationRoots } from "./repository-roots.js";
-import { buildSkill, type SkillOutcomeInput } from "./skill-report.js";
-
-export type { SkillOutcomeInput } from "./skill-report.js";
+import { buildSkill } from "./skill-report.js";
 
 export interface ReportInput {
   settings: Settings;
@@ -25,6 +22,8 @@ export interface ReportInput {
   head: { ref?: string; sha?: string };
   base?: { ref?: string; sha?: string; tip?: string; dir?: string };
   outcomes: SkillOutcomeInput[];
+  /** What the verdict stage decided for each outcome, in the same order (`decideSkills`). */
+  decisions: SkillDecision[];
   diagnostics: Diagnostic[];
   /** Validation errors in files no evaluated skill owns (a duplicate SKILL.md, a stray suite file): each blocks. */
   repositoryErrors?: Diagnostic[];
@@ -32,7 +31,6 @@ export interface ReportInput {
   preExistingErrors?: Diagnostic[];
   cost: Report["cost"];
   runErrors: string[];
-  attribution: Attribution;
   records: TrialRecord[];
   /** The head and base checkouts, for comparing the files a suite names (predicates, oracle scripts, fixtures). */
   trees?: { head: string; base?: string };
@@ -77,7 +75,7 @@ export function buildReport(input: ReportInput): Report {
     blockingRoots: sortRoots(allRoots.filter((r) => r.blocking)),
     newRoots: sortRoots(allRoots.filter(isNewRoot)),
     diagnostics: input.diagnostics,
-    stats: runStats(input.attribution),
+    stats: runStats(input.decisions),
     ...(levels.length ? { levels } : {}),
     cost: input.cost,
     errors: input.runErrors,
@@ -99,16 +97,9 @@ function changesPart(input: ReportInput): Pick<Report, "changes"> {
 
 /** Every evaluated skill's part, in the outcomes' order. */
 function buildSkills(input: ReportInput): SkillReport[] {
-  // Both checkouts as the suite comparison reads them: each file hashed once, in full.
-  const trees = input.trees && { head: checkoutTree(input.trees.head), base: checkoutTree(input.trees.base) };
   // One detail budget for the transcripts of the whole report, spent on the most telling trials first.
-  const context = {
-    settings: input.settings,
-    trees,
-    ...(input.trees ? { checkouts: input.trees } : {}),
-    transcriptBudget: { chars: MAX_DETAIL_CHARS_PER_REPORT },
-  };
-  return input.outcomes.map((o) => buildSkill(o, context));
+  const context = { transcriptBudget: { chars: MAX_DETAIL_CHARS_PER_REPORT } };
+  return input.outcomes.map((o, i) => buildSkill(o, input.decisions[i]!, context));
 }
 
 /** Where the policy came from, the maintainer's override, and the repository's own roots. */
@@ -122,9 +113,9 @@ function policyPart(settings: Settings, roots: Root[]): Report["policy"] {
   };
 }
 
-/** Failed checks against roots: how much attribution compressed the failures. */
-function runStats(attribution: Attribution): Report["stats"] {
-  const c = compressionStats(attribution);
+/** Failed checks against roots: how much attribution compressed the failures (each skill's, attributed once). */
+function runStats(decisions: readonly SkillDecision[]): Report["stats"] {
+  const c = compressionStats(mergeAttributions(decisions.map((d) => d.attribution)));
   return {
     failedChecks: c.failedChecks,
     roots: c.roots,

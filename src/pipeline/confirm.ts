@@ -3,15 +3,17 @@
  * trials on suspects: decide → plan → run → grade → decide again, until every root is decided. The planning of
  * which trials a `ConfirmationRequest` needs, per skill job and arm, is pure over the jobs and trials so far.
  */
+
+import { type GradeOptions, gradeJob } from "../grade/job.js";
 import type { CheckResult, Settings, TrialRequest } from "../model/index.js";
+import { type Arm, planJob, type SkillJob } from "../plan/job.js";
+import type { TrialLedger } from "../run/ledger.js";
 import {
   type ConfirmationBatch,
   type ConfirmationRequest,
   RootDecider,
   type RootDecision,
 } from "../verdict/new-roots.js";
-import { type Arm, type GradeOptions, gradeJob, planJob, type SkillJob } from "./arm.js";
-import type { TrialLedger } from "./ledger.js";
 
 /** One job's trials so far (first batch and confirmations) and their graded checks. */
 export interface JobTrials {
@@ -84,7 +86,7 @@ function planConfirmation(
 }
 
 /** The graded checks of every job of one arm. */
-export function armChecks(runs: JobTrials[], arm: Arm["name"]): CheckResult[] {
+function armChecks(runs: JobTrials[], arm: Arm["name"]): CheckResult[] {
   return runs.filter((r) => r.job.arm.name === arm).flatMap((r) => r.checks);
 }
 

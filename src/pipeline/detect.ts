@@ -35,15 +35,13 @@ export interface Detection {
 }
 
 /** A `Discover` bound to the settings' profile, globs and assertion types. */
-export function discoverWith(settings: Settings): Discover {
+export function discoverWith(settings: Pick<Settings, "profile" | "skills" | "judge">): Discover {
   const lookup = assertionLookup(assertionRegistry);
   return (dir, reuse) => {
     const found = discoverRepository(dir, {
       reuse,
       profile: settings.profile,
-      globs: settings.config.skills?.globs,
-      include: settings.config.skills?.include,
-      exclude: settings.config.skills?.exclude,
+      ...settings.skills,
       assertionTypes: lookup,
     });
     // Without a judge, natural-language checks are not graded; a case left with none is an error of that case.
@@ -118,7 +116,7 @@ function noSkillFound(settings: Settings, head: Discovery, withBase: boolean): I
   const outside = head.outsideGlobs;
   return new InputError(
     outside.length > 0
-      ? `no skill found in ${where} within the configured skills globs (${(settings.config.skills?.globs ?? []).join(", ") || "include/exclude"}); ${outside.length} SKILL.md file(s) lie outside them (${outside.slice(0, 3).join(", ")}${outside.length > 3 ? ", …" : ""})`
+      ? `no skill found in ${where} within the configured skills globs (${(settings.skills.globs ?? []).join(", ") || "include/exclude"}); ${outside.length} SKILL.md file(s) lie outside them (${outside.slice(0, 3).join(", ")}${outside.length > 3 ? ", …" : ""})`
       : `no skill found in ${where}: no SKILL.md file anywhere (git-ignored, vendored and node_modules folders are not read); point --repo / working-directory at the repository`,
   );
 }

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { summariseDiscriminator } from "../grade/discriminator.js";
 import type { Settings } from "../model/index.js";
 import { writeSkillCreatorExports } from "../report/exports.js";
+import type { TrialLedger } from "../run/ledger.js";
 import type { JobTrials } from "./confirm.js";
 import type { SkillPlan } from "./jobs.js";
-import type { TrialLedger } from "./ledger.js";
 
 /** One export folder per skill whose discriminator battery ran in the head arm, under `settings.outputs.exports`. */
 export async function writeExports(

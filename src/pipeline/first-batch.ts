@@ -2,15 +2,17 @@
  * The pipeline's first batch: every job's planned trials (with the stored base trials a PR reads), their forecast,
  * then run (or refused over the budget) and graded, and the robustness probes' recovery rounds.
  */
+
+import { type GradeOptions, gradeJob } from "../grade/job.js";
 import type { CheckResult, Forecast, RecoveryTrial, Settings, TrialRequest } from "../model/index.js";
 import { batteryOf } from "../plan/forecast.js";
+import { planJob, type SkillJob } from "../plan/job.js";
+import type { TrialLedger } from "../run/ledger.js";
 import { DEFAULT_BASE_DEPTH } from "../settings/defaults.js";
 import { BASE_TRIALS_PER_HEAD_TRIAL } from "../verdict/policy.js";
 import type { PowerShape } from "../verdict/power.js";
-import { type GradeOptions, gradeJob, planJob, type SkillJob } from "./arm.js";
 import type { JobTrials } from "./confirm.js";
 import { type SkillPlan, trialsFor } from "./jobs.js";
-import type { TrialLedger } from "./ledger.js";
 import { recoverProbes } from "./recovery.js";
 import { addStoredTrials, type StoredDepth } from "./stored.js";
 

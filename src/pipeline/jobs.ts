@@ -6,10 +6,11 @@ import type { BaseCheckout } from "../detect/base.js";
 import type { SkillChangeInfo } from "../detect/changes.js";
 import { splitSkillProblems } from "../detect/part-problems.js";
 import { skillOwnsFile } from "../detect/touched.js";
+import { templateJob } from "../grade/job.js";
 import { resolveCaseVars, resolveVars } from "../grade/oracle.js";
 import type { Diagnostic, Settings, Skill } from "../model/index.js";
+import { type Arm, makeJob, type QueryCaps, type SkillJob } from "../plan/job.js";
 import { type BaseSide, splitPreExisting } from "../verdict/pre-existing.js";
-import { type Arm, makeJob, type QueryCaps, type SkillJob, templateJob } from "./arm.js";
 import type { Detection } from "./detect.js";
 
 /** The checkouts a run compares: the head, and the base in a PR. */

@@ -3,12 +3,13 @@
  * read) and each skill's noise floor reported (`verdict/noise.ts`). The arm read is the one a PR's verdict stands
  * on: the base of a compared skill, the head of a sweep (the default branch itself).
  */
+
+import { type GradeOptions, gradeJob } from "../grade/job.js";
 import type { Settings } from "../model/index.js";
+import type { TrialLedger } from "../run/ledger.js";
 import { type StoredNoise, skillNoise } from "../verdict/noise.js";
-import { type GradeOptions, gradeJob } from "./arm.js";
 import type { JobTrials } from "./confirm.js";
 import { type FirstBatch, shapeOf } from "./first-batch.js";
-import type { TrialLedger } from "./ledger.js";
 
 /** Skill-mode trials per case among `requests`: the fewest any case has. */
 function fewestPerCase(requests: JobTrials["requests"]): number {

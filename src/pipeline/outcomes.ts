@@ -2,19 +2,18 @@
  * The pipeline's last stage: each skill's outcome (its checks, decisions, trials and records per arm) and the
  * report built over them, redacted.
  */
-import { attributeRoots } from "../attribute/roots.js";
 import type { BaseCheckout } from "../detect/base.js";
 import { headSha } from "../detect/base.js";
 import type { Diagnostic, RecoveryTrial, Report, Settings } from "../model/index.js";
+import type { SkillJob } from "../plan/job.js";
+import type { TrialLedger } from "../run/ledger.js";
 import { outputRedactor } from "../util/redact.js";
 import type { RootDecision } from "../verdict/new-roots.js";
-import type { SkillJob } from "./arm.js";
-import { buildReport, type ReportInput, type SkillOutcomeInput } from "./assemble.js";
-import { armChecks, type JobTrials } from "./confirm.js";
+import type { SkillDecision, SkillOutcomeInput } from "../verdict/skill.js";
+import { buildReport, type ReportInput } from "./assemble.js";
 import type { Detection } from "./detect.js";
 import type { FirstBatch } from "./first-batch.js";
 import { type SkillPlan, trialsFor } from "./jobs.js";
-import type { TrialLedger } from "./ledger.js";
 
 /** What every trial and decision of the run came to, per skill. */
 export interface RunResults {
@@ -70,7 +69,7 @@ export interface RunContext {
 export function assembleReport(
   run: RunContext,
   outcomes: SkillOutcomeInput[],
-  runs: JobTrials[],
+  decisions: SkillDecision[],
   ledger: TrialLedger,
 ): Report {
   const { settings, checkout } = run;
@@ -83,18 +82,26 @@ export function assembleReport(
       head: { sha: headSha(settings.repoDir) },
       base: checkout ? baseOf(settings, checkout) : undefined,
       outcomes,
+      decisions,
       diagnostics: run.detected.head.diagnostics,
       repositoryErrors: run.repositoryErrors.introduced,
       preExistingErrors: run.repositoryErrors.preExisting,
       cost: ledger.cost,
       runErrors: ledger.runErrors,
-      attribution: attributeRoots(armChecks(runs, "head")),
       records: [...ledger.records.values()],
-      trees: { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) },
+      trees: checkoutsOf(settings, checkout),
       scope: run.detected.scope,
       isolation: run.isolation,
     }),
   );
+}
+
+/** The checkouts a run compares: the head's, and the base's in a PR. */
+export function checkoutsOf(
+  settings: Settings,
+  checkout: BaseCheckout | undefined,
+): { head: string; base?: string } {
+  return { head: settings.repoDir, ...(checkout ? { base: checkout.dir } : {}) };
 }
 
 /** The base the report names: the merge base, and the branch's tip when it differs. */

@@ -10,8 +10,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { CheckResult, RecoveryTrial, TrialRecord, TrialRequest } from "../model/index.js";
+import type { SkillJob } from "../plan/job.js";
 import { sha256Hex, trialKey } from "../plan/keys.js";
-import type { SkillJob } from "./arm.js";
 
 const RECOVERY_ROUNDS = 3;
 /** Longest answer quoted back to the agent. */

@@ -6,9 +6,9 @@
  * are cached take part (a replay stores nothing).
  */
 import type { TrialRequest } from "../model/index.js";
-import { planJob } from "./arm.js";
+import { planJob } from "../plan/job.js";
+import type { TrialLedger } from "../run/ledger.js";
 import type { JobTrials } from "./confirm.js";
-import type { TrialLedger } from "./ledger.js";
 
 /** Per skill and case: the trials the first batch holds where it holds more than planned (the deepened arm's). */
 export type StoredDepth = Map<string, Record<string, number>>;

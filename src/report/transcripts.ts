@@ -15,6 +15,7 @@ import type {
   TrialRequest,
   TrialTranscript,
 } from "../model/index.js";
+import { transcriptId } from "../model/index.js";
 
 /** Longest prompt kept per trial. */
 const MAX_PROMPT_CHARS = 4_000;
@@ -42,10 +43,6 @@ export interface RanTrial {
   request: TrialRequest;
   record: TrialRecord | undefined;
   checks: CheckResult[];
-}
-
-export function transcriptId(arm: ArmName, mode: string, caseId: string, trial: number): string {
-  return `${arm}/${mode}/${caseId}/${trial}`;
 }
 
 /** The transcript a check was graded on. A trigger check's case is `trigger`; its trial's case is the query id. */

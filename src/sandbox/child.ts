@@ -15,14 +15,12 @@ import { readSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
-import { CHILD_V8_FLAGS, GATE_CONTRACTS } from "../../gates/catalog.js";
-import { type GateId, isGateId } from "../../gates/ids.js";
-import type { GateCollector, GateInput, ProbeRunner } from "../../gates/types.js";
 import { hardenRealm } from "./harden.js";
 import { MAC_KEY_BYTES, macSigner } from "./mac.js";
 import type { ChildEnvelope, ChildMessage, ProbeAnswer, ProbeRequest } from "./protocol.js";
 import { RESULT_FD } from "./protocol.js";
 import { describeThrown } from "./tagged.js";
+import type { ChildCollector, GateInput, ProbeRunner } from "./types.js";
 
 // Captured before any untrusted code runs: the module may replace these on `fs`, `process` or the global.
 const stringify = JSON.stringify;
@@ -180,17 +178,17 @@ function resolveExport(
 }
 
 /** The collector its module exports (the one exported object whose `id` is the gate's). */
-export function pickCollector(mod: Record<string, unknown>, id: GateId): GateCollector {
+export function pickCollector(mod: Record<string, unknown>, id: string): ChildCollector {
   const found = Object.values(mod).filter(
-    (v): v is GateCollector =>
+    (v): v is ChildCollector =>
       typeof v === "object" &&
       v !== null &&
-      (v as GateCollector).id === id &&
-      typeof (v as GateCollector).start === "function",
+      (v as ChildCollector).id === id &&
+      typeof (v as ChildCollector).start === "function",
   );
   if (found.length !== 1)
     throw new Error(`gates/${id}/probe.ts exports ${found.length} collectors with id '${id}'`);
-  return found[0] as GateCollector;
+  return found[0] as ChildCollector;
 }
 
 /** Imports the collector module of the gate this child was built for. */
@@ -217,20 +215,19 @@ async function serveGate(
   served: Served,
   stdin: StdinReader,
 ): Promise<void> {
-  if (!isGateId(task.gate)) throw new LoadError(`unknown gate '${task.gate}'`);
   if (task.gate !== served.id || !served.load)
     throw new LoadError(`this sandbox child runs gate '${served.id ?? "none"}', not '${task.gate}'`);
   const id = task.gate;
-  for (const flag of CHILD_V8_FLAGS[id]) v8.setFlagsFromString(flag);
+  // The gate's child specification comes with the task (the parent's, read before any untrusted code).
+  for (const flag of task.child.v8Flags) v8.setFlagsFromString(flag);
   const collector = pickCollector(await served.load(), id);
   const options = task.options ?? {};
   const ctx = { options, modulePath: envelope.modulePath, assets: envelope.assets };
   collector.prepare?.({ assets: envelope.assets, options });
   hardenRealm();
-  const contract = GATE_CONTRACTS[id];
   if (!envelope.compiled) throw new LoadError(`gate '${id}' cannot load this file type`);
   const mod = await loadModule(envelope.compiled);
-  const picked = resolveExport(mod, task.export, contract.defaultExports);
+  const picked = resolveExport(mod, task.export, task.child.defaultExports);
   const input: GateInput = { kind: "export", ...picked, module: mod };
   const run: ProbeRunner = await collector.start(input, ctx);
   send({ type: "loaded", export: picked.name, fnName: functionName(picked.value) });

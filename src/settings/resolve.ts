@@ -157,6 +157,12 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     config,
     base,
     skillsFilter: raw.skills || undefined,
+    skills: {
+      globs: config.skills?.globs,
+      include: config.skills?.include,
+      exclude: config.skills?.exclude,
+    },
+    env: config.env ?? [],
     agent,
     ...(matrix ? { matrix } : {}),
     judge: config.judge,
@@ -179,6 +185,9 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     },
     // A required check must not spend without limit: a base config without `budget` gets the default one.
     budget: config.budget ?? { ...DEFAULT_BUDGET },
+    budgetSource: config.budget
+      ? (policy.file ?? "the configuration")
+      : `the default: ${DEFAULT_BUDGET.maxAgentCalls} calls, $${DEFAULT_BUDGET.maxUsd}`,
     thresholds: config.thresholds ?? {},
     verdict: { ...DEFAULTS.verdict, ...config.verdict },
     policy,

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { attributeRoots, compressionStats, formatCompression } from "../../src/attribute/roots.js";
+import {
+  attributeRoots,
+  compressionStats,
+  formatCompression,
+  mergeAttributions,
+} from "../../src/attribute/roots.js";
 import { check } from "./make-checks.js";
 
 describe("attributeRoots", () => {
@@ -135,5 +140,25 @@ describe("attributeRoots", () => {
     expect(formatCompression(compressionStats(a))).toBe(
       "4 failed check(s) over 2 trial(s) → 2 root(s): mean 2.00 failed checks per trial compress to 1.00 roots (seed paper: 6.34 → 2.65)",
     );
+  });
+
+  it("merges the skills' attributions into what attributing all their checks at once gives (the run's figures)", () => {
+    const skill = (name: string, trials: number) =>
+      Array.from({ length: trials }, (_, t) => [
+        check("c/trial-ok", t % 3 === 0 ? "fail" : "pass", { skill: name, trial: t }),
+        check("c/a", t % 2 ? "fail" : "pass", { skill: name, trial: t }),
+        check("c/b", "skipped", {
+          skill: name,
+          trial: t,
+          dependsOn: ["c/a"],
+          skipReason: "dependency failed",
+        }),
+        check("trigger/fire/0", t === 1 ? "fail" : "pass", { skill: name, trial: t, mode: "trigger" }),
+      ]).flat();
+    const parts = [skill("zeta", 4), skill("alpha", 3), skill("mid", 5)];
+    const merged = mergeAttributions(parts.map(attributeRoots));
+    expect(merged).toEqual(attributeRoots(parts.flat()));
+    expect(compressionStats(merged)).toEqual(compressionStats(attributeRoots(parts.flat())));
+    expect(mergeAttributions([])).toEqual(attributeRoots([]));
   });
 });

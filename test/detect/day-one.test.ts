@@ -13,7 +13,7 @@ import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { classifyChanges } from "../../src/detect/changes.js";
 import { discoverRepository } from "../../src/detect/discover.js";
 import { gradeTriggerTrial } from "../../src/grade/trigger.js";
-import { type Arm, makeJob, planJob } from "../../src/pipeline/arm.js";
+import { type Arm, makeJob, planJob } from "../../src/plan/job.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import type { Diagnostic, Skill } from "../../src/model/index.js";

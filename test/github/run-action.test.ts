@@ -9,8 +9,8 @@ import { commentMarker } from "../../src/github/comment.js";
 import { type ActionDeps, type EvaluationContext, runAction } from "../../src/github/run-action.js";
 import type { Report } from "../../src/model/report.js";
 import type { Settings } from "../../src/model/settings.js";
-import { decideIsolation } from "../../src/pipeline/isolation.js";
 import { exitCodeFor } from "../../src/report/exit-codes.js";
+import { decideIsolation } from "../../src/run/isolation.js";
 import type { RawOptions } from "../../src/settings/resolve.js";
 import { type ArtifactService, startArtifactService } from "../support/artifact-service.js";
 import {

@@ -6,17 +6,12 @@ import { describe, expect, it } from "vitest";
 import { createLexicalAdapter } from "../../src/agents/lexical.js";
 import { summariseDiscriminator } from "../../src/grade/discriminator.js";
 import { gradeTrial } from "../../src/grade/grade-trial.js";
-import {
-  confusionTable,
-  crossSkillQueries,
-  gradeTriggerTrial,
-  summariseTrigger,
-  triggerQueries,
-} from "../../src/grade/trigger.js";
+import { confusionTable, gradeTriggerTrial, summariseTrigger } from "../../src/grade/trigger.js";
 import type { AgentRunContext } from "../../src/model/agent.js";
 import type { CheckResult } from "../../src/model/check.js";
 import type { IndexedTriggerQuery, TriggerSet } from "../../src/model/suite.js";
 import type { TrialRecord } from "../../src/model/trial.js";
+import { crossSkillQueries, triggerQueries } from "../../src/plan/queries.js";
 import { caseA, runBattery } from "./battery-fixture.js";
 import { asrt, mkCase, mkSuite, mkTrial } from "./helpers.js";
 

@@ -7,13 +7,13 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { routingKeyChanges } from "../../src/detect/changes.js";
-import { crossSkillQueries, shouldFirePrompts, triggerCheckId } from "../../src/grade/trigger.js";
 import type { Report } from "../../src/model/index.js";
 import {
   rankCompetitorPrompts,
   selectCasePrompts,
   selectCompetitorPrompts,
 } from "../../src/plan/competitors.js";
+import { crossSkillQueries, shouldFirePrompts, triggerCheckId } from "../../src/plan/queries.js";
 import { comparePolicies, readConfig } from "../../src/settings/policy.js";
 import { writeRepo } from "../support/repo-files.js";
 import { runCli } from "../support/run-cli.js";

@@ -14,9 +14,9 @@ import { discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as assertionRegistry from "../../src/grade/assertions/registry.js";
 import { gradeTrial } from "../../src/grade/grade-trial.js";
-import { triggerCheckId, triggerQueries } from "../../src/grade/trigger.js";
 import type { Skill, TrialRecord, TrialRequest } from "../../src/model/index.js";
 import { planTrials } from "../../src/plan/plan.js";
+import { triggerCheckId, triggerQueries } from "../../src/plan/queries.js";
 import { type RunOptions, runTrials } from "../../src/run/runner.js";
 import {
   apiError,

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Report, Settings } from "../../src/model/index.js";
-import { IsolationRefused, REQUIRED_ISOLATION } from "../../src/pipeline/isolation.js";
 import { runPipeline } from "../../src/pipeline.js";
+import { IsolationRefused, REQUIRED_ISOLATION } from "../../src/run/isolation.js";
 import { isolation } from "../../src/sandbox/isolation/detect.js";
 import { resolveSettings } from "../../src/settings/resolve.js";
 import { splitCentsClaudeFiles, writeRepo } from "../support/repo-files.js";

@@ -1,7 +1,8 @@
 /** Battery summaries built the way the pipeline builds them, from per-trial checks, for verdict tests. */
 import { summariseDiscriminator } from "../../src/grade/discriminator.js";
-import { summariseTrigger, triggerQueries } from "../../src/grade/trigger.js";
+import { summariseTrigger } from "../../src/grade/trigger.js";
 import type { CheckResult, TriggerSummary } from "../../src/model/index.js";
+import { triggerQueries } from "../../src/plan/queries.js";
 import { check } from "../attribute/make-checks.js";
 
 /** Trigger runs: per should-fire query `[fired, runs]`, and per should-not-fire query the same. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import type { TreeView } from "../verdict/dependencies.js";
+import type { TreeView } from "./dependencies.js";
 
 /** Bytes hashed per read: files are compared whole, never cut, and never held in memory whole. */
 const HASH_CHUNK_BYTES = 1024 * 1024;

@@ -6,29 +6,32 @@ import "../agents/index.js";
 import { createAgent } from "../agents/registry.js";
 import { writeRecordings } from "../agents/replay.js";
 import { errorResult } from "../agents/result.js";
-import type { Forecast, Settings, TrialRecord, TrialRequest } from "../model/index.js";
+import type { Forecast, Settings, TrialRecord, TrialRequest, TrialRound } from "../model/index.js";
 import { buildForecast, type PlannedRequest } from "../plan/forecast.js";
+import { uniqueByKey } from "../plan/job.js";
 import { cacheKey } from "../plan/keys.js";
-import { AdaptiveLimit } from "../run/adaptive-limit.js";
-import { BudgetTracker } from "../run/budget.js";
-import { TrialCache } from "../run/cache.js";
-import { type RunCost, runTrials, type SharedRunLimits } from "../run/runner.js";
-import { readRecordedUsage, recordUsage } from "../run/usage-ledger.js";
-import { DEFAULT_BUDGET } from "../settings/defaults.js";
 import { mapLimited } from "../util/slots.js";
-import { uniqueByKey } from "./arm.js";
+import { AdaptiveLimit } from "./adaptive-limit.js";
+import { BudgetTracker } from "./budget.js";
+import { TrialCache } from "./cache.js";
+import { type RunCost, runTrials, type SharedRunLimits } from "./runner.js";
+import { readRecordedUsage, recordUsage } from "./usage-ledger.js";
 
-/** One batch of trials as the report shows it. */
-export interface LedgerRound {
-  label: string;
-  /** The look a confirmation batch fed (units' batches of one look may run side by side). */
-  look?: number;
-  trials: number;
-  agentCalls: number;
-  cacheHits: number;
-  ms: number;
-  concurrency: { ceiling: number; lowest: number; cuts: number };
-}
+/** What the run stage reads of the settings, and nothing else (resolved up front, `resolveSettings`). */
+export type LedgerSettings = Pick<
+  Settings,
+  | "agent"
+  | "repoDir"
+  | "concurrency"
+  | "timeoutMs"
+  | "cache"
+  | "budget"
+  | "budgetSource"
+  | "env"
+  | "seed"
+  | "record"
+  | "logger"
+>;
 
 export class TrialLedger {
   readonly records = new Map<string, TrialRecord>();
@@ -45,7 +48,7 @@ export class TrialLedger {
   /** Run-level errors (the budget stopped the run …). */
   readonly runErrors: string[] = [];
   /** Each batch that ran (first batch, confirmation rounds): what a PR waited for, in rounds of agent calls. */
-  readonly rounds: LedgerRound[] = [];
+  readonly rounds: TrialRound[] = [];
   identity: string;
   /** Whether the adapter's trials are live agent calls (set by `adapter()`; a replay is not). */
   private live = false;
@@ -56,7 +59,7 @@ export class TrialLedger {
   private readonly shared: SharedRunLimits;
 
   constructor(
-    private readonly settings: Settings,
+    private readonly settings: LedgerSettings,
     private readonly opts: { agentDir: string },
   ) {
     this.identity = settings.agent.adapter;
@@ -96,7 +99,7 @@ export class TrialLedger {
         budget: settings.budget,
         shared: this.shared,
         logger: settings.logger,
-        extraEnv: settings.config.env,
+        extraEnv: settings.env,
         seed: settings.seed,
         label,
       });
@@ -186,7 +189,6 @@ export class TrialLedger {
     const { identity, live } = await this.adapter();
     const cached = await this.storedKeys(planned.map((p) => p.request));
     const usage = settings.cache.enabled ? await readRecordedUsage(settings.cache.dir, identity) : {};
-    const configured = settings.config.budget;
     return buildForecast({
       planned,
       cached,
@@ -194,9 +196,7 @@ export class TrialLedger {
       identity,
       usage,
       budget: settings.budget,
-      budgetSource: configured
-        ? `${settings.policy.file ?? "the configuration"}`
-        : `the default: ${DEFAULT_BUDGET.maxAgentCalls} calls, $${DEFAULT_BUDGET.maxUsd}`,
+      budgetSource: settings.budgetSource,
       ...confirmation,
     });
   }

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IsolationReport, Logger } from "../../src/model/index.js";
-import { decideIsolation, IsolationRefused } from "../../src/pipeline/isolation.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import { mergeReports } from "../../src/report/merge.js";
 import { renderTerminal } from "../../src/report/terminal.js";
+import { decideIsolation, IsolationRefused } from "../../src/run/isolation.js";
 import { resolveSettings } from "../../src/settings/resolve.js";
 import { makeReport } from "../github/fixtures.js";
 

@@ -5,13 +5,19 @@
 
 import { join } from "node:path";
 import { agentNameOf } from "../detect/copies.js";
-import type { Root, Settings, Skill, TrialRecord, TrialRequest } from "../model/index.js";
-import { transcriptId } from "../report/transcripts.js";
+import {
+  type Root,
+  type Settings,
+  type Skill,
+  type TrialRecord,
+  type TrialRequest,
+  transcriptId,
+} from "../model/index.js";
 import { reviewSkillFolder } from "../review/folder.js";
 import type { StaticFinding } from "../review/static-review.js";
 import { type AddedLine, addedLines } from "../util/added-lines.js";
-import { allowed, type ObservedTrial, riskyActionRoots } from "../verdict/behaviour.js";
-import type { Trees } from "../verdict/dependencies.js";
+import { allowed, type ObservedTrial, riskyActionRoots } from "./behaviour.js";
+import type { Trees } from "./dependencies.js";
 
 type Ran = { request: TrialRequest; record: TrialRecord }[];
 
@@ -41,7 +47,7 @@ function addedIn(head: Skill, base: Skill | undefined, trees: Trees | undefined)
 
 export function securityRoots(
   o: SecurityRootsInput,
-  settings: Settings,
+  settings: Pick<Settings, "verdict" | "security">,
   trees: Trees | undefined,
   checkouts?: { head: string; base?: string },
 ): Root[] {
@@ -60,7 +66,7 @@ export function securityRoots(
 function staticRoots(
   o: SecurityRootsInput,
   skill: Skill,
-  settings: Settings,
+  settings: Pick<Settings, "verdict" | "security">,
   trees: Trees | undefined,
   checkouts: { head: string; base?: string } | undefined,
 ): Root[] {
@@ -110,7 +116,7 @@ const STATIC_TITLE: Record<StaticFinding["class"], string> = {
 function behaviourRoots(
   o: SecurityRootsInput,
   skill: Skill,
-  settings: Settings,
+  settings: Pick<Settings, "verdict" | "security">,
   trees: Trees | undefined,
 ): Root[] {
   const trials = (arm: "head" | "base", ran: Ran): ObservedTrial[] =>

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkoutTree } from "../../src/pipeline/checkout-tree.js";
+import { checkoutTree } from "../../src/verdict/checkout-tree.js";
 
 const dirs: string[] = [];
 const temp = () => {
