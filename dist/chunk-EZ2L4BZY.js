@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{H as a,I as b,J as c,K as d}from"./chunk-WGASJME7.js";import"./chunk-2QNNKPWQ.js";import"./chunk-EVFGY3GY.js";import"./chunk-F4LWVQGY.js";import"./chunk-IMXJCBDE.js";import"./chunk-AUMSDTJ4.js";import"./chunk-PSP3JVTI.js";import"./chunk-TZA6JPXG.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{c as evidenceDisagreements,b as recomputeDecisions,a as toEvidence,d as verdictDisagreements};
