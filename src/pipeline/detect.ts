@@ -14,6 +14,7 @@ import { type Discovery, discoverRepository, type ReuseUnchanged } from "../dete
 import { skillLayout } from "../detect/layout.js";
 import { withoutJudge } from "../detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "../detect/outside-globs.js";
+import { targetFindings, withoutRepeats } from "../detect/targets/index.js";
 import "../grade/assertions/index.js";
 import { nearDuplicateWarnings } from "../detect/lexical-router.js";
 import * as assertionRegistry from "../grade/assertions/registry.js";
@@ -48,6 +49,9 @@ export function discoverWith(settings: Settings): Discover {
     });
     // Without a judge, natural-language checks are not graded; a case left with none is an error of that case.
     if (!settings.judge) found.diagnostics.push(...withoutJudge(found.skills));
+    // The base's targets: what a client it names refuses is an error on both sides (new vs pre-existing).
+    const findings = targetFindings(found.skills, settings.targets);
+    found.diagnostics = [...withoutRepeats(found.diagnostics, findings), ...findings];
     return found;
   };
 }
