@@ -59,7 +59,10 @@ describe("targets: in the config", () => {
   it("is checked against its schema: an unknown target is an error at its line", async () => {
     const v = await validate(repo("copilot", "targets: [copilot, cursor]\n"));
     expect(v.code).toBe(2);
-    expect(v.diagnostics.find((d) => d.severity === "error")).toMatchObject({ file: ".skillgate.yml", line: 1 });
+    expect(v.diagnostics.find((d) => d.severity === "error")).toMatchObject({
+      file: ".skillgate.yml",
+      line: 1,
+    });
   });
 
   it("validate says which targets it checked", async () => {
@@ -76,7 +79,9 @@ describe("allowed keys and value types per target", () => {
       "error skills/brand-voice/SKILL.md:5",
     ]);
     // The profile's warnings at those keys are not said twice.
-    expect(v.diagnostics.filter((d) => d.line === 4 && d.file === "skills/brand-voice/SKILL.md")).toHaveLength(1);
+    expect(
+      v.diagnostics.filter((d) => d.line === 4 && d.file === "skills/brand-voice/SKILL.md"),
+    ).toHaveLength(1);
     const cc = await validate(repo("claude-api", "targets: [claude-code]\n"));
     expect(cc.errors).toBe(0);
     expect(targetCodes(cc)).toEqual([]);
@@ -95,7 +100,8 @@ describe("allowed keys and value types per target", () => {
   it("gh-skill: name must equal its folder", async () => {
     const v = await validate(
       repo("gh-skill", "targets: [gh-skill]\n", {
-        "skills/tagger/SKILL.md": "---\nname: release-tagger\ndescription: Tags releases. Use for tags.\n---\nTag.\n",
+        "skills/tagger/SKILL.md":
+          "---\nname: release-tagger\ndescription: Tags releases. Use for tags.\n---\nTag.\n",
       }),
     );
     expect(located(v, "target/gh-skill-name-folder")).toEqual(["error skills/tagger/SKILL.md:2"]);
@@ -113,7 +119,9 @@ describe("allowed keys and value types per target", () => {
 
   it("codex: a missing description is an error (Claude Code reads the body's first paragraph instead)", async () => {
     const v = await validate(
-      repo("codex", "targets: [codex]\n", { ".agents/skills/bare/SKILL.md": "---\nname: bare\n---\nDoes bare things.\n" }),
+      repo("codex", "targets: [codex]\n", {
+        ".agents/skills/bare/SKILL.md": "---\nname: bare\n---\nDoes bare things.\n",
+      }),
     );
     expect(located(v, "target/codex-missing")).toEqual(["error .agents/skills/bare/SKILL.md:2"]);
   });

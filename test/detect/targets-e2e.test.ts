@@ -1,0 +1,131 @@
+/**
+ * Issue #43, "Targets", through the bundled CLI: `targets:` in the base's .skillgate.yml decides which clients'
+ * rules a PR's skills are held to. `validate` names each finding at file:line; in a run, frontmatter a named target
+ * refuses is an error of that skill before any trial, read from the base's policy (the PR's own config cannot drop
+ * a target); a rule of a client that is not a target is no error.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundledDist } from "../support/dist.js";
+import { writeRepo } from "../support/repo-files.js";
+
+const FIXTURES = join(import.meta.dirname, "../fixtures/targets");
+const scratch: string[] = [];
+afterAll(() => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+
+let dist: string;
+beforeAll(async () => {
+  dist = await bundledDist();
+}, 180_000);
+
+const cli = (args: string[]) =>
+  execa(process.execPath, [join(dist, "cli.js"), ...args, ...(args[0] === "run" ? ["--no-color"] : [])], {
+    reject: false,
+    env: { ...process.env, SKILLGATE_ISOLATION: "none" },
+  });
+
+function repo(files: Record<string, string>, from?: string): string {
+  const dir = writeRepo(files, "sg-targets-e2e-", from && join(FIXTURES, from));
+  scratch.push(dir);
+  return dir;
+}
+
+const AGENT = 'require("node:fs").readFileSync(0, "utf8");\nprocess.stdout.write("done");\n';
+const config = (targets: string) =>
+  `agent:\n  adapter: command\n  command: node agent.js\ntrials: 1\ncache: {enabled: false}\ntargets: [${targets}]\n`;
+const BRAND =
+  "---\nname: brand-voice\ndescription: Rewrites copy in the company's voice. Use for marketing text.\n";
+
+describe("validate through dist/", () => {
+  it("gh-skill: a list-valued allowed-tools is an error at its line; Claude Code accepts it", async () => {
+    const published = await cli([
+      "validate",
+      "--repo",
+      repo({ ".skillgate.yml": "targets: [gh-skill]\n" }, "gh-skill"),
+    ]);
+    expect(published.exitCode).toBe(2);
+    expect(published.stdout).toMatch(
+      /skills\/changelog\/SKILL\.md:5:3: error: `allowed-tools` is a list, which Claude Code reads but gh skill publish refuses it/,
+    );
+    expect(published.stdout).toMatch(/checked under the claude-code profile for gh-skill: 2 error\(s\)/);
+    const claude = await cli([
+      "validate",
+      "--repo",
+      repo({ ".skillgate.yml": "targets: [claude-code]\n" }, "gh-skill"),
+    ]);
+    expect(claude.exitCode).toBe(0);
+    expect(claude.stdout).toMatch(/skills\/changelog\/SKILL\.md:5:3: warning: `allowed-tools` as a list/);
+  }, 120_000);
+
+  it("claude-code: the line where the 1,536-character listing cuts a description is a warning", async () => {
+    const v = await cli([
+      "validate",
+      "--repo",
+      repo({ ".skillgate.yml": "targets: [claude-code]\n" }, "claude-code"),
+    ]);
+    expect(v.exitCode).toBe(0);
+    expect(v.stdout).toMatch(
+      /\.claude\/skills\/release-notes\/SKILL\.md:20:3: warning: Claude Code lists description \+ when_to_use up to 1,536 characters/,
+    );
+  }, 120_000);
+
+  it("codex: folders it does not read and skills past its list are warnings, a skill it does not load an error", async () => {
+    const v = await cli([
+      "validate",
+      "--repo",
+      repo({ ".skillgate.yml": "agent: {adapter: codex}\n" }, "codex"),
+    ]);
+    expect(v.exitCode).toBe(2);
+    expect(v.stdout).toMatch(
+      /\.agents\/skills\/slo-advisor\/SKILL\.md:3:14: error: description is 1091 characters/,
+    );
+    expect(v.stdout).toMatch(
+      /\.claude\/skills\/legacy-deploy\/SKILL\.md:1:1: warning: none of the targets loads skills from \.claude\/skills\//,
+    );
+    expect(v.stdout).toMatch(
+      /\.agents\/skills\/zones-helper\/SKILL\.md:3:14: warning: Codex's skill list is 8,742 characters/,
+    );
+  }, 120_000);
+});
+
+describe("a run holds a PR to the base's targets", () => {
+  const base = () =>
+    repo({
+      ".skillgate.yml": config("claude-api"),
+      "agent.js": AGENT,
+      "skills/brand-voice/SKILL.md": `${BRAND}---\nShort sentences.\n`,
+    });
+
+  it("a key the upload refuses, added by the PR, is an error at its line before any trial", async () => {
+    const head = repo({
+      ".skillgate.yml": config("claude-code"), // the PR's own config cannot drop the target
+      "agent.js": AGENT,
+      "skills/brand-voice/SKILL.md": `${BRAND}version: 2.0.0\n---\nShort sentences.\n`,
+    });
+    const r = await cli(["run", "--repo", head, "--base-dir", base()]);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).toMatch(/skills\/brand-voice\/SKILL\.md:4/);
+    expect(r.stdout).toMatch(/refuses the skill/);
+    expect(r.stdout).not.toMatch(/agent calls [1-9]/);
+  }, 120_000);
+
+  it("the same key is no error when the base writes for Claude Code only", async () => {
+    const claudeBase = repo({
+      ".skillgate.yml": config("claude-code"),
+      "agent.js": AGENT,
+      "skills/brand-voice/SKILL.md": `${BRAND}---\nShort sentences.\n`,
+    });
+    const head = repo({
+      ".skillgate.yml": config("claude-code"),
+      "agent.js": AGENT,
+      "skills/brand-voice/SKILL.md": `${BRAND}version: 2.0.0\n---\nShort sentences.\n`,
+    });
+    const r = await cli(["run", "--repo", head, "--base-dir", claudeBase]);
+    expect(r.stdout).not.toMatch(/refuses the skill/);
+    expect(r.stdout).not.toMatch(/SKILL\.md:4:1: error/);
+  }, 120_000);
+});
