@@ -19,8 +19,12 @@ export function resolveTargets(config: SkillgateConfig): Target[] {
   return harnesses.size > 0 ? [...harnesses] : ["claude-code"];
 }
 
-/** The targets a PR's config drops from the base's: their rules would no longer be errors (a loosening). */
+/**
+ * The targets a PR's `targets:` drops from the base's: their rules would no longer be errors (a loosening). Only
+ * an explicit `targets:` on either side counts: a changed agent is compared as such.
+ */
 export function droppedTargets(base: SkillgateConfig, head: SkillgateConfig): Target[] {
+  if (!base.targets && !head.targets) return [];
   const now = new Set(resolveTargets(head));
   return resolveTargets(base).filter((t) => !now.has(t));
 }
