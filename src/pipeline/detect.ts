@@ -14,11 +14,11 @@ import { type Discovery, discoverRepository, type ReuseUnchanged } from "../dete
 import { skillLayout } from "../detect/layout.js";
 import { withoutJudge } from "../detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "../detect/outside-globs.js";
-import { targetFindings, withoutRepeats } from "../detect/targets/index.js";
+import { crowdedOutRoots, targetFindings, withoutRepeats } from "../detect/targets/index.js";
 import "../grade/assertions/index.js";
 import { nearDuplicateWarnings } from "../detect/lexical-router.js";
 import * as assertionRegistry from "../grade/assertions/registry.js";
-import { InputError, type Report, type Settings } from "../model/index.js";
+import { InputError, type Report, type Root, type Settings } from "../model/index.js";
 import { assignShard } from "../plan/shard.js";
 import { appendAll } from "../util/append.js";
 
@@ -33,6 +33,8 @@ export interface Detection {
   base?: Discovery;
   changes: SkillChangeInfo[];
   scope: Scope;
+  /** Roots of the PR's change to what a target lists (a sibling pushed out of Codex's capped skill list). */
+  listingRoots: Root[];
 }
 
 /** A `Discover` bound to the settings' profile, globs and assertion types. */
@@ -114,7 +116,15 @@ export function detectChanges(
   // Nothing found is a misconfiguration (a wrong folder, wrong globs), never a clean pass.
   if (head.skills.length === 0 && (base?.skills.length ?? 0) === 0)
     throw noSkillFound(settings, head, !!checkout);
-  return { head, base, changes, scope: scopeOf(settings, head, changes, beforeShard, !!checkout) };
+  const listingRoots =
+    base && settings.targets.includes("codex") ? crowdedOutRoots(head.skills, base.skills) : [];
+  return {
+    head,
+    base,
+    changes,
+    scope: scopeOf(settings, head, changes, beforeShard, !!checkout),
+    listingRoots,
+  };
 }
 
 function noSkillFound(settings: Settings, head: Discovery, withBase: boolean): InputError {

@@ -4,10 +4,11 @@
  * refuses is an error of that skill before any trial, read from the base's policy (the PR's own config cannot drop
  * a target); a rule of a client that is not a target is no error.
  */
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Report } from "../../src/model/index.js";
 import { bundledDist } from "../support/dist.js";
 import { writeRepo } from "../support/repo-files.js";
 
@@ -128,4 +129,42 @@ describe("a run holds a PR to the base's targets", () => {
     expect(r.stdout).not.toMatch(/refuses the skill/);
     expect(r.stdout).not.toMatch(/SKILL\.md:4:1: error/);
   }, 120_000);
+});
+
+describe("a description edit that pushes a sibling out of Codex's capped list", () => {
+  /** Seven skills whose lines fill most of Codex's 8,000-character list, and `alpha` first in name order. */
+  const skills = (alpha: string): Record<string, string> => {
+    const files: Record<string, string> = {
+      ".agents/skills/alpha/SKILL.md": `---\nname: alpha\ndescription: ${alpha}\n---\nDo alpha.\n`,
+    };
+    for (const n of ["bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]) {
+      const text = `Handles ${n} requests of the warehouse service. `.repeat(20).trim();
+      files[`.agents/skills/${n}/SKILL.md`] = `---\nname: ${n}\ndescription: ${text}\n---\nDo ${n}.\n`;
+    }
+    return files;
+  };
+  const short = "Answers alpha questions. Use for alpha.";
+  const long = `${short} ${"It also covers the alpha settings, the alpha reports and the alpha exports. ".repeat(10).trim()}`;
+
+  it("is a routing root at the edited description's line when codex is a target", async () => {
+    const base = repo({ ".skillgate.yml": config("codex"), "agent.js": AGENT, ...skills(short) });
+    const head = repo({ ".skillgate.yml": config("codex"), "agent.js": AGENT, ...skills(long) });
+    const json = join(head, "report.json");
+    const r = await cli(["run", "--repo", head, "--base-dir", base, "--json", json]);
+    expect(r.exitCode).not.toBe(0);
+    const report = JSON.parse(readFileSync(json, "utf8")) as Report;
+    const root = report.blockingRoots.find((x) => x.id.startsWith("trigger/codex-catalogue/"));
+    expect(root).toMatchObject({ file: ".agents/skills/alpha/SKILL.md", line: 3, kind: "trigger" });
+    expect(root!.title).toMatch(/no longer holds hotel/);
+    expect(r.stdout).toMatch(/alpha\/SKILL\.md:3/);
+  }, 180_000);
+
+  it("is no root when the base does not write for Codex", async () => {
+    const base = repo({ ".skillgate.yml": config("claude-code"), "agent.js": AGENT, ...skills(short) });
+    const head = repo({ ".skillgate.yml": config("claude-code"), "agent.js": AGENT, ...skills(long) });
+    const json = join(head, "report.json");
+    await cli(["run", "--repo", head, "--base-dir", base, "--json", json]);
+    const report = JSON.parse(readFileSync(json, "utf8")) as Report;
+    expect(report.blockingRoots.some((x) => x.id.startsWith("trigger/codex-catalogue/"))).toBe(false);
+  }, 180_000);
 });

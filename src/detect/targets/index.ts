@@ -8,6 +8,7 @@ import { folderFindings } from "./folders.js";
 import { FrontmatterLines, frontmatterFindings } from "./frontmatter.js";
 import { codexListing, listingFindings } from "./listing.js";
 
+export { crowdedOutRoots } from "./crowding.js";
 export { skillsFolderOf } from "./folders.js";
 export { FrontmatterLines } from "./frontmatter.js";
 export { codexCatalogue, codexFit, codexLine } from "./listing.js";
