@@ -168,3 +168,47 @@ describe("a description edit that pushes a sibling out of Codex's capped list", 
     expect(report.blockingRoots.some((x) => x.id.startsWith("trigger/codex-catalogue/"))).toBe(false);
   }, 180_000);
 });
+
+describe("name precedence: a personal skill of the runner never shadows the skill a PR changes", () => {
+  it("trials run with a HOME of their own: the runner's ~/.claude/skills/<name> is not there", async () => {
+    // Claude Code resolves a name enterprise > personal > project: were the runner's HOME the agent's, this personal
+    // copy would be the skill the trials measure.
+    const home = repo({
+      ".claude/skills/brand-voice/SKILL.md": `${BRAND}---\nThe runner's own copy.\n`,
+    });
+    const probe =
+      'const fs = require("node:fs"); fs.readFileSync(0, "utf8");\n' +
+      'const personal = require("node:path").join(process.env.HOME || "", ".claude/skills/brand-voice/SKILL.md");\n' +
+      'process.stdout.write(fs.existsSync(personal) ? "personal copy visible" : "project skill only");\n';
+    const dir = repo({
+      ".skillgate.yml": config("claude-code"),
+      "agent.js": probe,
+      ".claude/skills/brand-voice/SKILL.md": `${BRAND}---\nShort sentences.\n`,
+      ".claude/skills/brand-voice/evals/meta.json": JSON.stringify({
+        skillVersion: "1",
+        suiteVersion: "1",
+        trials: 1,
+      }),
+      ".claude/skills/brand-voice/evals/prompts/home.json": JSON.stringify({
+        id: "home",
+        prompt: "Rewrite: we are happy to help.",
+        assertions: [{ id: "project-only", type: "contains", value: "project skill only" }],
+      }),
+    });
+    const json = join(dir, "report.json");
+    await execa(
+      process.execPath,
+      [join(dist, "cli.js"), "run", "--repo", dir, "--json", json, "--no-color"],
+      {
+        reject: false,
+        env: { ...process.env, SKILLGATE_ISOLATION: "none", HOME: home },
+      },
+    );
+    const report = JSON.parse(readFileSync(json, "utf8")) as Report;
+    const checks = report.skills[0]!.evidence!.head.filter(
+      (c) => c.assertionId === "project-only" && c.mode === "skill",
+    );
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks.every((c) => c.status === "pass")).toBe(true);
+  }, 180_000);
+});
