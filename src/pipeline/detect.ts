@@ -52,7 +52,7 @@ export function discoverWith(settings: Settings): Discover {
     // Without a judge, natural-language checks are not graded; a case left with none is an error of that case.
     if (!settings.judge) found.diagnostics.push(...withoutJudge(found.skills));
     // The base's targets: what a client it names refuses is an error on both sides (new vs pre-existing).
-    const findings = targetFindings(found.skills, settings.targets);
+    const findings = targetFindings(found.skills, settings.targets, dir);
     found.diagnostics = [...withoutRepeats(found.diagnostics, findings), ...findings];
     return found;
   };

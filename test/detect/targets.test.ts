@@ -127,6 +127,25 @@ describe("allowed keys and value types per target", () => {
   });
 });
 
+describe("Codex's agents/openai.yaml", () => {
+  it("a file Codex cannot read is a warning at its line (Codex loads the skill without it); a valid one is nothing", async () => {
+    const v = await validate(
+      repo("codex", "targets: [codex]\n", {
+        ".agents/skills/search-helper/agents/openai.yaml": "interface:\n  display_name: [Search\n",
+      }),
+    );
+    expect(located(v, "target/codex-openai-yaml")).toEqual([
+      "warning .agents/skills/search-helper/agents/openai.yaml:3",
+    ]);
+    const cc = await validate(
+      repo("codex", "targets: [claude-code]\n", {
+        ".agents/skills/search-helper/agents/openai.yaml": "interface:\n  display_name: [Search\n",
+      }),
+    );
+    expect(located(cc, "target/codex-openai-yaml")).toEqual([]);
+  });
+});
+
 describe("description listing limits", () => {
   it("claude-code: trigger words past 1,536 characters are a warning at the line where the cut falls", async () => {
     const v = await validate(repo("claude-code", "targets: [claude-code]\n"));

@@ -66,7 +66,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     exclude,
     assertionTypes: assertionLookup(assertionRegistry),
   });
-  const findings = targetFindings(found.skills, targets);
+  const findings = targetFindings(found.skills, targets, repoDir);
   appendAll(
     diagnostics,
     withoutRepeats(found.diagnostics, findings),

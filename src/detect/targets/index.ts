@@ -7,13 +7,19 @@ import type { Diagnostic, Skill, Target } from "../../model/index.js";
 import { folderFindings } from "./folders.js";
 import { FrontmatterLines, frontmatterFindings } from "./frontmatter.js";
 import { codexListing, listingFindings } from "./listing.js";
+import { openaiYamlFindings } from "./openai-yaml.js";
 
 export { crowdedOutRoots } from "./crowding.js";
 export { skillsFolderOf } from "./folders.js";
 export { FrontmatterLines } from "./frontmatter.js";
 export { codexCatalogue, codexFit, codexLine } from "./listing.js";
 
-export function targetFindings(skills: readonly Skill[], targets: readonly Target[]): Diagnostic[] {
+/** `repoDir`: where the skills are, for the files beside SKILL.md a target reads (Codex's `agents/openai.yaml`). */
+export function targetFindings(
+  skills: readonly Skill[],
+  targets: readonly Target[],
+  repoDir?: string,
+): Diagnostic[] {
   if (targets.length === 0) return [];
   const lines = new Map<Skill, FrontmatterLines>();
   const lineOf = (s: Skill) => {
@@ -30,7 +36,10 @@ export function targetFindings(skills: readonly Skill[], targets: readonly Targe
       ...listingFindings(skill, lineOf(skill), targets),
       ...folderFindings(skill, targets),
     );
-  if (targets.includes("codex")) out.push(...codexListing(skills, lineOf));
+  if (targets.includes("codex")) {
+    out.push(...codexListing(skills, lineOf));
+    if (repoDir !== undefined) for (const skill of skills) out.push(...openaiYamlFindings(repoDir, skill));
+  }
   return out;
 }
 
