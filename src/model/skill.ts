@@ -62,6 +62,11 @@ export interface Skill {
    * share it.
    */
   folder: SkillFolderContent;
+  /**
+   * The frontmatter is invalid YAML that Claude Code reads by quoting its values (a warning under the claude-code
+   * profile): clients that read it as YAML (Codex, `gh skill publish`, the upload) refuse it.
+   */
+  quotedYaml?: true;
   /** Where things are, for annotations. */
   loc: {
     frontmatter: SourceLocation;

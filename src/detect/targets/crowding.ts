@@ -5,41 +5,36 @@
  */
 import type { Root, Skill } from "../../model/index.js";
 import { FrontmatterLines } from "./frontmatter.js";
-import { codexCatalogue, codexFit, codexLine } from "./listing.js";
+import { codexCatalogue, codexFit } from "./listing.js";
 import { CODEX_CATALOGUE_CHARS, SOURCES } from "./rules.js";
-
-const length = (s: string) => [...s].length;
 
 export function crowdedOutRoots(head: readonly Skill[], base: readonly Skill[]): Root[] {
   const before = codexFit(codexCatalogue(base));
-  const headList = codexCatalogue(head);
-  const after = codexFit(headList);
-  const fittedBefore = new Set([...before].filter(([, fit]) => fit).map(([s]) => s.path));
-  const lost = headList.filter((s) => fittedBefore.has(s.path) && !after.get(s));
+  const after = codexFit(codexCatalogue(head));
+  const fittedBefore = new Set([...before].filter(([, f]) => f.fit).map(([s]) => s.path));
+  const lost = [...after].filter(([s, f]) => fittedBefore.has(s.path) && !f.fit).map(([s]) => s);
   if (lost.length === 0) return [];
-  const baseLine = new Map([...before.keys()].map((s) => [s.path, length(codexLine(s))]));
-  const grown = headList.filter((s) => {
-    const was = baseLine.get(s.path);
-    return was === undefined || length(codexLine(s)) > was;
-  });
+  const baseCost = new Map([...before].map(([s, f]) => [s.path, f.cost]));
   const names = lost.map((s) => s.name).join(", ");
-  return grown.map((s) => {
+  const roots: Root[] = [];
+  for (const [s, { cost }] of after) {
+    const was = baseCost.get(s.path);
+    if (was !== undefined && cost <= was) continue;
     const at = new FrontmatterLines(s).value("description");
-    const was = baseLine.get(s.path);
-    const grew =
-      was === undefined ? "adds a line" : `grows its line by ${length(codexLine(s)) - was} characters`;
-    return {
+    const grew = was === undefined ? "adds a line" : `grows its line by ${cost - was} characters`;
+    roots.push({
       id: `trigger/codex-catalogue/${s.path}`,
       kind: "trigger",
       skill: s.name,
       status: "new",
       title: `Codex's skill list no longer holds ${names}`,
-      message: `This change ${grew} in Codex's skill list (one line per skill, ${CODEX_CATALOGUE_CHARS.toLocaleString("en-US")} characters when Codex does not know the model's context window): ${names} fitted at base and no longer does, so Codex shortens or leaves out what its router reads of ${lost.length === 1 ? "it" : "them"} (${SOURCES.codexSkills}). Shorten this description, or the list.`,
+      message: `This change ${grew} in Codex's skill list (one line per skill, ${CODEX_CATALOGUE_CHARS.toLocaleString("en-US")} characters when Codex does not know the model's context window): ${names} fitted at base and no longer ${lost.length === 1 ? "does" : "do"}, so Codex shortens or leaves out what its router reads of ${lost.length === 1 ? "it" : "them"} (${SOURCES.codexSkills}). Shorten this description, or the list.`,
       file: at.file,
       line: at.line,
       column: at.column,
       cascaded: lost.map((l) => l.path),
       blocking: true,
-    };
-  });
+    });
+  }
+  return roots;
 }

@@ -28,16 +28,27 @@ const readersText = (targets: readonly Target[]) =>
     })
     .join("; ");
 
-export function folderFindings(skill: Skill, targets: readonly Target[]): Diagnostic[] {
+/** The folder findings of `targets`, a function of the skill (messages built once per call, not per skill). */
+export function folderFindingsFor(targets: readonly Target[]): (skill: Skill) => Diagnostic[] {
+  const readers = targets.filter((t) => FOLDER_READERS.includes(t));
+  const told = readers.length > 0 ? readersText(readers) : "";
+  return (skill) => folderFindings(skill, targets, readers, told);
+}
+
+function folderFindings(
+  skill: Skill,
+  targets: readonly Target[],
+  readers: readonly Target[],
+  told: string,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const folder = skillsFolderOf(skill);
-  const readers = targets.filter((t) => FOLDER_READERS.includes(t));
   if (folder && readers.length > 0 && !readers.some((t) => folder.readers.includes(t)))
     out.push(
       warning(
         skill,
         "target/folder-not-read",
-        `none of the targets loads skills from ${folder.folder}/ (${readersText(readers)}; see docs/formats.md, "Targets"): move the skill, or add the target that reads it to \`targets:\``,
+        `none of the targets loads skills from ${folder.folder}/ (${told}; see docs/formats.md, "Targets"): move the skill, or add the target that reads it to \`targets:\``,
       ),
     );
   if (targets.includes("gh-skill") && !GH_SKILL_LAYOUTS.some((re) => re.test(skill.path)))

@@ -31,6 +31,8 @@ export class FrontmatterLines {
     return key in this.skill.frontmatter ? this.source.locateKey([key]) : this.skill.loc.frontmatter;
   }
   value(key: string): SourceLocation {
+    if (key === "description" && this.skill.loc.description) return this.skill.loc.description;
+    if (key === "name" && this.skill.loc.name) return this.skill.loc.name;
     return key in this.skill.frontmatter ? this.source.locate([key]) : this.skill.loc.frontmatter;
   }
 }
@@ -131,7 +133,8 @@ export function collapse(s: string): string {
  * `gh skill publish` and the upload read it with a YAML parser, which refuses it.
  */
 function strictYaml(target: Target, code: string, refuses: string): Rule {
-  return (_skill, lines) => {
+  return (skill, lines) => {
+    if (!skill.quotedYaml) return [];
     const first = lines.source.diagnostics[0];
     if (!first) return [];
     return [

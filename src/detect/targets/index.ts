@@ -4,7 +4,7 @@
  * targets named are checked: a rule of a client the repository does not write for is never an error.
  */
 import type { Diagnostic, Skill, Target } from "../../model/index.js";
-import { folderFindings } from "./folders.js";
+import { folderFindingsFor } from "./folders.js";
 import { FrontmatterLines, frontmatterFindings } from "./frontmatter.js";
 import { codexListing, listingFindings } from "./listing.js";
 import { openaiYamlFindings } from "./openai-yaml.js";
@@ -30,11 +30,12 @@ export function targetFindings(
     return made;
   };
   const out: Diagnostic[] = [];
+  const folderFindings = folderFindingsFor(targets);
   for (const skill of skills)
     out.push(
       ...frontmatterFindings(skill, lineOf(skill), targets),
       ...listingFindings(skill, lineOf(skill), targets),
-      ...folderFindings(skill, targets),
+      ...folderFindings(skill),
     );
   if (targets.includes("codex")) {
     out.push(...codexListing(skills, lineOf));

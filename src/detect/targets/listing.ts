@@ -5,7 +5,7 @@
  * is shortened or left out. Trigger words past a limit route nothing: a warning at the line where they begin.
  */
 import type { Diagnostic, Skill, SourceLocation, Target } from "../../model/index.js";
-import { collapse, FrontmatterLines } from "./frontmatter.js";
+import { collapse, type FrontmatterLines } from "./frontmatter.js";
 import {
   CLAUDE_CODE_LISTING_MAX,
   CODEX_CATALOGUE_CHARS,
@@ -14,7 +14,8 @@ import {
   SOURCES,
 } from "./rules.js";
 
-const length = (s: string) => [...s].length;
+/** Characters as Codex and Claude Code count them (code points); most text has no surrogate pair to count once. */
+const length = (s: string) => (/[\uD800-\uDFFF]/.test(s) ? [...s].length : s.length);
 
 /** The first words from `index` (codepoints) of `text`, for a message. */
 function wordsFrom(text: string, index: number): string {
@@ -85,65 +86,58 @@ export function codexLine(skill: Skill): string {
 
 /**
  * The skills one Codex session started at the repository root lists: those of the root `.agents/skills` it loads
- * (a name and a description within its limits), by name then path.
+ * (a name and a description within its limits, frontmatter a YAML parser reads), by name then path.
  */
-export function codexCatalogue(
-  skills: readonly Skill[],
-  lineOf: (s: Skill) => FrontmatterLines = (s) => new FrontmatterLines(s),
-): Skill[] {
-  return skills
-    .filter(
-      (s) =>
-        s.path.startsWith(".agents/skills/") && codexLoads(s) && lineOf(s).source.diagnostics.length === 0,
-    )
-    .sort((a, b) => cmp(codexName(a), codexName(b)) || cmp(a.path, b.path));
+export function codexCatalogue(skills: readonly Skill[]): Skill[] {
+  const named = skills
+    .filter((s) => s.path.startsWith(".agents/skills/") && !s.quotedYaml && codexLoads(s))
+    .map((s) => ({ s, name: codexName(s) }));
+  named.sort((a, b) => cmp(a.name, b.name) || cmp(a.s.path, b.s.path));
+  return named.map((n) => n.s);
 }
 
 function codexLoads(s: Skill): boolean {
   const { name, description } = s.frontmatter;
-  return (
-    typeof name === "string" &&
-    typeof description === "string" &&
-    collapse(name) !== "" &&
-    collapse(description) !== "" &&
-    length(collapse(name)) <= CODEX_NAME_MAX &&
-    length(collapse(description)) <= CODEX_DESCRIPTION_MAX
-  );
+  if (typeof name !== "string" || typeof description !== "string") return false;
+  const n = length(collapse(name));
+  const d = length(collapse(description));
+  return n > 0 && d > 0 && n <= CODEX_NAME_MAX && d <= CODEX_DESCRIPTION_MAX;
 }
 
 const codexName = (s: Skill) =>
   typeof s.frontmatter.name === "string" ? collapse(s.frontmatter.name) : s.name;
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Which skills of Codex's list fit its budget whole (it goes on past an entry that does not fit). */
-export function codexFit(catalogue: readonly Skill[], budget = CODEX_CATALOGUE_CHARS): Map<Skill, boolean> {
-  const fits = new Map<Skill, boolean>();
+/** Each skill's line length, and whether it fits Codex's budget whole (it goes on past an entry that does not fit). */
+export function codexFit(
+  catalogue: readonly Skill[],
+  budget = CODEX_CATALOGUE_CHARS,
+): Map<Skill, { fit: boolean; cost: number }> {
+  const fits = new Map<Skill, { fit: boolean; cost: number }>();
   let used = 0;
   for (const skill of catalogue) {
     const cost = length(codexLine(skill));
     const fit = used + cost <= budget;
     if (fit) used += cost;
-    fits.set(skill, fit);
+    fits.set(skill, { fit, cost });
   }
   return fits;
 }
 
 /** Codex: a skill whose line does not fit the list's budget is routed by a shortened description, or not at all. */
 export function codexListing(skills: readonly Skill[], lineOf: (s: Skill) => FrontmatterLines): Diagnostic[] {
-  const catalogue = codexCatalogue(skills, lineOf);
-  const total = catalogue.reduce((n, s) => n + length(codexLine(s)), 0);
+  const fits = codexFit(codexCatalogue(skills));
+  let total = 0;
+  let kept = 0;
+  for (const { fit, cost } of fits.values()) {
+    total += cost;
+    if (fit) kept++;
+  }
   if (total <= CODEX_CATALOGUE_CHARS) return [];
-  const fits = codexFit(catalogue);
-  const kept = [...fits.values()].filter(Boolean).length;
-  return catalogue
-    .filter((s) => !fits.get(s))
-    .map((s) =>
-      warning(
-        lineOf(s).value("description"),
-        "target/codex-catalogue",
-        `Codex's skill list is ${total.toLocaleString("en-US")} characters here, over its ${CODEX_CATALOGUE_CHARS.toLocaleString("en-US")} (when it does not know the model's context window; else about 2 % of it): ${kept} of ${catalogue.length} skills fit whole, and Codex shortens descriptions or leaves skills out, so this one's trigger words may not reach the model (${SOURCES.codexSkills})`,
-      ),
-    );
+  const message = `Codex's skill list is ${total.toLocaleString("en-US")} characters here, over its ${CODEX_CATALOGUE_CHARS.toLocaleString("en-US")} (when it does not know the model's context window; else about 2 % of it): ${kept} of ${fits.size} skills fit whole, and Codex shortens descriptions or leaves skills out, so this one's trigger words may not reach the model (${SOURCES.codexSkills})`;
+  return [...fits]
+    .filter(([, f]) => !f.fit)
+    .map(([s]) => warning(lineOf(s).value("description"), "target/codex-catalogue", message));
 }
 
 /** Listing findings of the targets that list skills. */

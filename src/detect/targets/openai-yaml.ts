@@ -3,7 +3,7 @@
  * "fail open": a file it cannot parse is ignored and the skill still loads (loader.rs), so a broken one is a
  * warning at its first problem, never an error.
  */
-import { lstatSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { Diagnostic, Skill } from "../../model/index.js";
 import { readRegularFile } from "../../util/read-file.js";
@@ -14,6 +14,8 @@ const FILE = "agents/openai.yaml";
 
 /** The file's text, or undefined when there is none (or `agents/` or the file is a link: never followed). */
 function readOpenaiYaml(repoDir: string, skill: Skill): string | undefined {
+  // Most skills have none: existsSync (which throws nothing) answers them in one system call.
+  if (!existsSync(join(repoDir, skill.dir, FILE))) return undefined;
   try {
     if (lstatSync(join(repoDir, skill.dir, "agents")).isSymbolicLink()) return undefined;
     const bytes = readRegularFile(join(repoDir, skill.dir, FILE), { noFollow: true });
