@@ -20,6 +20,7 @@ import { nearDuplicateWarnings } from "../detect/lexical-router.js";
 import * as assertionRegistry from "../grade/assertions/registry.js";
 import { InputError, type Report, type Root, type Settings } from "../model/index.js";
 import { assignShard } from "../plan/shard.js";
+import { resolveTargets } from "../settings/targets.js";
 import { appendAll } from "../util/append.js";
 
 export type Scope = NonNullable<Report["scope"]>;
@@ -52,7 +53,11 @@ export function discoverWith(settings: Settings): Discover {
     // Without a judge, natural-language checks are not graded; a case left with none is an error of that case.
     if (!settings.judge) found.diagnostics.push(...withoutJudge(found.skills));
     // The base's targets: what a client it names refuses is an error on both sides (new vs pre-existing).
-    const findings = targetFindings(found.skills, settings.targets, dir);
+    const findings = targetFindings(
+      found.skills,
+      settings.targets ?? resolveTargets(settings.config ?? {}),
+      dir,
+    );
     found.diagnostics = [...withoutRepeats(found.diagnostics, findings), ...findings];
     return found;
   };
