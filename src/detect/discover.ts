@@ -601,6 +601,9 @@ function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
     body: parsed.body,
     raw,
     folder: new SkillFolder(repoDir, dir, ctx.dirs, { [posix.basename(path)]: bytes }),
+    ...(parsed.diagnostics.some((d) => d.code === "skill/frontmatter-yaml" && d.severity === "warning")
+      ? { quotedYaml: true as const }
+      : {}),
     loc: parsed.loc,
   };
 }

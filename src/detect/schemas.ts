@@ -295,6 +295,11 @@ export const configSchema = {
       },
     },
     profile: { enum: ["strict", "claude-code"] },
+    targets: {
+      type: "array",
+      items: { enum: ["claude-code", "codex", "copilot", "gemini", "claude-api", "gh-skill"] },
+      uniqueItems: true,
+    },
     trials: { type: "integer", minimum: 1, maximum: 100 },
     triggerRuns: { type: "integer", minimum: 1, maximum: 100 },
     concurrency: { type: "integer", minimum: 1, maximum: 256 },

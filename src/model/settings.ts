@@ -1,6 +1,6 @@
 import type { AgentCell, AgentCellConfig, AgentConfig } from "./agent.js";
 import type { Diagnostic } from "./diagnostics.js";
-import type { ValidationProfile } from "./skill.js";
+import type { Target, ValidationProfile } from "./skill.js";
 import type { Thresholds } from "./suite.js";
 
 export interface Budget {
@@ -35,6 +35,8 @@ export interface SkillgateConfig {
   judge?: AgentConfig;
   skills?: { globs?: string[]; include?: string[]; exclude?: string[] };
   profile?: ValidationProfile;
+  /** The clients the skills are written for; default: the configured agent's harness (`defaultTargets`). */
+  targets?: Target[];
   trials?: number;
   triggerRuns?: number;
   concurrency?: number;
@@ -108,6 +110,8 @@ export interface Settings {
   cell?: string;
   judge?: AgentConfig;
   profile: ValidationProfile;
+  /** The clients whose loading rules `validate` and discovery apply (config `targets`, else the agent's harness). */
+  targets: Target[];
   /** Trials per case and arm when a suite's meta.json sets none (config `trials`, else 3). */
   trials: number;
   /** `--trials` / the `trials` input: trials per case and arm for every suite, meta.json or not. */

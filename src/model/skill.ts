@@ -4,6 +4,22 @@ import type { Suite } from "./suite.js";
 export type ValidationProfile = "strict" | "claude-code";
 
 /**
+ * A client a repository's skills are written for (`targets:` in the base's `.skillgate.yml`): each loads, lists
+ * and accepts skills by its own rules (docs/formats.md, "Targets"). `claude-api` is an upload to claude.ai or the
+ * Skills API; `gh-skill` is `gh skill publish`.
+ */
+export type Target = "claude-code" | "codex" | "copilot" | "gemini" | "claude-api" | "gh-skill";
+
+export const TARGETS: readonly Target[] = [
+  "claude-code",
+  "codex",
+  "copilot",
+  "gemini",
+  "claude-api",
+  "gh-skill",
+];
+
+/**
  * Where a SKILL.md sits, by the public conventions: an Agent Skills folder (`.claude/skills/<s>/`,
  * `.agents/skills/<s>/`, `skills/<s>/` …), a Claude Code plugin (`plugins/<p>/skills/<s>/`, or under a folder
  * with `.claude-plugin/plugin.json`), the repository root, a curated dot-folder (`skills/.curated/<s>/`) or
@@ -46,6 +62,11 @@ export interface Skill {
    * share it.
    */
   folder: SkillFolderContent;
+  /**
+   * The frontmatter is invalid YAML that Claude Code reads by quoting its values (a warning under the claude-code
+   * profile): clients that read it as YAML (Codex, `gh skill publish`, the upload) refuse it.
+   */
+  quotedYaml?: true;
   /** Where things are, for annotations. */
   loc: {
     frontmatter: SourceLocation;

@@ -29,6 +29,8 @@ export interface ReportInput {
   repositoryErrors?: Diagnostic[];
   /** Such errors the base has too, in files the change leaves alone: reported, not blocking. */
   preExistingErrors?: Diagnostic[];
+  /** Roots of the change to what a target lists (`crowdedOutRoots`): blocking. */
+  listingRoots?: Root[];
   cost: Report["cost"];
   runErrors: string[];
   records: TrialRecord[];
@@ -47,6 +49,7 @@ export function buildReport(input: ReportInput): Report {
     ...rootsOfPolicy(settings),
     ...validationRoots(input.repositoryErrors ?? []),
     ...validationRoots(input.preExistingErrors ?? [], settings.verdict.preExisting === "fail"),
+    ...(input.listingRoots ?? []),
   ];
   const allRoots = [...policyRoots, ...skills.flatMap((s) => s.roots)];
   const verdict = combineVerdicts(

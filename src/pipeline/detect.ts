@@ -14,11 +14,13 @@ import { type Discovery, discoverRepository, type ReuseUnchanged } from "../dete
 import { skillLayout } from "../detect/layout.js";
 import { withoutJudge } from "../detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "../detect/outside-globs.js";
+import { crowdedOutRoots, targetFindings, withoutRepeats } from "../detect/targets/index.js";
 import "../grade/assertions/index.js";
 import { nearDuplicateWarnings } from "../detect/lexical-router.js";
 import * as assertionRegistry from "../grade/assertions/registry.js";
-import { InputError, type Report, type Settings } from "../model/index.js";
+import { InputError, type Report, type Root, type Settings } from "../model/index.js";
 import { assignShard } from "../plan/shard.js";
+import { resolveTargets } from "../settings/targets.js";
 import { appendAll } from "../util/append.js";
 
 export type Scope = NonNullable<Report["scope"]>;
@@ -32,10 +34,12 @@ export interface Detection {
   base?: Discovery;
   changes: SkillChangeInfo[];
   scope: Scope;
+  /** Roots of the PR's change to what a target lists (a sibling pushed out of Codex's capped skill list). */
+  listingRoots: Root[];
 }
 
 /** A `Discover` bound to the settings' profile, globs and assertion types. */
-export function discoverWith(settings: Pick<Settings, "profile" | "skills" | "judge">): Discover {
+export function discoverWith(settings: Pick<Settings, "profile" | "skills" | "judge" | "targets">): Discover {
   const lookup = assertionLookup(assertionRegistry);
   return (dir, reuse) => {
     const found = discoverRepository(dir, {
@@ -46,6 +50,9 @@ export function discoverWith(settings: Pick<Settings, "profile" | "skills" | "ju
     });
     // Without a judge, natural-language checks are not graded; a case left with none is an error of that case.
     if (!settings.judge) found.diagnostics.push(...withoutJudge(found.skills));
+    // The base's targets: what a client it names refuses is an error on both sides (new vs pre-existing).
+    const findings = targetFindings(found.skills, settings.targets, dir);
+    found.diagnostics = [...withoutRepeats(found.diagnostics, findings), ...findings];
     return found;
   };
 }
@@ -108,7 +115,15 @@ export function detectChanges(
   // Nothing found is a misconfiguration (a wrong folder, wrong globs), never a clean pass.
   if (head.skills.length === 0 && (base?.skills.length ?? 0) === 0)
     throw noSkillFound(settings, head, !!checkout);
-  return { head, base, changes, scope: scopeOf(settings, head, changes, beforeShard, !!checkout) };
+  const listingRoots =
+    base && settings.targets.includes("codex") ? crowdedOutRoots(head.skills, base.skills) : [];
+  return {
+    head,
+    base,
+    changes,
+    scope: scopeOf(settings, head, changes, beforeShard, !!checkout),
+    listingRoots,
+  };
 }
 
 function noSkillFound(settings: Settings, head: Discovery, withBase: boolean): InputError {

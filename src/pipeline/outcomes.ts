@@ -86,6 +86,7 @@ export function assembleReport(
       diagnostics: run.detected.head.diagnostics,
       repositoryErrors: run.repositoryErrors.introduced,
       preExistingErrors: run.repositoryErrors.preExisting,
+      listingRoots: run.detected.listingRoots,
       cost: ledger.cost,
       runErrors: ledger.runErrors,
       records: [...ledger.records.values()],

@@ -5,6 +5,7 @@
  * `policy-weakened` finding: once merged it would weaken every later PR. A tightening, or a change whose effect
  * on the verdict cannot be loosening (budgets, concurrency, timeouts), is reported and never blocks.
  */
+
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
@@ -20,6 +21,7 @@ import {
 } from "../model/index.js";
 import { DEFAULT_VERDICT_POLICY } from "./defaults.js";
 import { judgeIsAgentWarnings } from "./judge-independence.js";
+import { droppedTargets } from "./targets.js";
 
 export const CONFIG_FILES = [".skillgate.yml", ".skillgate.yaml"];
 
@@ -300,6 +302,14 @@ export function comparePolicies(
       was("profile", b.profile, h.profile),
     );
   }
+  const dropped = droppedTargets(b, h);
+  if (dropped.length > 0)
+    add(
+      "targets",
+      "loosened",
+      `${was("targets", b.targets, h.targets)}: the rules of ${dropped.join(", ")} would no longer be errors`,
+    );
+  else if (!same(b.targets, h.targets)) add("targets", "changed", was("targets", b.targets, h.targets));
   for (const key of ["agent", "judge"] as const) {
     if (same(b[key], h[key])) continue;
     const toProxy =

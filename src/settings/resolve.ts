@@ -24,6 +24,7 @@ import {
   repoRelative,
 } from "./policy.js";
 import { parseShard } from "./shard-spec.js";
+import { resolveTargets } from "./targets.js";
 
 /** Flat options as the CLI flags and the action inputs give them; parsed once into `Settings`. */
 export interface RawOptions {
@@ -167,6 +168,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     ...(matrix ? { matrix } : {}),
     judge: config.judge,
     profile: config.profile ?? "claude-code",
+    targets: resolveTargets(config),
     trials,
     ...(trialsOverride !== undefined ? { trialsOverride } : {}),
     triggerRuns: config.triggerRuns ?? DEFAULTS.triggerRuns,

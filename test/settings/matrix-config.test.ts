@@ -53,3 +53,17 @@ describe("agents: in .skillgate.yml", () => {
     );
   });
 });
+
+describe("targets: in a PR's .skillgate.yml", () => {
+  it("dropping a target loosens the policy; adding one is a change", () => {
+    const base = load("targets: [claude-code, gh-skill]\n");
+    const kind = (head: string) => comparePolicies(base, load(head), defaults).map((c) => [c.key, c.kind]);
+    expect(kind("targets: [claude-code]\n")).toEqual([["targets", "loosened"]]);
+    expect(kind("agent: {adapter: claude-code}\n")).toEqual([
+      ["targets", "loosened"],
+      ["agent", "changed"],
+    ]);
+    expect(kind("targets: [claude-code, gh-skill, codex]\n")).toEqual([["targets", "changed"]]);
+    expect(kind("targets: [claude-code, gh-skill]\n")).toEqual([]);
+  });
+});

@@ -4,11 +4,13 @@ import { withoutJudge } from "../../detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "../../detect/outside-globs.js";
 import "../../grade/assertions/index.js";
 import { nearDuplicateWarnings } from "../../detect/lexical-router.js";
+import { targetFindings, withoutRepeats } from "../../detect/targets/index.js";
 import * as assertionRegistry from "../../grade/assertions/registry.js";
-import { formatDiagnostic, InputError, type ValidationProfile } from "../../model/index.js";
+import { formatDiagnostic, InputError, type Target, type ValidationProfile } from "../../model/index.js";
 import { EXIT } from "../../report/exit-codes.js";
 import { renderValidationSummary, summariseValidation } from "../../report/validation-summary.js";
 import { loadConfig } from "../../settings/config.js";
+import { resolveTargets } from "../../settings/targets.js";
 import { appendAll } from "../../util/append.js";
 import type { CliIO } from "../io.js";
 import { parseCommandLine, UsageError } from "../usage.js";
@@ -38,6 +40,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     throw new UsageError(`--profile must be strict or claude-code (got \`${values.profile}\`)`);
   const diagnostics = [];
   let profile: ValidationProfile = (values.profile as ValidationProfile | undefined) ?? "claude-code";
+  let targets: Target[] = resolveTargets({});
   let judgeConfigured = false;
   let globs: string[] | undefined;
   let include: string[] | undefined;
@@ -46,6 +49,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     const { config, warnings } = loadConfig(repoDir, values.config);
     diagnostics.push(...warnings);
     if (!values.profile && config.profile) profile = config.profile;
+    targets = resolveTargets(config);
     globs = config.skills?.globs;
     judgeConfigured = config.judge !== undefined;
     include = config.skills?.include;
@@ -62,9 +66,11 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     exclude,
     assertionTypes: assertionLookup(assertionRegistry),
   });
+  const findings = targetFindings(found.skills, targets, repoDir);
   appendAll(
     diagnostics,
-    found.diagnostics,
+    withoutRepeats(found.diagnostics, findings),
+    findings,
     nearDuplicateWarnings(found.skills),
     outsideGlobsDiagnostics(found.outsideGlobs, undefined),
     judgeConfigured ? [] : withoutJudge(found.skills),
@@ -87,14 +93,14 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
         (s.suite?.trigger?.shouldFire.length ?? 0) + (s.suite?.trigger?.shouldNotFire.length ?? 0),
     }));
     io.stdout(
-      `${JSON.stringify({ profile, listing: found.files.source, skills, outsideGlobs: found.outsideGlobs, diagnostics, errors, warnings, notices, summary }, null, 2)}\n`,
+      `${JSON.stringify({ profile, targets, listing: found.files.source, skills, outsideGlobs: found.outsideGlobs, diagnostics, errors, warnings, notices, summary }, null, 2)}\n`,
     );
   } else {
     for (const d of diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
     const suites = found.skills.filter((s) => s.suite).length;
     if (found.skills.length > 0) io.stdout(`${renderValidationSummary(summary).join("\n")}\n`);
     io.stdout(
-      `${found.skills.length} skill(s), ${suites} suite(s) checked under the ${profile} profile: ${errors} error(s), ${warnings} warning(s)${notices ? `, ${notices} notice(s)` : ""}\n`,
+      `${found.skills.length} skill(s), ${suites} suite(s) checked under the ${profile} profile for ${targets.join(", ")}: ${errors} error(s), ${warnings} warning(s)${notices ? `, ${notices} notice(s)` : ""}\n`,
     );
   }
   // Nothing to check is said, never a clean pass: a repository with no skill is a usage error (as for `run`).
