@@ -15,7 +15,7 @@ import { skillLayout } from "../detect/layout.js";
 import { withoutJudge } from "../detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "../detect/outside-globs.js";
 import "../grade/assertions/index.js";
-import { nearDuplicateWarnings } from "../detect/lexical-router.js";
+import { nearDuplicateWarnings } from "../detect/near-duplicates.js";
 import * as assertionRegistry from "../grade/assertions/registry.js";
 import { InputError, type Report, type Settings } from "../model/index.js";
 import { assignShard } from "../plan/shard.js";
