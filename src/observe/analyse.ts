@@ -71,8 +71,17 @@ export class TraceAnalysis {
   /** A program a process could not find on one PATH entry: judged once its search ends (found, or not at all). */
   private readonly pendingExec = new Map<number, readonly string[]>();
   private agentStarted = false;
+  /** The installed skills by folder (trailing `/` dropped), in `ctx.skills`' order: a path looks up its ancestors. */
+  private readonly skillsByFolder = new Map<string, [number, string, string][]>();
 
-  constructor(private readonly ctx: TraceContext) {}
+  constructor(private readonly ctx: TraceContext) {
+    Object.entries(ctx.skills).forEach(([skill, dir], order) => {
+      const key = dir.replace(/\/+$/, "");
+      const list = this.skillsByFolder.get(key);
+      if (list) list.push([order, skill, dir]);
+      else this.skillsByFolder.set(key, [[order, skill, dir]]);
+    });
+  }
 
   run(calls: readonly Syscall[]): void {
     this.family(calls);
@@ -234,7 +243,7 @@ export class TraceAnalysis {
 
   /** A file of an installed skill that this process runs (named on its command line, or executed). */
   private noteSkillFile(p: Proc, path: string, argv: readonly string[]): void {
-    for (const [skill, dir] of Object.entries(this.ctx.skills)) {
+    for (const [skill, dir] of this.skillsAbove(path)) {
       if (!inside(path, dir) || path === dir) continue;
       const named = path === normalize(argv[0] ?? "") || argv.some((w) => basename(w) === basename(path));
       const file = path.slice(dir.length + 1);
@@ -242,6 +251,19 @@ export class TraceAnalysis {
       if (!p.skillFiles.some((f) => f.skill === skill && f.file === file))
         p.skillFiles = [...p.skillFiles, { skill, file }];
     }
+  }
+
+  /**
+   * The installed skills whose folder may hold `path` (those at one of its `/`-cut prefixes), in `ctx.skills`'
+   * order: a trial installs thousands of skills and its agent opens thousands of files.
+   */
+  private skillsAbove(path: string): [string, string][] {
+    const found: [number, string, string][] = [];
+    for (let cut = path.lastIndexOf("/"); cut >= 0; cut = path.lastIndexOf("/", cut - 1)) {
+      found.push(...(this.skillsByFolder.get(path.slice(0, cut)) ?? []));
+      if (cut === 0) break;
+    }
+    return found.sort((a, b) => a[0] - b[0]).map(([, skill, dir]) => [skill, dir]);
   }
 
   private open(
