@@ -71,17 +71,14 @@ export class TraceAnalysis {
   /** A program a process could not find on one PATH entry: judged once its search ends (found, or not at all). */
   private readonly pendingExec = new Map<number, readonly string[]>();
   private agentStarted = false;
-  /** The installed skills by folder (trailing `/` dropped), in `ctx.skills`' order: a path looks up its ancestors. */
-  private readonly skillsByFolder = new Map<string, [number, string, string][]>();
+  /**
+   * The installed skills by folder (trailing `/` dropped), in `ctx.skills`' order: a path looks up its ancestors.
+   * Built on the first path that could be in one (a trial installs thousands; most traces open none of them).
+   */
+  private skillsByFolder: Map<string, [number, string, string][]> | undefined;
+  private someSkillOutside: boolean | undefined;
 
-  constructor(private readonly ctx: TraceContext) {
-    Object.entries(ctx.skills).forEach(([skill, dir], order) => {
-      const key = dir.replace(/\/+$/, "");
-      const list = this.skillsByFolder.get(key);
-      if (list) list.push([order, skill, dir]);
-      else this.skillsByFolder.set(key, [[order, skill, dir]]);
-    });
-  }
+  constructor(private readonly ctx: TraceContext) {}
 
   run(calls: readonly Syscall[]): void {
     this.family(calls);
@@ -258,6 +255,17 @@ export class TraceAnalysis {
    * order: a trial installs thousands of skills and its agent opens thousands of files.
    */
   private skillsAbove(path: string): [string, string][] {
+    if (!this.skillsByFolder) {
+      this.someSkillOutside ??= Object.values(this.ctx.skills).some((d) => !inside(d, this.ctx.workspace));
+      if (!this.someSkillOutside && !inside(path, this.ctx.workspace)) return [];
+      this.skillsByFolder = new Map();
+      Object.entries(this.ctx.skills).forEach(([skill, dir], order) => {
+        const key = dir.endsWith("/") ? dir.replace(/\/+$/, "") : dir;
+        const list = this.skillsByFolder!.get(key);
+        if (list) list.push([order, skill, dir]);
+        else this.skillsByFolder!.set(key, [[order, skill, dir]]);
+      });
+    }
     const found: [number, string, string][] = [];
     for (let cut = path.lastIndexOf("/"); cut >= 0; cut = path.lastIndexOf("/", cut - 1)) {
       found.push(...(this.skillsByFolder.get(path.slice(0, cut)) ?? []));
