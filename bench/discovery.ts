@@ -5,7 +5,7 @@ import { assertionLookup } from "../src/detect/assertion-types.js";
 import { classifyChanges } from "../src/detect/changes.js";
 import { discoverRepository } from "../src/detect/discover.js";
 import "../src/grade/assertions/index.js";
-import { nearDuplicateWarnings } from "../src/detect/lexical-router.js";
+import { nearDuplicateWarnings } from "../src/detect/near-duplicates.js";
 import * as registry from "../src/grade/assertions/registry.js";
 import type { BenchContext } from "./types.js";
 

@@ -14,7 +14,9 @@
  * the runner would pick, for each way a trial gets the catalogue (src/agents/catalogue.ts): `mount` (confined
  * agents: the run's one read-only copy bound in; the first trial writes it), `symlinks` (unconfined), and `copy`
  * (a copy per trial, as before #42). And `sweep`: `run --repo R` with no base on a 900-skill catalogue (every suite's
- * batteries, every trigger set's competitor prompts), the sweep of the regression in #42.
+ * batteries, every trigger set's competitor prompts), the sweep of the regression in #42 (`--scale-sweep-skills N`
+ * or `none`). `--scale-validate-sizes` adds `validate` alone at registry sizes (`validateAtScale`); `--scale-sizes
+ * none` leaves out the PR sizes.
  */
 import { execFileSync, spawn } from "node:child_process";
 import {
@@ -185,13 +187,45 @@ function setupTimes(
 
 const round = (x: number) => Math.round(x * 10) / 10;
 
-function sizesOf(ctx: BenchContext): number[] {
-  const raw = ctx.flags.scaleSizes;
-  if (raw === undefined) return DEFAULT_SIZES;
+/** `--scale-sizes` (or `--scale-validate-sizes`): skill counts ≥ 10, comma-separated, or `none`. */
+function sizesOf(ctx: BenchContext, flag: "scaleSizes" | "scaleValidateSizes", fallback: number[]): number[] {
+  const raw = ctx.flags[flag];
+  if (raw === undefined) return fallback;
+  if (raw === "none") return [];
   const sizes = String(raw).split(",").map(Number);
   if (sizes.some((n) => !Number.isInteger(n) || n < 10))
-    throw new Error("bench: --scale-sizes must be a comma-separated list of skill counts ≥ 10");
+    throw new Error(
+      `bench: --${flag === "scaleSizes" ? "scale-sizes" : "scale-validate-sizes"} must be a comma-separated list of skill counts ≥ 10, or none`,
+    );
   return sizes;
+}
+
+/**
+ * `validate` alone on catalogues of `sizes` skills (`--scale-validate-sizes`, e.g. a registry's 60,000): no git
+ * repository, no PR. Its CPU at the two largest sizes gives the growth exponent.
+ */
+async function validateAtScale(
+  ctx: BenchContext,
+  scratch: string,
+  sizes: number[],
+  figures: Record<string, unknown>,
+): Promise<void> {
+  const cpu: [number, number][] = [];
+  for (const size of sizes) {
+    const repo = join(scratch, `validate-${size}`);
+    writeCatalogue(repo, size);
+    const m = await measure(ctx, ["validate", "--repo", repo], scratch);
+    rmSync(repo, { recursive: true, force: true });
+    figures[`scale.validate${size}`] = m;
+    cpu.push([size, m.cpuMs]);
+    ctx.log(`scale validate ${size} skills: ${m.cpuMs} ms CPU, ${m.wallMs} ms wall, ${m.peakMiB} MiB`);
+  }
+  const [a, b] = [...cpu].sort((x, y) => x[0] - y[0]).slice(-2);
+  if (a && b && a[0] !== b[0]) {
+    const exponent = Math.round((Math.log(b[1] / a[1]) / Math.log(b[0] / a[0])) * 100) / 100;
+    figures["scale.validateGrowthExponent"] = exponent;
+    ctx.log(`scale validate: CPU grows as skills^${exponent} from ${a[0]} to ${b[0]} skills`);
+  }
 }
 
 export async function bench(ctx: BenchContext): Promise<Record<string, unknown>> {
@@ -214,7 +248,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     const agent = join(scratch, "agent.sh");
     writeFileSync(agent, agentScript(first), { mode: 0o755 });
     const config = agentConfig(agent, probe);
-    for (const size of sizesOf(ctx)) {
+    for (const size of sizesOf(ctx, "scaleSizes", DEFAULT_SIZES)) {
       const repo = join(scratch, `repo-${size}`);
       const g0 = Date.now();
       const edited = makeRepository(repo, size, config);
@@ -256,7 +290,10 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
         ctx.log(`  per-trial set-up, ${sharing}: ${t.medianMs} ms (first ${t.firstMs} ms)`);
       rmSync(repo, { recursive: true, force: true });
     }
-    const sweepSkills = countFlag(ctx, "scaleSweepSkills") ?? SWEEP_SKILLS;
+    await validateAtScale(ctx, scratch, sizesOf(ctx, "scaleValidateSizes", []), figures);
+    const sweepSkills =
+      ctx.flags.scaleSweepSkills === "none" ? 0 : (countFlag(ctx, "scaleSweepSkills") ?? SWEEP_SKILLS);
+    if (sweepSkills === 0) return figures;
     const sweepRepo = join(scratch, "sweep");
     writeCatalogue(sweepRepo, sweepSkills);
     writeFileSync(join(sweepRepo, ".skillgate.yml"), config);

@@ -120,8 +120,10 @@ const NOT_RUN_HERE: Record<string, string> = {
     "the bench's trigger-stop section (about 3 minutes on 2 busy cores, the real Claude Code and Codex CLIs)",
   "npm run bench -- --only isolation":
     "the bench's isolation section alone (about 5 minutes on 2 cores, real agent CLIs included)",
-  "npm run bench -- --only scale --scale-sizes 1000 --seconds 0":
-    "the bench's scale section at 1,000 skills: a whole PR run and a 900-skill sweep, 67 s on 2 busy cores",
+  "npm run bench -- --only scale --scale-sizes 10000 --seconds 0":
+    "the bench's scale section at 10,000 skills: a whole PR run and a 900-skill sweep, 321 s on 2 busy cores",
+  "npm run bench -- --only scale --scale-sizes none --scale-sweep-skills none --scale-validate-sizes 10000,30000,60000 --seconds 0":
+    "`validate` on generated catalogues of up to 60,000 skills (400 MB of files in /dev/shm): minutes on 2 busy cores",
 };
 
 /** Commands a page prints, as printed (comments dropped, `a && b` is two). */

@@ -10,10 +10,11 @@
  *   Code lists linked skill folders as skills). Per trial: one link per skill, no file; the shared files are
  *   read-only, so an honest write fails instead of changing what the next trial sees.
  * Hard links to the checkout are never made: a write through one would change a file skillgate later hashes,
- * compares and grades from.
+ * compares and grades from. A run's second catalogue (a PR's base) hard-links the files it shares with the first to
+ * that first read-only copy: both are the run's own, so nothing outside the run is reachable through them.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { chmodSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { InstalledSkill } from "../model/index.js";
 
@@ -38,6 +39,12 @@ export class SharedCatalogues {
   private root: string | undefined;
   private readonly byKey = new Map<string, SharedCatalogue>();
   private readonly keys = new WeakMap<readonly InstalledSkill[], string>();
+  /**
+   * Each source file's read-only copy in an earlier catalogue of this run: a PR's base catalogue differs from its
+   * head's in the skills the PR touched, so the rest are hard links between two of the run's own read-only copies
+   * (never to the checkout).
+   */
+  private readonly copies = new Map<string, string>();
 
   /** `parent`: where the run's workspaces go (the same filesystem, so `links` can link). */
   constructor(
@@ -69,9 +76,14 @@ export class SharedCatalogues {
       for (const f of files) {
         ensure(f.rel.slice(0, f.rel.lastIndexOf("/")), seen);
         const to = join(dir, f.rel);
-        copyFileSync(f.from, to);
-        // Read-only for everyone: an honest write fails rather than reaching the next trial's catalogue.
-        chmodSync(to, 0o444);
+        const earlier = this.copies.get(f.from);
+        if (earlier) linkSync(earlier, to);
+        else {
+          copyFileSync(f.from, to);
+          // Read-only for everyone: an honest write fails rather than reaching the next trial's catalogue.
+          chmodSync(to, 0o444);
+          this.copies.set(f.from, to);
+        }
       }
     }
     const shared = { dir, skills };
@@ -89,6 +101,7 @@ export class SharedCatalogues {
     const root = this.root;
     this.root = undefined;
     this.byKey.clear();
+    this.copies.clear();
     return root;
   }
 

@@ -83,6 +83,29 @@ function inSkillPaths(plugin: PluginRoot, dir: string): boolean {
   return plugin.skillPaths.some((p) => p === dir || p === parent);
 }
 
+/** The plugins by folder, in `plugins`' order: built once per list, so a skill looks up its ancestors only. */
+const byFolder = new WeakMap<readonly PluginRoot[], Map<string, PluginRoot[]>>();
+
+/** The plugins whose folder holds `dir` (deepest first, as `findPlugins` orders them). */
+function pluginsAbove(dir: string, plugins: readonly PluginRoot[]): PluginRoot[] {
+  let index = byFolder.get(plugins);
+  if (!index) {
+    index = new Map();
+    for (const p of plugins) {
+      const list = index.get(p.dir);
+      if (list) list.push(p);
+      else index.set(p.dir, [p]);
+    }
+    byFolder.set(plugins, index);
+  }
+  const out: PluginRoot[] = [];
+  for (let d = posix.dirname(dir); ; d = posix.dirname(d)) {
+    out.push(...(index.get(d) ?? []));
+    if (d === "." || d === "/") break;
+  }
+  return out;
+}
+
 /**
  * Where a skill folder sits, and the plugin namespace it is named in. A folder several plugins load (marketplace
  * entries sharing a source: each loads its default `skills/` too) is gated once, named by the nearest plugin
@@ -93,9 +116,7 @@ export function skillLayout(
   plugins: readonly PluginRoot[],
 ): { layout: SkillLayout; namespace?: string; alsoIn?: string[] } {
   if (dir === ".") return { layout: "root" };
-  const holders = plugins.filter(
-    (p) => (p.dir === "." || dir.startsWith(`${p.dir}/`)) && inSkillPaths(p, dir),
-  );
+  const holders = pluginsAbove(dir, plugins).filter((p) => inSkillPaths(p, dir));
   const plugin = holders.find((p) => p.skillPaths.includes(dir)) ?? holders[0];
   if (plugin) {
     const alsoIn = [...new Set(holders.filter((p) => p.name !== plugin.name).map((p) => p.name))];

@@ -34,12 +34,28 @@ export function suiteInputFiles(suite: Suite): string[] {
   return out;
 }
 
-/** The files of `read` (repository-relative) inside the skill's folder, relative to it. */
-function suiteFilesIn(skill: Skill, read: ReadonlySet<string>): Set<string> {
-  const out = new Set<string>();
-  const prefix = skill.dir === "." ? "" : `${skill.dir}/`;
-  for (const f of read) if (f.startsWith(prefix) && f !== skill.path) out.add(f.slice(prefix.length));
+/**
+ * The files of `read` (repository-relative) under each folder that holds one, relative to it: a skill looks up its
+ * folder instead of scanning every file a loader read (skills × suite files at registry scale). In `read`'s order.
+ */
+function filesUnder(read: ReadonlySet<string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const f of read) {
+    for (let dir = posix.dirname(f); ; dir = posix.dirname(dir)) {
+      const rel = dir === "." ? f : f.slice(dir.length + 1);
+      const list = out.get(dir);
+      if (list) list.push(rel);
+      else out.set(dir, [rel]);
+      if (dir === "." || dir === "/") break;
+    }
+  }
   return out;
+}
+
+/** The files of `read` inside the skill's folder, relative to it (`under`: `filesUnder(read)`). */
+function suiteFilesIn(skill: Skill, under: ReadonlyMap<string, readonly string[]>): Set<string> {
+  const own = posix.basename(skill.path);
+  return new Set((under.get(skill.dir) ?? []).filter((rel) => rel !== own));
 }
 
 /** 1-based line and column of `index` in `text`. */
@@ -65,9 +81,10 @@ export function withholdSuiteFiles(
   fresh: ReadonlySet<Skill>,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const under = filesUnder(read);
   for (const skill of skills) {
     if (!fresh.has(skill) || !withholding(skill.folder)) continue;
-    const withheld = suiteFilesIn(skill, read);
+    const withheld = suiteFilesIn(skill, under);
     skill.folder.withhold(withheld);
     for (const rel of withheld) {
       const at = referenceTo(skill.raw, rel);

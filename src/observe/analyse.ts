@@ -71,6 +71,12 @@ export class TraceAnalysis {
   /** A program a process could not find on one PATH entry: judged once its search ends (found, or not at all). */
   private readonly pendingExec = new Map<number, readonly string[]>();
   private agentStarted = false;
+  /**
+   * The installed skills by folder (trailing `/` dropped), in `ctx.skills`' order: a path looks up its ancestors.
+   * Built on the first path that could be in one (a trial installs thousands; most traces open none of them).
+   */
+  private skillsByFolder: Map<string, [number, string, string][]> | undefined;
+  private someSkillOutside: boolean | undefined;
 
   constructor(private readonly ctx: TraceContext) {}
 
@@ -234,7 +240,7 @@ export class TraceAnalysis {
 
   /** A file of an installed skill that this process runs (named on its command line, or executed). */
   private noteSkillFile(p: Proc, path: string, argv: readonly string[]): void {
-    for (const [skill, dir] of Object.entries(this.ctx.skills)) {
+    for (const [skill, dir] of this.skillsAbove(path)) {
       if (!inside(path, dir) || path === dir) continue;
       const named = path === normalize(argv[0] ?? "") || argv.some((w) => basename(w) === basename(path));
       const file = path.slice(dir.length + 1);
@@ -242,6 +248,30 @@ export class TraceAnalysis {
       if (!p.skillFiles.some((f) => f.skill === skill && f.file === file))
         p.skillFiles = [...p.skillFiles, { skill, file }];
     }
+  }
+
+  /**
+   * The installed skills whose folder may hold `path` (those at one of its `/`-cut prefixes), in `ctx.skills`'
+   * order: a trial installs thousands of skills and its agent opens thousands of files.
+   */
+  private skillsAbove(path: string): [string, string][] {
+    if (!this.skillsByFolder) {
+      this.someSkillOutside ??= Object.values(this.ctx.skills).some((d) => !inside(d, this.ctx.workspace));
+      if (!this.someSkillOutside && !inside(path, this.ctx.workspace)) return [];
+      this.skillsByFolder = new Map();
+      Object.entries(this.ctx.skills).forEach(([skill, dir], order) => {
+        const key = dir.endsWith("/") ? dir.replace(/\/+$/, "") : dir;
+        const list = this.skillsByFolder!.get(key);
+        if (list) list.push([order, skill, dir]);
+        else this.skillsByFolder!.set(key, [[order, skill, dir]]);
+      });
+    }
+    const found: [number, string, string][] = [];
+    for (let cut = path.lastIndexOf("/"); cut >= 0; cut = path.lastIndexOf("/", cut - 1)) {
+      found.push(...(this.skillsByFolder.get(path.slice(0, cut)) ?? []));
+      if (cut === 0) break;
+    }
+    return found.sort((a, b) => a[0] - b[0]).map(([, skill, dir]) => [skill, dir]);
   }
 
   private open(

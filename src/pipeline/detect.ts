@@ -16,7 +16,7 @@ import { withoutJudge } from "../detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "../detect/outside-globs.js";
 import { crowdedOutRoots, targetFindings, withoutRepeats } from "../detect/targets/index.js";
 import "../grade/assertions/index.js";
-import { nearDuplicateWarnings } from "../detect/lexical-router.js";
+import { nearDuplicateWarnings } from "../detect/near-duplicates.js";
 import * as assertionRegistry from "../grade/assertions/registry.js";
 import { InputError, type Report, type Root, type Settings } from "../model/index.js";
 import { assignShard } from "../plan/shard.js";

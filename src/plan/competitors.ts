@@ -30,12 +30,13 @@ export function rankCompetitorPrompts(
 ): RankedCompetitor[] {
   const index = buildIndex(catalogue);
   const scorer = bm25Scorer(index);
+  const self = index.names.indexOf(skill);
   // Only documents sharing a term with the prompt score above 0 (`bm25Scorer`); the rest count as 0, as before.
   const ranked = candidates.map((query): RankedCompetitor => {
     let score = 0;
     let others = 0;
     scorer(query.prompt, (i, s) => {
-      if (index.names[i] === skill) score = s;
+      if (i === self) score = s;
       else if (s > others) others = s;
     });
     return { query, score, margin: score - others };

@@ -93,6 +93,33 @@ describe("a trigger trial's catalogue, shared", () => {
     }
   });
 
+  test("a second catalogue of the run (a PR's base) shares its unchanged files with the first, never the checkout", async () => {
+    const pool = new TrialWorkspaces(".agents/skills", parent, Date.now, "mount");
+    const based = mkdtempSync(join(tmpdir(), "sg-cat-base-"));
+    writeFileSync(join(based, "SKILL.md"), SKILL_MD("beta").replace("Steps", "Old steps"));
+    const head = catalogue();
+    const base = head.map((s) =>
+      s.name === "beta" ? skill("beta", based, ["SKILL.md"], "The beta skill.") : s,
+    );
+    const a = pool.prepare(trigger(head));
+    const b = pool.prepare(trigger(base, 1));
+    try {
+      const [h, o] = [a.mounts![0]!.from, b.mounts![0]!.from];
+      expect(o).not.toBe(h);
+      expect(statSync(join(o, "alpha/SKILL.md")).ino).toBe(statSync(join(h, "alpha/SKILL.md")).ino);
+      expect(statSync(join(o, "alpha/SKILL.md")).mode & 0o222).toBe(0);
+      expect(readFileSync(join(o, "beta/SKILL.md"), "utf8")).toContain("Old steps");
+      expect(readFileSync(join(h, "beta/SKILL.md"), "utf8")).toBe(SKILL_MD("beta"));
+      expect(statSync(join(source, "alpha/SKILL.md")).nlink).toBe(1);
+      expect(statSync(join(based, "SKILL.md")).nlink).toBe(1);
+    } finally {
+      pool.dispose(a);
+      pool.dispose(b);
+      await pool.drain();
+      rmSync(based, { recursive: true, force: true });
+    }
+  });
+
   test("symlinks: each workspace gets a skills folder of links to the run's one copy, never to the checkout", async () => {
     const pool = new TrialWorkspaces(".agents/skills", parent, Date.now, "symlinks");
     const a = pool.prepare(trigger(catalogue()));

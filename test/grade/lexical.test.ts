@@ -6,12 +6,26 @@ import { createAgent } from "../../src/agents/index.js";
 import {
   buildIndex,
   LEXICAL_FIRE_THRESHOLD,
-  nearDuplicateDescriptions,
-  nearDuplicateWarnings,
   routeLexical,
   stem,
   tokenize,
 } from "../../src/detect/lexical-router.js";
+import { nearDuplicateDescriptions, nearDuplicateWarnings } from "../../src/detect/near-duplicates.js";
+
+/** Every pair's cosine, compared one by one: the exact search the index must agree with. */
+const brute = (cat: { name: string; description: string }[]) => {
+  const index = buildIndex(cat, (e) => e.description);
+  const vec = index.docs.map((d) => new Map([...d].map(([t, tf]) => [t, tf * (index.idf.get(t) ?? 0)])));
+  const norm = (v: Map<string, number>) => Math.sqrt([...v.values()].reduce((a, x) => a + x * x, 0));
+  return vec.map((vi, i) =>
+    vec.map((vj, j) => {
+      if (i === j) return Number.NaN;
+      let dot = 0;
+      for (const [t, x] of vi) dot += x * (vj.get(t) ?? 0);
+      return dot / (norm(vi) * norm(vj) || 1);
+    }),
+  );
+};
 
 const CORPUS = "test/fixtures/corpus/anthropics-skills";
 
@@ -91,19 +105,6 @@ describe("lexical router (BM25 proxy)", () => {
   });
 
   it("finds for each skill what comparing every pair finds, without comparing every pair", () => {
-    const brute = (cat: { name: string; description: string }[]) => {
-      const index = buildIndex(cat, (e) => e.description);
-      const vec = index.docs.map((d) => new Map([...d].map(([t, tf]) => [t, tf * (index.idf.get(t) ?? 0)])));
-      const norm = (v: Map<string, number>) => Math.sqrt([...v.values()].reduce((a, x) => a + x * x, 0));
-      return vec.map((vi, i) =>
-        vec.map((vj, j) => {
-          if (i === j) return Number.NaN;
-          let dot = 0;
-          for (const [t, x] of vi) dot += x * (vj.get(t) ?? 0);
-          return dot / (norm(vi) * norm(vj) || 1);
-        }),
-      );
-    };
     const WORDS = [
       "pdf",
       "form",
@@ -142,6 +143,45 @@ describe("lexical router (BM25 proxy)", () => {
         },
       ),
       { numRuns: 200, seed: 5 },
+    );
+  });
+
+  it("finds every pair comparing all pairs finds on catalogues shaped like a registry's (common and rare words, forks)", () => {
+    // Words every description shares, a long tail of rare ones, and forks (another description, one word changed):
+    // the shapes where the index leaves common words out on both sides and probes rare words first.
+    const COMMON = ["data", "file", "report", "table", "chart", "query", "build", "test", "review", "deploy"];
+    const RARE = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}x`);
+    const word = fc.oneof(
+      { weight: 2, arbitrary: fc.constantFrom(...COMMON) },
+      { weight: 3, arbitrary: fc.constantFrom(...RARE) },
+    );
+    const pairsOf = (cat: { name: string; description: string }[], threshold: number) => {
+      const found = nearDuplicateDescriptions(cat, threshold);
+      return new Map(found.map((d) => [d.name, d.others]));
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(word, { minLength: 1, maxLength: 14 }), { minLength: 2, maxLength: 150 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), word), { maxLength: 20 }),
+        fc.constantFrom(0.3, 0.5, 0.7, 0.9),
+        (descs, forks, threshold) => {
+          for (const [from, at, w] of forks) {
+            const copy = [...descs[from % descs.length]!];
+            copy[at % copy.length] = w;
+            descs.push(copy);
+          }
+          const cat = descs.map((d, i) => ({ name: `s${i}`, description: d.join(" ") }));
+          const sims = brute(cat);
+          const got = pairsOf(cat, threshold);
+          sims.forEach((row, i) => {
+            if (row.some((x) => Math.abs(x - threshold) < 1e-9)) return;
+            const others = row.filter((x) => x >= threshold).length;
+            expect(got.get(`s${i}`) ?? 0).toBe(others);
+          });
+        },
+      ),
+      // No shrinking: each step compares every pair of up to 170 descriptions.
+      { numRuns: 150, seed: 11, endOnFailure: true },
     );
   });
 

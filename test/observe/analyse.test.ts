@@ -82,6 +82,23 @@ describe("the strace reader", () => {
     ]);
   });
 
+  it("names the installed skill whose folder holds a file run, among thousands (not one whose name it starts with)", () => {
+    const skills: Record<string, string> = {};
+    for (let i = 0; i < 5000; i++) skills[`s${i}`] = `${WS}/.agents/skills/s${i}`;
+    skills["helper-extra"] = `${WS}/.agents/skills/helper-extra`;
+    skills.helper = `${WS}/.agents/skills/helper`;
+    const got = analyseTrace(
+      [
+        AGENT_START,
+        `100 execve("/bin/sh", ["sh", ".agents/skills/helper-extra/bin/run.sh"], 0x1 /* 2 vars */) = 0`,
+        `100 openat(AT_FDCWD<${WS}>, ".agents/skills/helper-extra/bin/run.sh", O_RDONLY) = 3<${WS}/.agents/skills/helper-extra/bin/run.sh>`,
+        `100 openat(AT_FDCWD<${WS}>, "${HOME}/.aws/credentials", O_RDONLY) = 3<${HOME}/.aws/credentials>`,
+      ].join("\n"),
+      { ...ctx, skills },
+    ).actions.list();
+    expect(got.map((a) => a.skillFiles)).toEqual([[{ skill: "helper-extra", file: "bin/run.sh" }]]);
+  });
+
   it("reads DNS names and proxy CONNECTs out of what a process sends, and connects to outside addresses", () => {
     const query = Buffer.from("c00c01000001000000000000046576696c076578616d706c6503636f6d0000010001", "hex");
     expect(dnsQueryName(query)).toBe("evil.example.com");

@@ -3,7 +3,7 @@ import { discoverRepository } from "../../detect/discover.js";
 import { withoutJudge } from "../../detect/needs-judge.js";
 import { outsideGlobsDiagnostics } from "../../detect/outside-globs.js";
 import "../../grade/assertions/index.js";
-import { nearDuplicateWarnings } from "../../detect/lexical-router.js";
+import { nearDuplicateWarnings } from "../../detect/near-duplicates.js";
 import { targetFindings, withoutRepeats } from "../../detect/targets/index.js";
 import * as assertionRegistry from "../../grade/assertions/registry.js";
 import { formatDiagnostic, InputError, type Target, type ValidationProfile } from "../../model/index.js";
