@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a,b}from"./chunk-5NBI2YFH.js";import"./chunk-MTWPTEYP.js";import"./chunk-UWVVTGZT.js";import"./chunk-UI7NWA5F.js";import"./chunk-ENKPV5QA.js";import"./chunk-NNZXCVMA.js";import"./chunk-O4TTLNUG.js";import"./chunk-EVFGY3GY.js";import"./chunk-F4LWVQGY.js";import"./chunk-2GUCLT6O.js";import"./chunk-AUMSDTJ4.js";import"./chunk-TZA6JPXG.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{b as runCells,a as tagCell};
