@@ -20,7 +20,6 @@ import { nearDuplicateWarnings } from "../detect/near-duplicates.js";
 import * as assertionRegistry from "../grade/assertions/registry.js";
 import { InputError, type Report, type Root, type Settings } from "../model/index.js";
 import { assignShard } from "../plan/shard.js";
-import { resolveTargets } from "../settings/targets.js";
 import { appendAll } from "../util/append.js";
 
 export type Scope = NonNullable<Report["scope"]>;
