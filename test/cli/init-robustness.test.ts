@@ -6,23 +6,15 @@
  *   root), and a control with correctness checks only was rejected by `validate`;
  * - added probes were labelled `suite-weakened/case-added` while the summary said the suite was tightened.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/index.js";
-import { bundledDist } from "../support/dist.js";
+import { e2eFile } from "../support/dist.js";
 import { writeRepo } from "../support/repo-files.js";
 
-const scratch: string[] = [];
-afterAll(() => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-let dist: string;
-beforeAll(async () => {
-  dist = await bundledDist();
-}, 180_000);
+const { cliJs, scratch } = e2eFile();
 
 /** Refuses what it is told is impossible; answers everything else correctly. */
 const AGENT = `const prompt = require("node:fs").readFileSync(0, "utf8");
@@ -48,7 +40,7 @@ function repo(): string {
 }
 
 const cli = (args: string[]) =>
-  execa(process.execPath, [join(dist, "cli.js"), ...args], {
+  execa(process.execPath, [cliJs(), ...args], {
     reject: false,
     env: { ...process.env, SKILLGATE_ISOLATION: "none" },
   });

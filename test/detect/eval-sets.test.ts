@@ -6,23 +6,13 @@
  * (OpenClaw's style) is no error. All through the bundled CLI, on one repository written here in the real shapes
  * (own text).
  */
-import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../src/model/index.js";
-import { bundledDist } from "../support/dist.js";
+import { e2eFile } from "../support/dist.js";
 import { writeRepo } from "../support/repo-files.js";
 
-const scratch: string[] = [];
-afterAll(() => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-let dist: string;
-beforeAll(async () => {
-  dist = await bundledDist();
-}, 180_000);
+const { cliJs, scratch } = e2eFile();
 
 const skillMd = (name: string, extra = "") =>
   `---\nname: ${name}\ndescription: Handles ${name} requests. Use for ${name} work.\n${extra}---\nSteps for ${name}.\n`;
@@ -173,7 +163,7 @@ async function validate(dir: string): Promise<{
   skills: SkillRow[];
   diagnostics: Diagnostic[];
 }> {
-  const r = await execa(process.execPath, [join(dist, "cli.js"), "validate", "--repo", dir, "--json"], {
+  const r = await execa(process.execPath, [cliJs(), "validate", "--repo", dir, "--json"], {
     reject: false,
   });
   return { ...JSON.parse(r.stdout), code: r.exitCode };

@@ -4,27 +4,19 @@
  * refuses is an error of that skill before any trial, read from the base's policy (the PR's own config cannot drop
  * a target); a rule of a client that is not a target is no error.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/index.js";
-import { bundledDist } from "../support/dist.js";
+import { e2eFile } from "../support/dist.js";
 import { writeRepo } from "../support/repo-files.js";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/targets");
-const scratch: string[] = [];
-afterAll(() => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-let dist: string;
-beforeAll(async () => {
-  dist = await bundledDist();
-}, 180_000);
+const { cliJs, scratch } = e2eFile();
 
 const cli = (args: string[]) =>
-  execa(process.execPath, [join(dist, "cli.js"), ...args, ...(args[0] === "run" ? ["--no-color"] : [])], {
+  execa(process.execPath, [cliJs(), ...args, ...(args[0] === "run" ? ["--no-color"] : [])], {
     reject: false,
     env: { ...process.env, SKILLGATE_ISOLATION: "none" },
   });
@@ -196,14 +188,10 @@ describe("name precedence: a personal skill of the runner never shadows the skil
       }),
     });
     const json = join(dir, "report.json");
-    await execa(
-      process.execPath,
-      [join(dist, "cli.js"), "run", "--repo", dir, "--json", json, "--no-color"],
-      {
-        reject: false,
-        env: { ...process.env, SKILLGATE_ISOLATION: "none", HOME: home },
-      },
-    );
+    await execa(process.execPath, [cliJs(), "run", "--repo", dir, "--json", json, "--no-color"], {
+      reject: false,
+      env: { ...process.env, SKILLGATE_ISOLATION: "none", HOME: home },
+    });
     const report = JSON.parse(readFileSync(json, "utf8")) as Report;
     const checks = report.skills[0]!.evidence!.head.filter(
       (c) => c.assertionId === "project-only" && c.mode === "skill",

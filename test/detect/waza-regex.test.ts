@@ -6,23 +6,15 @@
  * they are graded as RE2 reads them, a misplaced check is a warning at its line, a broken pattern an error at its
  * line before any trial.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/index.js";
-import { bundledDist } from "../support/dist.js";
+import { e2eFile } from "../support/dist.js";
 import { writeRepo } from "../support/repo-files.js";
 
-const scratch: string[] = [];
-afterAll(() => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-let dist: string;
-beforeAll(async () => {
-  dist = await bundledDist();
-}, 180_000);
+const { cliJs, scratch } = e2eFile();
 
 const AGENT = `require("node:fs").readFileSync(0, "utf8");
 process.stdout.write("Added: the export fix [part one]");
@@ -45,7 +37,7 @@ function repo(evalYaml: string): string {
 }
 
 const cli = (args: string[]) =>
-  execa(process.execPath, [join(dist, "cli.js"), ...args, ...(args[0] === "run" ? ["--no-color"] : [])], {
+  execa(process.execPath, [cliJs(), ...args, ...(args[0] === "run" ? ["--no-color"] : [])], {
     reject: false,
     env: { ...process.env, SKILLGATE_ISOLATION: "none" },
   });

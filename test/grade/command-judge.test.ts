@@ -5,23 +5,15 @@
  * a local command agent and a local command judge (the protocol of command agents) grade the suite; without a
  * judge the header says what is missing; a judge that is the agent is still warned about.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/index.js";
-import { bundledDist } from "../support/dist.js";
+import { e2eFile } from "../support/dist.js";
 import { writeRepo } from "../support/repo-files.js";
 
-const scratch: string[] = [];
-afterAll(() => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-let dist: string;
-beforeAll(async () => {
-  dist = await bundledDist();
-}, 180_000);
+const { cliJs, scratch } = e2eFile();
 
 /** With its skill installed the agent names the version; without it, it does not. */
 const AGENT = `const fs = require("node:fs");
@@ -90,7 +82,7 @@ async function pr(dir: string) {
   scratch.push(json);
   const r = await execa(
     process.execPath,
-    [join(dist, "cli.js"), "run", "--repo", dir, "--base", "HEAD~1", "--no-color", "--json", json],
+    [cliJs(), "run", "--repo", dir, "--base", "HEAD~1", "--no-color", "--json", json],
     { reject: false },
   );
   return {

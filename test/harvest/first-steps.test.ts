@@ -6,23 +6,15 @@
  * - for a skill-creator suite it never called the judge: the expectations were `error` in both arms, yet listed
  *   as wrong answers.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { HarvestReport } from "../../src/model/index.js";
-import { bundledDist } from "../support/dist.js";
+import { e2eFile } from "../support/dist.js";
 import { writeRepo } from "../support/repo-files.js";
 
-const scratch: string[] = [];
-afterAll(() => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-let dist: string;
-beforeAll(async () => {
-  dist = await bundledDist();
-}, 180_000);
+const { cliJs, scratch } = e2eFile();
 
 /**
  * Without the skill: the right date worded as a sentence in even trials, a wrong date in odd ones; with it, the
@@ -79,7 +71,7 @@ async function harvest(dir: string, ...flags: string[]) {
   const json = join(dir, "harvest.json");
   const r = await execa(
     process.execPath,
-    [join(dist, "cli.js"), "harvest", "--repo", dir, "--trials", "4", "--json", json, ...flags],
+    [cliJs(), "harvest", "--repo", dir, "--trials", "4", "--json", json, ...flags],
     { reject: false, env: { ...process.env, SKILLGATE_ISOLATION: "none" } },
   );
   if (r.exitCode !== 0) console.log(r.stdout, r.stderr);

@@ -3,22 +3,14 @@
  * then the same pooled over "all" skills); an agent matrix's report said "took 1 s over no agent calls" after its
  * calls (merged reports lost their rounds), and "2 skill(s)" for one skill evaluated in two cells.
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundledDist } from "../support/dist.js";
+import { describe, expect, it } from "vitest";
+import { e2eFile } from "../support/dist.js";
 import { writeRepo } from "../support/repo-files.js";
 
-const scratch: string[] = [];
-afterAll(() => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-let dist: string;
-beforeAll(async () => {
-  dist = await bundledDist();
-}, 180_000);
+const { cliJs, scratch } = e2eFile();
 
 async function pr(agentConfig: string) {
   const dir = writeRepo(
@@ -44,11 +36,10 @@ async function pr(agentConfig: string) {
     "---\nname: calc\ndescription: Adds numbers. Use for sums.\n---\nAdd carefully.\n",
   );
   await git("commit", "-qam", "pr");
-  const r = await execa(
-    process.execPath,
-    [join(dist, "cli.js"), "run", "--repo", dir, "--base", "HEAD~1", "--no-color"],
-    { reject: false, env: { ...process.env, SKILLGATE_ISOLATION: "none" } },
-  );
+  const r = await execa(process.execPath, [cliJs(), "run", "--repo", dir, "--base", "HEAD~1", "--no-color"], {
+    reject: false,
+    env: { ...process.env, SKILLGATE_ISOLATION: "none" },
+  });
   return r.stdout;
 }
 

@@ -19,6 +19,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { execa } from "execa";
+import { afterAll, beforeAll } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** What the bundle is built from: folders walked whole, and single files. */
@@ -108,4 +109,20 @@ export async function bundledDist(): Promise<string> {
     }
   }
   return out;
+}
+
+/**
+ * What an end-to-end test file sets up around the bundle: the CLI built once before its tests (`cliJs()`), and a
+ * list of scratch folders it makes, removed after them.
+ */
+export function e2eFile(): { cliJs: () => string; scratch: string[] } {
+  let dir = "";
+  const scratch: string[] = [];
+  beforeAll(async () => {
+    dir = await bundledDist();
+  }, 180_000);
+  afterAll(() => {
+    for (const d of scratch) rmSync(d, { recursive: true, force: true });
+  });
+  return { cliJs: () => join(dir, "cli.js"), scratch };
 }
