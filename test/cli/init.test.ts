@@ -71,6 +71,7 @@ describe("skillgate init", () => {
     expect(before.code).toBe(2);
     for (const [file, key] of [
       ["prompts/example.yaml", "TODO-prompt"],
+      ["prompts/example.yaml", "TODO-value"],
       ["trigger-eval.json", "TODO-shouldFire"],
       ["trigger-eval.json", "TODO-shouldNotFire"],
     ] as const) {
@@ -80,7 +81,7 @@ describe("skillgate init", () => {
           .findIndex((l) => new RegExp(`^\\s*"?${key}"?:`).test(l)) + 1;
       expect(before.stdout).toContain(`.claude/skills/house-answer/evals/${file}:${line}:`);
     }
-    // …and the one hidden behind the missing prompt shows once the prompt is there
+    // …and with the prompt written, the assertion's placeholder is still named
     const caseFile = join(evals, "prompts/example.yaml");
     writeFileSync(
       caseFile,

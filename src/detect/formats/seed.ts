@@ -213,8 +213,15 @@ function oracleSpec(raw: unknown, src: SourceFile): OracleSpec | undefined {
 function loadCase(reader: SuiteReader, root: string, file: string): Case | undefined {
   const src = reader.read(file);
   if (!src) return undefined;
-  if (!reader.validate(caseSchema, src.value, src, [], "suite/case")) return undefined;
   const v = src.value as Record<string, unknown>;
+  if (!reader.validate(caseSchema, src.value, src, [], "suite/case")) {
+    // The case is out, but its assertions' own errors (init's `TODO-value`) are shown now, not one fix later.
+    if (Array.isArray(v?.assertions))
+      v.assertions.forEach((raw, i) => {
+        reader.assertion(raw, src, ["assertions", i]);
+      });
+    return undefined;
+  }
   const c: Case = {
     id: String(v.id),
     prompt: String(v.prompt),
