@@ -49,7 +49,7 @@ export function buildReport(input: ReportInput): Report {
     ...rootsOfPolicy(settings),
     ...validationRoots(input.repositoryErrors ?? []),
     ...validationRoots(input.preExistingErrors ?? [], settings.verdict.preExisting === "fail"),
-    ...(input.listingRoots ?? []),
+    ...withEditedSkills(skills, input.listingRoots ?? []),
   ];
   const allRoots = [...policyRoots, ...skills.flatMap((s) => s.roots)];
   const verdict = combineVerdicts(
@@ -86,6 +86,29 @@ export function buildReport(input: ReportInput): Report {
     ...(input.isolation ? { isolation: input.isolation } : {}),
     ...changesPart(input),
   };
+}
+
+/**
+ * A listing root (an edited description that pushes a sibling out of a target's capped list) is the edited skill's:
+ * it goes into that skill's part, which then fails, so the skill's own line never reads PASS above it. Returns the
+ * roots no evaluated skill owns, which stay the repository's.
+ */
+function withEditedSkills(skills: SkillReport[], roots: readonly Root[]): Root[] {
+  const unowned: Root[] = [];
+  for (const root of roots) {
+    const skill = skills.find((s) => s.path === root.file);
+    if (!skill) {
+      unowned.push(root);
+      continue;
+    }
+    skill.roots.push(root);
+    if (isNewRoot(root)) skill.newRoots.push(root);
+    if (!root.blocking) continue;
+    skill.blockingRoots.push(root);
+    skill.verdict = "fail";
+    skill.reasons.unshift(`a target's capped skill list changed (blocking): ${root.title}`);
+  }
+  return unowned;
 }
 
 /** The PR's changes to the evaluated skills' files (a PR only: a sweep has no base to compare with). */

@@ -149,6 +149,12 @@ describe("a description edit that pushes a sibling out of Codex's capped list", 
     expect(root).toMatchObject({ file: ".agents/skills/alpha/SKILL.md", line: 3, kind: "trigger" });
     expect(root!.title).toMatch(/no longer holds hotel/);
     expect(r.stdout).toMatch(/alpha\/SKILL\.md:3/);
+    // the edited skill's own part holds it and fails: its line never reads PASS above a root on its description
+    const alpha = report.skills.find((x) => x.name === "alpha");
+    expect(alpha?.verdict).toBe("fail");
+    expect(alpha?.blockingRoots.map((x) => x.id)).toContain(root!.id);
+    expect(report.policy.roots.map((x) => x.id)).not.toContain(root!.id);
+    expect(r.stdout).toMatch(/^FAIL {2}alpha /m);
   }, 180_000);
 
   it("is no root when the base does not write for Codex", async () => {
