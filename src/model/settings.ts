@@ -112,7 +112,7 @@ export interface Settings {
   profile: ValidationProfile;
   /** The clients whose loading rules `validate` and discovery apply (config `targets`, else the agent's harness). */
   targets: Target[];
-  /** Trials per case and arm when a suite's meta.json sets none (config `trials`, else 3). */
+  /** Trials per case and arm when a suite's meta.json sets none (config `trials`, else 5). */
   trials: number;
   /** `--trials` / the `trials` input: trials per case and arm for every suite, meta.json or not. */
   trialsOverride?: number;

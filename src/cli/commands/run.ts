@@ -25,7 +25,7 @@ Runs the batteries of the skills a change touches (or every skill), compares wit
   --agent NAME        agent adapter (replay, claude-code, codex, command, openai, anthropic, lexical)
   --model NAME        the agent's model (agent.model), e.g. claude-sonnet-4-5 for --agent anthropic
   --cell NAMES        with an agents: matrix in the config, evaluate only these cells (comma separated)
-  --trials N          trials per case and mode (default: meta.json, else 3)
+  --trials N          trials per case and mode (default: meta.json, else the config's, else 5)
   --shard I/N         evaluate only shard I of N (deterministic, balanced by expected cost)
   --seed N            seed of every randomised step (default 42); reported, replayable
   --no-cache          do not read or write the trial cache
