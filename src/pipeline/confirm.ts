@@ -144,7 +144,6 @@ async function eachAsReady<T>(first: T[], ready: () => T[], work: (item: T) => P
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
   const start = (items: T[]) => {
-    if (failure) return;
     for (const item of items) {
       const p: Promise<void> = work(item)
         .catch((error: unknown) => {
@@ -157,7 +156,8 @@ async function eachAsReady<T>(first: T[], ready: () => T[], work: (item: T) => P
   start(first);
   while (inFlight.size > 0) {
     await Promise.race(inFlight);
-    start(ready());
+    // After a failure nothing new is asked for: the units in flight end, then it is thrown.
+    if (!failure) start(ready());
   }
   if (failure) throw failure.error;
 }

@@ -13,8 +13,7 @@ import { type CellReport, matrixSummary, trustedIdentity } from "./matrix.js";
  * under the verdict policy it names (the default one when it names none), as the action's report mode does under
  * the base's: a report whose records and verdict disagree is refused. Reports of agent-matrix cells (`report.cell`)
  * are merged per cell first (a cell's shards), then across cells: a skill appears once per cell, the verdict is the
- * worst of the required cells', and `matrix` holds the cell × skill table with the effects and interactions. Pure
- * apart from `parseReport`'s error locations.
+ * worst of the required cells', and `matrix` holds the cell × skill table with the effects and interactions. Pure.
  */
 
 export interface LoadedReport {
@@ -23,44 +22,7 @@ export interface LoadedReport {
   report: Report;
 }
 
-const VERDICTS: Verdict[] = ["pass", "fail", "error"];
 const SEVERITY: Record<Verdict, number> = { pass: 0, fail: 1, error: 2 };
-
-/** 1-based line and column of a character offset. */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, column: offset - before.lastIndexOf("\n") };
-}
-
-/** Parses and sanity-checks a skillgate JSON report; errors are `file:line:column: message`. */
-export function parseReport(text: string, file: string): Report {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    const msg = (e as Error).message;
-    const pos = /position (\d+)/.exec(msg);
-    const { line, column } = pos ? lineColumn(text, Number(pos[1])) : { line: 1, column: 1 };
-    throw new InputError(`${file}:${line}:${column}: not valid JSON: ${msg}`);
-  }
-  const fail = (what: string) => {
-    throw new InputError(`${file}:1:1: not a skillgate report: ${what}`);
-  };
-  if (typeof value !== "object" || value === null || Array.isArray(value)) fail("expected a JSON object");
-  const r = value as Partial<Report>;
-  if (r.schemaVersion !== 2) fail(`schemaVersion must be 2, got ${JSON.stringify(r.schemaVersion)}`);
-  if (r.tool?.name !== "skillgate") fail(`tool.name must be "skillgate"`);
-  if (!VERDICTS.includes(r.verdict as Verdict)) fail(`verdict must be one of ${VERDICTS.join(", ")}`);
-  if (!Array.isArray(r.skills)) fail("skills must be an array");
-  if (!Array.isArray(r.newRoots)) fail("newRoots must be an array");
-  if (!Array.isArray(r.blockingRoots)) fail("blockingRoots must be an array");
-  return {
-    ...(r as Report),
-    diagnostics: r.diagnostics ?? [],
-    errors: r.errors ?? [],
-  };
-}
 
 function worst(a: Verdict, b: Verdict): Verdict {
   return SEVERITY[a] >= SEVERITY[b] ? a : b;

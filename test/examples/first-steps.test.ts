@@ -12,7 +12,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Report } from "../../src/model/index.js";
+import { parseReport } from "../../src/report/load.js";
 import { e2eFile } from "../support/dist.js";
 import { writeRepo } from "../support/repo-files.js";
 
@@ -137,7 +137,8 @@ async function pullRequest(branch: string, files: Record<string, string>) {
   scratch.push(json);
   const r = await cli("run", "--base", "main", "--json", json, "--no-color");
   git("checkout", "-q", "main");
-  return { ...r, report: JSON.parse(readFileSync(json, "utf8")) as Report };
+  // parsed as `merge` reads a stored report: validated against the schema of the Report type
+  return { ...r, report: parseReport(readFileSync(json, "utf8"), json) };
 }
 
 describe("a new user's three-skill repository, from init to a PR verdict, offline", () => {

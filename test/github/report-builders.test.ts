@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { renderJUnit } from "../../src/report/junit.js";
+import { parseReport } from "../../src/report/load.js";
 import { escapeText, mermaidChart, renderMarkdown, skillFigures } from "../../src/report/markdown.js";
-import { mergeReports, parseReport } from "../../src/report/merge.js";
+import { mergeReports } from "../../src/report/merge.js";
 import { buildSarif } from "../../src/report/sarif.js";
 import { toEvidence } from "../../src/verdict/recompute.js";
 import { check } from "../attribute/make-checks.js";
@@ -189,6 +190,27 @@ describe("merge", () => {
     );
     expect(() => parseReport('{"schemaVersion": 1}', "r.json")).toThrow(
       /r\.json:1:1: not a skillgate report: schemaVersion/,
+    );
+  });
+
+  it("validates a stored report in full against the schema derived from the Report type", () => {
+    const honest = shard(1, 1, "a", "fail");
+    expect(parseReport(JSON.stringify(honest), "r.json").skills[0]!.name).toBe("a");
+    // a root's line as text: an annotation or a link built from it would carry whatever the text holds
+    const lineAsText = structuredClone(honest) as unknown as { skills: { roots: { line: unknown }[] }[] };
+    lineAsText.skills[0]!.roots[0]!.line = "7 onerror=x";
+    expect(() => parseReport(JSON.stringify(lineAsText), "r.json")).toThrow(
+      /r\.json:1:1: not a skillgate report: \/skills\/0\/roots\/0\/line must be number/,
+    );
+    // a key no skillgate writes, and a skill without the roots the verdict check reads
+    const extra = { ...structuredClone(honest), postAs: "skillgate[bot]" };
+    expect(() => parseReport(JSON.stringify(extra), "r.json")).toThrow(
+      /must NOT have additional properties `postAs`/,
+    );
+    const noRoots = structuredClone(honest) as unknown as { skills: Record<string, unknown>[] };
+    delete noRoots.skills[0]!.roots;
+    expect(() => parseReport(JSON.stringify(noRoots), "r.json")).toThrow(
+      /\/skills\/0 must have required property 'roots'/,
     );
   });
 
