@@ -32,6 +32,9 @@ export interface SharedCatalogue {
   dir: string;
   /** The skills' folder names under `dir`, in install order. */
   skills: string[];
+  /** The installed skills' names (a folder each under `dir`), with their place in install order: every trial's
+   * `skillsRoot` (model/agent.ts). */
+  names: ReadonlyMap<string, number>;
 }
 
 /** Every catalogue a run installs, made once each (by content), removed with the run's workspaces. */
@@ -86,7 +89,9 @@ export class SharedCatalogues {
         }
       }
     }
-    const shared = { dir, skills };
+    const names = new Map<string, number>();
+    for (const s of install) if (!names.has(s.name)) names.set(s.name, names.size);
+    const shared = { dir, skills, names };
     this.byKey.set(key, shared);
     return shared;
   }

@@ -5,7 +5,14 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentConfig, AgentRunContext, TrialError, TrialRequest, Usage } from "../model/index.js";
+import {
+  type AgentConfig,
+  type AgentRunContext,
+  installedSkillDir,
+  type TrialError,
+  type TrialRequest,
+  type Usage,
+} from "../model/index.js";
 import { knownPrice } from "./prices.js";
 import { errorForStatus, tail } from "./result.js";
 
@@ -49,7 +56,7 @@ export async function activateSkill(
   ctx: AgentRunContext,
 ): Promise<{ name?: string; output: string; isError: boolean }> {
   const name = String((input as Record<string, unknown> | null)?.name ?? "");
-  const dir = ctx.workspace.skillPaths[name];
+  const dir = installedSkillDir(ctx.workspace, name);
   if (!dir) return { output: `Unknown skill "${name}".`, isError: true };
   try {
     return { name, output: await readFile(join(dir, "SKILL.md"), "utf8"), isError: false };

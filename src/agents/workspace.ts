@@ -240,7 +240,8 @@ export class TrialWorkspaces {
     else SharedCatalogues.link(shared, `${ws.dir}/${rel}`);
     // The harness's folder: never read back as the agent's work.
     installed.add(rel);
-    for (const skill of request.install) ws.skillPaths[skill.name] = `${ws.dir}/${rel}/${skill.name}`;
+    // One index for every trial of this catalogue: no per-trial path per skill.
+    ws.skillsRoot = { dir: `${ws.dir}/${rel}`, names: shared.names };
   }
 
   /** The trial is over: its workspace goes with its batch, once every workspace of the batch is done. */

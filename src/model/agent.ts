@@ -6,8 +6,14 @@ export interface Workspace {
   dir: string;
   /** Temporary HOME for the agent. */
   home: string;
-  /** Where skills were installed (absolute), per skill name. */
+  /** Where skills were installed (absolute), per skill name; a shared catalogue's are in `skillsRoot`. */
   skillPaths: Record<string, string>;
+  /**
+   * Skills installed together in one folder (a trigger trial's shared catalogue, src/agents/catalogue.ts): each
+   * name of `names` (install order) at `<dir>/<name>`. One index per catalogue, shared by its trials, rather than a
+   * path per skill per trial (10,000 strings each at registry scale, issue #42). Read through `installedSkillDir`.
+   */
+  skillsRoot?: SkillsRoot;
   /** Decoy credentials planted for the trial (src/observe/decoys.ts). */
   decoys?: DecoySet;
   /**
@@ -15,6 +21,20 @@ export interface Workspace {
    * workspace): a trigger trial's shared catalogue (src/agents/catalogue.ts).
    */
   mounts?: { from: string; to: string }[];
+}
+
+export interface SkillsRoot {
+  dir: string;
+  names: ReadonlyMap<string, number>;
+}
+
+/** The folder skill `name` is installed at in `ws`, if it is installed there. */
+export function installedSkillDir(
+  ws: Pick<Workspace, "skillPaths" | "skillsRoot">,
+  name: string,
+): string | undefined {
+  if (Object.hasOwn(ws.skillPaths, name)) return ws.skillPaths[name];
+  return ws.skillsRoot?.names.has(name) ? `${ws.skillsRoot.dir}/${name}` : undefined;
 }
 
 /** Decoy credentials of one trial: none is real, so finding one where it does not belong is a leak. */

@@ -6,6 +6,7 @@
  * with `-s danger-full-access` inside skillgate's sandbox on purpose).
  */
 import { basename, isAbsolute, join, normalize } from "node:path";
+import type { SkillsRoot } from "../model/index.js";
 import { type ActionInput, ActionSet } from "./actions.js";
 import { commandFindings, isSettingsFile } from "./commands.js";
 import type { DecoyFinder } from "./decoys.js";
@@ -23,6 +24,8 @@ import { errnoOf, fdPath, parseTrace, quoted, type Syscall, stringArray, succeed
 export interface TraceContext extends PathContext {
   /** Installed skills' folders in the workspace, by skill name. */
   skills: Readonly<Record<string, string>>;
+  /** Skills installed together in one folder, after `skills` in order (a shared catalogue: model/agent.ts). */
+  skillsRoot?: SkillsRoot;
   /** The agent command (its argv) as skillgate starts it: where the agent's part of the trace begins. */
   agentCommands: readonly (readonly string[])[];
   /** Finds planted decoy values (decoys.ts): in a text (argv, a request), in a host name. */
@@ -77,6 +80,7 @@ export class TraceAnalysis {
    */
   private skillsByFolder: Map<string, [number, string, string][]> | undefined;
   private someSkillOutside: boolean | undefined;
+  private recordSkills = 0;
 
   constructor(private readonly ctx: TraceContext) {}
 
@@ -255,10 +259,14 @@ export class TraceAnalysis {
    * order: a trial installs thousands of skills and its agent opens thousands of files.
    */
   private skillsAbove(path: string): [string, string][] {
+    const root = this.ctx.skillsRoot;
     if (!this.skillsByFolder) {
-      this.someSkillOutside ??= Object.values(this.ctx.skills).some((d) => !inside(d, this.ctx.workspace));
+      this.someSkillOutside ??=
+        Object.values(this.ctx.skills).some((d) => !inside(d, this.ctx.workspace)) ||
+        (root !== undefined && !inside(root.dir, this.ctx.workspace));
       if (!this.someSkillOutside && !inside(path, this.ctx.workspace)) return [];
       this.skillsByFolder = new Map();
+      this.recordSkills = Object.keys(this.ctx.skills).length;
       Object.entries(this.ctx.skills).forEach(([skill, dir], order) => {
         const key = dir.endsWith("/") ? dir.replace(/\/+$/, "") : dir;
         const list = this.skillsByFolder!.get(key);
@@ -266,9 +274,23 @@ export class TraceAnalysis {
         else this.skillsByFolder!.set(key, [[order, skill, dir]]);
       });
     }
+    // A shared catalogue's skills are looked up by name under its folder: never listed per trial.
+    const rootDir = root?.dir.replace(/\/+$/, "");
+    const after = this.recordSkills;
     const found: [number, string, string][] = [];
     for (let cut = path.lastIndexOf("/"); cut >= 0; cut = path.lastIndexOf("/", cut - 1)) {
-      found.push(...(this.skillsByFolder.get(path.slice(0, cut)) ?? []));
+      const folder = path.slice(0, cut);
+      found.push(...(this.skillsByFolder.get(folder) ?? []));
+      if (
+        root &&
+        rootDir !== undefined &&
+        folder.length > rootDir.length + 1 &&
+        folder.startsWith(`${rootDir}/`)
+      ) {
+        const name = folder.slice(rootDir.length + 1);
+        const order = root.names.get(name);
+        if (order !== undefined) found.push([after + order, name, `${root.dir}/${name}`]);
+      }
       if (cut === 0) break;
     }
     return found.sort((a, b) => a[0] - b[0]).map(([, skill, dir]) => [skill, dir]);

@@ -82,6 +82,7 @@ function observationOf(traceFile: string, target: ObserveTarget): Observation {
     writable: target.writable ?? [],
     decoyFiles: ws.decoys?.files ?? [],
     skills: ws.skillPaths,
+    ...(ws.skillsRoot ? { skillsRoot: ws.skillsRoot } : {}),
     agentCommands: target.agentCommands,
     ...(ws.decoys ? { decoys: decoyFinder(ws.decoys.values) } : {}),
   };

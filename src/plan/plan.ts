@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentNameOf } from "../detect/copies.js";
@@ -81,13 +82,29 @@ function triggerCatalogue(repoDir: string, skill: Skill, all: readonly Skill[]) 
 export function catalogueHash(
   catalogue: readonly Pick<Skill, "name" | "agentName" | "frontmatter">[],
 ): string {
-  return sha256(
-    canonicalJson(
-      catalogue
-        .map((s) => [agentNameOf(s), s.frontmatter] as const)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-    ),
-  );
+  // sha256 of canonicalJson([[name, frontmatter], …] sorted by name), written piece by piece: each frontmatter's
+  // canonical text is made once per run (a PR's two arms share the records of the skills it leaves alone).
+  const entries = catalogue
+    .map((s) => [agentNameOf(s), s.frontmatter] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const h = createHash("sha256").update("[");
+  entries.forEach(([name, frontmatter], i) => {
+    h.update(`${i > 0 ? "," : ""}[${JSON.stringify(name)},${canonicalFrontmatter(frontmatter)}]`);
+  });
+  return h.update("]").digest("hex");
+}
+
+/** Canonical JSON of parsed frontmatter, by object: parsed values are shared and never changed (parse-once.ts). */
+const canonicalFrontmatters = new WeakMap<object, string>();
+
+function canonicalFrontmatter(frontmatter: Skill["frontmatter"]): string {
+  if (frontmatter === null || typeof frontmatter !== "object") return canonicalJson(frontmatter);
+  let text = canonicalFrontmatters.get(frontmatter);
+  if (text === undefined) {
+    text = canonicalJson(frontmatter);
+    canonicalFrontmatters.set(frontmatter, text);
+  }
+  return text;
 }
 
 /**

@@ -18,8 +18,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { activateSkill } from "../../src/agents/http-common.js";
 import { TrialWorkspaces } from "../../src/agents/workspace.js";
-import type { InstalledSkill } from "../../src/model/index.js";
+import { type AgentRunContext, type InstalledSkill, installedSkillDir } from "../../src/model/index.js";
 import { type RunOptions, runTrials } from "../../src/run/runner.js";
 import { isolation } from "../../src/sandbox/isolation/detect.js";
 import { makeRequest, recordingLogger, skill } from "../support/trials.js";
@@ -83,7 +84,12 @@ describe("a trigger trial's catalogue, shared", () => {
       ]);
       expect(statSync(join(shared, "alpha/SKILL.md")).mode & 0o222).toBe(0);
       expect(readFileSync(join(shared, "beta/SKILL.md"), "utf8")).toBe(SKILL_MD("beta"));
-      expect(a.skillPaths).toEqual(Object.fromEntries(NAMES.map((n) => [n, `${a.dir}/.agents/skills/${n}`])));
+      // One index of the catalogue's names shared by its trials, not a path per skill per trial (issue #42).
+      expect(a.skillPaths).toEqual({});
+      expect(b.skillsRoot?.names).toBe(a.skillsRoot?.names);
+      for (const n of NAMES) expect(installedSkillDir(a, n)).toBe(`${a.dir}/.agents/skills/${n}`);
+      expect(installedSkillDir(a, "delta")).toBeUndefined();
+      expect(installedSkillDir(a, "constructor")).toBeUndefined();
       // Never a link into the checkout: the source keeps one link per file.
       expect(statSync(join(source, "alpha/SKILL.md")).nlink).toBe(1);
     } finally {
@@ -134,7 +140,13 @@ describe("a trigger trial's catalogue, shared", () => {
       expect(readFileSync(file, "utf8")).toBe("notes of gamma\n");
       expect(statSync(file).mode & 0o222).toBe(0);
       expect(existsSync(join(a.dir, ".agents/skills/alpha/evals"))).toBe(false);
-      expect(a.skillPaths.beta).toBe(`${a.dir}/.agents/skills/beta`);
+      expect(installedSkillDir(a, "beta")).toBe(`${a.dir}/.agents/skills/beta`);
+      // An in-process adapter's activate tool reads the skill through the shared folder's index.
+      expect(await activateSkill({ name: "beta" }, { workspace: a } as unknown as AgentRunContext)).toEqual({
+        name: "beta",
+        output: SKILL_MD("beta"),
+        isError: false,
+      });
     } finally {
       pool.dispose(a);
       pool.dispose(b);

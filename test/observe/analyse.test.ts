@@ -99,6 +99,32 @@ describe("the strace reader", () => {
     expect(got.map((a) => a.skillFiles)).toEqual([[{ skill: "helper-extra", file: "bin/run.sh" }]]);
   });
 
+  it("names a skill of a shared catalogue (one folder of skills, looked up by name) whose folder holds a file run", () => {
+    const names = new Map<string, number>();
+    for (let i = 0; i < 5000; i++) names.set(`s${i}`, i);
+    // A copy's run name holds its folder (`<name>@<folder>`): its installed folder is nested.
+    for (const n of ["helper", "helper-extra", "tool@plugins/a/skills/tool"]) names.set(n, names.size);
+    const root = { dir: `${WS}/.agents/skills`, names };
+    const trace = (rel: string) =>
+      analyseTrace(
+        [
+          AGENT_START,
+          `100 execve("/bin/sh", ["sh", ".agents/skills/${rel}"], 0x1 /* 2 vars */) = 0`,
+          `100 openat(AT_FDCWD<${WS}>, ".agents/skills/${rel}", O_RDONLY) = 3<${WS}/.agents/skills/${rel}>`,
+          `100 openat(AT_FDCWD<${WS}>, "${HOME}/.aws/credentials", O_RDONLY) = 3<${HOME}/.aws/credentials>`,
+        ].join("\n"),
+        { ...ctx, skills: {}, skillsRoot: root },
+      )
+        .actions.list()
+        .map((a) => a.skillFiles);
+    expect(trace("helper-extra/bin/run.sh")).toEqual([[{ skill: "helper-extra", file: "bin/run.sh" }]]);
+    expect(trace("tool@plugins/a/skills/tool/run.sh")).toEqual([
+      [{ skill: "tool@plugins/a/skills/tool", file: "run.sh" }],
+    ]);
+    // A folder no installed skill has: no skill's file.
+    expect(trace("nobody/run.sh")).toEqual([undefined]);
+  });
+
   it("reads DNS names and proxy CONNECTs out of what a process sends, and connects to outside addresses", () => {
     const query = Buffer.from("c00c01000001000000000000046576696c076578616d706c6503636f6d0000010001", "hex");
     expect(dnsQueryName(query)).toBe("evil.example.com");

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { cacheKey, canonicalJson, trialKey } from "../../src/plan/keys.js";
+import { cacheKey, canonicalJson, sha256Hex, trialKey } from "../../src/plan/keys.js";
 
 const base = {
   prompt: "Split 1000 cents among 3",
@@ -90,5 +90,22 @@ describe("catalogueHash: what a router sees", () => {
       catalogueHash([{ ...a, frontmatter: { ...a.frontmatter, "disable-model-invocation": true } }, b]),
     ).not.toBe(h);
     expect(catalogueHash([a])).not.toBe(h);
+  });
+
+  test("is sha256 of the sorted (name, frontmatter) pairs' canonical JSON: trial cache keys stay as they were", async () => {
+    const { catalogueHash } = await import("../../src/plan/plan.js");
+    const a = skill("split-cents", 'Split "money"', "", "h1");
+    const b = skill("tenant-sql", "Tenant SQL", "", "h2");
+    const c = { ...b, frontmatter: { ...b.frontmatter, metadata: { z: [1, { y: "x" }], a: null } } };
+    for (const catalogue of [[a, b], [c, a], [a]])
+      expect(catalogueHash(catalogue)).toBe(
+        sha256Hex(
+          canonicalJson(
+            catalogue
+              .map((s) => [s.name, s.frontmatter])
+              .sort(([x], [y]) => (String(x) < String(y) ? -1 : 1)),
+          ),
+        ),
+      );
   });
 });
