@@ -31,6 +31,7 @@ const SECTIONS: Record<string, Loader> = {
   fuzz: async () => (await import("./fuzz.js")).bench,
   "review-report": async () => (await import("./review-report.js")).bench,
   "static-review": async () => (await import("./static-review.js")).bench,
+  reworded: async () => (await import("./reworded.js")).bench,
 };
 
 function parseFlags(argv: string[]): Record<string, boolean | string> {

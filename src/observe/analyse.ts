@@ -15,6 +15,7 @@ import {
   httpHost,
   isEscapeSocket,
   isLocalAddress,
+  isLocalHost,
   parseSockaddr,
   sentBuffers,
 } from "./network.js";
@@ -230,7 +231,12 @@ export class TraceAnalysis {
 
   private judgeExec(p: Proc, argv: readonly string[], ok: boolean): void {
     for (const f of commandFindings(argv))
-      this.actions.add({ ...f, argv, skillFiles: p.skillFiles, ...(ok ? {} : { denied: true }) });
+      this.actions.add({
+        ...f,
+        argv: f.argv ?? argv,
+        skillFiles: p.skillFiles,
+        ...(ok ? {} : { denied: true }),
+      });
     const decoy = this.ctx.decoys?.find(argv.join("\n"));
     if (decoy)
       this.actions.add({
@@ -345,7 +351,8 @@ export class TraceAnalysis {
     if (c.name === "connect") return;
     for (const b of sentBuffers(c.name, c.args)) {
       const name = dnsQueryName(b) ?? httpHost(b);
-      if (name) {
+      // A request naming the sandbox's own loopback (an agent's model relay) goes nowhere else: only what it carries counts.
+      if (name && !isLocalHost(name)) {
         const host = name.toLowerCase().replace(/\.$/, "");
         this.add(p, {
           class: "network",

@@ -12,6 +12,8 @@ export interface CommandFinding {
   class: ActionClass;
   target: string;
   detail: string;
+  /** The simple command a shell script named that asked for it (absent: the program started itself). */
+  argv?: readonly string[];
 }
 
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "ash", "busybox", "fish"]);
@@ -100,7 +102,7 @@ function gitFindings(argv: readonly string[]): CommandFinding[] {
   }
   if (sub === "filter-branch" || sub === "filter-repo" || (sub === "reflog" && rest[0] === "expire"))
     out.push({ class: "git-rewrite", target: `git ${sub}`, detail: line });
-  if (sub === "config") {
+  if (sub === "config" && configWrites(rest)) {
     const key = positional.find((w) => /^[a-zA-Z][\w-]*\./.test(w))?.toLowerCase() ?? "";
     if (/^remote\.[^.]+\.(?:push)?url$/.test(key))
       out.push({ class: "git-remote", target: `config ${key}`, detail: line });
@@ -108,6 +110,26 @@ function gitFindings(argv: readonly string[]): CommandFinding[] {
       out.push({ class: "persistence", target: `git config ${key}`, detail: line });
   }
   return out;
+}
+
+/**
+ * Whether `git config …` sets a value: `git config set KEY VALUE`, `git config KEY VALUE`, `--add`, `--replace-all`;
+ * not a read (`git config KEY`, `--get`, `get`, `--list`), which agents run to learn the repository (Claude Code
+ * reads `remote.origin.url`).
+ */
+function configWrites(rest: readonly string[]): boolean {
+  const words = rest.filter(
+    (w) => !/^--(?:global|local|system|worktree|file=.*|type=.*|bool|int|path)$/.test(w),
+  );
+  if (words[0] === "set" || words.some((w) => w === "--add" || w === "--replace-all")) return true;
+  if (
+    words.some((w) =>
+      /^(?:--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--unset|--unset-all)$/.test(w),
+    )
+  )
+    return false;
+  if (/^(?:get|list|unset|rename-section|remove-section|edit)$/.test(words[0] ?? "")) return false;
+  return words.filter((w) => !w.startsWith("-")).length >= 2;
 }
 
 /** Scheduling programs: `crontab FILE|-`, `at`, `systemctl enable`, `launchctl load`. */
@@ -147,18 +169,61 @@ function inlineCode(program: string, argv: readonly string[]): string | undefine
   return undefined;
 }
 
+/**
+ * What of `code` a pattern matched, to the end of its line: an agent's shell wraps the command it was asked for in
+ * set-up (Claude Code: `source <snapshot> && … && eval '<command>'`), which would otherwise be all a reviewer reads.
+ */
+function matchedLine(code: string, patterns: readonly RegExp[]): string | undefined {
+  for (const r of patterns) {
+    const m = r.exec(code);
+    if (!m) continue;
+    const end = code.indexOf("\n", m.index);
+    const line = code.slice(m.index, end < 0 ? undefined : end).replace(/'\s*<\s*\/dev\/null\b.*$/, "");
+    return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+  }
+  return undefined;
+}
+
 function runFindings(code: string): CommandFinding[] {
   const out: CommandFinding[] = [];
-  const line = code.length > 300 ? `${code.slice(0, 299)}…` : code;
-  if (DOWNLOAD_RUN.some((r) => r.test(code)))
-    out.push({ class: "remote-code", target: "download piped into a shell", detail: line });
-  if (DECODE_RUN.some((r) => r.test(code)))
-    out.push({ class: "remote-code", target: "decoded text run", detail: line });
+  const downloaded = matchedLine(code, DOWNLOAD_RUN);
+  if (downloaded)
+    out.push({ class: "remote-code", target: "download piped into a shell", detail: downloaded });
+  const decoded = matchedLine(code, DECODE_RUN);
+  if (decoded) out.push({ class: "remote-code", target: "decoded text run", detail: decoded });
   return out;
 }
 
 /** Operators that end a simple command; redirections take the next word as their target. */
 const SEPARATORS = new Set([";", "&&", "||", "|", "|&", "&", "(", ")", ";;"]);
+
+/**
+ * A script's lines, a newline inside quotes kept in its line (`eval 'a\nb'` is one command); a quote left open
+ * (an apostrophe in prose) splits at every newline, as before.
+ */
+function shellLines(script: string): string[] {
+  const lines: string[] = [];
+  let quote = "";
+  let start = 0;
+  for (let i = 0; i < script.length; i++) {
+    const ch = script[i]!;
+    if (quote) {
+      if (ch === quote) quote = "";
+      else if (ch === "\\" && quote === '"') i++;
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === "\\") i++;
+    else if (ch === "#" && (i === 0 || /\s/.test(script[i - 1]!))) {
+      const end = script.indexOf("\n", i);
+      i = (end < 0 ? script.length : end) - 1;
+    } else if (ch === "\n") {
+      lines.push(script.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (quote) return script.split("\n");
+  lines.push(script.slice(start));
+  return lines;
+}
 
 /**
  * The simple commands of a shell script, each as its words (quotes removed, `$VAR` kept as written, redirection
@@ -167,7 +232,7 @@ const SEPARATORS = new Set([";", "&&", "||", "|", "|&", "&", "(", ")", ";;"]);
  */
 export function scriptCommands(script: string): string[][] {
   const out: string[][] = [];
-  for (const line of script.replace(/\\\n/g, " ").split("\n")) {
+  for (const line of shellLines(script.replace(/\\\n/g, " "))) {
     let tokens: ReturnType<typeof parseShell>;
     try {
       tokens = parseShell(line, (name) => `$${name}`);
@@ -207,7 +272,7 @@ function scriptFindings(script: string, depth: number): CommandFinding[] {
       i++;
     const rest = words.slice(i);
     if (rest[0] === "eval" && depth > 0) out.push(...scriptFindings(rest.slice(1).join(" "), depth - 1));
-    else out.push(...commandFindings(rest, depth - 1));
+    else out.push(...commandFindings(rest, depth - 1).map((f) => ({ argv: rest, ...f })));
   }
   return out;
 }

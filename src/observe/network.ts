@@ -43,6 +43,15 @@ export function isLocalAddress(address: string): boolean {
   );
 }
 
+/** A host name or address that is the sandbox's own loopback (`localhost`, `127.0.0.1`, `[::1]`). */
+export function isLocalHost(host: string): boolean {
+  const h = host
+    .toLowerCase()
+    .replace(/\.$/, "")
+    .replace(/^\[(.*)\]$/, "$1");
+  return h === "localhost" || h.endsWith(".localhost") || isLocalAddress(h);
+}
+
 /** Sockets of container engines and the host's init: reaching one from the sandbox is an escape attempt. */
 export function isEscapeSocket(path: string): boolean {
   return /(?:^|\/)(?:docker|containerd|podman|crio|dockershim)\.sock$|^\/run\/systemd\/private$/.test(path);

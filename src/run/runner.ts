@@ -27,6 +27,7 @@ import type {
   TrialRequest,
 } from "../model/index.js";
 import { withLeaks } from "../observe/leaks.js";
+import { withToolCallActions } from "../observe/tool-calls.js";
 import { tracer } from "../observe/tracer.js";
 import { cacheKey } from "../plan/keys.js";
 import { outputRedactor } from "../util/redact.js";
@@ -240,7 +241,10 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
         result.files = written.files;
         if (written.notes.length) result.notes = [...(result.notes ?? []), ...written.notes];
       }
-      return withLeaks(result, ws.decoys, ws.dir);
+      if (!ws.decoys) return result;
+      const writable = sandboxOptions(opts.agent.options).writable ?? [];
+      const paths = { workspace: ws.dir, home: ws.home, writable, decoyFiles: ws.decoys.files };
+      return withToolCallActions(withLeaks(result, ws.decoys, ws.dir), paths);
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
       workspaces.dispose(ws);

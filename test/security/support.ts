@@ -54,11 +54,15 @@ export interface RepoOpts {
   extra?: Record<string, string>;
   /** No skill at all (the base of a PR that adds one). */
   noSkill?: boolean;
+  /** The `agent:` section's lines (default: the obedient `command` agent). */
+  agent?: string;
 }
+
+const OBEDIENT = `  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${AGENT}`)}\n`;
 
 export function repo(o: RepoOpts = {}): string {
   const files: Record<string, string> = {
-    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${AGENT}`)}\ntrials: 1\ncache:\n  enabled: false\nverdict:\n  baseDepth: 1\n${o.config ?? ""}`,
+    ".skillgate.yml": `agent:\n${o.agent ?? OBEDIENT}trials: 1\ncache:\n  enabled: false\nverdict:\n  baseDepth: 1\n${o.config ?? ""}`,
     ".agent/evals/helper/meta.json": JSON.stringify({ trials: 1, thresholds: {} }),
     ".agent/evals/helper/prompts/work.yaml":
       "id: work\nprompt: Work on the project.\nassertions:\n  - id: answered\n    type: contains\n    value: done\n",
