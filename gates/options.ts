@@ -5,7 +5,7 @@
  * caller can attach its own `file:line`; nothing runs while a problem remains (`skillgate gate` exits 2).
  */
 import { Ajv, type ErrorObject } from "ajv";
-import { editDistance } from "../src/util/edit-distance.js";
+import { didYouMean } from "../src/util/edit-distance.js";
 import type { GateId } from "./ids.js";
 
 interface GateOptionProblem {
@@ -94,20 +94,6 @@ export const GATE_OPTION_SCHEMAS: Readonly<Record<GateId, Record<string, unknown
 const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true });
 const compiled = new Map<GateId, ReturnType<typeof ajv.compile>>();
 
-/** The closest known name, when it is close enough to be a typo. */
-export function didYouMean(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Number.POSITIVE_INFINITY;
-  for (const k of known) {
-    const d = editDistance(name.toLowerCase(), k.toLowerCase());
-    if (d < bestD) {
-      best = k;
-      bestD = d;
-    }
-  }
-  return best !== undefined && bestD <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
-}
-
 /** The schema node at a JSON Pointer into the options (for the keys allowed there). */
 function schemaAt(schema: Record<string, unknown>, schemaPath: string): Record<string, unknown> | undefined {
   let node: unknown = schema;
@@ -125,7 +111,8 @@ function describe(gate: GateId, e: ErrorObject): GateOptionProblem {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
       const at = schemaAt(GATE_OPTION_SCHEMAS[gate], e.schemaPath);
       const known = Object.keys((at?.properties as Record<string, unknown> | undefined) ?? {});
-      const hint = didYouMean(key, known);
+      // Close to the known name, by its length (a long option may be further off).
+      const hint = didYouMean(key, known, { limitBy: "suggestion" });
       return {
         path: `${path}/${key}`,
         message: `unknown option '${key}' for gate ${gate}${hint ? ` (did you mean '${hint}'?)` : ""}; known: ${known.join(", ") || "none"}`,

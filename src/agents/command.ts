@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { didYouMean } from "../detect/suggest.js";
+import { unknownKeyHint } from "../detect/suggest.js";
 import type {
   AgentAdapter,
   AgentConfig,
@@ -55,7 +55,7 @@ function explainReplyError(e: ErrorObject): string {
   if (e.keyword === "additionalProperties") {
     const key = String(params.additionalProperty);
     const known = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
-    return `unknown key "${key}"${at ? ` in ${at}` : ""}${didYouMean(key, known)}`;
+    return `unknown key "${key}"${at ? ` in ${at}` : ""}${unknownKeyHint(key, known)}`;
   }
   return `"${at}" ${e.message ?? "is invalid"}`;
 }

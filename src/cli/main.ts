@@ -3,7 +3,7 @@ import { EXIT } from "../report/exit-codes.js";
 import { VERSION } from "../version.js";
 import { COMMANDS } from "./commands/index.js";
 import { type CliIO, processIO } from "./io.js";
-import { didYouMean, UsageError } from "./usage.js";
+import { suggestion, UsageError } from "./usage.js";
 
 const USAGE = `skillgate ${VERSION} — gate pull requests that edit AI-agent skills
 
@@ -36,7 +36,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   if (!command) {
     const known = Object.keys(COMMANDS);
     io.stderr(
-      `skillgate: unknown command \`${name}\`${name.startsWith("-") ? "" : didYouMean(name, known)}\n\n${USAGE}\n`,
+      `skillgate: unknown command \`${name}\`${name.startsWith("-") ? "" : suggestion(name, known)}\n\n${USAGE}\n`,
     );
     return EXIT.usage;
   }

@@ -4,27 +4,17 @@
  */
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { UsageError } from "../model/diagnostics.js";
-import { editDistance } from "../util/edit-distance.js";
+import { didYouMean } from "../util/edit-distance.js";
 
 /** A wrong command line (unknown option, missing argument, bad value): printed with the usage, exit 2. */
 export { UsageError };
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-/** ` (did you mean X?)` when one of `known` is close to `given`, else "". */
-export function didYouMean(given: string, known: readonly string[]): string {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const k of known) {
-    const d = k.startsWith(given) || given.startsWith(k) ? 1 : editDistance(given, k);
-    if (d < bestDistance) {
-      best = k;
-      bestDistance = d;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(given.length / 3))
-    ? ` (did you mean ${best}?)`
-    : "";
+/** ` (did you mean X?)` when one of `known` is close to `given` (case counts; a prefix is one edit), else "". */
+export function suggestion(given: string, known: readonly string[]): string {
+  const best = didYouMean(given, known, { caseSensitive: true, prefixIsOneEdit: true });
+  return best === undefined ? "" : ` (did you mean ${best}?)`;
 }
 
 /** Node's parseArgs message, said the way every other message is. */
@@ -36,7 +26,7 @@ function explain(e: Error & { code?: string }, options: Options): string {
   const quoted = /'([^']+)'/.exec(e.message)?.[1] ?? "";
   switch (e.code) {
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return `unknown option ${quoted}${didYouMean(quoted, flags)}`;
+      return `unknown option ${quoted}${suggestion(quoted, flags)}`;
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE": {
       const flag = /(--?[\w-]+)/.exec(e.message)?.[1] ?? quoted;
       return options[flag.replace(/^-+/, "")]?.type === "boolean"

@@ -2,7 +2,7 @@
  * "Did you mean" for unknown keys: the closest known key by edit distance (a typo), or the key that holds what a
  * well-known wrong name means (`must_have` in a case: the checks go in `assertions`).
  */
-import { editDistance } from "../util/edit-distance.js";
+import { didYouMean } from "../util/edit-distance.js";
 
 /** Keys people write for a case's checks, from other tools' vocabularies. */
 const CHECK_SYNONYMS = new Set([
@@ -24,22 +24,11 @@ const CHECK_SYNONYMS = new Set([
   "graders",
 ]);
 
-/** The suggestion for unknown `key` among `known` keys, as a sentence fragment, or "" when none is close. */
-export function didYouMean(key: string, known: readonly string[]): string {
+/** The hint for unknown `key` among `known` keys, as a sentence fragment, or "" when there are none. */
+export function unknownKeyHint(key: string, known: readonly string[]): string {
   if (known.length === 0) return "";
-  const norm = (s: string) => s.toLowerCase().replace(/[-_\s]/g, "");
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const k of known) {
-    const distance = norm(k) === norm(key) ? 0 : editDistance(key.toLowerCase(), k.toLowerCase());
-    if (distance < bestDistance) {
-      best = k;
-      bestDistance = distance;
-    }
-  }
-  // Close: a third of the key's length at most (two edits for a short key).
-  if (best !== undefined && bestDistance <= Math.max(2, Math.floor(key.length / 3)))
-    return `; did you mean \`${best}\`?`;
+  const best = didYouMean(key, known, { ignoreSeparators: true });
+  if (best !== undefined) return `; did you mean \`${best}\`?`;
   if (known.includes("assertions") && CHECK_SYNONYMS.has(key.toLowerCase()))
     return `; checks go in \`assertions\` (e.g. \`- {id: has-total, type: ${/not/i.test(key) ? "not-contains" : "contains"}, value: "…"}\`)`;
   return `; known keys: ${known.map((k) => `\`${k}\``).join(", ")}`;

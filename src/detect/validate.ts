@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { Diagnostic } from "../model/index.js";
 import { type PathSegment, pointerToPath, type SourceFile } from "./source-file.js";
-import { didYouMean } from "./suggest.js";
+import { unknownKeyHint } from "./suggest.js";
 
 // verbose: each error keeps its schema node: an unknown key's message names the keys that schema knows, and a
 // `description` (when set) says what a value must be.
@@ -107,7 +107,7 @@ function toDiagnostic(
       const placeholder = placeholderOf(e);
       message = placeholder
         ? `unknown key \`${key}\`${path.length ? ` in ${where}` : ""}: a placeholder \`skillgate init\` left; replace it with \`${placeholder}\` and the value it asks for`
-        : `unknown key \`${key}\`${path.length ? ` in ${where}` : ""}${didYouMean(key, known)}`;
+        : `unknown key \`${key}\`${path.length ? ` in ${where}` : ""}${unknownKeyHint(key, known)}`;
       break;
     }
     case "required":

@@ -13,6 +13,14 @@ export interface Thresholds {
   triggerRecall?: number;
 }
 
+/** The thresholds a suite (meta.json) and the configuration may set, in the order they are compared and shown. */
+export const THRESHOLD_KEYS = [
+  "discriminatorPassRate",
+  "discriminatorLift",
+  "triggerPrecision",
+  "triggerRecall",
+] as const satisfies readonly (keyof Thresholds)[];
+
 export interface OracleSpec {
   /** Shell words, run sandboxed in the suite folder; prints one JSON object of variables on stdout. */
   command: string;

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { validateGateOptions } from "../../../gates/options.js";
 import { GATE_IDS, isGateId, runGate } from "../../../gates/registry.js";
 import type { CliIO } from "../io.js";
-import { didYouMean, parseCommandLine, UsageError } from "../usage.js";
+import { parseCommandLine, suggestion, UsageError } from "../usage.js";
 
 /** The documented default: a gate run is replayable from its command line alone. */
 const DEFAULT_GATE_SEED = 42;
@@ -55,7 +55,7 @@ export async function gateCommand(argv: string[], io: CliIO): Promise<number> {
   const [gate, modulePath, ...extra] = positionals;
   if (!gate || !modulePath) throw new UsageError("expected a gate id and a module path");
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  if (!isGateId(gate)) throw new UsageError(`unknown gate '${gate}'${didYouMean(gate, GATE_IDS)}`);
+  if (!isGateId(gate)) throw new UsageError(`unknown gate '${gate}'${suggestion(gate, GATE_IDS)}`);
   const file = resolve(modulePath);
   if (!existsSync(file) || !statSync(file).isFile())
     throw new UsageError(`module ${modulePath}: no such file (${file})`);

@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import type { Assertion, Case } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
-import { notGraded } from "./not-graded.js";
+import { notGraded, warnUnknownKeys } from "./not-graded.js";
 import type { SuiteFormatLoader } from "./types.js";
 
 const CONFIG = "axis.config.json";
@@ -60,13 +60,7 @@ function loadScenario(reader: SuiteReader, file: string, id: string): Case | und
     );
     return undefined;
   }
-  for (const key of Object.keys(s))
-    if (!SCENARIO_KEYS.has(key))
-      reader.warn(
-        src.locateKey([key]),
-        "suite/unknown-key",
-        `\`${key}\` is not a key of an AXIS scenario: ignored`,
-      );
+  warnUnknownKeys(reader, src, s, [], SCENARIO_KEYS, "is not a key of an AXIS scenario");
   if (s.setup !== undefined)
     notGraded(
       reader,

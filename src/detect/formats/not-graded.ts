@@ -37,3 +37,24 @@ export function rubricChecks(
   });
   return out;
 }
+
+/**
+ * Keys of `value` (at `at` in `src`) a format does not read: one located `suite/unknown-key` warning each,
+ * "`key` <saying>: ignored". With `once`, a set kept over one file, each key is reported once per file.
+ */
+export function warnUnknownKeys(
+  reader: SuiteReader,
+  src: SourceFile,
+  value: object,
+  at: PathSegment[],
+  known: ReadonlySet<string>,
+  saying: string,
+  once?: Set<string>,
+): void {
+  for (const key of Object.keys(value)) {
+    if (known.has(key) || once?.has(key)) continue;
+    once?.add(key);
+    const message = `\`${key}\` ${saying}: ignored${once ? " (reported once per file)" : ""}`;
+    reader.warn(src.locateKey([...at, key]), "suite/unknown-key", message);
+  }
+}

@@ -3,7 +3,7 @@ import type { Assertion, Case, CaseFile } from "../../model/index.js";
 import { splitFrontmatter } from "../skill-file.js";
 import { parseSourceFile, type SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
-import { notGraded } from "./not-graded.js";
+import { notGraded, warnUnknownKeys } from "./not-graded.js";
 import type { SuiteFormatLoader } from "./types.js";
 
 type Raw = Record<string, unknown>;
@@ -86,9 +86,7 @@ function promptOf(reader: SuiteReader, dir: string, spec: Raw): string | undefin
 
 /** Unknown keys (warnings) and the run settings and prose no check stands for ("not graded" notices). */
 function caseNotices(reader: SuiteReader, src: SourceFile, spec: Raw): void {
-  for (const key of Object.keys(spec))
-    if (!KNOWN.has(key))
-      reader.warn(src.locateKey([key]), "suite/unknown-key", `\`${key}\` is not a key of case.yaml: ignored`);
+  warnUnknownKeys(reader, src, spec, [], KNOWN, "is not a key of case.yaml");
   for (const [group, keys] of Object.entries(RUN_SETTINGS)) {
     const g = spec[group];
     if (isObject(g))

@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import type { Assertion, Case, TriggerQuery } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
+import { warnUnknownKeys } from "./not-graded.js";
 import type { SuiteDraft, SuiteFormatLoader } from "./types.js";
 
 /**
@@ -138,13 +139,7 @@ function loadEvalsFile(reader: SuiteReader, file: string, root: string, draft: S
       );
     return;
   }
-  for (const key of Object.keys(o))
-    if (!TOP_KEYS.has(key))
-      reader.warn(
-        src.locateKey([key]),
-        "suite/unknown-key",
-        `\`${key}\` is not a key of skill-creator's evals.json: ignored`,
-      );
+  warnUnknownKeys(reader, src, o, [], TOP_KEYS, "is not a key of skill-creator's evals.json");
   if (o.evals.length > 0 && o.evals.every(isTriggerItem)) {
     // Entries that are all trigger queries (`input` or `query`, `should_trigger`): a trigger set, as the
     // eval runners that write them read it (richfrem's eval_runner.py reads prompt, query or input).

@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import type { Assertion, Case, CaseFile } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
-import { notGraded } from "./not-graded.js";
+import { notGraded, warnUnknownKeys } from "./not-graded.js";
 import type { SuiteDraft } from "./types.js";
 import { scenarioId } from "./waza-scenarios.js";
 
@@ -49,13 +49,7 @@ export function isSkillgradeEval(spec: Raw): boolean {
  */
 export function loadSkillgrade(reader: SuiteReader, src: SourceFile, root: string, draft: SuiteDraft): void {
   const spec = src.value as Raw;
-  for (const key of Object.keys(spec))
-    if (!TOP_KEYS.has(key))
-      reader.warn(
-        src.locateKey([key]),
-        "suite/unknown-key",
-        `\`${key}\` is not a key of skillgrade's eval.yaml: ignored`,
-      );
+  warnUnknownKeys(reader, src, spec, [], TOP_KEYS, "is not a key of skillgrade's eval.yaml");
   const defaults = isObject(spec.defaults) ? spec.defaults : {};
   if (defaults.trialConfig !== undefined)
     notGraded(reader, src, ["defaults", "trialConfig"], "`trialConfig` (setup commands skillgrade runs)");
@@ -105,13 +99,7 @@ function loadTask(
     );
     return undefined;
   }
-  for (const key of Object.keys(t))
-    if (!TASK_KEYS.has(key))
-      reader.warn(
-        src.locateKey([...at, key]),
-        "suite/unknown-key",
-        `\`${key}\` is not a key of a skillgrade task: ignored`,
-      );
+  warnUnknownKeys(reader, src, t, at, TASK_KEYS, "is not a key of a skillgrade task");
   if (t.trialConfig !== undefined)
     notGraded(reader, src, [...at, "trialConfig"], "`trialConfig` (setup commands skillgrade runs)");
   const assertions: Assertion[] = [];

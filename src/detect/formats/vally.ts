@@ -1,7 +1,7 @@
 import type { Assertion, Case } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
-import { notGraded, rubricChecks } from "./not-graded.js";
+import { notGraded, rubricChecks, warnUnknownKeys } from "./not-graded.js";
 import { workspaceFiles } from "./skillgrade.js";
 import type { SuiteDraft } from "./types.js";
 import { scenarioId } from "./waza-scenarios.js";
@@ -30,13 +30,7 @@ const GRADERS: Record<string, { type: string; from: "substring" | "pattern" }> =
  */
 export function loadVally(reader: SuiteReader, src: SourceFile, root: string, draft: SuiteDraft): void {
   const spec = src.value as { stimuli: unknown[] } & Raw;
-  for (const key of Object.keys(spec))
-    if (!TOP_KEYS.has(key))
-      reader.warn(
-        src.locateKey([key]),
-        "suite/unknown-key",
-        `\`${key}\` is not read by skillgate from a Vally file: ignored`,
-      );
+  warnUnknownKeys(reader, src, spec, [], TOP_KEYS, "is not read by skillgate from a Vally file");
   spec.stimuli.forEach((s, i) => {
     const part = { part: "case" as const, caseId: scenarioId(s, i) };
     const { value: c, ok } = reader.withinPart(part, () =>
@@ -58,13 +52,7 @@ function loadStimulus(
     reader.error(src.locate(at), "suite/vally-stimulus", "a Vally stimulus needs a `name` and a `prompt`");
     return undefined;
   }
-  for (const key of Object.keys(s))
-    if (!STIMULUS_KEYS.has(key))
-      reader.warn(
-        src.locateKey([...at, key]),
-        "suite/unknown-key",
-        `\`${key}\` of a Vally stimulus is not read: ignored`,
-      );
+  warnUnknownKeys(reader, src, s, at, STIMULUS_KEYS, "of a Vally stimulus is not read");
   const env = isObject(s.environment) ? s.environment : {};
   for (const key of Object.keys(env))
     if (key !== "files") notGraded(reader, src, [...at, "environment", key], `\`environment.${key}\``);

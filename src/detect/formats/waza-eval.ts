@@ -3,7 +3,7 @@ import picomatch from "picomatch";
 import type { Assertion, Case, CaseFile } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
-import { notGraded } from "./not-graded.js";
+import { notGraded, warnUnknownKeys } from "./not-graded.js";
 import { isSkillgradeEval, loadSkillgrade } from "./skillgrade.js";
 import type { SuiteDraft } from "./types.js";
 import { loadVally } from "./vally.js";
@@ -107,13 +107,7 @@ export function loadWazaEval(reader: SuiteReader, root: string, draft: SuiteDraf
       loadSkillgrade(reader, src, root, draft);
       continue;
     }
-    for (const key of Object.keys(spec))
-      if (!EVAL_KEYS.has(key))
-        reader.warn(
-          src.locateKey([key]),
-          "suite/unknown-key",
-          `\`${key}\` is not a key of waza's eval.yaml: ignored`,
-        );
+    warnUnknownKeys(reader, src, spec, [], EVAL_KEYS, "is not a key of waza's eval.yaml");
     if (spec.tasks_from !== undefined)
       reader.notice(
         src.locateKey(["tasks_from"]),
@@ -176,13 +170,7 @@ function loadTask(
     return undefined;
   }
   if (typeof t.id === "string" && t.id !== "") part.caseId = t.id;
-  for (const key of Object.keys(t))
-    if (!TASK_KEYS.has(key))
-      reader.warn(
-        src.locateKey([...at, key]),
-        "suite/unknown-key",
-        `\`${key}\` is not a key of a waza task: ignored`,
-      );
+  warnUnknownKeys(reader, src, t, at, TASK_KEYS, "is not a key of a waza task");
   const inputs = isObject(t.inputs) ? t.inputs : undefined;
   const prompt =
     typeof inputs?.prompt === "string" ? inputs.prompt : typeof t.prompt === "string" ? t.prompt : undefined;

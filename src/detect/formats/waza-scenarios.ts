@@ -1,7 +1,7 @@
 import type { Assertion, Case } from "../../model/index.js";
 import type { PathSegment, SourceFile } from "../source-file.js";
 import type { SuiteReader } from "../suite-context.js";
-import { notGraded, rubricChecks } from "./not-graded.js";
+import { notGraded, rubricChecks, warnUnknownKeys } from "./not-graded.js";
 import type { SuiteDraft } from "./types.js";
 
 /** Keys of a scenario that dotnet/skills' skill-validator reads (its YAML ignores the rest). */
@@ -43,13 +43,7 @@ const isObject = (v: unknown): v is Raw => !!v && typeof v === "object" && !Arra
  */
 export function loadScenarios(reader: SuiteReader, src: SourceFile, draft: SuiteDraft): void {
   const spec = src.value as { scenarios: unknown[] };
-  for (const key of Object.keys(spec))
-    if (key !== "scenarios")
-      reader.warn(
-        src.locateKey([key]),
-        "suite/unknown-key",
-        `\`${key}\` is not read by skill-validator: ignored`,
-      );
+  warnUnknownKeys(reader, src, spec, [], new Set(["scenarios"]), "is not read by skill-validator");
   spec.scenarios.forEach((s, i) => {
     const part = { part: "case" as const, caseId: scenarioId(s, i) };
     const { value: c, ok } = reader.withinPart(part, () =>
@@ -92,13 +86,7 @@ function loadScenario(
     );
     return undefined;
   }
-  for (const key of Object.keys(s))
-    if (!SCENARIO_KEYS.has(key))
-      reader.warn(
-        src.locateKey([...at, key]),
-        "suite/unknown-key",
-        `\`${key}\` is not read by skill-validator: ignored`,
-      );
+  warnUnknownKeys(reader, src, s, at, SCENARIO_KEYS, "is not read by skill-validator");
   for (const key of ["setup", "expect_tools", "reject_tools", "max_turns", "max_tokens"])
     if (s[key] !== undefined) notGraded(reader, src, [...at, key], `\`${key}\``);
   const assertions: Assertion[] = [];

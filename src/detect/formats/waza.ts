@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import type { TriggerQuery } from "../../model/index.js";
 import { wazaTriggerSchema } from "../schemas.js";
 import type { SuiteReader } from "../suite-context.js";
+import { warnUnknownKeys } from "./not-graded.js";
 import { addTriggers } from "./skill-creator.js";
 import type { SuiteDraft, SuiteFormatLoader } from "./types.js";
 import { loadWazaEval, WAZA_EVAL_FILES } from "./waza-eval.js";
@@ -29,13 +30,14 @@ export const wazaFormat: SuiteFormatLoader = {
 function loadTriggerTests(reader: SuiteReader, file: string, draft: SuiteDraft): void {
   const src = reader.read(file);
   if (!src || !reader.validate(wazaTriggerSchema, src.value, src, [], "suite/waza-trigger")) return;
-  for (const key of Object.keys(src.value as object))
-    if (!TRIGGER_KEYS.has(key))
-      reader.warn(
-        src.locateKey([key]),
-        "suite/unknown-key",
-        `\`${key}\` is not a key of waza's trigger_tests.yaml: ignored`,
-      );
+  warnUnknownKeys(
+    reader,
+    src,
+    src.value as object,
+    [],
+    TRIGGER_KEYS,
+    "is not a key of waza's trigger_tests.yaml",
+  );
   const v = src.value as Record<string, unknown[] | undefined>;
   const warned = new Set<string>();
   const toQueries = (key: string): TriggerQuery[] =>
@@ -43,15 +45,7 @@ function loadTriggerTests(reader: SuiteReader, file: string, draft: SuiteDraft):
       const loc = src.locate([key, i]);
       if (typeof q === "string") return { prompt: q, weight: 1, loc };
       const o = q as { prompt: string; reason?: string; confidence?: string };
-      for (const k of Object.keys(o))
-        if (!PROMPT_KEYS.has(k) && !warned.has(k)) {
-          warned.add(k);
-          reader.warn(
-            src.locateKey([key, i, k]),
-            "suite/unknown-key",
-            `\`${k}\` is not read by waza's trigger tests: ignored (reported once per file)`,
-          );
-        }
+      warnUnknownKeys(reader, src, o, [key, i], PROMPT_KEYS, "is not read by waza's trigger tests", warned);
       return { prompt: o.prompt, reason: o.reason, weight: o.confidence === "medium" ? 0.5 : 1, loc };
     });
   addTriggers(

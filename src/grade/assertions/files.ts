@@ -3,6 +3,8 @@ import type { AssertionOutcome } from "../../model/check.js";
 import type { Assertion } from "../../model/suite.js";
 import { show } from "../vars.js";
 import { excerpt, missingValue, outcome, VALUE_OR_VALUES, valueList } from "./common.js";
+import { allOfComparator } from "./contains.js";
+import { listComparator } from "./one-of.js";
 import type { AssertionContext, AssertionType } from "./registry.js";
 
 const MAX_LISTED = 10;
@@ -22,6 +24,7 @@ function listFiles(names: string[]): string {
 export const fileExists: AssertionType = {
   type: "file-exists",
   level: "final-state",
+  compare: listComparator(false),
   schema: {
     type: "object",
     properties: {
@@ -50,6 +53,7 @@ export const fileExists: AssertionType = {
 export const fileContains: AssertionType = {
   type: "file-contains",
   level: "final-state",
+  compare: allOfComparator(false, true),
   schema: {
     type: "object",
     required: ["file"],

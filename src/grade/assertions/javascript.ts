@@ -2,6 +2,7 @@ import path from "node:path";
 import { PREDICATE_LIMITS } from "../ports.js";
 import { show } from "../vars.js";
 import { errorOutcome, extractFor, missingValue, outcome } from "./common.js";
+import { VALUE_COMPARATOR } from "./compare.js";
 import type { AssertionType } from "./registry.js";
 
 /**
@@ -12,6 +13,11 @@ import type { AssertionType } from "./registry.js";
 export const javascript: AssertionType = {
   type: "javascript",
   level: "outcome",
+  // The module's path is compared as a param; its code, by the suite diff (an edited predicate is a new check).
+  compare: {
+    ...VALUE_COMPARATOR,
+    module: (a) => (typeof a.params.module === "string" ? a.params.module : undefined),
+  },
   schema: {
     type: "object",
     required: ["module"],

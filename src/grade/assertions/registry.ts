@@ -4,6 +4,7 @@ import type { TrialRecord } from "../../model/trial.js";
 import type { Judge } from "../judge.js";
 import type { GradeServices } from "../ports.js";
 import { type TemplateProblem, templateProblems } from "../templates.js";
+import type { AssertionComparator } from "./compare.js";
 import { placeholderTolerant, schemaProblems } from "./placeholder-schema.js";
 
 /** Everything an assertion may look at for one trial. Placeholders in `assertion.params` are already resolved. */
@@ -28,6 +29,8 @@ export interface AssertionType {
   /** What it looks at when the suite does not say (`level:` on the assertion overrides it). */
   level: CheckLevel;
   evaluate(a: Assertion, ctx: AssertionContext): Promise<AssertionOutcome>;
+  /** How two of its configurations compare (loosened or tightened, `./compare.ts`); `value` compared whole if none. */
+  compare?: AssertionComparator;
 }
 
 const types = new Map<string, AssertionType>();

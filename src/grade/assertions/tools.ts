@@ -3,6 +3,7 @@ import type { AssertionOutcome } from "../../model/check.js";
 import type { ToolCall } from "../../model/trial.js";
 import { looseEqual, show } from "../vars.js";
 import { outcome } from "./common.js";
+import { listComparator } from "./one-of.js";
 import type { AssertionType } from "./registry.js";
 import {
   ARGS_SCHEMA,
@@ -143,6 +144,7 @@ type Step = string | { tool: string; args?: Record<string, ArgMatcher> };
 export const toolOrder: AssertionType = {
   type: "tool-order",
   level: "process",
+  compare: listComparator(false),
   schema: {
     type: "object",
     required: ["values"],
@@ -190,6 +192,7 @@ export const toolOrder: AssertionType = {
 export const allowedTools: AssertionType = {
   type: "allowed-tools",
   level: "process",
+  compare: listComparator(false),
   schema: {
     type: "object",
     required: ["values"],
