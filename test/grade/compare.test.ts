@@ -146,3 +146,40 @@ describe("every built-in comparator", () => {
       );
   });
 });
+
+describe("a list's change ranks as its evaluator reads the list", () => {
+  const rank = (type: string, base: unknown[], head: unknown[]) =>
+    rankAssertion(of(type, { values: base }), of(type, { values: head }));
+
+  it("not-one-of: a forbidden answer dropped loosens (333 passes again), one added tightens", () => {
+    expect(rank("not-one-of", [333, 999], [999])).toBe("loosened");
+    expect(rank("not-one-of", [999], [333, 999])).toBe("tightened");
+  });
+
+  it("one-of and an allow-list: one more accepted loosens", () => {
+    expect(rank("one-of", [334], [334, 333])).toBe("loosened");
+    expect(rank("allowed-tools", ["Read"], ["Read", "Bash"])).toBe("loosened");
+    expect(rank("allowed-tools", ["Read", "Bash"], ["Read"])).toBe("tightened");
+  });
+
+  it("file-exists: a required file dropped loosens, one added tightens", () => {
+    expect(rank("file-exists", ["src/split.ts", "test/split.test.ts"], ["src/split.ts"])).toBe("loosened");
+    expect(rank("file-exists", ["src/split.ts"], ["src/split.ts", "README.md"])).toBe("tightened");
+  });
+
+  it("tool-order: a step dropped loosens, a step added in order tightens, steps reordered are a change", () => {
+    expect(rank("tool-order", ["Read", "Write", "Bash"], ["Read", "Bash"])).toBe("loosened");
+    expect(rank("tool-order", ["Read", "Bash"], ["Read", "Write", "Bash"])).toBe("tightened");
+    expect(rank("tool-order", ["Write", "Read"], ["Read", "Write"])).toBe("changed");
+  });
+
+  it("through the suite diff: a forbidden answer dropped from a discriminator blocks as a weakening", () => {
+    const findings = diffSuites(
+      suite([caseOf("c", [of("not-one-of", { values: [333, 999] })])]),
+      suite([caseOf("c", [of("not-one-of", { values: [999] })])]),
+    );
+    expect(findings.map((f) => [f.direction ?? "loosened", f.message])).toEqual([
+      ["loosened", expect.stringMatching(/no longer forbids 333/)],
+    ]);
+  });
+});

@@ -24,7 +24,7 @@ function listFiles(names: string[]): string {
 export const fileExists: AssertionType = {
   type: "file-exists",
   level: "final-state",
-  compare: listComparator(false),
+  compare: listComparator(false, "required"),
   schema: {
     type: "object",
     properties: {

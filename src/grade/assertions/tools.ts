@@ -144,7 +144,7 @@ type Step = string | { tool: string; args?: Record<string, ArgMatcher> };
 export const toolOrder: AssertionType = {
   type: "tool-order",
   level: "process",
-  compare: listComparator(false),
+  compare: listComparator(false, "required", true),
   schema: {
     type: "object",
     required: ["values"],
@@ -192,7 +192,7 @@ export const toolOrder: AssertionType = {
 export const allowedTools: AssertionType = {
   type: "allowed-tools",
   level: "process",
-  compare: listComparator(false),
+  compare: listComparator(false, "accepted"),
   schema: {
     type: "object",
     required: ["values"],
