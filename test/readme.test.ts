@@ -93,6 +93,8 @@ const EXPECTED: Record<string, Expected> = {
 const NOT_RUN_HERE: Record<string, string> = {
   "npm ci": "installs node_modules: the first step of CI on a fresh clone (.ci/run), before this test runs",
   "npm test": "runs this test among all the others",
+  "node scripts/report-schema.mjs":
+    "derives src/report/report.schema.json from the Report type; test/report/report-schema.test.ts checks the committed file is what it gives",
   "npm install -g @anthropic-ai/claude-code@2.1.332":
     "installs Claude Code for the claude-code agent; test/examples/workflows-run.test.ts checks it is the version the tests run",
   "npm run demo:claude -- --json out.json":

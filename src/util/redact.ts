@@ -66,6 +66,14 @@ const SAFE_NAMES = new Set([
   "CARGO_HOME",
   "RUSTUP_HOME",
   "JAVA_HOME",
+  // Where TLS clients find the trusted CA certificates: public paths (`/etc/ssl/certs`), which a trace of a
+  // program touching that folder must be able to name.
+  "SSL_CERT_DIR",
+  "SSL_CERT_FILE",
+  "NODE_EXTRA_CA_CERTS",
+  "REQUESTS_CA_BUNDLE",
+  "CURL_CA_BUNDLE",
+  "GIT_SSL_CAINFO",
 ]);
 
 /**

@@ -25,6 +25,7 @@ describe("which values are secrets", () => {
       RUNNER_TEMP: "/home/runner/work/_temp",
       PATH: "/usr/local/bin:/usr/bin:/bin",
       HOME: "/home/runner",
+      SSL_CERT_DIR: "/etc/ssl/certs",
       SHORT: "true",
     };
     expect(secretsOfEnvironment(env).sort()).toEqual([TOKEN, DB, env.SLACK_HOOK, env.CERT_PATH].sort());
@@ -32,6 +33,8 @@ describe("which values are secrets", () => {
     expect(isRedactedName("ACTIONS_RUNTIME_TOKEN")).toBe(true);
     expect(isRedactedName("ACTIONS_CACHE_URL")).toBe(true);
     expect(isRedactedName("GITHUB_REF")).toBe(false);
+    // a trust store's path is no secret: `rm -rf /etc/ssl` must read as such in a risky-action root
+    expect(isRedactedName("SSL_CERT_DIR")).toBe(false);
   });
 });
 
