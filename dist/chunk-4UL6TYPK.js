@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a as c,b as d}from"./chunk-PYI3RAJG.js";import{a,b}from"./chunk-NNZXCVMA.js";import"./chunk-EVFGY3GY.js";import"./chunk-NHCFAV3I.js";import"./chunk-EQVILGPG.js";import"./chunk-36U4WF46.js";import"./chunk-TZA6JPXG.js";import"./chunk-GAR3L7MT.js";import"./chunk-7YYJ4RBL.js";import"./chunk-2NTZGRJK.js";import"./chunk-NPDMPLWO.js";export{a as GATE_IDS,b as isGateId,c as runGate,d as runGateSeeds};

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{I as a,J as b,K as c,L as d}from"./chunk-XF65XHOJ.js";import"./chunk-NNZXCVMA.js";import"./chunk-EVFGY3GY.js";import"./chunk-F4LWVQGY.js";import"./chunk-TDHX6FD6.js";import"./chunk-AUMSDTJ4.js";import"./chunk-TZA6JPXG.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{c as evidenceDisagreements,b as recomputeDecisions,a as toEvidence,d as verdictDisagreements};

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a,b}from"./chunk-MIDVMX2M.js";import"./chunk-MTWPTEYP.js";import"./chunk-INZBNS6V.js";import"./chunk-25OI7SAK.js";import"./chunk-XF65XHOJ.js";import"./chunk-NNZXCVMA.js";import"./chunk-O4TTLNUG.js";import"./chunk-EVFGY3GY.js";import"./chunk-F4LWVQGY.js";import"./chunk-TDHX6FD6.js";import"./chunk-AUMSDTJ4.js";import"./chunk-TZA6JPXG.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{b as runCells,a as tagCell};
