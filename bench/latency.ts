@@ -21,10 +21,12 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { roundsWaited } from "../src/report/markdown.js";
 import { defaultAgentConcurrency } from "../src/settings/concurrency.js";
+import { DEFAULT_VERDICT_POLICY } from "../src/settings/defaults.js";
 import { AGENT as CATALOGUE_AGENT, EDITS, runReport, writeBase } from "./cost.js";
+import { confirmationRounds, latencyBound } from "./latency-bound.js";
 import type { BenchContext } from "./types.js";
 import { AGENT as SUITE_AGENT, writeRepo } from "./verdict-e2e.js";
-import { regressedCheckId, TRIGGER_RUNS } from "./verdict-suite.js";
+import { CASE_PASS, regressedCheckId, START_TRIALS, TRIGGER_RUNS } from "./verdict-suite.js";
 
 /** L in seconds when `--latency-l` is not given: long enough that a CLI process's own start-up is small beside it. */
 const DEFAULT_L_SECONDS = 2;
@@ -233,6 +235,15 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   for (const [key, walls] of samples)
     if (walls.length > 1)
       ctx.log(`latency: ${key} over ${walls.length} PRs: ${[...walls].sort((a, b) => a - b).join(" / ")} L`);
+  // What the design allows the warm long-tail regression at best: a simulation, no process (latency-bound.ts).
+  if (!only || only.includes("regression.tail.warm")) {
+    const looks = confirmationRounds(START_TRIALS, DEFAULT_VERDICT_POLICY.maxConfirmationTrials ?? 55);
+    const bound = latencyBound({ firstBatch: CASE_PASS.length * START_TRIALS, looks, slots: concurrency });
+    figures["latency.regression.tail.warm.bound"] = bound;
+    ctx.log(
+      `latency: regression.tail.warm by simulation, without skillgate's own time: ${bound.rounds} L look by look, ${bound.allAtOnce} L with all ${bound.trials} trials started at once (no schedule does better)`,
+    );
+  }
   figures["latency.goals"] = goals;
   figures["latency.lSeconds"] = lSeconds;
   figures["latency.concurrency"] = concurrency;
