@@ -34,7 +34,11 @@ function roundTime(n: number, slots: number, random: () => number): number {
 }
 
 /** New trials (head + base) of each confirmation look of one warm case (`stored` base trials read from main). */
-export function confirmationRounds(startTrials: number, maxExtra: number, stored = DEFAULT_BASE_DEPTH): number[] {
+export function confirmationRounds(
+  startTrials: number,
+  maxExtra: number,
+  stored = DEFAULT_BASE_DEPTH,
+): number[] {
   let head = startTrials;
   let base = stored;
   return confirmationSchedule(startTrials, maxExtra).map((target) => {
