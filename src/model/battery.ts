@@ -1,3 +1,7 @@
+/**
+ * The batteries' figures in a skill's report: pass rates with intervals, lift, per-assertion classes, trigger
+ * precision and recall, levels.
+ */
 import type { CheckLevel } from "./suite.js";
 
 export interface RateWithInterval {

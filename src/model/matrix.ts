@@ -1,3 +1,7 @@
+/**
+ * A merged agents matrix (`skillgate merge`): each cell's verdict, the cell × skill table, effects and
+ * interactions.
+ */
 import type { SkillChange, Verdict } from "./report.js";
 
 /** Which cell of the matrix a report is of. */

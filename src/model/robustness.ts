@@ -1,3 +1,4 @@
+/** A skill's robustness in its report: the eight dimensions of the coding-agent robustness taxonomy, scored. */
 /** The eight dimensions of the coding-agent robustness taxonomy (seeds/001). */
 export type RobustnessDimensionId =
   | "adversarial-correctness"

@@ -1,3 +1,4 @@
+/** A part of a skill's verdict as roots and reasons (`Findings`), and a root that is no statistical decision. */
 import type { Root, RootKind } from "../model/index.js";
 import type { SkillVerdictInput } from "./decide.js";
 

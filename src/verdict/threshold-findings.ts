@@ -1,3 +1,7 @@
+/**
+ * The thresholds' part of a skill's verdict: each battery's figure against the trusted policy's threshold, with
+ * its confidence; a figure that could not be measured is said, not passed.
+ */
 import type { Thresholds } from "../model/index.js";
 import type { SkillVerdictInput } from "./decide.js";
 import { type Findings, findings, pct, plainRoot } from "./finding-roots.js";
