@@ -115,7 +115,7 @@ async function pipeline(
     await ledger.recordUsage();
     const run = { settings, started, detected, checkout, repositoryErrors, isolation: confinement.report };
     // Every skill's verdict and suite diff, decided before the report is written.
-    const decided = decideSkills(settings, outcomes, checkoutsOf(settings, checkout));
+    const decided = decideSkills(settings, outcomes, checkoutsOf(settings, checkout), detected.listingRoots);
     const report = assembleReport(run, outcomes, decided, ledger);
     report.forecast = forecast;
     report.rounds = ledger.rounds;

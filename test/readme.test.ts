@@ -87,6 +87,7 @@ const EXPECTED: Record<string, Expected> = {
   "npm run bundle": { exit: 0, writes: "dist/post.js" },
   "npm run lint:workflows": { exit: 0, stdout: /0 finding\(s\)/ },
   "npm run lint:layers": { exit: 0, stdout: /no dependency violations found/ },
+  "npm run lint:size": { exit: 0, stdout: /0 new, 0 grown, 0 stale/ },
 };
 
 /** Commands the pages print that this test does not run, and why. */

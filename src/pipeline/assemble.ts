@@ -29,7 +29,10 @@ export interface ReportInput {
   repositoryErrors?: Diagnostic[];
   /** Such errors the base has too, in files the change leaves alone: reported, not blocking. */
   preExistingErrors?: Diagnostic[];
-  /** Roots of the change to what a target lists (`crowdedOutRoots`): blocking. */
+  /**
+   * Roots of the change to what a target lists (`crowdedOutRoots`) that no evaluated skill owns (the verdict stage
+   * gave each other one to its skill's decision): blocking.
+   */
   listingRoots?: Root[];
   cost: Report["cost"];
   runErrors: string[];
@@ -49,7 +52,7 @@ export function buildReport(input: ReportInput): Report {
     ...rootsOfPolicy(settings),
     ...validationRoots(input.repositoryErrors ?? []),
     ...validationRoots(input.preExistingErrors ?? [], settings.verdict.preExisting === "fail"),
-    ...withEditedSkills(skills, input.listingRoots ?? []),
+    ...(input.listingRoots ?? []),
   ];
   const allRoots = [...policyRoots, ...skills.flatMap((s) => s.roots)];
   const verdict = combineVerdicts(
@@ -86,29 +89,6 @@ export function buildReport(input: ReportInput): Report {
     ...(input.isolation ? { isolation: input.isolation } : {}),
     ...changesPart(input),
   };
-}
-
-/**
- * A listing root (an edited description that pushes a sibling out of a target's capped list) is the edited skill's:
- * it goes into that skill's part, which then fails, so the skill's own line never reads PASS above it. Returns the
- * roots no evaluated skill owns, which stay the repository's.
- */
-function withEditedSkills(skills: SkillReport[], roots: readonly Root[]): Root[] {
-  const unowned: Root[] = [];
-  for (const root of roots) {
-    const skill = skills.find((s) => s.path === root.file);
-    if (!skill) {
-      unowned.push(root);
-      continue;
-    }
-    skill.roots.push(root);
-    if (isNewRoot(root)) skill.newRoots.push(root);
-    if (!root.blocking) continue;
-    skill.blockingRoots.push(root);
-    skill.verdict = "fail";
-    skill.reasons.unshift(`a target's capped skill list changed (blocking): ${root.title}`);
-  }
-  return unowned;
 }
 
 /** The PR's changes to the evaluated skills' files (a PR only: a sweep has no base to compare with). */

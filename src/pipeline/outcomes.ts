@@ -9,7 +9,7 @@ import type { SkillJob } from "../plan/job.js";
 import type { TrialLedger } from "../run/ledger.js";
 import { outputRedactor } from "../util/redact.js";
 import type { RootDecision } from "../verdict/new-roots.js";
-import type { SkillDecision, SkillOutcomeInput } from "../verdict/skill.js";
+import type { SkillDecisions, SkillOutcomeInput } from "../verdict/skill.js";
 import { buildReport, type ReportInput } from "./assemble.js";
 import type { Detection } from "./detect.js";
 import type { FirstBatch } from "./first-batch.js";
@@ -69,7 +69,7 @@ export interface RunContext {
 export function assembleReport(
   run: RunContext,
   outcomes: SkillOutcomeInput[],
-  decisions: SkillDecision[],
+  decided: SkillDecisions,
   ledger: TrialLedger,
 ): Report {
   const { settings, checkout } = run;
@@ -82,11 +82,11 @@ export function assembleReport(
       head: { sha: headSha(settings.repoDir) },
       base: checkout ? baseOf(settings, checkout) : undefined,
       outcomes,
-      decisions,
+      decisions: decided.skills,
       diagnostics: run.detected.head.diagnostics,
       repositoryErrors: run.repositoryErrors.introduced,
       preExistingErrors: run.repositoryErrors.preExisting,
-      listingRoots: run.detected.listingRoots,
+      listingRoots: decided.unownedListingRoots,
       cost: ledger.cost,
       runErrors: ledger.runErrors,
       records: [...ledger.records.values()],

@@ -1,24 +1,3 @@
-import { type AttributedRoot, attributeRoots, type CheckTally } from "../attribute/roots.js";
-import type {
-  CheckLevel,
-  CheckResult,
-  RootStatus,
-  SourceLocation,
-  TrialMode,
-  VerdictPolicy,
-} from "../model/index.js";
-import { DEFAULT_BASE_DEPTH } from "../settings/defaults.js";
-import {
-  BASE_TRIALS_PER_HEAD_TRIAL,
-  CONFIRMATION_LOOKS,
-  FUTILITY_EFFECT,
-  FUTILITY_MIN_BASE_TRIALS,
-  FUTILITY_MIN_TRIALS,
-  FUTILITY_RATIO,
-  LOOK_ALPHA_SHARES,
-} from "./policy.js";
-import { fisherOneSided } from "./stats.js";
-
 /**
  * Which roots are new: head vs base, per root check id, with an exact test on per-trial outcomes.
  *
@@ -28,26 +7,7 @@ import { fisherOneSided } from "./stats.js";
  * A root that could not be evaluated at head (any trial `error`: unknown gate, bad regex, crashed oracle …) is an
  * `error` root whatever base shows: an error is never a pass, and never "pre-existing".
  *
- * Family-wise α across the PR (Bonferroni over checks and looks, with Tarone's refinement): the family is every
- * check observed in both arms that failed (as a root) in either arm — m of them; a check failing in neither arm
- * has a zero margin and can never reach significance, so it spends no α. Suspects are re-tested at no more than
- * four looks (the first batch and up to three confirmation rounds), a group-sequential design whose head sizes
- * are fixed from the first batch's size alone (`CONFIRMATION_LOOKS`: 5, 9, 22, 60 head trials from a first batch
- * of 5, capped at `maxConfirmationTrials` extra). The base arm starts with every trial the default branch stored
- * (`baseDepth`, free to the PR), is filled to `baseDepth` at the first confirmation look when it was not stored,
- * and kept at `BASE_TRIALS_PER_HEAD_TRIAL` times the head arm. Look k may spend the share `LOOK_ALPHA_SHARES[k]`
- * of α/m (renormalised over the looks the design has): a root is `new` when p ≤ α·share_k/m at some look k, so the
- * chance that an A/A PR shows any new root is ≤ α (measured in `bench/verdict.ts` and end to end in
- * `bench/verdict-e2e.ts`).
- *
- * Futility is Wald's: at every look, a suspect whose head trials favour "head fails as often as base" over "head
- * fails `FUTILITY_EFFECT` more often" by 1/`FUTILITY_RATIO` to 1, with `FUTILITY_MIN_BASE_TRIALS` base trials, is not new — `pre-existing` when base fails too, `not-significant`
- * when base never failed (a flake seen at head only). With at least `FUTILITY_MIN_TRIALS` trials per arm, a suspect
- * that head fails at most as often as base is not new either (Wald's ratio cannot settle a check failing nearly
- * always in both arms). Stopping for futility never raises the false-"new" rate.
- * At the last look, a suspect whose head trials favour the rise by as much is `inconclusive` (it fails the
- * check by default), any other is not new. When confirmation trials cannot run — none allowed, the budget is
- * spent, or the runner failed — a suspect that head fails proportionally more often than base is `inconclusive`.
+ * How α is spent over the family and the looks, and when a suspect is futile: sequential-design.ts.
  *
  * Every step is a function of the per-trial outcomes in trial order, so `recompute.ts` replays it from a report.
  *
@@ -58,133 +18,46 @@ import { fisherOneSided } from "./stats.js";
  * trial holds only its own unit, not a round of every suspect); a suspect's decision depends on its own trials and
  * its own look only, so running the units in lockstep (`decideNewRoots`, `recompute.ts`) decides the same.
  */
+import { type AttributedRoot, attributeRoots, type CheckTally } from "../attribute/roots.js";
+import type { CheckResult, RootStatus, VerdictPolicy } from "../model/index.js";
+import { DEFAULT_BASE_DEPTH } from "../settings/defaults.js";
+import { type Counts, compared, failedOf, observedOf, tallyMap } from "./check-counts.js";
+import {
+  BASE_TRIALS_PER_HEAD_TRIAL,
+  FUTILITY_EFFECT,
+  FUTILITY_MIN_BASE_TRIALS,
+  FUTILITY_MIN_TRIALS,
+  FUTILITY_RATIO,
+} from "./policy.js";
+import {
+  type ConfirmationBatch,
+  type ConfirmationRequest,
+  type ConfirmationRoot,
+  type ConfirmFn,
+  type RootDecision,
+  unitOfRoot,
+} from "./root-decision.js";
+import {
+  checkPolicy,
+  confirmationSchedule,
+  fmtP,
+  futilityLogRatio,
+  lookAlphaShares,
+  ODDS,
+} from "./sequential-design.js";
+import { fisherOneSided } from "./stats.js";
 
-export interface RootDecision {
-  /** `skill|mode|checkId`. */
-  key: string;
-  skill: string;
-  checkId: string;
-  mode: TrialMode;
-  status: RootStatus;
-  head: { failed: number; trials: number };
-  base?: { failed: number; trials: number };
-  pValue?: number;
-  /** The rejection threshold α/(m·K) this root was held to. */
-  threshold?: number;
-  /** m: checks in the family the α is shared over. */
-  familySize: number;
-  /** K: looks that spend α. */
-  looks: number;
-  /** Confirmation trials per arm added for this root. */
-  confirmationTrials: number;
-  /** Why confirmation could not settle it (for `inconclusive`). */
-  undecidedBecause?: "no-confirmation" | "max-trials" | "confirmation-error";
-  /** One sentence: counts, p-value, threshold, decision. */
-  reason: string;
-  cascaded: string[];
-  loc: SourceLocation;
-  /** The head failure message (first failed trial). */
-  message: string;
-  discriminator: boolean;
-  /** What the check looks at (assertion roots). */
-  level?: CheckLevel;
-  /** Every failed head trial of this root was an `error` (could not be evaluated), none a plain failure. */
-  errorOnly: boolean;
-}
+export type {
+  ConfirmationBatch,
+  ConfirmationRequest,
+  ConfirmationRoot,
+  ConfirmFn,
+  RootDecision,
+  RootRef,
+} from "./root-decision.js";
 
-/** A root the decider needs more trials of. */
-export interface RootRef {
-  key: string;
-  skill: string;
-  mode: TrialMode;
-  checkId: string;
-  /** The case (or trigger query) whose trials observe it. */
-  caseId: string;
-}
-
-/** A suspect of a confirmation request: the trials to add to each arm of its case (or trigger query). */
-export interface ConfirmationRoot extends RootRef {
-  extraTrials: { head: number; base: number };
-}
-
-/** What the decider asks the pipeline to run next for one unit: more trials of its suspects, in both arms. */
-export interface ConfirmationRequest {
-  /** The unit (`skill|mode|case or query id`) whose trials these are. */
-  unit: string;
-  /** 1-based index of the look these trials feed (the first batch is look 1). */
-  look: number;
-  /** Each suspect with the trials to add to it per arm (the base arm kept ahead: `BASE_TRIALS_PER_HEAD_TRIAL`). */
-  roots: ConfirmationRoot[];
-}
-
-/** The unit whose trials observe a root: its case, or its trigger query (a trigger check's id is its query's). */
-export function unitOfRoot(r: Pick<RootRef, "skill" | "mode" | "checkId" | "caseId">): string {
-  return `${r.skill}|${r.mode}|${r.mode === "trigger" ? r.checkId : r.caseId}`;
-}
-
-/** The graded checks of one confirmation batch, per arm. */
-export interface ConfirmationBatch {
-  head: CheckResult[];
-  base: CheckResult[];
-}
-
-/** A stand-in for the pipeline's confirmation stage (tests and the verdict bench): one request's suspects. */
-export type ConfirmFn = (roots: ConfirmationRoot[]) => Promise<ConfirmationBatch>;
-
-interface Counts {
-  headFailed: number;
-  headTrials: number;
-  baseFailed: number;
-  baseTrials: number;
-}
-
-/** Modes compared head vs base. Baseline trials run without the skill: their failures are the point. */
-const comparedModes: ReadonlySet<TrialMode> = new Set<TrialMode>(["skill", "trigger"]);
-
-const compared = (checks: CheckResult[]): CheckResult[] => checks.filter((c) => comparedModes.has(c.mode));
-
-const tallyMap = (checks: CheckTally[]): Map<string, CheckTally> => new Map(checks.map((t) => [t.key, t]));
-
-/** Failures and observations that count for the test: an error is neither a pass nor a failure. */
-const failedOf = (t: CheckTally | undefined): number => (t ? t.failedAsRoot - t.erroredAsRoot : 0);
-const observedOf = (t: CheckTally | undefined): number => (t ? t.observed - t.erroredAsRoot : 0);
-
-/**
- * Head trials at each confirmation look (cumulative), from the first batch's head trials: `CONFIRMATION_LOOKS`
- * times it, rounded, capped at `maxExtra` more, strictly growing (a look that would add nothing is dropped).
- * E.g. 5 and 55 → 9, 22, 60; 3 and 55 → 5, 13, 36; 5 and 10 → 9, 15.
- */
-export function confirmationSchedule(startTrials: number, maxExtra: number): number[] {
-  const sizes: number[] = [];
-  const first = Math.max(1, startTrials);
-  let last = first;
-  for (const factor of CONFIRMATION_LOOKS) {
-    const size = Math.min(first + maxExtra, Math.max(last + 1, Math.round(first * factor)));
-    if (size <= last) break;
-    sizes.push(size);
-    last = size;
-  }
-  return sizes;
-}
-
-/** The α share of each of `looks` looks: `LOOK_ALPHA_SHARES` renormalised over the looks a design has. */
-export function lookAlphaShares(looks: number): number[] {
-  const shares = LOOK_ALPHA_SHARES.slice(0, Math.max(1, Math.min(looks, LOOK_ALPHA_SHARES.length)));
-  const total = shares.reduce((x, y) => x + y, 0);
-  return shares.map((x) => x / total);
-}
-
-const fmtP = (p: number): string => (p < 0.0001 ? p.toExponential(1) : String(Number(p.toPrecision(2))));
-
-function checkPolicy(policy: VerdictPolicy): void {
-  if (!(policy.alpha > 0 && policy.alpha < 1))
-    throw new RangeError(`verdict.alpha must be in (0, 1), got ${policy.alpha}`);
-  if (!Number.isInteger(policy.maxConfirmationTrials) || policy.maxConfirmationTrials < 0) {
-    throw new RangeError(
-      `verdict.maxConfirmationTrials must be a non-negative integer, got ${policy.maxConfirmationTrials}`,
-    );
-  }
-}
+export { unitOfRoot } from "./root-decision.js";
+export { confirmationSchedule, lookAlphaShares } from "./sequential-design.js";
 
 /**
  * The sequential head-vs-base decision over one PR. Construct it with the first trials' checks, then loop:
@@ -535,25 +408,6 @@ export class RootDecider {
       else this.decideNotNew(r, p, "not significantly more often at head after all confirmation trials");
     }
   }
-}
-
-/** The odds the futility boundary asks for, as a reason states them (5 for a ratio of 0.2). */
-const ODDS = Math.round(1 / FUTILITY_RATIO);
-
-/**
- * Wald's log likelihood ratio of the head trials: head failing at the base rate + `FUTILITY_EFFECT` against head
- * failing at the base rate, the base rate estimated from the base trials with half a failure and half a pass added
- * (so a base that never failed is not taken for one that cannot).
- */
-function futilityLogRatio(c: {
-  headFailed: number;
-  headTrials: number;
-  baseFailed: number;
-  baseTrials: number;
-}): number {
-  const b = (c.baseFailed + 0.5) / (c.baseTrials + 1);
-  const a = Math.min(1 - 1e-3, b + FUTILITY_EFFECT);
-  return c.headFailed * Math.log(a / b) + (c.headTrials - c.headFailed) * Math.log((1 - a) / (1 - b));
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   CheckResult,
   Diagnostic,
   RecoveryTrial,
+  Root,
   Settings,
   SkillReport,
   Suite,
@@ -24,6 +25,7 @@ import type {
 import { triggerQueries } from "../plan/queries.js";
 import { checkoutTree } from "./checkout-tree.js";
 import { decideSkillVerdict, type SkillVerdict, type SkillVerdictInput } from "./decide.js";
+import { listingRootOwners, withListingRoots } from "./listing-roots.js";
 import type { RootDecision } from "./new-roots.js";
 import { securityRoots } from "./security-roots.js";
 import { diffSuites, skillRemoved, type Trees, type WeakeningFinding } from "./weakening.js";
@@ -76,15 +78,35 @@ export interface SkillDecision {
   verdict: SkillVerdict;
 }
 
-/** Every skill's decision, in the outcomes' order; each file of both checkouts is hashed once, in full. */
+/** What the verdict stage decided for a run's skills. */
+export interface SkillDecisions {
+  /** Each skill's decision, in the outcomes' order. */
+  skills: SkillDecision[];
+  /** The listing roots no evaluated skill owns: the repository's (listing-roots.ts). */
+  unownedListingRoots: Root[];
+}
+
+/**
+ * Every skill's decision, in the outcomes' order, with the listing roots (`crowdedOutRoots`) of the skill each
+ * points at; each file of both checkouts is hashed once, in full.
+ */
 export function decideSkills(
   settings: VerdictSettings,
   outcomes: readonly SkillOutcomeInput[],
   checkouts: { head: string; base?: string } | undefined,
-): SkillDecision[] {
+  listingRoots: readonly Root[] = [],
+): SkillDecisions {
   const trees = checkouts && { head: checkoutTree(checkouts.head), base: checkoutTree(checkouts.base) };
   const context = { settings, trees, ...(checkouts ? { checkouts } : {}) };
-  return outcomes.map((o) => decideSkill(o, context));
+  const { owned, unowned } = listingRootOwners(
+    outcomes.map((o) => (o.info.head ?? o.info.base!).path),
+    listingRoots,
+  );
+  const skills = outcomes.map((o, i) => {
+    const decision = decideSkill(o, context);
+    return { ...decision, verdict: withListingRoots(decision.verdict, owned.get(i) ?? []) };
+  });
+  return { skills, unownedListingRoots: unowned };
 }
 
 function decideSkill(o: SkillOutcomeInput, c: SkillDecisionContext): SkillDecision {
