@@ -8,7 +8,7 @@ import type { AgentProcessOptions, AgentProcessResult } from "./process.js";
 
 const DEFAULT_MAX_STDERR_BYTES = 64 * 1024;
 /** Node's timers take at most 2^31 - 1 ms (~24.8 days); a longer delay, or Infinity, would fire at once. */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * SIGKILL to the agent's process group; with `orLeader`, to the agent itself when the group is out of reach (it
@@ -34,7 +34,7 @@ function killGroup(pid: number | undefined, orLeader: boolean): void {
   }
 }
 
-export interface RunHooks {
+interface RunHooks {
   /**
    * Each stdout chunk as text, as it arrives (multi-byte characters are never split between chunks): a caller
    * watching the stream for the moment it can stop the agent.
