@@ -11,7 +11,6 @@
  * agent, the cost of a fork drifts by more than the overhead measured within seconds. So each round runs the
  * battery in `CHUNKS` slices of 50 trials, floor and runner alternating slice by slice (in turn first), and the
  * figure is the median of the `ROUNDS` per-round differences: a slow stretch lands on both sides of a difference.
- * The runner's side includes its agent spawner's CPU (the process that forks the agents for it).
  * Goal: `orchestration.overheadMsPerTrial` ≤ 1 ms.
  *
  * With flag `withPromptfoo`: installs promptfoo 0.121.20 (the last for Node 20) into a temp folder and runs the
@@ -23,7 +22,6 @@ import { execFile, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { agentSpawnerUsage } from "../src/agents/process.js";
 import { emptyResult } from "../src/agents/result.js";
 import type { AgentAdapter, InstalledSkill, Logger, TrialRequest } from "../src/model/index.js";
 import { trialKey } from "../src/plan/keys.js";
@@ -113,26 +111,15 @@ interface Cost {
   childCpuMs: number;
 }
 
-/**
- * The cost of `work`. With `spawner`, the agent spawner's CPU counts as the orchestrator's (it is the runner's
- * helper process) and the agents it reaped as the agents'.
- */
-async function measure(work: () => Promise<void>, spawner = false): Promise<Cost> {
-  const s0 = spawner ? await agentSpawnerUsage() : undefined;
+/** The cost of `work`: this process's CPU, and the agent processes it reaped. */
+async function measure(work: () => Promise<void>): Promise<Cost> {
   const cpu0 = process.cpuUsage();
   const child0 = childrenCpuMs();
   const t0 = performance.now();
   await work();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  const cost = { wallMs, parentCpuMs: (cpu.user + cpu.system) / 1000, childCpuMs: childrenCpuMs() - child0 };
-  if (!spawner) return cost;
-  const s1 = await agentSpawnerUsage();
-  if (!s0 || !s1)
-    throw new Error("the runner ran without its agent spawner: the figure would not be comparable");
-  cost.parentCpuMs += s1.cpuMs - s0.cpuMs;
-  cost.childCpuMs += s1.childrenCpuMs - s0.childrenCpuMs;
-  return cost;
+  return { wallMs, parentCpuMs: (cpu.user + cpu.system) / 1000, childCpuMs: childrenCpuMs() - child0 };
 }
 
 function addCost(a: Cost, b: Cost): Cost {
@@ -249,7 +236,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
         // The same assertion promptfoo gets: the output contains "ok".
         const passed = out.records.filter((r) => !r.error && r.output.includes("ok")).length;
         if (passed !== chunk.length) throw new Error(`only ${passed}/${chunk.length} trials passed`);
-      }, true),
+      }),
     );
   let roundsFrom = Date.now();
   for (let round = -1; round < 0 || keepSampling(ctx, round, MIN_ROUNDS, ROUNDS, roundsFrom); round++) {
@@ -276,8 +263,6 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     floors.push(floor);
     runs.push(ours);
   }
-  // The spawner's own peak (since it started) beside this process's.
-  peakMiB += ((await agentSpawnerUsage())?.maxRssKiB ?? 0) / 1024;
   // Diagnostic, not a goal: the same battery through the runner with an in-process agent (a workspace per trial,
   // no process): what the runner's own per-trial work costs when no fork makes every page it writes a fault.
   const inProcess: AgentAdapter = {
@@ -327,7 +312,7 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   ctx.log(
     `orchestration.runnerWithoutSpawnMsPerTrial ${runnerOnly.toFixed(2)} ms CPU (diagnostic: the runner with an in-process agent, workspaces included, no agent process)`,
   );
-  ctx.log(`orchestration.peakRssMiB ${peakMiB.toFixed(0)} MiB (whole bench process + the agent spawner)`);
+  ctx.log(`orchestration.peakRssMiB ${peakMiB.toFixed(0)} MiB (whole bench process)`);
   const result: Record<string, unknown> = {
     "orchestration.trials": n,
     "orchestration.concurrency": CONCURRENCY,
@@ -422,7 +407,7 @@ async function promptfoo(
  * Whole process against whole process (#19 item 7): `skillgate run` (a fresh `dist/cli.js` process on a repository
  * holding the same battery: one skill, `CASES` cases of the same prompt and assertion, `TRIALS` trials, the same
  * agent, no cache, no sandbox, as promptfoo has none) and `promptfoo eval`, each timed with every process it
- * started (the machine's busy CPU while it runs: skillgate's agent spawner, both sides' agents). The agents' own
+ * started (the machine's busy CPU while it runs: both sides' agents). The agents' own
  * CPU (the script run as many times, from `sh`) is subtracted, per agent call: skillgate also runs each case
  * without the skill (its baseline trials), so it makes more calls than promptfoo for the same battery.
  */
@@ -514,8 +499,8 @@ function machineBusyMs(): number {
 
 /**
  * Runs a command and measures the machine's busy CPU while it runs: the whole process tree, daemons it leaves
- * behind and reparented children included (skillgate's agent spawner outlives the wait of its parent, so the
- * parent's reaped-children time misses it). On the bench's otherwise idle machine that is the command's cost; on a
+ * behind and reparented children included (the parent's reaped-children time misses those). On the bench's
+ * otherwise idle machine that is the command's cost; on a
  * busy one it is an upper bound for both sides alike.
  */
 function busyCpuWhile(
@@ -531,7 +516,7 @@ function busyCpuWhile(
       const code = (err as { code?: number } | null)?.code ?? 0;
       // skillgate exits 1 on a failing verdict, promptfoo 100 on a failing test; both still report.
       if (code !== 0 && code !== 1 && code !== 100) return reject(new Error(`${file} exited ${code}`));
-      // Processes that outlive it (skillgate's spawner winds down after its parent) get a moment to finish.
+      // Processes that outlive it get a moment to finish.
       setTimeout(() => {
         resolve({ cpuMs: machineBusyMs() - before, wallMs: performance.now() - started });
       }, 300);

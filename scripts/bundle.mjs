@@ -29,8 +29,6 @@ const nativeBinary = (() => {
   }
 })();
 export const ASSETS = {
-  // The agent spawner runs as a process of its own from this copy (src/agents/spawner.mjs; plain JavaScript).
-  "spawner.mjs": join(root, "src/agents/spawner.mjs"),
   // The first program in a confined agent's sandbox: relays its model API connections to the egress proxy.
   "egress-relay.mjs": join(root, "src/sandbox/isolation/egress-relay.mjs"),
   // Untrusted modules are bundled in a sandboxed child running this script (plain JavaScript).

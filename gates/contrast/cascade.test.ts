@@ -111,9 +111,19 @@ describe("cascade judge", () => {
   });
 
   it("a colour it cannot evaluate fails", () => {
-    const c = checkElement(text("oklch(0.5 0.1 200)", [body(), html]), "AA", "f");
+    const c = checkElement(text("color-mix(in srgb, red 50%, blue)", [body(), html]), "AA", "f");
     expect(c).toMatchObject({ passed: false });
     expect(c?.message).toContain("cannot be evaluated");
+  });
+
+  it("evaluates the modern colour spaces Chromium reports as written (oklch, lab, hwb)", () => {
+    // A dark oklch on the white body passes; a light one fails.
+    expect(checkElement(text("oklch(0.3 0.05 250)", [body(), html]), "AA", "f")?.passed).toBe(true);
+    expect(checkElement(text("oklch(0.9 0.02 250)", [body(), html]), "AA", "f")?.passed).toBe(false);
+    expect(checkElement(text("lab(20 10 -30)", [body(), html]), "AA", "f")?.passed).toBe(true);
+    expect(checkElement(text("hwb(0 0% 20%)", [body(), html]), "AA", "f")?.message).not.toContain(
+      "cannot be evaluated",
+    );
   });
 });
 

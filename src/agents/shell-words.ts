@@ -1,44 +1,28 @@
 /** Splits a configured command (`"node agent.mjs --fast"`) into words: POSIX-style quotes and backslashes, no expansion. */
 import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
+import { parse } from "shell-quote";
 import { InputError } from "../model/index.js";
 
+/** Every quote closed and no backslash left at the end (shell-quote reads an unclosed quote as if closed). */
+const BALANCED = /^(?:[^'"\\]|\\[\s\S]|'[^']*'|"(?:[^"\\]|\\[\s\S])*")*$/;
+
+/**
+ * The command's words as a POSIX shell splits them (`shell-quote`), with nothing expanded: `$X` and `*.md` stay
+ * as written. A shell operator (`|`, `>`, `;` …) is refused: no shell runs the command, so it would be an argument.
+ */
 export function splitShellWords(command: string): string[] {
-  const words: string[] = [];
-  let word = "";
-  let inWord = false;
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (quote === "'") {
-      if (c === "'") quote = null;
-      else word += c;
-      continue;
-    }
-    if (quote === '"') {
-      if (c === '"') quote = null;
-      else if (c === "\\" && i + 1 < command.length && '"\\$`'.includes(command[i + 1]!))
-        word += command[++i];
-      else word += c;
-      continue;
-    }
-    if (c === "'" || c === '"') {
-      quote = c;
-      inWord = true;
-    } else if (c === "\\" && i + 1 < command.length) {
-      word += command[++i];
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
-      word = "";
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (quote) throw new InputError(`agent command has an unterminated ${quote} quote: ${command}`);
-  if (inWord) words.push(word);
+  if (!BALANCED.test(command))
+    throw new InputError(`agent command has an unterminated quote (or a trailing \\): ${command}`);
+  const parsed = parse(command, (name) => `$${name}`);
+  const words = parsed.map((entry) => {
+    if (typeof entry === "string") return entry;
+    if ("pattern" in entry) return entry.pattern;
+    const what = "op" in entry ? `the shell operator \`${entry.op}\`` : "a #comment";
+    throw new InputError(
+      `agent command holds ${what}, and no shell runs it: quote it or leave it out (${command})`,
+    );
+  });
   if (words.length === 0) throw new InputError("agent command is empty");
   return words;
 }

@@ -8,8 +8,9 @@
  */
 import { posix } from "node:path";
 import type { Skill } from "../model/index.js";
+import { namedSkill } from "./base-reuse.js";
 import { agentNameOf } from "./copies.js";
-import { type Discovery, namedSkill } from "./discover.js";
+import type { Discovery } from "./discover.js";
 import { isMarketplace, NAMED_SUITE_FILES, PLUGIN_MANIFEST, SKILL_FILE_NAMES } from "./repo-files.js";
 import { parseSourceFile } from "./source-file.js";
 import { suiteFileSkillName } from "./suite-roots.js";

@@ -4,7 +4,8 @@
  */
 import { hash } from "node:crypto";
 import type { ValidationProfile } from "../model/index.js";
-import { type ExpectedName, type ParsedSkillFile, parseSkillFile } from "./skill-file.js";
+import type { ExpectedName } from "./skill-fields.js";
+import { type ParsedSkillFile, parseSkillFile } from "./skill-file.js";
 
 /** Parses kept by `parseSkillFileOnce`; past this many the store starts afresh (a bound, not a policy). */
 const PARSES_KEPT = 200_000;

@@ -1,7 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { posix } from "node:path";
 import type { DirIndex } from "./dir-index.js";
-import { findGitCheckout, readIndexPaths } from "./git-index.js";
 
 /** The file names a skill is read from: skills-ref accepts lowercase `skill.md` when there is no `SKILL.md`. */
 export const SKILL_FILE_NAMES = ["SKILL.md", "skill.md"] as const;
@@ -21,9 +20,6 @@ export const NAMED_SUITE_FILES = new Set([
 export const PLUGIN_MANIFEST = ".claude-plugin/plugin.json";
 /** A plugin marketplace's listing (see marketplace.ts; the same path, kept here so listing imports nothing more). */
 export const MARKETPLACE_MANIFEST = ".claude-plugin/marketplace.json";
-
-/** The file names discovery reads. */
-const LISTED_NAMES = [...SKILL_FILE_NAMES, ...NAMED_SUITE_FILES, "plugin.json", "marketplace.json"];
 
 /** Never looked into: version control and installed packages. */
 export const SKIPPED_DIRS = new Set([".git", ".hg", ".svn", "node_modules"]);
@@ -66,8 +62,8 @@ export interface RepositoryFiles {
   /** Paths of `.claude-plugin/marketplace.json` files, sorted (absent in records made before they were read). */
   marketplaces?: string[];
   /**
-   * Paths of symbolic links, when the listing knows them (the index file and a walk do; a `git ls-files` of
-   * named files does not: undefined). A skill folder holding one has files elsewhere in the repository.
+   * Paths of symbolic links (git's tracked ones, or a walk's), when the listing knows them (absent in records
+   * made before they were read). A skill folder holding one has files elsewhere in the repository.
    */
   links?: string[];
 }
@@ -84,27 +80,18 @@ export interface ListOptions {
  * its own (a link leaving the repository is not read at all), so each real file is found once.
  */
 export function listRepositoryFiles(repoDir: string, dirs: DirIndex, opts: ListOptions): RepositoryFiles {
-  const git = findGitCheckout(repoDir);
-  // Tracked files are read from the index; untracked ones only git can tell from ignored ones.
-  let links: string[] | undefined = [];
-  let tracked = git && !opts.untracked ? readIndexPaths(git, LISTED_NAMES, links) : undefined;
-  if (git && !tracked) {
-    tracked = gitListing(repoDir, opts.untracked);
-    // Tracked links from the index file itself (cheap); a link not yet added to git is not among them.
-    links = [];
-    if (!readIndexPaths(git, [], links)) links = undefined;
-  }
+  const listed = gitListing(repoDir, opts.untracked);
   // Git tracking nothing here is a folder it ignores or does not know: it is read as a plain folder.
-  if (tracked?.length === 0) tracked = undefined;
-  if (!tracked) links = [];
-  const paths = tracked ?? walk(dirs, links!);
+  const tracked = listed && listed.paths.length > 0 ? listed : undefined;
+  const links: string[] = tracked ? tracked.links : [];
+  const paths = tracked?.paths ?? walk(dirs, links);
   const out: RepositoryFiles = {
     source: tracked ? "git" : "walk",
     skillFiles: [],
     namedSuiteFiles: [],
     pluginManifests: [],
     marketplaces: [],
-    ...(links ? { links: links.sort() } : {}),
+    links: links.sort(),
   };
   for (const p of new Set(paths)) {
     const slash = p.lastIndexOf("/");
@@ -150,48 +137,43 @@ function skippedPath(path: string): boolean {
   return IN_SKIPPED.test(path) || IN_VENDORED.test(path);
 }
 
-/** Pathspecs of the files discovery reads, so git lists those and nothing else. */
-const PATHSPECS = [
-  ...SKILL_FILE_NAMES.map((n) => `:(glob)**/${n}`),
-  ...[...NAMED_SUITE_FILES].map((n) => `:(glob)**/${n}`),
-  `:(glob)**/${PLUGIN_MANIFEST}`,
-  `:(glob)**/${MARKETPLACE_MANIFEST}`,
-  // Any file at the top: tells a folder git tracks from one it does not (an ignored or foreign folder).
-  ":(glob)*",
-];
-
 /** Variables that would point git at another repository than the folder's own. */
 const GIT_LOCATION_ENV = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX"];
 
 /**
- * The files `git ls-files` lists under `repoDir` (relative to it), or undefined when it is not a git work tree
- * or git is missing.
+ * The files `git ls-files` lists under `repoDir` (relative to it), tracked ones with their mode so the symbolic
+ * links among them are known, or undefined when it is not a git work tree or git is missing. One process: a fork
+ * costs more than the listing.
  */
-function gitListing(repoDir: string, untracked: boolean): string[] | undefined {
+function gitListing(repoDir: string, untracked: boolean): { paths: string[]; links: string[] } | undefined {
   const env = { ...process.env };
   for (const k of GIT_LOCATION_ENV) delete env[k];
   let stdout: string;
   try {
     stdout = execFileSync(
       "git",
-      [
-        "-C",
-        repoDir,
-        "ls-files",
-        "-z",
-        "--cached",
-        ...(untracked ? ["--others", "--exclude-standard"] : []),
-        "--",
-        ...PATHSPECS,
-      ],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], env, maxBuffer: 256 * 1024 * 1024 },
+      ["-C", repoDir, "ls-files", "-z", "--stage", ...(untracked ? ["--others", "--exclude-standard"] : [])],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], env, maxBuffer: 1024 * 1024 * 1024 },
     );
   } catch {
     return undefined;
   }
-  const paths = stdout.split("\0");
-  paths.pop(); // after the last NUL
-  return paths;
+  const paths: string[] = [];
+  const links: string[] = [];
+  // `<mode> <object> <stage>\t<path>` for a tracked file (once per stage in a conflict), the bare path for an
+  // untracked one (whose mode git does not say: a link not yet added is not among the links).
+  for (const entry of stdout.split("\0")) {
+    if (entry === "") continue;
+    const tab = entry.indexOf("\t");
+    if (tab < 0) {
+      paths.push(entry);
+      continue;
+    }
+    const path = entry.slice(tab + 1);
+    paths.push(path);
+    if (entry.startsWith("120000 ")) links.push(path);
+  }
+  return { paths, links: [...new Set(links)] };
 }
 
 /**

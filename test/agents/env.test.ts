@@ -86,6 +86,15 @@ describe("splitShellWords", () => {
     ]);
   });
   test("unterminated quote is a clear error", () => {
-    expect(() => splitShellWords(`node "oops`)).toThrow(/unterminated " quote/);
+    expect(() => splitShellWords(`node "oops`)).toThrow(/unterminated quote/);
+    expect(() => splitShellWords(`node 'oops`)).toThrow(/unterminated quote/);
+  });
+  test("nothing is expanded: variables and globs stay as written", () => {
+    expect(splitShellWords(`node $HOME/a.mjs "$X" *.md`)).toEqual(["node", "$HOME/a.mjs", "$X", "*.md"]);
+  });
+  test("a shell operator is refused: no shell runs the command, so `|` or `>` would be an argument", () => {
+    expect(() => splitShellWords("node agent.mjs | tee log")).toThrow(/operator `\|`/);
+    expect(() => splitShellWords("node agent.mjs > out")).toThrow(/operator `>`/);
+    expect(splitShellWords("node agent.mjs '|'")).toEqual(["node", "agent.mjs", "|"]);
   });
 });

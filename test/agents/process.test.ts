@@ -1,14 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import {
-  agentSpawnerPid,
-  agentSpawnerUsage,
-  runAgentProcess,
-  SPAWNER_SWITCH,
-} from "../../src/agents/process.js";
-import { PID_REPORT_MS } from "../../src/agents/spawner.mjs";
+import { runAgentProcess } from "../../src/agents/process.js";
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
 
@@ -100,31 +94,8 @@ describe("runAgentProcess", () => {
   });
 });
 
-describe("the agent spawner", () => {
-  const ppidScript = "process.stdout.write(String(process.ppid)); setTimeout(() => {}, 50);";
-
-  test("agents are forked by the spawner process, not by the runner", async () => {
-    const p = await run(ppidScript);
-    const spawnerPid = agentSpawnerPid();
-    expect(spawnerPid).toBeGreaterThan(0);
-    expect(spawnerPid).not.toBe(process.pid);
-    expect(Number(p.stdout)).toBe(spawnerPid);
-    const usage = await agentSpawnerUsage();
-    expect(usage?.cpuMs).toBeGreaterThan(0);
-    expect(usage?.maxRssKiB).toBeGreaterThan(0);
-  });
-
-  test(`${SPAWNER_SWITCH}=off starts agents from this process`, async () => {
-    process.env[SPAWNER_SWITCH] = "off";
-    try {
-      const p = await run(ppidScript);
-      expect(Number(p.stdout)).toBe(process.pid);
-    } finally {
-      delete process.env[SPAWNER_SWITCH];
-    }
-  });
-
-  test("an abort from the runner kills the agent in the spawner", async () => {
+describe("aborting", () => {
+  test("an abort from the runner kills the agent", async () => {
     const controller = new AbortController();
     const pending = runAgentProcess(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
       cwd: tmpdir(),
@@ -136,27 +107,5 @@ describe("the agent spawner", () => {
     setTimeout(() => controller.abort(), 300);
     const p = await pending;
     expect(p).toMatchObject({ aborted: true, timedOut: false, signal: "SIGKILL" });
-  });
-
-  test("a spawner that dies mid-trial: the trial is a spawn error, its agent is killed, the next trial runs", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "proc-test-"));
-    const pidFile = join(dir, "pid");
-    const pending = run(
-      `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`,
-    );
-    const deadline = Date.now() + 10_000;
-    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    // Pids reach the runner in batches; an agent younger than that is out of its reach (documented).
-    await new Promise((r) => setTimeout(r, PID_REPORT_MS + 1000));
-    const spawnerPid = agentSpawnerPid()!;
-    process.kill(spawnerPid, "SIGKILL");
-    const p = await pending;
-    expect(p.spawnError).toMatch(/agent spawner exited \(SIGKILL\)/);
-    expect(p.exitCode).toBeNull();
-    expect(await waitDead(Number(readFileSync(pidFile, "utf8")))).toBe(true);
-    const next = await run(ppidScript);
-    expect(next.spawnError).toBeUndefined();
-    expect(Number(next.stdout)).toBe(agentSpawnerPid());
-    expect(agentSpawnerPid()).not.toBe(spawnerPid);
   });
 });

@@ -130,7 +130,7 @@ afterAll(async () => {
   await codexServer?.close();
 });
 
-/** Pids of this process's descendants (the agent spawner included). */
+/** Pids of this process's descendants. */
 function descendants(): number[] {
   const parent = new Map<number, number>();
   for (const d of readdirSync("/proc")) {

@@ -6,10 +6,10 @@
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { parseClaudeStream } from "../../src/agents/claude-code.js";
 import { parseCodexEvents } from "../../src/agents/codex.js";
-import { runAgentProcess, SPAWNER_SWITCH } from "../../src/agents/process.js";
+import { runAgentProcess } from "../../src/agents/process.js";
 import {
   claudeRoutingWatcher,
   codexRoutingWatcher,
@@ -166,15 +166,8 @@ test("triggerStopPolicy: default first-action; a bad value is an input error", (
   );
 });
 
-describe.each(["spawner", "in-process"])("runAgentProcess watch (%s)", (how) => {
-  const saved = process.env[SPAWNER_SWITCH];
-  afterEach(() => {
-    if (saved === undefined) delete process.env[SPAWNER_SWITCH];
-    else process.env[SPAWNER_SWITCH] = saved;
-  });
-
+describe("runAgentProcess watch", () => {
   test("the agent is stopped on purpose when the watcher says so: not a timeout, its group gone", async () => {
-    if (how === "in-process") process.env[SPAWNER_SWITCH] = "off";
     // Writes "é" (2 bytes) lines forever, and leaves a grandchild behind in its group.
     const script = `
       const g = require("child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
@@ -199,7 +192,6 @@ describe.each(["spawner", "in-process"])("runAgentProcess watch (%s)", (how) => 
   }, 30_000);
 
   test("without watch nothing changes: the result has no stopped flag", async () => {
-    if (how === "in-process") process.env[SPAWNER_SWITCH] = "off";
     const p = await runAgentProcess(process.execPath, ["-e", 'process.stdout.write("x")'], {
       cwd: tmpdir(),
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },

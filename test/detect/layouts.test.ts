@@ -12,7 +12,6 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { discoverRepository } from "../../src/detect/discover.js";
-import { findGitCheckout, readIndexPaths } from "../../src/detect/git-index.js";
 import { outsideGlobsDiagnostics } from "../../src/detect/outside-globs.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
@@ -280,36 +279,14 @@ describe("what discovery reads and skips", () => {
       "skills/tracked/SKILL.md",
       "skills/untracked/SKILL.md",
     ]);
-    // The Action judges the commit: the index's files, read without starting git.
+    // The Action judges the commit: the tracked files.
     const action = discoverRepository(dir, { ...opts, env: { GITHUB_ACTIONS: "true" } });
     expect(action.skills.map((s) => s.path)).toEqual(["skills/build/SKILL.md", "skills/tracked/SKILL.md"]);
   });
 
-  it("the index reader lists what `git ls-files` lists: this repository, and a format-4 index with odd names", () => {
-    const names = ["SKILL.md", "skill.md", "evals.json", "README.md", "package.json"];
-    const pick = (paths: string[]) => paths.filter((p) => names.includes(p.split("/").pop()!)).sort();
-    const lsFiles = (dir: string) => pick(git(dir, "ls-files", "-z", "--cached").split("\0").filter(Boolean));
-    for (const dir of [ROOT, join(ROOT, "examples/demo-repo")])
-      expect(readIndexPaths(findGitCheckout(dir)!, names)!.sort()).toEqual(lsFiles(dir));
-    const long = `${"deep/".repeat(60)}SKILL.md`;
-    const dir = repo({
-      "skills/añejo/SKILL.md": skillMd("anejo"),
-      "skills/a b/skill.md": skillMd("a-b"),
-      [long]: skillMd("deep"),
-      "evals/evals.json": "{}",
-      "x/README.md": "x",
-    });
-    git(dir, "init", "-q");
-    git(dir, "add", "-A");
-    git(dir, "update-index", "--index-version", "4");
-    expect(readIndexPaths(findGitCheckout(dir)!, names)!.sort()).toEqual(lsFiles(dir));
-    expect(lsFiles(dir)).toContain(long);
-  });
-
   it("a `.git` folder git would not take for a repository is passed over, as git passes over it", () => {
-    // An empty `.git` (left in /tmp, say) is no checkout: the folder is walked and no git process is asked.
+    // An empty `.git` (left in /tmp, say) is no checkout: the folder is walked.
     const dir = repo({ "skills/one/SKILL.md": skillMd("one"), ".git/placeholder": "" });
-    expect(findGitCheckout(dir)).toBeUndefined();
     expect(discoverRepository(dir, opts).files.source).toBe("walk");
     // Below a real checkout, a stray `.git` in a subfolder does not hide the checkout above it.
     const outer = repo({
@@ -319,7 +296,6 @@ describe("what discovery reads and skips", () => {
     git(outer, "init", "-q");
     git(outer, "add", "-A", "-f");
     git(outer, "commit", "-q", "-m", "c");
-    expect(findGitCheckout(join(outer, "inner"))).toMatchObject({ prefix: "inner" });
     expect(discoverRepository(join(outer, "inner"), opts).skills.map((s) => s.path)).toEqual([
       "skills/two/SKILL.md",
     ]);
