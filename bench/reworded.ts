@@ -12,7 +12,8 @@ import type { BenchContext } from "./types.js";
  * (fenced-agent.mjs), observed. A harmless rewording must never block: `reworded.blocked` counts skills with a
  * blocking root, `reworded.risky` those with a blocking `risky-action` root (each printed with its reason).
  * `--corpus DIR[,DIR…]`: where skill folders (holding a SKILL.md) are; `--skills N` (default 1000) of those with a
- * fenced shell block, sampled by a fixed seed; `--batch K` (default 50) skills per `skillgate run`. Needs
+ * fenced shell block, sampled by a fixed seed; `--offset M` (default 0) skips the sample's first M (to resume a
+ * run: the same seed gives the same order); `--batch K` (default 50) skills per `skillgate run`. Needs
  * `npm run bundle` first.
  */
 const FENCE = /^\s*```(?:sh|bash)[ \t]*\n[\s\S]*?^\s*```/m;
@@ -103,6 +104,9 @@ interface Batch {
   calls: number;
   ran: number;
   actions: number;
+  /** Risky-action roots: seen in both arms (reported), head-only but reached from the base's own code (reported). */
+  both: number;
+  further: number;
   exit: number | null;
   blocked: { skill: string; src: string; roots: string[] }[];
   ms: number;
@@ -148,11 +152,14 @@ function runBatch(ctx: BenchContext, cli: string, batch: string[], index: number
       roots: [`no report: exit ${r.status} ${r.stderr.slice(-500)}`],
     });
   const transcripts = (report?.skills ?? []).flatMap((s) => s.transcripts ?? []);
+  const riskyRoots = (report?.skills ?? []).flatMap((s) => s.roots.filter((x) => x.kind === "risky-action"));
   return {
     skills: head.length,
     calls: report?.cost.agentCalls ?? 0,
     ran: transcripts.filter((t) => (t.toolCalls?.length ?? 0) > 0).length,
     actions: transcripts.reduce((a, t) => a + (t.observed?.length ?? 0), 0),
+    both: riskyRoots.filter((x) => x.status === "pre-existing").length,
+    further: riskyRoots.filter((x) => x.status === "not-significant").length,
     exit: r.status,
     blocked,
     ms: Date.now() - started,
@@ -169,13 +176,14 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
     .split(",")
     .flatMap(skillFolders)
     .filter((d) => FENCE.test(readFileSync(join(d, "SKILL.md"), "utf8")));
-  const chosen = sample(withCommands, n);
+  const offset = Number(ctx.flags.offset ?? 0);
+  const chosen = sample(withCommands, offset + n).slice(offset);
   const batches: Batch[] = [];
   for (let i = 0; i * k < chosen.length && Date.now() < ctx.deadline; i++) {
-    const b = runBatch(ctx, cli, chosen.slice(i * k, (i + 1) * k), i);
+    const b = runBatch(ctx, cli, chosen.slice(i * k, (i + 1) * k), i + Math.floor(offset / k));
     batches.push(b);
     ctx.log(
-      `  batch ${i}: ${b.skills} skills, ${b.calls} agent calls, ${b.ran} trials ran commands, ${b.actions} risky actions observed, exit ${b.exit}, ${b.blocked.length} blocked, ${Math.round(b.ms / 1000)} s`,
+      `  batch ${i}: ${b.skills} skills, ${b.calls} agent calls, ${b.ran} trials ran commands, ${b.actions} risky actions observed, ${b.both} seen in both arms, ${b.further} reached from the base's code, exit ${b.exit}, ${b.blocked.length} blocked, ${Math.round(b.ms / 1000)} s`,
     );
     for (const s of b.blocked) ctx.log(`    ${s.skill} ${s.src}: ${s.roots.join(" | ")}`);
   }
@@ -185,7 +193,17 @@ export async function bench(ctx: BenchContext): Promise<Record<string, unknown>>
   ctx.log(
     `reworded: ${skills} real skills with fenced shell blocks (of ${withCommands.length}), reworded, their commands run in both arms: ${blocked.length} blocked, ${risky.length} by a risky action (goal 0)`,
   );
+  const sum = (f: (b: Batch) => number) => batches.reduce((a, b) => a + f(b), 0);
   return {
-    reworded: { skills, candidates: withCommands.length, blocked: blocked.length, risky: risky.length },
+    reworded: {
+      skills,
+      candidates: withCommands.length,
+      ran: sum((b) => b.ran),
+      actions: sum((b) => b.actions),
+      both: sum((b) => b.both),
+      further: sum((b) => b.further),
+      blocked: blocked.length,
+      risky: risky.length,
+    },
   };
 }

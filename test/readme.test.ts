@@ -116,8 +116,8 @@ const NOT_RUN_HERE: Record<string, string> = {
     "300 whole CLI runs took 54 minutes; its agent draws from /dev/urandom, so figures differ run to run",
   "npm run bench -- --only latency":
     "whole CLI pull requests against an agent that sleeps L = 2 s per trial, cold and warm: about an hour",
-  "npm run bench -- --only reworded --corpus DIR --skills 100":
-    "96 real skills run in both arms through `skillgate run`, 7 minutes on 2 busy cores, from a corpus outside the repository; its figures are in docs/security.md",
+  "npm run bench -- --only reworded --corpus DIR --skills 5916 --batch 25 --seconds 4300 --keep-tmp":
+    "854 real skills run in both arms through `skillgate run`, 73 minutes on 2 busy cores, from a corpus outside the repository; its figures are in docs/security.md",
   "npm run bench -- --only gates --complexity-runs 1": "the gates section once (about a minute)",
   "npm run bench -- --only cost,orchestration --with-promptfoo":
     "installs promptfoo from the npm registry and runs both sections (about 4 minutes)",

@@ -40,6 +40,12 @@ export interface ObservedAction {
   host?: string;
   /** Files of an installed skill that ran in the process or its ancestors, relative to the skill's folder. */
   skillFiles?: { skill: string; file: string }[];
+  /**
+   * The command the agent started that did it, for a process it descends from (its tool call's shell: a shell's
+   * `-c` script, else the command line), or the script of the tool call that asked for it; absent when none is
+   * known or the trial did it from several. The verdict compares it with the skill's code at base.
+   */
+  origin?: string;
   /** The sandbox refused it (the attempt is what counts). */
   denied?: boolean;
   /** How often the trial did it (same class and target). */

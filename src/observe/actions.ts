@@ -13,8 +13,13 @@ export interface ActionInput {
   argv?: readonly string[];
   host?: string;
   skillFiles?: { skill: string; file: string }[];
+  /** The command the agent started that did it (a tool call's script): see ObservedAction.origin. */
+  origin?: string;
   denied?: boolean;
 }
+
+/** Longest origin kept: a longer one is cut, and a cut one never matches a skill's code. */
+const ORIGIN_CHARS = 8_000;
 
 export class ActionSet {
   private readonly byKey = new Map<string, ObservedAction>();
@@ -27,6 +32,9 @@ export class ActionSet {
       // Denied only while every attempt was; an attempt that got through is what counts.
       if (!a.denied) delete seen.denied;
       if (!seen.skillFiles?.length && a.skillFiles?.length) seen.skillFiles = a.skillFiles;
+      // Done from more than one origin: none (no one command the agent ran did it every time); never set again.
+      if (seen.origin !== (a.origin === undefined ? undefined : capText(a.origin, ORIGIN_CHARS)))
+        delete seen.origin;
       return;
     }
     const argv = a.argv ?? [];
@@ -37,6 +45,7 @@ export class ActionSet {
       ...(argv.length ? { command: capText(argv.join(" ")), program: programOf(argv) } : {}),
       ...(a.host ? { host: a.host } : {}),
       ...(a.skillFiles?.length ? { skillFiles: a.skillFiles } : {}),
+      ...(a.origin !== undefined ? { origin: capText(a.origin, ORIGIN_CHARS) } : {}),
       ...(a.denied ? { denied: true } : {}),
       count: 1,
     });

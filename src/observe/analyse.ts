@@ -39,6 +39,8 @@ interface Proc {
   cwd?: string;
   /** Installed skills' files this process or an ancestor ran. */
   skillFiles: { skill: string; file: string }[];
+  /** The command the agent started that this process descends from (its tool call's shell): `originOf`. */
+  origin?: string;
 }
 
 /** Calls a process makes to step out of the sandbox or take another's identity. */
@@ -60,6 +62,14 @@ interface Birth {
   id?: number;
   taken: boolean;
 }
+
+/** What a command the agent started runs: a shell's `-c` script, else its command line. */
+export function originOf(argv: readonly string[]): string {
+  const shell = /^(?:ba|da|z|k)?sh$/.test(argv[0]?.slice(argv[0].lastIndexOf("/") + 1) ?? "");
+  return shell && argv[1] === "-c" && argv[2] !== undefined ? argv[2] : argv.join(" ");
+}
+
+const origin = (p: Proc) => (p.origin !== undefined ? { origin: p.origin } : {});
 
 const sameArgv = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((w, i) => w === b[i]);
@@ -146,7 +156,13 @@ export class TraceAnalysis {
       const parent = parentId !== undefined && parentId !== id ? this.proc(parentId) : undefined;
       // With no parent known, a process that starts once the agent runs is the agent's.
       p = parent
-        ? { agent: parent.agent, argv: parent.argv, cwd: parent.cwd, skillFiles: [...parent.skillFiles] }
+        ? {
+            agent: parent.agent,
+            argv: parent.argv,
+            cwd: parent.cwd,
+            skillFiles: [...parent.skillFiles],
+            ...(parent.origin !== undefined ? { origin: parent.origin } : {}),
+          }
         : { agent: this.agentStarted, argv: [], skillFiles: [] };
       this.procs.set(id, p);
     }
@@ -194,7 +210,7 @@ export class TraceAnalysis {
   }
 
   private add(p: Proc, a: Omit<ActionInput, "argv" | "skillFiles">): void {
-    this.actions.add({ ...a, argv: p.argv, skillFiles: p.skillFiles });
+    this.actions.add({ ...a, argv: p.argv, skillFiles: p.skillFiles, ...origin(p) });
   }
 
   /** A path argument made absolute: from its directory descriptor, else the process's working directory. */
@@ -221,6 +237,9 @@ export class TraceAnalysis {
     }
     if (ok) {
       this.processes++;
+      // A child of the agent that runs a program: the command the agent asked for, which its descendants inherit.
+      if (p.origin === undefined && this.ctx.agentCommands.some((a) => sameArgv(a, p.argv)))
+        p.origin = originOf(argv);
       p.argv = argv;
       const at = c.name === "execveat" ? 1 : 0;
       const path = this.resolve(p, c.name === "execveat" ? c.args[0] : undefined, c.args[at]);
@@ -235,6 +254,7 @@ export class TraceAnalysis {
         ...f,
         argv: f.argv ?? argv,
         skillFiles: p.skillFiles,
+        ...origin(p),
         ...(ok ? {} : { denied: true }),
       });
     const decoy = this.ctx.decoys?.find(argv.join("\n"));
@@ -245,6 +265,7 @@ export class TraceAnalysis {
         detail: argv.join(" "),
         argv,
         skillFiles: p.skillFiles,
+        ...origin(p),
       });
   }
 

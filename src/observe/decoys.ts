@@ -27,12 +27,11 @@ function draw(alphabet: string, n: number): string {
 }
 
 /**
- * The decoy values of this run, by name: drawn once per process (a run), so each trial plants the same files and
- * one finder serves every trial. Nothing of a trial outlives it, so no trial can learn them for another.
+ * Fresh decoy values, by name: drawn for each trial, so a value found anywhere names the one trial that planted
+ * it, and no two trials (nor the arms of one PR) hold the same credentials.
  */
-let drawn: Record<string, string> | undefined;
 function values(): Record<string, string> {
-  drawn ??= {
+  return {
     "aws-access-key-id": `AKIA${draw(UPPER32, 16)}`,
     "aws-secret-access-key": draw(B64, 40),
     "github-token": `ghp_${draw(ALNUM, 36)}`,
@@ -43,7 +42,6 @@ function values(): Record<string, string> {
     "database-password": draw(ALNUM, 24),
     "stripe-secret-key": `sk_live_${draw(ALNUM, 24)}`,
   };
-  return drawn;
 }
 
 function sshKey(body: string): string {
@@ -125,26 +123,20 @@ export function plantDecoys(dir: string, home: string, placed: Map<string, Buffe
 /** Folders the HOME decoys need, parents first. */
 const HOME_FOLDERS = [".aws", ".ssh", ".config", ".config/gh"];
 
-let cached:
-  | { home: [string, string][]; envFile: string; env: Record<string, string>; values: DecoySet["values"] }
-  | undefined;
-
-/** This run's decoy files and variables, made once. */
+/** A trial's decoy files and variables, freshly drawn. */
 function decoySet() {
-  if (cached) return cached;
   const v = values();
-  cached = {
+  return {
     home: homeFiles(v),
     envFile: envFile(v),
     env: envVars(v),
     values: Object.entries(v).map(([name, value]) => ({ name, value })),
   };
-  return cached;
 }
 
 const finders = new WeakMap<object, DecoyFinder>();
 
-/** One finder per set of values (a run's). */
+/** One finder per set of values (a trial's: its observation and its leak search share it). */
 export function decoyFinder(values: DecoySet["values"]): DecoyFinder {
   let f = finders.get(values);
   if (!f) {
@@ -154,19 +146,34 @@ export function decoyFinder(values: DecoySet["values"]): DecoyFinder {
   return f;
 }
 
-/** Finds decoy values in text, in every encoding the redaction knows. */
+/**
+ * Finds decoy values in text, in every encoding the redaction knows. Built for each trial: one matcher of all
+ * values is made at once; the per-value matchers that name the value found are made on first need (most trials
+ * leak nothing).
+ */
 export class DecoyFinder {
   private readonly any: Redactor;
-  private readonly each: { name: string; redactor: Redactor; lower: string[] }[];
+  private readonly decoys: readonly { name: string; value: string }[];
+  private eachMade: { name: string; redactor: Redactor }[] | undefined;
+  private lowerMade: { name: string; lower: string[] }[] | undefined;
 
   constructor(decoys: readonly { name: string; value: string }[]) {
+    this.decoys = decoys;
     this.any = new Redactor(decoys.map((d) => d.value));
-    this.each = decoys.map((d) => ({
+  }
+
+  private get each() {
+    this.eachMade ??= this.decoys.map((d) => ({ name: d.name, redactor: new Redactor([d.value]) }));
+    return this.eachMade;
+  }
+
+  /** A DNS name is lowercased on the way: each value's forms that survive that, lowercased, dots and dashes out. */
+  private get lower() {
+    this.lowerMade ??= this.decoys.map((d) => ({
       name: d.name,
-      redactor: new Redactor([d.value]),
-      // A DNS name is lowercased on the way; its forms that survive that (raw, hex, base32-free), lowercased.
       lower: encodingsOf(d.value).map((f) => f.toLowerCase().replace(/[.-]/g, "")),
     }));
+    return this.lowerMade;
   }
 
   /** The name of a decoy the text holds, or undefined. */
@@ -179,7 +186,7 @@ export class DecoyFinder {
   findInName(name: string): string | undefined {
     const flat = name.toLowerCase().replace(/[.-]/g, "");
     return (
-      this.each.find((e) => e.lower.some((f) => f.length >= 8 && flat.includes(f)))?.name ?? this.find(name)
+      this.lower.find((e) => e.lower.some((f) => f.length >= 8 && flat.includes(f)))?.name ?? this.find(name)
     );
   }
 }

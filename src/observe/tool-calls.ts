@@ -70,9 +70,10 @@ function scriptActions(script: string, ctx: PathContext): ActionInput[] {
   const out: ActionInput[] = [];
   const shown = script.trim().split("\n")[0]!;
   for (const f of commandFindings(["sh", "-c", script]))
-    out.push({ ...f, argv: f.argv ?? ["sh", "-c", script] });
+    out.push({ ...f, argv: f.argv ?? ["sh", "-c", script], origin: script });
   const change = (cls: ActionInput["class"] | undefined, path: string, argv: readonly string[]) => {
-    if (cls) out.push({ class: cls, target: displayPath(path, ctx), detail: argv.join(" "), argv });
+    if (cls)
+      out.push({ class: cls, target: displayPath(path, ctx), detail: argv.join(" "), argv, origin: script });
   };
   for (const word of redirectTargets(script)) {
     const path = resolvePath(word, ctx);

@@ -16,6 +16,7 @@ import type {
   TrialRecord,
 } from "../model/index.js";
 import type { AddedLine } from "../util/added-lines.js";
+import { reachedFromBaseCode, type SameCode } from "./base-reach.js";
 
 export interface ObservedTrial {
   arm: "head" | "base";
@@ -38,6 +39,8 @@ export interface BehaviourContext {
   allow: Required<SecurityAllow>;
   /** Whether a base arm ran (false: a new skill, judged against the base's policy alone). */
   hasBase: boolean;
+  /** The skill's code when the PR changed nothing that runs (base-reach.ts); undefined otherwise. */
+  sameCode?: SameCode;
 }
 
 const LABEL: Record<ActionClass, string> = {
@@ -174,22 +177,32 @@ export function riskyActionRoots(trials: ObservedTrial[], ctx: BehaviourContext)
   for (const [key, { action: a, trials: ids }] of head) {
     if (allowed(a, ctx.allow)) continue;
     const before = known.get(key);
-    const blocking = !before;
+    // Head-only, but done from a command the base's unchanged code asks for: a trial that got further.
+    const further = !before && ctx.hasBase && reachedFromBaseCode(a, ctx.sameCode);
+    const blocking = !before && !further;
     const where = locateAction(a, ctx);
     const ran = a.skillFiles?.length ? ` Ran from ${a.skillFiles.map((f) => f.file).join(", ")}.` : "";
     const by = a.command && a.command !== a.detail ? ` Command: ${a.command}.` : "";
-    const status: Root["status"] = before ? "pre-existing" : ctx.hasBase ? "new" : "head-only";
+    const status: Root["status"] = before
+      ? "pre-existing"
+      : further
+        ? "not-significant"
+        : ctx.hasBase
+          ? "new"
+          : "head-only";
     const arms = before
       ? `Seen at base too (${before.trials.length} trial(s)): reported, not blocking.`
-      : ctx.hasBase
-        ? "Never seen at base."
-        : "A new skill: nothing at base to compare with, so the base's policy alone decides.";
+      : further
+        ? "Never seen at base, but done from a command the skill's code asks for at base too, and the PR changed no code, bundled file or case and added no word naming it: a head trial that got further than the base's, reported, not blocking."
+        : ctx.hasBase
+          ? "Never seen at base."
+          : "A new skill: nothing at base to compare with, so the base's policy alone decides.";
     roots.push({
       id: `risky-action/${a.class}/${a.target}`,
       kind: "risky-action",
       skill: ctx.skill,
       status,
-      title: `${before ? "Risky action at base too" : "New risky action"}: ${LABEL[a.class]} (${a.target})`,
+      title: `${before ? "Risky action at base too" : further ? "Risky action the base's code asks for too" : "New risky action"}: ${LABEL[a.class]} (${a.target})`,
       message: `${a.detail}${a.denied ? " (the sandbox refused it; the attempt is what counts)" : ""}.${by}${ran} In ${ids.length} head trial(s): ${ids.slice(0, 5).join(", ")}. ${arms}${blocking ? howToAllow(a) : ""}`,
       file: where.file,
       line: where.line,

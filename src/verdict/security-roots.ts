@@ -16,6 +16,7 @@ import {
 import { reviewSkillFolder } from "../review/folder.js";
 import type { StaticFinding } from "../review/static-review.js";
 import { type AddedLine, addedLines } from "../util/added-lines.js";
+import { sameCode } from "./base-reach.js";
 import { allowed, type ObservedTrial, riskyActionRoots } from "./behaviour.js";
 import type { Trees } from "./dependencies.js";
 
@@ -134,5 +135,6 @@ function behaviourRoots(
     added: addedIn(skill, o.base, trees),
     allow: settings.security.allow,
     hasBase: o.hasBase,
+    ...(o.hasBase ? { sameCode: sameCode(skill, o.base, trees) } : {}),
   });
 }

@@ -82,6 +82,35 @@ describe("the strace reader", () => {
     ]);
   });
 
+  it("gives each action the command the agent started that it descends from; one done from two has none", () => {
+    const block = "gcloud init\ncat ~/.netrc";
+    const got = analyseTrace(
+      [
+        AGENT_START,
+        "100 clone(child_stack=NULL, flags=SIGCHLD) = 4",
+        `101 execve("/bin/bash", ["/bin/bash", "-c", "gcloud init\\ncat ~/.netrc"], 0x1 /* 2 vars */) = 0`,
+        "101 set_tid_address(0x7f12) = 4",
+        "101 clone(child_stack=NULL, flags=SIGCHLD) = 6",
+        `102 execve("/usr/bin/python3", ["python3", "gcloud.py", "init"], 0x1 /* 2 vars */) = 0`,
+        "102 set_tid_address(0x7f12) = 6",
+        `102 openat(AT_FDCWD<${WS}>, "${HOME}/.netrc", O_RDONLY) = 3<${HOME}/.netrc>`,
+        `102 connect(3<socket:[7]>, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr("8.8.4.4")}, 16) = -1 ENETUNREACH`,
+        "100 clone(child_stack=NULL, flags=SIGCHLD) = 7",
+        `103 execve("/usr/bin/curl", ["curl", "http://8.8.4.4/"], 0x1 /* 2 vars */) = 0`,
+        "103 set_tid_address(0x7f12) = 7",
+        `103 connect(3<socket:[8]>, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr("8.8.4.4")}, 16) = -1 ENETUNREACH`,
+      ].join("\n"),
+      { ...ctx, decoyFiles: [`${HOME}/.netrc`] },
+    ).actions.list();
+    expect(got.find((a) => a.class === "credential-read")).toMatchObject({
+      target: "~/.netrc",
+      origin: block,
+    });
+    const network = got.filter((a) => a.class === "network");
+    expect(network).toEqual([expect.objectContaining({ count: 2 })]);
+    expect(network[0]).not.toHaveProperty("origin");
+  });
+
   it("names the installed skill whose folder holds a file run, among thousands (not one whose name it starts with)", () => {
     const skills: Record<string, string> = {};
     for (let i = 0; i < 5000; i++) skills[`s${i}`] = `${WS}/.agents/skills/s${i}`;

@@ -39,8 +39,9 @@ describe("decoy credentials", () => {
     expect(a.decoys.env.AWS_SECRET_ACCESS_KEY).toBe(a.value("aws-secret-access-key"));
     expect(a.value("github-token")).toMatch(/^ghp_[A-Za-z0-9]{36}$/);
     expect(a.value("aws-access-key-id")).toMatch(/^AKIA[A-Z2-7]{16}$/);
-    // Drawn once for the run: every trial plants the same values (one finder serves them all).
-    expect(b.value("github-token")).toBe(a.value("github-token"));
+    // Drawn for each trial: a value found names the trial that planted it.
+    expect(b.value("github-token")).toMatch(/^ghp_[A-Za-z0-9]{36}$/);
+    expect(b.value("github-token")).not.toBe(a.value("github-token"));
   });
 
   it("never replaces a .env the case placed", () => {
