@@ -128,9 +128,20 @@ function named(a: ObservedAction, words: Set<string>): boolean {
   return false;
 }
 
+/**
+ * The classes a trial that got further may show without blocking: a lookup or connection, a read of a credential
+ * file, a write outside the workspace. Never the rest: a prose-only edit can lift a prohibition from a dormant
+ * block the base never ran ("do not run this"), which observation cannot tell from a slow base trial, so running
+ * downloaded code, leaking, persistence, destruction, remotes, history, safety or privilege always block.
+ */
+const NEAR_MISS_CLASSES: ReadonlySet<ObservedAction["class"]> = new Set([
+  "network",
+  "credential-read",
+  "write-outside",
+]);
+
 /** Whether a head-only action was reached from the base's own unchanged code, nothing the PR added naming it. */
 export function reachedFromBaseCode(a: ObservedAction, code: SameCode | undefined): boolean {
-  if (!code || a.origin === undefined || a.class === "credential-leak" || a.class === "trace-overflow")
-    return false;
+  if (!code || a.origin === undefined || !NEAR_MISS_CLASSES.has(a.class)) return false;
   return inBlocks(a.origin, code.blocks) && !named(a, code.addedWords);
 }

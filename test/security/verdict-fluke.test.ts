@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report, Root } from "../../src/model/index.js";
-import { canObserve, cleanUp, observedIn, pr, repo, skillMd } from "./support.js";
+import { canObserve, cleanUp, DOWNLOAD_AND_RUN, observedIn, pr, repo, skillMd } from "./support.js";
 
 let observable = false;
 beforeAll(async () => {
@@ -48,6 +48,25 @@ describe.runIf(process.platform === "linux")("a head trial that got further than
       blocking: false,
     });
     expect(r.code, r.stdout).toBe(0);
+  }, 240_000);
+
+  it("a dormant download-and-run whose prohibition a prose-only edit lifts: blocks", async () => {
+    if (!observable) return;
+    // The base's prose forbids the block, so the base never runs it (the hurried agent's early stop stands in
+    // for that obedience); the PR deletes the sentence and adds no word. Same code, same origin: still blocks.
+    const code = `${fence(MIRROR)}\n${fence(...DOWNLOAD_AND_RUN.lines)}`;
+    const base = withParity(
+      `Set the project up.\n\nDo not run the second block; it is kept for reference.\n\n${code}`,
+      true,
+    );
+    const head = withParity(`Set the project up.\n\n${code}`, false);
+    const r = await pr(repo({ body: head, agent: HURRIED }), repo({ body: base, agent: HURRIED }));
+    expect(r.report, r.stderr).toBeDefined();
+    expect(observedIn(r.report, "base")).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^remote-code/)]),
+    );
+    expect(risky(r.report).filter((x) => x.blocking && x.action?.class === "remote-code")).not.toEqual([]);
+    expect(r.code, r.stdout).toBe(1);
   }, 240_000);
 
   const ATTACKS: { name: string; base: string; head: string; extra?: [string, string]; target: string }[] = [

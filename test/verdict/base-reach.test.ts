@@ -83,6 +83,17 @@ describe("a head trial that got further than the base's", () => {
     expect(reachedFromBaseCode(action({ origin: undefined }), code)).toBe(false);
     expect(reachedFromBaseCode(action({ class: "credential-leak" }), code)).toBe(false);
     expect(reachedFromBaseCode(action({ class: "trace-overflow" }), code)).toBe(false);
+    // A prose edit can lift a prohibition from a dormant block: the harmful classes block whatever their origin.
+    for (const cls of [
+      "remote-code",
+      "persistence",
+      "delete-outside",
+      "git-remote",
+      "safety-off",
+      "privilege",
+    ] as const)
+      expect(reachedFromBaseCode(action({ class: cls }), code), cls).toBe(false);
+    expect(reachedFromBaseCode(action({ class: "write-outside", target: "~/backup.tar" }), code)).toBe(true);
   });
 
   it("a word the PR adds that names the action (its host, a piece of it, its target or program) makes it block", () => {
