@@ -2,14 +2,15 @@
 // Day one on real repositories (#28), measured: `validate` and `plan` of a built CLI over checkouts of public skill
 // repositories. A dev tool run by hand, never from a test (it reads outside the repository).
 //
-//   node scripts/measure-real-repos.mjs [--cli dist/cli.js] [--repos /tmp/rr] [--json FILE] [--only NAME,...]
+//   node scripts/measure-real-repos.mjs [--cli dist/cli.js] [--repos /tmp/rr] [--json FILE] [--only NAME,...] [--no-plan]
 //   node scripts/measure-real-repos.mjs --extract [--mirror /work/.mirror] [--repos /tmp/rr]
 //
 // `--extract` writes each mirrored repository's HEAD tree (git archive, blobs missing from the mirror left out) into
 // `--repos`. Per repository it reports: skills found; validate's errors (by code), warnings and notices under the
 // default profile; eval files (every file in a layout or format skillgate reads, or one that looks like an eval file)
 // attached to a skill's suite, named in a diagnostic, or neither; skills with trigger queries and how many of them
-// `plan` gives trigger trials; cases read and skills that plan discriminator trials.
+// `plan` gives trigger trials; cases read and skills that plan discriminator trials. `--no-plan` runs `validate`
+// only (the eval-file figures need nothing else; `plan` of a 100,000-file registry takes minutes).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, posix, relative, resolve } from "node:path";
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     json: { type: "string" },
     only: { type: "string" },
     extract: { type: "boolean" },
+    "no-plan": { type: "boolean" },
   },
 });
 
@@ -41,7 +43,10 @@ const config = join(values.repos, "..", "rr-measure-config.yml");
 writeFileSync(config, 'agent:\n  adapter: command\n  command: "cat"\n');
 
 const rows = [];
-for (const name of names) rows.push(measure(name, join(values.repos, name)));
+for (const name of names) {
+  process.stderr.write(`${name}\n`);
+  rows.push(measure(name, join(values.repos, name)));
+}
 printTable(rows);
 if (values.json) writeFileSync(values.json, `${JSON.stringify(rows, null, 2)}\n`);
 
@@ -50,7 +55,9 @@ function measure(name, dir) {
   const validation = JSON.parse(v.stdout);
   const planFile = join(values.repos, "..", `rr-plan-${name}.json`);
   rmSync(planFile, { force: true });
-  const p = run(["plan", "--repo", dir, "--config", config, "--json", planFile]);
+  const p = values["no-plan"]
+    ? { status: 0 }
+    : run(["plan", "--repo", dir, "--config", config, "--json", planFile]);
   const plan = existsSync(planFile)
     ? JSON.parse(execFileSync("cat", [planFile], { encoding: "utf8" }))
     : undefined;

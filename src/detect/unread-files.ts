@@ -13,6 +13,8 @@ const CASE_DIRS = new Set(["scenarios", "cases", "tasks", "prompts", "tests", "a
 export const INPUT_DIRS = new Set([
   "files",
   "fixtures",
+  "fixture",
+  "_fixtures",
   "assets",
   "data",
   "inputs",
@@ -20,6 +22,17 @@ export const INPUT_DIRS = new Set([
   "expected",
   "workspace",
 ]);
+/**
+ * Folders at the repository's top that hold eval files of several skills. In `tests/` and `test/` (a code
+ * project's own tests too) only files whose name or folder says eval or trigger count (`saysEval`).
+ */
+const TOP_HARNESS_DIRS = ["evals", "eval", "tests", "test"];
+/** Whether a folder below the top, or the file's own name, says eval or trigger. */
+const saysEval = (file: string) =>
+  file
+    .split("/")
+    .slice(1)
+    .some((seg) => /eval|trigger/i.test(seg));
 /** How deep below an `evals/` folder to look (`evals/<case>/case.yaml` is 2). */
 const MAX_DEPTH = 3;
 
@@ -64,6 +77,16 @@ export function unreadEvalFiles(
         file,
         `a plugin's own ${evals}/ folder (\`claude plugin eval\` cases) is read only for a plugin of one skill, as that skill's suite: this plugin's cases test several skills at once. Each skill's suite is read from its folder's evals/ (${WHAT_IS_READ}), or from an evals.json (skill_name) or eval.yaml (skill) that names its skill`,
       );
+  }
+  // The repository's own eval folders (`evals/`, `tests/<skill>/evals/`): suites of several skills live there.
+  for (const top of TOP_HARNESS_DIRS) {
+    const broad = top === "evals" || top === "eval";
+    for (const file of evalLikeFiles(dirs, top, 0))
+      if (broad || saysEval(file))
+        report(
+          file,
+          `in the repository's ${top}/ folder skillgate reads ${WHAT_IS_READ}; see docs/formats.md`,
+        );
   }
   return [...found]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
