@@ -7,12 +7,12 @@
 //
 // `--extract` writes each mirrored repository's HEAD tree (git archive, blobs missing from the mirror left out) into
 // `--repos`. Per repository it reports: skills found; validate's errors (by code), warnings and notices under the
-// default profile; eval files (every file in a layout or format skillgate reads, or one that looks like an eval file)
+// default profile; eval files (every file in a layout or format skillgate reads, or one that looks like an eval file by its name or its content)
 // attached to a skill's suite, named in a diagnostic, or neither; skills with trigger queries and how many of them
 // `plan` gives trigger trials; cases read and skills that plan discriminator trials. `--no-plan` runs `validate`
 // only (the eval-file figures need nothing else; `plan` of a 100,000-file registry takes minutes).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, posix, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
@@ -107,7 +107,12 @@ function run(args) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Files in a layout skillgate reads, or named like an eval file (an `evals/` folder's data files, `evals-*.json`). */
+/**
+ * Files in a layout skillgate reads, named like an eval file (an `evals/` folder's data files, `evals-*.json`), or
+ * an eval set by its content wherever it is and whatever its name (a JSON list of `{query, should_trigger}`, such a
+ * list under a key, an `evals` list of prompts). What a run wrote (skill-creator's `<skill>-workspace/iteration-N/`,
+ * results, logs) and what a case copies in (fixtures) are no eval sets.
+ */
 function listEvalFiles(dir) {
   const out = [];
   const walk = (rel) => {
@@ -115,12 +120,20 @@ function listEvalFiles(dir) {
       const p = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
         if (![".git", "node_modules"].includes(e.name)) walk(p);
-      } else if (looksLikeEvalFile(p)) out.push(p);
+      } else if (
+        e.isFile() &&
+        !OUTPUT_OR_INPUT.test(p) &&
+        (looksLikeEvalFile(p) || evalSetByContent(join(dir, p)))
+      )
+        out.push(p);
     }
   };
   walk("");
   return out.sort();
 }
+
+const OUTPUT_OR_INPUT =
+  /(^|\/)(fixtures?|_fixtures|files|results|runs|outputs|workspace|assets|logs|iteration-\d+|[^/]*-workspace)\//;
 
 function looksLikeEvalFile(p) {
   const base = posix.basename(p);
@@ -128,12 +141,29 @@ function looksLikeEvalFile(p) {
     return base !== "meta.json" || /(^|\/)evals\//.test(p);
   if (/^evals?[-_].+\.json$/.test(base)) return true;
   if (/^(trigger[-_]?evals?|triggers?|trigger[-_]?queries|eval[-_]?set)\.json$/i.test(base)) return true;
-  // Data files of an evals/ folder (a case per file, prompts/, assertions/), not its fixtures or results.
-  return (
-    /(^|\/)evals\/(?!.*\/(fixtures|files|results|runs|outputs|workspace|assets)\/)[^.]*\.(json|ya?ml)$/i.test(
-      p,
-    ) && !/(^|\/)evals\/.*\/(fixtures|files)\//.test(p)
-  );
+  // Data files of an evals/ folder (a case per file, prompts/, assertions/).
+  return /(^|\/)evals\/[^.]*\.(json|ya?ml)$/i.test(p);
+}
+
+const isTriggerItem = (q) =>
+  !!q &&
+  typeof q === "object" &&
+  typeof q.should_trigger === "boolean" &&
+  typeof (q.query ?? q.prompt ?? q.input) === "string";
+const isTriggerList = (x) => Array.isArray(x) && x.length > 0 && x.every(isTriggerItem);
+const isPromptList = (x) =>
+  Array.isArray(x) && x.length > 0 && x.every((e) => e && typeof e.prompt === "string");
+
+/** A JSON eval set by its content: trigger queries (a list, or a list under a key), or an `evals` list of prompts. */
+function evalSetByContent(abs) {
+  if (!abs.endsWith(".json") || statSync(abs).size > 1 << 20) return false;
+  try {
+    const v = JSON.parse(readFileSync(abs, "utf8"));
+    if (Array.isArray(v)) return isTriggerList(v);
+    return !!v && typeof v === "object" && (Object.values(v).some(isTriggerList) || isPromptList(v.evals));
+  } catch {
+    return false;
+  }
 }
 
 function printTable(rows) {
