@@ -28,6 +28,18 @@ const { values } = parseArgs({
   },
 });
 
+const OUTPUT_OR_INPUT =
+  /(^|\/)(fixtures?|_fixtures|files|results|runs|outputs|workspace|assets|logs|iteration-\d+|[^/]*-workspace)\//;
+
+const isTriggerItem = (q) =>
+  !!q &&
+  typeof q === "object" &&
+  typeof q.should_trigger === "boolean" &&
+  typeof (q.query ?? q.prompt ?? q.input) === "string";
+const isTriggerList = (x) => Array.isArray(x) && x.length > 0 && x.every(isTriggerItem);
+const isPromptList = (x) =>
+  Array.isArray(x) && x.length > 0 && x.every((e) => e && typeof e.prompt === "string");
+
 if (values.extract) {
   extract(values.mirror, values.repos);
   process.exit(0);
@@ -132,9 +144,6 @@ function listEvalFiles(dir) {
   return out.sort();
 }
 
-const OUTPUT_OR_INPUT =
-  /(^|\/)(fixtures?|_fixtures|files|results|runs|outputs|workspace|assets|logs|iteration-\d+|[^/]*-workspace)\//;
-
 function looksLikeEvalFile(p) {
   const base = posix.basename(p);
   if (/^(evals\.json|eval\.ya?ml|trigger_tests\.ya?ml|trigger-eval\.json|meta\.json)$/.test(base))
@@ -144,15 +153,6 @@ function looksLikeEvalFile(p) {
   // Data files of an evals/ folder (a case per file, prompts/, assertions/).
   return /(^|\/)evals\/[^.]*\.(json|ya?ml)$/i.test(p);
 }
-
-const isTriggerItem = (q) =>
-  !!q &&
-  typeof q === "object" &&
-  typeof q.should_trigger === "boolean" &&
-  typeof (q.query ?? q.prompt ?? q.input) === "string";
-const isTriggerList = (x) => Array.isArray(x) && x.length > 0 && x.every(isTriggerItem);
-const isPromptList = (x) =>
-  Array.isArray(x) && x.length > 0 && x.every((e) => e && typeof e.prompt === "string");
 
 /** A JSON eval set by its content: trigger queries (a list, or a list under a key), or an `evals` list of prompts. */
 function evalSetByContent(abs) {

@@ -81,7 +81,7 @@ export function unreadEvalFiles(
   // The repository's own eval folders (`evals/`, `tests/<skill>/evals/`): suites of several skills live there.
   for (const top of TOP_HARNESS_DIRS) {
     const broad = top === "evals" || top === "eval";
-    for (const file of evalLikeFiles(dirs, top, 0))
+    for (const file of evalLikeFiles(dirs, top, 0, broad))
       if (broad || saysEval(file))
         report(
           file,
@@ -100,18 +100,27 @@ export function unreadEvalFiles(
     }));
 }
 
-/** Data files below `dir` that are eval files by their name or their folder's, skipping case inputs. */
-function evalLikeFiles(dirs: DirIndex, dir: string, depth: number): string[] {
+/** Folders of what a run wrote (its records, logs, skill-creator's `<skill>-workspace/iteration-N/`), or of a scenario's inputs. */
+const RUN_RECORDS = /^(logs|results|runs|experiments|context|iteration-\d+|.+-workspace)$/;
+/** Folders whose data files are eval files whatever their names (`evals/topics.json`, a scenario's set-up). */
+const EVAL_DIRS = /^evals?$/;
+
+/**
+ * Data files below `dir` that are eval files by their name or their folder's (every one below the repository's
+ * own `evals/` when `any`), skipping case inputs and a run's records.
+ */
+function evalLikeFiles(dirs: DirIndex, dir: string, depth: number, any = false): string[] {
   const out: string[] = [];
+  const folder = posix.basename(dir);
   for (const [name, e] of dirs.list(dir) ?? []) {
     if (e.link) continue;
     const path = posix.join(dir, name);
-    if (e.kind === "dir" && depth < MAX_DEPTH && !INPUT_DIRS.has(name))
-      out.push(...evalLikeFiles(dirs, path, depth + 1));
+    if (e.kind === "dir" && depth < MAX_DEPTH && !INPUT_DIRS.has(name) && !RUN_RECORDS.test(name))
+      out.push(...evalLikeFiles(dirs, path, depth + 1, any));
     else if (
       e.kind === "file" &&
       DATA_FILE.test(name) &&
-      (EVAL_NAME.test(name) || CASE_DIRS.has(posix.basename(dir)))
+      (any || EVAL_NAME.test(name) || CASE_DIRS.has(folder) || EVAL_DIRS.test(folder))
     )
       out.push(path);
   }

@@ -74,6 +74,10 @@ describe("eval files found on public repositories: attached or named, never an e
       "evals/trigger_eval_set.json",
       "evals/eval_routing.json",
       "tests/lambda/evals/functional-cases.json",
+      // Any data file of an evals/ folder, whatever its name (`[{query, expected_behavior}]`, a scenario's set-up).
+      "skills/kappa/evals/topics.json",
+      "tests/lambda/evals/baseline.json",
+      "evals/scenarios/broken-config/skill-sets.yaml",
     ]) {
       const ds = about(v, f);
       expect(ds, f).toHaveLength(1);
@@ -81,7 +85,9 @@ describe("eval files found on public repositories: attached or named, never an e
     }
   });
 
-  it("a README beside the eval files is no eval file", () => {
+  it("a README, a run's records and a scenario's input files are no eval files", () => {
     expect(about(v, "quality/README.md")).toEqual([]);
+    expect(about(v, "skills/kappa/evals/experiments/2026-01-01/results.json")).toEqual([]);
+    expect(about(v, "evals/scenarios/broken-config/context/app.yml")).toEqual([]);
   });
 });
