@@ -2,16 +2,17 @@
 // Day one on real repositories (#28), measured: `validate` and `plan` of a built CLI over checkouts of public skill
 // repositories. A dev tool run by hand, never from a test (it reads outside the repository).
 //
-//   node scripts/measure-real-repos.mjs [--cli dist/cli.js] [--repos /tmp/rr] [--json FILE] [--only NAME,...]
+//   node scripts/measure-real-repos.mjs [--cli dist/cli.js] [--repos /tmp/rr] [--json FILE] [--only NAME,...] [--no-plan]
 //   node scripts/measure-real-repos.mjs --extract [--mirror /work/.mirror] [--repos /tmp/rr]
 //
 // `--extract` writes each mirrored repository's HEAD tree (git archive, blobs missing from the mirror left out) into
 // `--repos`. Per repository it reports: skills found; validate's errors (by code), warnings and notices under the
-// default profile; eval files (every file in a layout or format skillgate reads, or one that looks like an eval file)
+// default profile; eval files (every file in a layout or format skillgate reads, or one that looks like an eval file by its name or its content)
 // attached to a skill's suite, named in a diagnostic, or neither; skills with trigger queries and how many of them
-// `plan` gives trigger trials; cases read and skills that plan discriminator trials.
+// `plan` gives trigger trials; cases read and skills that plan discriminator trials. `--no-plan` runs `validate`
+// only (the eval-file figures need nothing else; `plan` of a 100,000-file registry takes minutes).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, posix, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
@@ -23,8 +24,21 @@ const { values } = parseArgs({
     json: { type: "string" },
     only: { type: "string" },
     extract: { type: "boolean" },
+    "no-plan": { type: "boolean" },
   },
 });
+
+const OUTPUT_OR_INPUT =
+  /(^|\/)(fixtures?|_fixtures|files|results|runs|outputs|workspace|assets|logs|iteration-\d+|[^/]*-workspace)\//;
+
+const isTriggerItem = (q) =>
+  !!q &&
+  typeof q === "object" &&
+  typeof q.should_trigger === "boolean" &&
+  typeof (q.query ?? q.prompt ?? q.input) === "string";
+const isTriggerList = (x) => Array.isArray(x) && x.length > 0 && x.every(isTriggerItem);
+const isPromptList = (x) =>
+  Array.isArray(x) && x.length > 0 && x.every((e) => e && typeof e.prompt === "string");
 
 if (values.extract) {
   extract(values.mirror, values.repos);
@@ -41,7 +55,10 @@ const config = join(values.repos, "..", "rr-measure-config.yml");
 writeFileSync(config, 'agent:\n  adapter: command\n  command: "cat"\n');
 
 const rows = [];
-for (const name of names) rows.push(measure(name, join(values.repos, name)));
+for (const name of names) {
+  process.stderr.write(`${name}\n`);
+  rows.push(measure(name, join(values.repos, name)));
+}
 printTable(rows);
 if (values.json) writeFileSync(values.json, `${JSON.stringify(rows, null, 2)}\n`);
 
@@ -50,7 +67,9 @@ function measure(name, dir) {
   const validation = JSON.parse(v.stdout);
   const planFile = join(values.repos, "..", `rr-plan-${name}.json`);
   rmSync(planFile, { force: true });
-  const p = run(["plan", "--repo", dir, "--config", config, "--json", planFile]);
+  const p = values["no-plan"]
+    ? { status: 0 }
+    : run(["plan", "--repo", dir, "--config", config, "--json", planFile]);
   const plan = existsSync(planFile)
     ? JSON.parse(execFileSync("cat", [planFile], { encoding: "utf8" }))
     : undefined;
@@ -100,7 +119,12 @@ function run(args) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Files in a layout skillgate reads, or named like an eval file (an `evals/` folder's data files, `evals-*.json`). */
+/**
+ * Files in a layout skillgate reads, named like an eval file (an `evals/` folder's data files, `evals-*.json`), or
+ * an eval set by its content wherever it is and whatever its name (a JSON list of `{query, should_trigger}`, such a
+ * list under a key, an `evals` list of prompts). What a run wrote (skill-creator's `<skill>-workspace/iteration-N/`,
+ * results, logs) and what a case copies in (fixtures) are no eval sets.
+ */
 function listEvalFiles(dir) {
   const out = [];
   const walk = (rel) => {
@@ -108,7 +132,12 @@ function listEvalFiles(dir) {
       const p = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
         if (![".git", "node_modules"].includes(e.name)) walk(p);
-      } else if (looksLikeEvalFile(p)) out.push(p);
+      } else if (
+        e.isFile() &&
+        !OUTPUT_OR_INPUT.test(p) &&
+        (looksLikeEvalFile(p) || evalSetByContent(join(dir, p)))
+      )
+        out.push(p);
     }
   };
   walk("");
@@ -121,12 +150,20 @@ function looksLikeEvalFile(p) {
     return base !== "meta.json" || /(^|\/)evals\//.test(p);
   if (/^evals?[-_].+\.json$/.test(base)) return true;
   if (/^(trigger[-_]?evals?|triggers?|trigger[-_]?queries|eval[-_]?set)\.json$/i.test(base)) return true;
-  // Data files of an evals/ folder (a case per file, prompts/, assertions/), not its fixtures or results.
-  return (
-    /(^|\/)evals\/(?!.*\/(fixtures|files|results|runs|outputs|workspace|assets)\/)[^.]*\.(json|ya?ml)$/i.test(
-      p,
-    ) && !/(^|\/)evals\/.*\/(fixtures|files)\//.test(p)
-  );
+  // Data files of an evals/ folder (a case per file, prompts/, assertions/).
+  return /(^|\/)evals\/[^.]*\.(json|ya?ml)$/i.test(p);
+}
+
+/** A JSON eval set by its content: trigger queries (a list, or a list under a key), or an `evals` list of prompts. */
+function evalSetByContent(abs) {
+  if (!abs.endsWith(".json") || statSync(abs).size > 1 << 20) return false;
+  try {
+    const v = JSON.parse(readFileSync(abs, "utf8"));
+    if (Array.isArray(v)) return isTriggerList(v);
+    return !!v && typeof v === "object" && (Object.values(v).some(isTriggerList) || isPromptList(v.evals));
+  } catch {
+    return false;
+  }
 }
 
 function printTable(rows) {

@@ -49,7 +49,7 @@ export function strayTriggerSets(
   const skillDirs = new Map(skills.map((s) => [s.dir, s]));
   const found = new Map<string, Skill | undefined>();
   const consider = (file: string, owner: Skill | undefined) => {
-    if (!found.has(file) && mayBeStrayTriggerSet(file) && !readByFormats(file) && isTriggerArray(dirs, file))
+    if (!found.has(file) && mayBeStrayTriggerSet(file) && !readByFormats(file) && isTriggerSet(dirs, file))
       found.set(file, owner ?? ownerByName(file, skills));
   };
   // In a skill's folder only folders named for evals are entered (`tests/`, `evals/`, `trigger-evals/`): its
@@ -62,8 +62,7 @@ export function strayTriggerSets(
       else if (
         e.kind === "dir" &&
         depth < MAX_DEPTH &&
-        !SKIPPED_DIRS.has(name) &&
-        !INPUT_DIRS.has(name) &&
+        enterable(name) &&
         path !== SEED_EVALS_DIR &&
         !skillDirs.has(path) &&
         (anyFolder || EVALISH.test(name))
@@ -76,6 +75,16 @@ export function strayTriggerSets(
   // The repository's top: its files and its harness folders (a root skill owns what it holds).
   for (const [name, e] of dirs.list("") ?? []) if (e.kind === "file" && !e.link) consider(name, root);
   for (const top of TOP_EVAL_DIRS) if (dirs.isDir(top) && !skillDirs.has(top)) walk(top, 1, root, true);
+  // Any other top folder is listed once for a folder of trigger sets (`quality/trigger-evals/<skill>.json`).
+  for (const [name, e] of dirs.list("") ?? [])
+    if (
+      e.kind === "dir" &&
+      !e.link &&
+      !TOP_EVAL_DIRS.includes(name) &&
+      !skillDirs.has(name) &&
+      enterable(name)
+    )
+      walk(name, 1, root, false);
   const only = skills.length === 1 ? skills[0] : undefined;
   const roots = new Map<Skill, SuiteRoot[]>();
   const diagnostics: Diagnostic[] = [];
@@ -100,14 +109,24 @@ export function strayTriggerSets(
   return { rootsOf: (s) => roots.get(s) ?? [], diagnostics };
 }
 
-/** A JSON array of trigger queries, every entry of them (a file that only looks like one is not read). */
-function isTriggerArray(dirs: DirIndex, file: string): boolean {
+/** A folder a stray-set search may enter: not version control, packages, or a case's input files. */
+const enterable = (name: string) => !SKIPPED_DIRS.has(name) && !INPUT_DIRS.has(name);
+
+/** A list of trigger queries, every entry of them: non-empty, and each one a trigger query. */
+const isTriggerList = (x: unknown) => Array.isArray(x) && x.length > 0 && x.every(isTriggerItem);
+
+/**
+ * A JSON trigger set: an array of trigger queries, or an object holding such a list under a key of its own
+ * (`{skill_name, cases: [...]}`), as `loadTriggerFile` reads it. A file that only looks like one is not read.
+ */
+function isTriggerSet(dirs: DirIndex, file: string): boolean {
   try {
     const abs = join(dirs.root, file);
     if ((statSync(abs, { throwIfNoEntry: false })?.size ?? MAX_BYTES + 1) > MAX_BYTES) return false;
     const bytes = readRegularFile(abs);
     const v: unknown = bytes ? JSON.parse(bytes.toString("utf8")) : undefined;
-    return Array.isArray(v) && v.length > 0 && v.every(isTriggerItem);
+    if (Array.isArray(v)) return isTriggerList(v);
+    return !!v && typeof v === "object" && Object.values(v).some(isTriggerList);
   } catch {
     return false;
   }

@@ -237,6 +237,12 @@ export class SuiteReader {
     this.diagnostics.push({ ...loc, severity: "warning", code, message });
   }
 
+  /** Whether `type` (or, with a `not-` prefix, the rest of it) is an assertion type skillgate grades. */
+  knowsAssertionType(type: string): boolean {
+    const known = (t: string) => this.assertionTypes.schemaOf(t) !== undefined;
+    return known(type) || (type.startsWith("not-") && known(type.slice(4)));
+  }
+
   /**
    * Normalises one assertion object found at `path` in `src`. Returns undefined when it is unusable
    * (diagnostics say why).

@@ -13,6 +13,8 @@ const CASE_DIRS = new Set(["scenarios", "cases", "tasks", "prompts", "tests", "a
 export const INPUT_DIRS = new Set([
   "files",
   "fixtures",
+  "fixture",
+  "_fixtures",
   "assets",
   "data",
   "inputs",
@@ -20,6 +22,17 @@ export const INPUT_DIRS = new Set([
   "expected",
   "workspace",
 ]);
+/**
+ * Folders at the repository's top that hold eval files of several skills. In `tests/` and `test/` (a code
+ * project's own tests too) only files whose name or folder says eval or trigger count (`saysEval`).
+ */
+const TOP_HARNESS_DIRS = ["evals", "eval", "tests", "test"];
+/** Whether a folder below the top, or the file's own name, says eval or trigger. */
+const saysEval = (file: string) =>
+  file
+    .split("/")
+    .slice(1)
+    .some((seg) => /eval|trigger/i.test(seg));
 /** How deep below an `evals/` folder to look (`evals/<case>/case.yaml` is 2). */
 const MAX_DEPTH = 3;
 
@@ -65,6 +78,16 @@ export function unreadEvalFiles(
         `a plugin's own ${evals}/ folder (\`claude plugin eval\` cases) is read only for a plugin of one skill, as that skill's suite: this plugin's cases test several skills at once. Each skill's suite is read from its folder's evals/ (${WHAT_IS_READ}), or from an evals.json (skill_name) or eval.yaml (skill) that names its skill`,
       );
   }
+  // The repository's own eval folders (`evals/`, `tests/<skill>/evals/`): suites of several skills live there.
+  for (const top of TOP_HARNESS_DIRS) {
+    const broad = top === "evals" || top === "eval";
+    for (const file of evalLikeFiles(dirs, top, 0, broad))
+      if (broad || saysEval(file))
+        report(
+          file,
+          `in the repository's ${top}/ folder skillgate reads ${WHAT_IS_READ}; see docs/formats.md`,
+        );
+  }
   return [...found]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([file, why]) => ({
@@ -77,18 +100,27 @@ export function unreadEvalFiles(
     }));
 }
 
-/** Data files below `dir` that are eval files by their name or their folder's, skipping case inputs. */
-function evalLikeFiles(dirs: DirIndex, dir: string, depth: number): string[] {
+/** Folders of what a run wrote (its records, logs, skill-creator's `<skill>-workspace/iteration-N/`), or of a scenario's inputs. */
+const RUN_RECORDS = /^(logs|results|runs|experiments|context|iteration-\d+|.+-workspace)$/;
+/** Folders whose data files are eval files whatever their names (`evals/topics.json`, a scenario's set-up). */
+const EVAL_DIRS = /^evals?$/;
+
+/**
+ * Data files below `dir` that are eval files by their name or their folder's (every one below the repository's
+ * own `evals/` when `any`), skipping case inputs and a run's records.
+ */
+function evalLikeFiles(dirs: DirIndex, dir: string, depth: number, any = false): string[] {
   const out: string[] = [];
+  const folder = posix.basename(dir);
   for (const [name, e] of dirs.list(dir) ?? []) {
     if (e.link) continue;
     const path = posix.join(dir, name);
-    if (e.kind === "dir" && depth < MAX_DEPTH && !INPUT_DIRS.has(name))
-      out.push(...evalLikeFiles(dirs, path, depth + 1));
+    if (e.kind === "dir" && depth < MAX_DEPTH && !INPUT_DIRS.has(name) && !RUN_RECORDS.test(name))
+      out.push(...evalLikeFiles(dirs, path, depth + 1, any));
     else if (
       e.kind === "file" &&
       DATA_FILE.test(name) &&
-      (EVAL_NAME.test(name) || CASE_DIRS.has(posix.basename(dir)))
+      (any || EVAL_NAME.test(name) || CASE_DIRS.has(folder) || EVAL_DIRS.test(folder))
     )
       out.push(path);
   }

@@ -245,7 +245,7 @@ function expectation(
             .map((k) => (x as Record<string, unknown>)[k])
             .find((t): t is string => typeof t === "string")
         : undefined;
-  if (x && typeof x === "object" && "type" in x) return reader.assertion(x, src, path);
+  if (x && typeof x === "object" && "type" in x) return typedCheck(reader, src, path, x, n);
   if (text === undefined || text.trim() === "") {
     reader.warn(src.locate(path), "suite/not-graded", "expectation with no text: not graded");
     return undefined;
@@ -254,6 +254,32 @@ function expectation(
   const a = reader.assertion({ id: `expectation-${n}`, type: "judge", value: text }, src, path, {
     foreign: true,
   });
+  return a && { ...a, loc: src.locate(path) };
+}
+
+/**
+ * An object with a `type`: with an `id` it is written as skillgate's assertion (strict); without one it is the
+ * file's own check (`{type, value, description}`, a convention of some forks), read as another tool's: an id of
+ * its place, and a type skillgate lacks (`regex_match`) a "not graded" notice at its line, never an error.
+ */
+function typedCheck(
+  reader: SuiteReader,
+  src: SourceFile,
+  path: PathSegment[],
+  x: object,
+  n: number,
+): Assertion | undefined {
+  if ("id" in x) return reader.assertion(x, src, path);
+  const o = x as Record<string, unknown>;
+  if (typeof o.type !== "string" || !reader.knowsAssertionType(o.type)) {
+    reader.notice(
+      src.locate(path),
+      "suite/not-graded",
+      `not graded: a check of type \`${String(o.type)}\` has no skillgate equivalent`,
+    );
+    return undefined;
+  }
+  const a = reader.assertion({ ...o, id: `assertion-${n}` }, src, path, { foreign: true });
   return a && { ...a, loc: src.locate(path) };
 }
 

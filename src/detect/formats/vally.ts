@@ -12,7 +12,16 @@ const isObject = (v: unknown): v is Raw => !!v && typeof v === "object" && !Arra
 /** Top-level keys of a Vally eval file that skillgate reads or passes over without a word. */
 const TOP_KEYS = new Set(["name", "description", "type", "skill", "stimuli"]);
 /** Keys of a Vally stimulus. */
-const STIMULUS_KEYS = new Set(["name", "prompt", "environment", "graders", "rubric", "timeout", "tags"]);
+const STIMULUS_KEYS = new Set([
+  "name",
+  "prompt",
+  "environment",
+  "graders",
+  "rubric",
+  "timeout",
+  "tags",
+  "turns",
+]);
 
 /** Vally output graders and the skillgate check each is; the text is in `config.substring` or `config.pattern`. */
 const GRADERS: Record<string, { type: string; from: "substring" | "pattern" }> = {
@@ -48,6 +57,11 @@ function loadStimulus(
   id: string,
   root: string,
 ): Case | undefined {
+  if (isObject(s) && s.prompt === undefined && Array.isArray(s.turns)) {
+    // A conversation of several user turns, graded after the last: a skillgate case is one prompt.
+    notGraded(reader, src, at, "stimulus of several `turns` (a case is one prompt)");
+    return undefined;
+  }
   if (!isObject(s) || typeof s.name !== "string" || typeof s.prompt !== "string" || s.prompt.trim() === "") {
     reader.error(src.locate(at), "suite/vally-stimulus", "a Vally stimulus needs a `name` and a `prompt`");
     return undefined;
