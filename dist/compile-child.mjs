@@ -8,7 +8,7 @@
  * data-URL loaders) and import attributes (`with { type: "text" }`) are errors. Node's built-in modules stay
  * external. The sandbox binds nothing else of the disk, so this is the second wall, not the only one.
  *
- * Plain JavaScript with no imports but Node's and the esbuild API it is given, like spawner.mjs: it is run from
+ * Plain JavaScript with no imports but Node's and the esbuild API it is given, like egress-relay.mjs: it is run from
  * source and copied as is into dist/.
  *
  * stdin: {"entry": abs path, "root": abs folder, "esbuild": abs path of esbuild's lib/main.js}

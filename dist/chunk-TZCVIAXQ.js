@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-function i(e,r){return Object.hasOwn(e.skillPaths,r)?e.skillPaths[r]:e.skillsRoot?.names.has(r)?`${e.skillsRoot.dir}/${r}`:void 0}var o="condition false";function c(e,r,t,n){return`${e}/${r}/${t}/${n}`}var m=["discriminatorPassRate","discriminatorLift","triggerPrecision","triggerRecall"],d=["outcome","final-state","process"];var b=Object.freeze({inputTokens:0,outputTokens:0,costUsd:0});export{i as a,o as b,c,m as d,d as e,b as f};
