@@ -1,0 +1,2 @@
+import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
+function n(e,r){return Object.hasOwn(e.skillPaths,r)?e.skillPaths[r]:e.skillsRoot?.names.has(r)?`${e.skillsRoot.dir}/${r}`:void 0}var o="condition false";function c(e,r,t,i){return`${e}/${r}/${t}/${i}`}var m=["discriminatorPassRate","discriminatorLift","triggerPrecision","triggerRecall"],d=["outcome","final-state","process"];var b=Object.freeze({inputTokens:0,outputTokens:0,costUsd:0});export{n as a,o as b,c,m as d,d as e,b as f};
