@@ -19,7 +19,7 @@ import { type AssertionTypeLookup, SuiteReader } from "./suite-context.js";
 import { orphanSeedSuites, placeSuites } from "./suite-roots.js";
 import { SEED_EVALS_DIR } from "./touched.js";
 import { unreadEvalFiles } from "./unread-files.js";
-import { suiteInputFiles, withholdSuiteFiles } from "./withheld.js";
+import { caseInputFiles, gradingFiles, withholdSuiteFiles } from "./withheld.js";
 
 export { hashSkillFolder } from "./skill-folder.js";
 
@@ -234,8 +234,10 @@ function attachSuites(
   }
   diagnostics.push(...orphanSeedSuites(reader, skills, plugins));
   const read = new Set([...reader.sourceFiles, ...skills.flatMap((s) => s.suite?.sourceFiles ?? [])]);
-  const suiteFiles = new Set([...read, ...skills.flatMap((s) => (s.suite ? suiteInputFiles(s.suite) : []))]);
-  appendAll(diagnostics, withholdSuiteFiles(skills, suiteFiles, fresh));
+  const suites = skills.flatMap((s) => (s.suite ? [s.suite] : []));
+  const graded = new Set([...read, ...suites.flatMap(gradingFiles)]);
+  const inputs = new Set(suites.flatMap(caseInputFiles).filter((f) => !graded.has(f)));
+  appendAll(diagnostics, withholdSuiteFiles(skills, new Set([...graded, ...inputs]), fresh, inputs));
   appendAll(
     diagnostics,
     unreadEvalFiles(dirs, skills, plugins, read, new Set(diagnostics.map((d) => d.file))),

@@ -16,15 +16,19 @@ interface WithholdingFolder {
 const withholding = (f: unknown): f is WithholdingFolder =>
   typeof (f as Partial<WithholdingFolder>).withhold === "function";
 
+/** The input files of a suite's cases (repository-relative). */
+export function caseInputFiles(suite: Suite): string[] {
+  return suite.cases.flatMap((c) => c.files.map((f) => f.from));
+}
+
 /**
- * The files of a suite beyond those its loader read: its cases' input files, its predicate modules and the files
- * its oracle command names (what checks read at grading: the expected answers, or the code computing them).
+ * A suite's files beyond those its loader read that checks read at grading: its predicate modules and the files its
+ * oracle commands name (the expected answers, or the code computing them).
  */
-export function suiteInputFiles(suite: Suite): string[] {
+export function gradingFiles(suite: Suite): string[] {
   const inRoot = (rel: string) => posix.normalize(posix.join(suite.root, rel.replace(/^\.\//, "")));
   const out: string[] = [];
   for (const c of suite.cases) {
-    for (const f of c.files) out.push(f.from);
     for (const a of c.assertions)
       if (a.type === "javascript" && typeof a.params.module === "string") out.push(inRoot(a.params.module));
   }
@@ -79,12 +83,19 @@ export function withholdSuiteFiles(
   skills: readonly Skill[],
   read: ReadonlySet<string>,
   fresh: ReadonlySet<Skill>,
+  /** Cases' input files no loader or check reads (repository-relative): handed to the agent, no answer in them. */
+  caseInputs: ReadonlySet<string> = new Set(),
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const under = filesUnder(read);
   for (const skill of skills) {
     if (!fresh.has(skill) || !withholding(skill.folder)) continue;
     const withheld = suiteFilesIn(skill, under);
+    const inRepo = (rel: string) => (skill.dir === "." ? rel : `${skill.dir}/${rel}`);
+    // A case's input file that SKILL.md itself points the agent to is the skill's own (its references/ a case
+    // also hands over): installed, as in real use, and no error.
+    for (const rel of withheld)
+      if (caseInputs.has(inRepo(rel)) && referenceTo(skill.raw, rel) !== undefined) withheld.delete(rel);
     skill.folder.withhold(withheld);
     for (const rel of withheld) {
       const at = referenceTo(skill.raw, rel);

@@ -92,6 +92,35 @@ describe("the installed skill is the skill users load (item 2)", () => {
     expect(r.code).toBe(1);
   }, 180_000);
 
+  // A case may hand the agent a file of the skill's own (design-studio's evals.json lists the skill's
+  // references/*.md as case files): it holds no expected answer, so it is installed as users get it (#43).
+  const withReference = (rule: string): Files => ({
+    ".skillgate.yml": CONFIG(),
+    [`${DIR}/SKILL.md`]: skillMd("Read references/rules.md and follow it."),
+    [`${DIR}/references/rules.md`]: `${rule}\n`,
+    [`${DIR}/evals/evals.json`]: JSON.stringify({
+      skill_name: "split-cents",
+      evals: [
+        {
+          id: 1,
+          prompt: "Split 1000 cents among 3 people.",
+          files: ["references/rules.md"],
+          assertions: [{ id: "D:keeps-the-cent", type: "contains", value: "334" }],
+        },
+      ],
+    }),
+  });
+
+  it("a case's input file that SKILL.md names is the skill's own: installed, no error, and a regression in it fails", async () => {
+    const r = await runPr(withReference(GOOD_RULE), { [`${DIR}/references/rules.md`]: `${BAD_RULE}\n` });
+    expect(r.report.diagnostics.filter((d) => d.code === "skill/refers-to-suite-file")).toEqual([]);
+    // Installed in both arms: the base follows the good rule and passes, the head the bad one. The edit changes
+    // what the case hands the agent too, which the suite diff reports as a changed case.
+    const root = r.report.skills[0]!.roots.find((x) => x.id === "eval-1/D:keeps-the-cent");
+    expect(root, r.out).toMatchObject({ status: "new", blocking: true, base: { failed: 0 } });
+    expect(r.code).toBe(1);
+  }, 180_000);
+
   it("a SKILL.md that refers to a withheld suite file is an error at its line", async () => {
     const r = await runPr(waza(GOOD_RULE), {
       [`${DIR}/SKILL.md`]: skillMd(`${GOOD_RULE}\n\nCheck your answer against tasks/split.yaml.`),
