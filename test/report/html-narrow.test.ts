@@ -106,9 +106,12 @@ describe.runIf(browserHere)("the review page at 1280 and 390 px", () => {
       .evaluate((d) => {
         (d as HTMLDetailsElement).open = true;
       });
-    await page.waitForTimeout(200);
+    // The body is filled from the page's compressed store when the details open (asynchronously: a fixed 200 ms
+    // wait lost the race on a loaded runner), so wait for it.
+    const badge = page.locator("article.root .transcript .thead .badge");
+    await badge.first().waitFor({ timeout: 15_000 });
     // The badge of a transcript is the trial's, and says so: not a bare "fail" under "passes this check".
-    const badges = await page.locator("article.root .transcript .thead .badge").allTextContents();
+    const badges = await badge.allTextContents();
     await page.close();
     expect(repeated).toEqual([]);
     expect(badges.length).toBeGreaterThan(0);
