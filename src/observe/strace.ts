@@ -25,67 +25,70 @@ export function errnoOf(call: Syscall): string | undefined {
   return /^-1 (E[A-Z0-9]+)/.exec(call.result)?.[1];
 }
 
-const OPENERS: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
+const QUOTE = 34;
+const BACKSLASH = 92;
+const LT = 60;
+const COMMA = 44;
+const SPACE = 32;
+const CLOSE_PAREN = 41;
+/** The closing character of each opening bracket, by character code: `(` `)`, `[` `]`, `{` `}`. */
+const CLOSER: Record<number, number> = { 40: 41, 91: 93, 123: 125 };
 
-/**
- * Where the bracket opened at `from` closes (the index of its closing character), skipping quoted strings and
- * `<…>` descriptor annotations; -1 when the line ends first.
- */
-function closing(text: string, from: number): number {
-  const stack: string[] = [];
-  for (let i = from; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      continue;
-    }
-    // `3</path>`, `AT_FDCWD</path>`, `3<socket:[1]>`: a descriptor's annotation, never nested.
-    if (c === "<" && /[0-9A-Z_]/.test(text[i - 1] ?? "")) {
-      const end = text.indexOf(">", i);
-      if (end < 0) return -1;
-      i = end;
-      continue;
-    }
-    if (OPENERS[c]) stack.push(OPENERS[c]!);
-    else if (c === stack[stack.length - 1]) {
-      stack.pop();
-      if (stack.length === 0) return i;
-    }
+/** A descriptor's annotation starts at a `<` after one of `[0-9A-Z_]` (`3</path>`, `AT_FDCWD</path>`). */
+function opensAnnotation(text: string, i: number): boolean {
+  if (text.charCodeAt(i) !== LT) return false;
+  const p = text.charCodeAt(i - 1);
+  return (p >= 48 && p <= 57) || (p >= 65 && p <= 90) || p === 95;
+}
+
+/** The end of a quoted string or a descriptor annotation that starts at `from`; -1 when the text ends first. */
+function closingSimple(text: string, from: number): number {
+  if (text.charCodeAt(from) === LT) return text.indexOf(">", from);
+  for (let i = from + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i;
   }
   return -1;
 }
 
-/** The top-level comma-separated parts of an argument list. */
-export function splitTopLevel(text: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"' || OPENERS[c] || (c === "<" && /[0-9A-Z_]/.test(text[i - 1] ?? ""))) {
-      const end = c === '"' || c === "<" ? closingSimple(text, i) : closing(text, i);
+/**
+ * One pass over `text` from `from`, by character code (a trace is read for every trial): the top-level
+ * comma-separated parts, and where the call's `(` open at `from` closes (`inCall`), or -1 when the text ends first
+ * (a plain list is read to its end). Quoted strings and `<…>` descriptor annotations are skipped whole; a closing
+ * character that does not match the innermost open bracket is text.
+ */
+function scanList(text: string, from: number, inCall: boolean): { parts: string[]; close: number } {
+  const parts: string[] = [];
+  const open: number[] = [];
+  let start = from;
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE || opensAnnotation(text, i)) {
+      const end = closingSimple(text, i);
       if (end < 0) break;
       i = end;
-      continue;
-    }
-    if (c === "," && text[i + 1] === " ") {
-      out.push(text.slice(start, i).trim());
+    } else if (CLOSER[c] !== undefined) open.push(CLOSER[c]!);
+    else if (open.length > 0) {
+      if (c === open[open.length - 1]) open.pop();
+    } else if (inCall && c === CLOSE_PAREN) {
+      const last = text.slice(start, i).trim();
+      if (last) parts.push(last);
+      return { parts, close: i };
+    } else if (c === COMMA && text.charCodeAt(i + 1) === SPACE) {
+      parts.push(text.slice(start, i).trim());
       start = i + 2;
       i++;
     }
   }
   const last = text.slice(start).trim();
-  if (last) out.push(last);
-  return out;
+  if (last) parts.push(last);
+  return { parts, close: -1 };
 }
 
-/** The end of a quoted string or a descriptor annotation that starts at `from`. */
-function closingSimple(text: string, from: number): number {
-  if (text[from] === "<") return text.indexOf(">", from);
-  for (let i = from + 1; i < text.length; i++) {
-    if (text[i] === "\\") i++;
-    else if (text[i] === '"') return i;
-  }
-  return -1;
+/** The top-level comma-separated parts of an argument list. */
+export function splitTopLevel(text: string): string[] {
+  return scanList(text, 0, false).parts;
 }
 
 /** Decodes the C escapes strace prints (`\n`, `\t`, `\"`, `\\`, `\xNN`, octal `\NNN`) into bytes. */
@@ -148,10 +151,10 @@ export function stringArray(arg: string | undefined): string[] {
 function callOf(pid: number, text: string): Syscall | undefined {
   const name = /^(\w+)\(/.exec(text)?.[1];
   if (!name) return undefined;
-  const close = closing(text, name.length);
+  const { parts, close } = scanList(text, name.length + 1, true);
   if (close < 0) return undefined;
   const result = /^\s*=\s*(.*)$/.exec(text.slice(close + 1))?.[1] ?? "?";
-  return { pid, name, args: splitTopLevel(text.slice(name.length + 1, close)), result };
+  return { pid, name, args: parts, result };
 }
 
 /**
