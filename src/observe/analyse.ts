@@ -1,7 +1,7 @@
 /**
  * From a trial's trace to its risky actions. The trace starts with skillgate's own launcher (bash, bubblewrap,
  * setpriv, prlimit): a process becomes the agent's when it starts the agent command, and every process it makes
- * after that is the agent's too (the tree is followed through clone/fork/vfork, threads folded into their
+ * after that is the agent's too (process-tree.ts follows the tree through clone/fork/vfork, threads folded into their
  * process). Only the agent's processes are judged, and not the start of the agent command itself (Codex is started
  * with `-s danger-full-access` inside skillgate's sandbox on purpose).
  */
@@ -20,6 +20,8 @@ import {
   sentBuffers,
 } from "./network.js";
 import { deleteClass, displayPath, inside, isCredentialPath, type PathContext, writeClass } from "./paths.js";
+import { type Proc, ProcessTree } from "./process-tree.js";
+import { SkillFolders } from "./skill-folders.js";
 import { errnoOf, fdPath, parseTrace, quoted, type Syscall, stringArray, succeeded } from "./strace.js";
 
 export interface TraceContext extends PathContext {
@@ -33,35 +35,10 @@ export interface TraceContext extends PathContext {
   decoys?: Pick<DecoyFinder, "find" | "findInName">;
 }
 
-interface Proc {
-  agent: boolean;
-  argv: readonly string[];
-  cwd?: string;
-  /** Installed skills' files this process or an ancestor ran. */
-  skillFiles: { skill: string; file: string }[];
-  /** The command the agent started that this process descends from (its tool call's shell): `originOf`. */
-  origin?: string;
-}
-
 /** Calls a process makes to step out of the sandbox or take another's identity. */
 const ESCAPE_CALLS = new Set(["unshare", "setns", "bpf", "init_module", "finit_module", "kexec_load"]);
 const SETID_CALLS = new Set(["setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid"]);
 const PTRACE_ATTACH = /^PTRACE_(?:ATTACH|SEIZE|POKE|SETREGS|INTERRUPT)/;
-
-/** The child's id a clone returns, as its parent sees it (inside a pid namespace: the namespace's id). */
-function childId(result: string): number | undefined {
-  const m = /^(\d+)/.exec(result);
-  return m ? Number(m[1]) : undefined;
-}
-
-/** A clone whose child has not yet been seen. */
-interface Birth {
-  parent: number;
-  thread: boolean;
-  /** The child's id in the parent's pid namespace. */
-  id?: number;
-  taken: boolean;
-}
 
 /** What a command the agent started runs: a shell's `-c` script, else its command line. */
 export function originOf(argv: readonly string[]): string {
@@ -79,105 +56,31 @@ export class TraceAnalysis {
   processes = 0;
   /** Agent settings files a process opened for writing, with that process's command line (checked after the run). */
   readonly settingsWritten = new Map<string, { argv: readonly string[]; skillFiles: Proc["skillFiles"] }>();
-  private readonly procs = new Map<number, Proc>();
-  private readonly threadOf = new Map<number, number>();
-  private readonly parentOf = new Map<number, number>();
   /** A program a process could not find on one PATH entry: judged once its search ends (found, or not at all). */
   private readonly pendingExec = new Map<number, readonly string[]>();
-  private agentStarted = false;
-  /**
-   * The installed skills by folder (trailing `/` dropped), in `ctx.skills`' order: a path looks up its ancestors.
-   * Built on the first path that could be in one (a trial installs thousands; most traces open none of them).
-   */
-  private skillsByFolder: Map<string, [number, string, string][]> | undefined;
-  private someSkillOutside: boolean | undefined;
-  private recordSkills = 0;
+  private tree = new ProcessTree([]);
+  private readonly skillFolders: SkillFolders;
 
-  constructor(private readonly ctx: TraceContext) {}
+  constructor(private readonly ctx: TraceContext) {
+    this.skillFolders = new SkillFolders(ctx.skills, ctx.skillsRoot, ctx.workspace);
+  }
 
   run(calls: readonly Syscall[]): void {
-    this.family(calls);
+    this.tree = new ProcessTree(calls);
     for (const c of calls) this.call(c);
-    for (const [pid, pending] of this.pendingExec) this.judgeExec(this.proc(pid), pending, false);
+    for (const [pid, pending] of this.pendingExec) this.judgeExec(this.tree.proc(pid), pending, false);
     this.pendingExec.clear();
   }
 
-  /**
-   * Who made whom. strace names every process by its host pid, but a clone made inside the sandbox returns the
-   * child's id in the sandbox's pid namespace (strace's own translation, `--decode-pids=pidns`, scans /proc of the
-   * whole host for each one: seconds per trial on a busy machine). A new program's first call, set_tid_address,
-   * returns that id: a child that runs a program is matched to the clone that made it exactly. Any other child (a
-   * subshell, a thread) is given the latest clone entered before its first call whose child is not yet placed:
-   * strace prints a clone's entry before the child it makes can run.
-   */
-  private family(calls: readonly Syscall[]): void {
-    const idOf = new Map<number, number>();
-    for (const c of calls)
-      if (c.name === "set_tid_address" && !idOf.has(c.pid)) idOf.set(c.pid, Number(c.result));
-    const births: Birth[] = [];
-    const seen = new Set<number>();
-    for (const c of calls) {
-      if (!seen.has(c.pid)) {
-        if (seen.size > 0) this.place(c.pid, births, idOf.get(c.pid));
-        seen.add(c.pid);
-      }
-      if (/^(?:clone3?|v?fork)$/.test(c.name))
-        births.push({
-          parent: this.tgid(c.pid),
-          thread: /CLONE_THREAD/.test(c.args[0] ?? ""),
-          id: childId(c.result),
-          taken: false,
-        });
-    }
-  }
-
-  private place(pid: number, births: Birth[], id: number | undefined): void {
-    let birth: Birth | undefined;
-    for (let i = births.length - 1; i >= 0 && !birth; i--) {
-      const b = births[i]!;
-      if (!b.taken && !b.thread && id !== undefined && b.id === id) birth = b;
-    }
-    for (let i = births.length - 1; i >= 0 && !birth; i--) if (!births[i]!.taken) birth = births[i];
-    if (!birth) return;
-    birth.taken = true;
-    if (birth.thread) this.threadOf.set(pid, birth.parent);
-    else this.parentOf.set(pid, birth.parent);
-  }
-
-  private tgid(pid: number): number {
-    return this.threadOf.get(pid) ?? pid;
-  }
-
-  private proc(pid: number): Proc {
-    const id = this.tgid(pid);
-    let p = this.procs.get(id);
-    if (!p) {
-      const parentId = this.parentOf.get(id);
-      const parent = parentId !== undefined && parentId !== id ? this.proc(parentId) : undefined;
-      // With no parent known, a process that starts once the agent runs is the agent's.
-      p = parent
-        ? {
-            agent: parent.agent,
-            argv: parent.argv,
-            cwd: parent.cwd,
-            skillFiles: [...parent.skillFiles],
-            ...(parent.origin !== undefined ? { origin: parent.origin } : {}),
-          }
-        : { agent: this.agentStarted, argv: [], skillFiles: [] };
-      this.procs.set(id, p);
-    }
-    return p;
-  }
-
   private call(c: Syscall): void {
-    const p = this.proc(c.pid);
+    const p = this.tree.proc(c.pid);
     if (!p.agent) {
       if (c.name === "execve" && succeeded(c)) {
         const argv = stringArray(c.args[1]);
         if (this.ctx.agentCommands.some((a) => sameArgv(a, argv))) {
           p.agent = true;
           p.argv = argv;
-          this.agentStarted = true;
+          this.tree.agentStarted = true;
         }
       }
       return;
@@ -226,7 +129,7 @@ export class TraceAnalysis {
     const argv = stringArray(c.args[c.name === "execveat" ? 2 : 1]);
     if (this.ctx.agentCommands.some((a) => sameArgv(a, argv))) return;
     const ok = succeeded(c);
-    const id = this.tgid(c.pid);
+    const id = this.tree.tgid(c.pid);
     const pending = this.pendingExec.get(id);
     this.pendingExec.delete(id);
     if (pending && !sameArgv(pending, argv)) this.judgeExec(p, pending, false);
@@ -271,7 +174,7 @@ export class TraceAnalysis {
 
   /** A file of an installed skill that this process runs (named on its command line, or executed). */
   private noteSkillFile(p: Proc, path: string, argv: readonly string[]): void {
-    for (const [skill, dir] of this.skillsAbove(path)) {
+    for (const [skill, dir] of this.skillFolders.above(path)) {
       if (!inside(path, dir) || path === dir) continue;
       const named = path === normalize(argv[0] ?? "") || argv.some((w) => basename(w) === basename(path));
       const file = path.slice(dir.length + 1);
@@ -279,48 +182,6 @@ export class TraceAnalysis {
       if (!p.skillFiles.some((f) => f.skill === skill && f.file === file))
         p.skillFiles = [...p.skillFiles, { skill, file }];
     }
-  }
-
-  /**
-   * The installed skills whose folder may hold `path` (those at one of its `/`-cut prefixes), in `ctx.skills`'
-   * order: a trial installs thousands of skills and its agent opens thousands of files.
-   */
-  private skillsAbove(path: string): [string, string][] {
-    const root = this.ctx.skillsRoot;
-    if (!this.skillsByFolder) {
-      this.someSkillOutside ??=
-        Object.values(this.ctx.skills).some((d) => !inside(d, this.ctx.workspace)) ||
-        (root !== undefined && !inside(root.dir, this.ctx.workspace));
-      if (!this.someSkillOutside && !inside(path, this.ctx.workspace)) return [];
-      this.skillsByFolder = new Map();
-      this.recordSkills = Object.keys(this.ctx.skills).length;
-      Object.entries(this.ctx.skills).forEach(([skill, dir], order) => {
-        const key = dir.endsWith("/") ? dir.replace(/\/+$/, "") : dir;
-        const list = this.skillsByFolder!.get(key);
-        if (list) list.push([order, skill, dir]);
-        else this.skillsByFolder!.set(key, [[order, skill, dir]]);
-      });
-    }
-    // A shared catalogue's skills are looked up by name under its folder: never listed per trial.
-    const rootDir = root?.dir.replace(/\/+$/, "");
-    const after = this.recordSkills;
-    const found: [number, string, string][] = [];
-    for (let cut = path.lastIndexOf("/"); cut >= 0; cut = path.lastIndexOf("/", cut - 1)) {
-      const folder = path.slice(0, cut);
-      found.push(...(this.skillsByFolder.get(folder) ?? []));
-      if (
-        root &&
-        rootDir !== undefined &&
-        folder.length > rootDir.length + 1 &&
-        folder.startsWith(`${rootDir}/`)
-      ) {
-        const name = folder.slice(rootDir.length + 1);
-        const order = root.names.get(name);
-        if (order !== undefined) found.push([after + order, name, `${root.dir}/${name}`]);
-      }
-      if (cut === 0) break;
-    }
-    return found.sort((a, b) => a[0] - b[0]).map(([, skill, dir]) => [skill, dir]);
   }
 
   private open(
