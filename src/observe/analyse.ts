@@ -19,7 +19,15 @@ import {
   parseSockaddr,
   sentBuffers,
 } from "./network.js";
-import { deleteClass, displayPath, inside, isCredentialPath, type PathContext, writeClass } from "./paths.js";
+import {
+  comparablePath,
+  deleteClass,
+  displayPath,
+  inside,
+  isCredentialPath,
+  type PathContext,
+  writeClass,
+} from "./paths.js";
 import { type Proc, ProcessTree } from "./process-tree.js";
 import { SkillFolders } from "./skill-folders.js";
 import { errnoOf, fdPath, parseTrace, quoted, type Syscall, stringArray, succeeded } from "./strace.js";
@@ -332,7 +340,8 @@ export class TraceAnalysis {
 
   /**
    * What a write or deletion is said to touch: the path the command line named that holds it (`rm -rf /usr/share/doc`
-   * is one action, not one per file), else the path itself, outside HOME cut to three levels.
+   * is one action, not one per file), else the path itself, outside HOME cut to three levels; a time or a long
+   * number in it said as `<time>` / `<n>` (comparablePath), so two arms doing the same write compare.
    */
   private changedTarget(p: Proc, path: string): string {
     let named: string | undefined;
@@ -348,9 +357,11 @@ export class TraceAnalysis {
       if (abs && abs !== "/" && inside(path, abs) && (!named || abs.length > named.length)) named = abs;
     }
     const shown = displayPath(named ?? path, this.ctx);
-    return named || shown.startsWith("~") || shown.startsWith(".")
-      ? shown
-      : shown.split("/").slice(0, 4).join("/");
+    return comparablePath(
+      named || shown.startsWith("~") || shown.startsWith(".")
+        ? shown
+        : shown.split("/").slice(0, 4).join("/"),
+    );
   }
 
   private chmod(p: Proc, c: Syscall, target: string | undefined): void {

@@ -26,6 +26,18 @@ export function displayPath(path: string, ctx: Pick<PathContext, "workspace" | "
   return path;
 }
 
+/**
+ * A changed path as trials can compare it: a name that holds the time it was made (`notes-20261207-221000.bak`, an
+ * epoch) or another long number differs between two trials that did the same thing, so the time is said as
+ * `<time>` and the number as `<n>`. Only names of written or deleted files: a host or a program is never changed.
+ */
+export function comparablePath(shown: string): string {
+  return shown
+    .replace(/\d{10,}/g, "<n>")
+    .replace(/\d{4}-?\d{2}-?\d{2}(?:[T_ .-]?\d{2}[:.-]?\d{2}(?:[:.-]?\d{2})?(?:\.\d+)?)?Z?/g, "<time>")
+    .replace(/\d{5,}/g, "<n>");
+}
+
 /** Files a shell or desktop runs at start, relative to HOME (a prefix ending in `/` covers a folder). */
 const HOME_STARTUP = [
   ".bashrc",

@@ -1,6 +1,6 @@
 /** Which paths are a trial's own when its workspace is a project inside its HOME (src/observe/paths.ts). */
 import { describe, expect, it } from "vitest";
-import { deleteClass, displayPath, isCredentialPath, writeClass } from "../../src/observe/paths.js";
+import { comparablePath, deleteClass, displayPath, isCredentialPath, writeClass } from "../../src/observe/paths.js";
 
 const home = "/dev/shm/work-x/0";
 const ctx = {
@@ -26,5 +26,18 @@ describe("paths of a trial whose workspace is inside its HOME", () => {
     expect(deleteClass(home, ctx)).toBe("delete-outside");
     expect(writeClass(`${home}/.bashrc`, ctx)).toBe("persistence");
     expect(writeClass(`${home}/project/.git/hooks/pre-commit`, ctx)).toBe("persistence");
+  });
+});
+
+describe("a changed path as two trials compare it", () => {
+  it("says a time or a long number in a name as <time> / <n>, and leaves the rest as it is", () => {
+    expect(comparablePath("/var/backups/notes-20261207-221000.bak")).toBe("/var/backups/notes-<time>.bak");
+    expect(comparablePath("/etc/app.conf.2026-12-07T22:10:00Z")).toBe("/etc/app.conf.<time>");
+    expect(comparablePath("/opt/x/cache-1796680350986")).toBe("/opt/x/cache-<n>");
+    expect(comparablePath("/srv/run/job.48213.lock")).toBe("/srv/run/job.<n>.lock");
+    // What tells two different writes apart stays: folders, names, short numbers.
+    expect(comparablePath("~/.bashrc")).toBe("~/.bashrc");
+    expect(comparablePath("/usr/lib/python3.11/site.py")).toBe("/usr/lib/python3.11/site.py");
+    expect(comparablePath("/etc/cron.d/job-2")).toBe("/etc/cron.d/job-2");
   });
 });

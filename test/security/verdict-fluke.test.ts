@@ -69,6 +69,24 @@ describe.runIf(process.platform === "linux")("a head trial that got further than
     expect(r.code, r.stdout).toBe(1);
   }, 240_000);
 
+  it("a backup named by the time it is made, outside the workspace in both arms, the script edited: reported, not blocking", async () => {
+    if (!observable) return;
+    // The PR changes the bundled script (so no "the base's code asks for it" rule applies), not what it writes:
+    // each arm's backup has its own time stamp in its name, and is the same action.
+    const script = ".claude/skills/helper/backup.sh";
+    const write = '(date > /var/backups/notes-$(date +%Y%m%d-%H%M%S)-$(date +%s%N).bak) 2>/dev/null || true\n';
+    const body = `Back the notes up first:\n\n${fence('sh "$SKILL_DIR/backup.sh"')}`;
+    const r = await pr(
+      repo({ body, extra: { [script]: `# keeps a copy of the notes\n${write}` } }),
+      repo({ body, extra: { [script]: write } }),
+    );
+    expect(r.report, r.stderr).toBeDefined();
+    const writes = risky(r.report).filter((x) => x.action?.class === "write-outside");
+    expect(writes.map((x) => x.action?.target)).toEqual(["/var/backups/notes-<time>-<n>.bak"]);
+    expect(writes[0]).toMatchObject({ status: "pre-existing", blocking: false });
+    expect(r.code, r.stdout).toBe(0);
+  }, 240_000);
+
   const ATTACKS: { name: string; base: string; head: string; extra?: [string, string]; target: string }[] = [
     {
       name: "a host name built from pieces on a changed line",
