@@ -1,14 +1,8 @@
 /** The cascade judge's arithmetic and the generated page, without a browser. */
 import { describe, expect, it } from "vitest";
 import { checkElement, imageSamples } from "./cascade.js";
-import {
-  type CascadeLayer,
-  CHROMIUM_BINARIES,
-  CHROMIUM_PATH_VARIABLE,
-  chromiumCandidates,
-  observeCascade,
-  type TextElement,
-} from "./chromium.js";
+import { CHROMIUM_BINARIES, CHROMIUM_PATH_VARIABLE, chromiumCandidates, observeCascade } from "./chromium.js";
+import type { CascadeLayer, TextElement } from "./observation.js";
 import { pageFromCss } from "./page.js";
 
 const layer = (over: Partial<CascadeLayer> = {}): CascadeLayer => ({

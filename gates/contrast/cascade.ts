@@ -21,8 +21,8 @@
  */
 import { createHash } from "node:crypto";
 import type { GateCheck, GateOutput } from "../types.js";
-import type { CascadeLayer, CascadeObservation, TextElement } from "./chromium.js";
 import { parseColor, type Rgba, relativeLuminance } from "./colors.js";
+import type { CascadeLayer, CascadeObservation, TextElement } from "./observation.js";
 
 type Kind = "text" | "large-text" | "ui";
 export const THRESHOLDS: Record<"AA" | "AAA", Record<Kind, number>> = {

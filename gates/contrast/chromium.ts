@@ -4,24 +4,24 @@
  * `spawnLimited`'s confinement: its own pid/net/ipc/uts namespaces, the sandbox uid, a private size-capped /tmp
  * holding a fresh profile, no network), with page JavaScript disabled (`--blink-settings=scriptEnabled=false`
  * and `Emulation.setScriptExecutionDisabled` before the navigation), spoken to over `--remote-debugging-pipe`
- * (no TCP port). The styles are read through the DevTools `DOM` and `CSS` domains, never from the page: for
- * every element with text of its own, its computed colour and font, and for it and each ancestor the computed
- * background colour, background image, opacity, display and visibility, plus where (file:line:column) the
- * winning `color`, background and `opacity` declarations come from (`CSS.getMatchedStylesForNode`).
+ * (no TCP port). The styles are read through the DevTools `DOM` and `CSS` domains, never from the page
+ * (`page-reader.ts`).
  *
- * This module makes no decision: what it returns is the observation, validated against
+ * This module makes no decision: what it returns is the observation (`observation.ts`), validated against
  * `CASCADE_OBSERVATION_SCHEMA` and judged by `cascade.ts` in skillgate's process. Chromium never runs
  * unconfined: without bubblewrap, or without Chromium, the answer is an error the judge fails on.
  */
 import { accessSync, chmodSync, constants, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { scratchDir } from "../../src/sandbox/compile.js";
 import { scrubbedEnv } from "../../src/sandbox/env.js";
 import { isolation } from "../../src/sandbox/isolation/detect.js";
 import type { ConfineLimits } from "../../src/sandbox/isolation/types.js";
 import { spawnLimited } from "../../src/sandbox/process.js";
 import { PipeCdp } from "./cdp.js";
+import type { CascadeObservation, PageSpec } from "./observation.js";
+import { readPage, type Sheet } from "./page-reader.js";
 
 /** Where Debian/Ubuntu put the browser binary itself (`/usr/bin/chromium` is a launcher script reading /etc). */
 export const CHROMIUM_BINARIES = ["/usr/lib/chromium/chromium", "/usr/lib/chromium-browser/chromium-browser"];
@@ -55,113 +55,6 @@ const CHROMIUM_CONFINE_LIMITS: ConfineLimits = Object.freeze({
   memoryBytes: CHROMIUM_LIMITS.memoryMb * 1024 * 1024,
 });
 /** Elements with text checked at most; a page with more fails (`coverage`) rather than being checked in part. */
-const MAX_TEXT_ELEMENTS = 2000;
-const MAX_TEXT_SNIPPET = 40;
-
-/** Attributes `page.ts` puts on the elements it generates (honoured only for generated pages). */
-export const LABEL_ATTR = "data-skillgate-label";
-export const RULE_ATTR = "data-skillgate-rule";
-export const STATE_ATTR = "data-skillgate-state";
-export const FORCEABLE_STATES = ["active", "focus", "focus-visible", "focus-within", "hover", "visited"];
-
-export interface CascadeLayer {
-  label: string;
-  backgroundColor: string;
-  backgroundImage: string;
-  opacity: string;
-  display: string;
-  visibility: string;
-  /** file:line:column of the winning background (or opacity) declaration, when it comes from an author rule. */
-  where: string | null;
-}
-export interface TextElement {
-  label: string;
-  text: string;
-  color: string;
-  /** `-webkit-text-fill-color`, which paints the glyphs when set. */
-  textFill: string;
-  fontSize: string;
-  fontWeight: string;
-  /** file:line:column of the winning `color` declaration (own or inherited). */
-  colorFrom: string | null;
-  /** The rule that generated the element (generated pages). */
-  rule: string | null;
-  /** Pseudo-classes forced on it (`hover`, …), generated pages only. */
-  state: string[];
-  /** The element first, then each ancestor up to `html`. */
-  layers: CascadeLayer[];
-}
-export type CascadeObservation =
-  | { elements: TextElement[]; truncated: boolean }
-  | { error: string; kind: "chromium-missing" | "chromium-sandbox" | "chromium" };
-
-const STRING = { type: "string", maxLength: 4096 };
-const WHERE = { type: ["string", "null"], maxLength: 4096 };
-const LAYER_SCHEMA = {
-  type: "object",
-  additionalProperties: false,
-  required: ["label", "backgroundColor", "backgroundImage", "opacity", "display", "visibility", "where"],
-  properties: {
-    label: STRING,
-    backgroundColor: STRING,
-    backgroundImage: STRING,
-    opacity: { type: "string", pattern: "^(?:\\d+(?:\\.\\d+)?(?:e-?\\d+)?)$" },
-    display: STRING,
-    visibility: STRING,
-    where: WHERE,
-  },
-};
-export const CASCADE_OBSERVATION_SCHEMA = {
-  oneOf: [
-    {
-      type: "object",
-      additionalProperties: false,
-      required: ["elements", "truncated"],
-      properties: {
-        truncated: { type: "boolean" },
-        elements: {
-          type: "array",
-          maxItems: MAX_TEXT_ELEMENTS,
-          items: {
-            type: "object",
-            additionalProperties: false,
-            required: [
-              "label",
-              "text",
-              "color",
-              "textFill",
-              "fontSize",
-              "fontWeight",
-              "colorFrom",
-              "rule",
-              "state",
-              "layers",
-            ],
-            properties: {
-              label: STRING,
-              text: STRING,
-              color: STRING,
-              textFill: STRING,
-              fontSize: { type: "string", pattern: "^\\d+(?:\\.\\d+)?(?:e[-+]?\\d+)?px$" },
-              fontWeight: { type: "string", pattern: "^\\d+(?:\\.\\d+)?$" },
-              colorFrom: WHERE,
-              rule: WHERE,
-              state: { type: "array", maxItems: 8, items: { enum: FORCEABLE_STATES } },
-              layers: { type: "array", minItems: 1, maxItems: 512, items: LAYER_SCHEMA },
-            },
-          },
-        },
-      },
-    },
-    {
-      type: "object",
-      additionalProperties: false,
-      required: ["error", "kind"],
-      properties: { error: STRING, kind: { enum: ["chromium-missing", "chromium-sandbox", "chromium"] } },
-    },
-  ],
-};
-
 export function findChromium(candidates: readonly string[] = chromiumCandidates()): string | undefined {
   for (const file of candidates) {
     try {
@@ -203,17 +96,6 @@ function chromiumArgs(profile: string): string[] {
   ];
 }
 
-/** A page to observe: the file Chromium loads, and the folders it may read (bound read-only). */
-export interface PageSpec {
-  file: string;
-  readable: string[];
-  /** Generated page: honour the `data-skillgate-*` attributes. */
-  generated: boolean;
-  /** Source text of the module, to place inline `style` attributes (`.html`). */
-  sourceText: string;
-  modulePath: string;
-}
-
 /** Writes a generated page into a fresh folder of the scratch area readable by the sandbox uid. */
 export function writePage(html: string): string {
   const dir = mkdtempSync(join(scratchDir(), "contrast-page-"));
@@ -222,47 +104,6 @@ export function writePage(html: string): string {
   writeFileSync(file, html, { mode: 0o644 });
   return file;
 }
-
-type Node = {
-  nodeId: number;
-  nodeType: number;
-  nodeName: string;
-  nodeValue?: string;
-  attributes?: string[];
-  children?: Node[];
-  shadowRoots?: Node[];
-};
-type Prop = { name: string; value: string; important?: boolean; disabled?: boolean; parsedOk?: boolean };
-type Style = { cssProperties?: Prop[]; cssText?: string; range?: unknown };
-type Rule = {
-  styleSheetId?: string;
-  origin: string;
-  selectorList?: { selectors?: { range?: { startLine: number; startColumn: number } }[] };
-  style: Style;
-};
-type Matched = {
-  inlineStyle?: Style;
-  matchedCSSRules?: { rule: Rule }[];
-  inherited?: { inlineStyle?: Style; matchedCSSRules?: { rule: Rule }[] }[];
-};
-type Sheet = { sourceURL: string; startLine: number; startColumn: number; isInline: boolean };
-/** How long a rule's stylesheet header may lag behind the rule (CSS.styleSheetAdded is an event of its own). */
-const SHEET_EVENT_WAIT_MS = 5_000;
-
-function attr(n: Node, name: string): string | undefined {
-  const a = n.attributes ?? [];
-  for (let i = 0; i + 1 < a.length; i += 2) if (a[i] === name) return a[i + 1];
-  return undefined;
-}
-
-function shortLabel(n: Node): string {
-  const tag = n.nodeName.toLowerCase();
-  const id = attr(n, "id");
-  const cls = (attr(n, "class") ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 3);
-  return `${tag}${id ? `#${id}` : ""}${cls.map((c) => `.${c}`).join("")}`.slice(0, 200);
-}
-
-const SKIP = new Set(["HEAD", "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "TITLE"]);
 
 /**
  * Confines, launches, observes and tears down Chromium; never throws. A browser that ended on its own (a crash,
@@ -402,194 +243,6 @@ async function collect(cdp: PipeCdp, page: PageSpec): Promise<CascadeObservation
   } finally {
     sheetEvents.stop();
   }
-}
-
-async function readPage(
-  send: (m: string, p?: Record<string, unknown>) => Promise<unknown>,
-  cdp: PipeCdp,
-  page: PageSpec,
-  url: string,
-  sheets: Map<string, Sheet>,
-): Promise<CascadeObservation> {
-  const { root } = (await send("DOM.getDocument", { depth: -1, pierce: true })) as {
-    root: Node & { documentURL?: string };
-  };
-  // A page that navigates away (`<meta http-equiv="refresh">` to a clean sibling page) is not the module.
-  const stillHere = async (doc: string | undefined) => {
-    if (doc !== url) throw new Error(`the page navigated away from ${url} to ${String(doc).slice(0, 200)}`);
-  };
-  await stillHere(root.documentURL);
-
-  const computed = new Map<number, Map<string, string>>();
-  const style = async (n: Node) => {
-    let s = computed.get(n.nodeId);
-    if (!s) {
-      const r = (await send("CSS.getComputedStyleForNode", { nodeId: n.nodeId })) as {
-        computedStyle: { name: string; value: string }[];
-      };
-      s = new Map(r.computedStyle.map((p) => [p.name, p.value]));
-      computed.set(n.nodeId, s);
-    }
-    return s;
-  };
-  const matchedCache = new Map<number, Matched>();
-  const matched = async (n: Node) => {
-    let m = matchedCache.get(n.nodeId);
-    if (!m) {
-      m = (await send("CSS.getMatchedStylesForNode", { nodeId: n.nodeId })) as Matched;
-      // A sheet's `styleSheetAdded` event may come after the rules that cite it: wait for it (bounded), or the
-      // rule's file:line would be missing for this run only.
-      const cited = [m, ...(m.inherited ?? [])].flatMap((level) =>
-        (level.matchedCSSRules ?? [])
-          .map(({ rule }) => (rule.origin === "regular" ? rule.styleSheetId : undefined))
-          .filter((id): id is string => typeof id === "string"),
-      );
-      for (const until = Date.now() + SHEET_EVENT_WAIT_MS; cited.some((id) => !sheets.has(id)); ) {
-        if (Date.now() >= until) break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      matchedCache.set(n.nodeId, m);
-    }
-    return m;
-  };
-  const locate = (rule: Rule): string | null => {
-    const sheet = rule.styleSheetId ? sheets.get(rule.styleSheetId) : undefined;
-    const r = rule.selectorList?.selectors?.[0]?.range;
-    if (!sheet || !r) return null;
-    const line = sheet.isInline ? sheet.startLine + r.startLine : r.startLine;
-    const column = sheet.isInline && r.startLine === 0 ? sheet.startColumn + r.startColumn : r.startColumn;
-    let file = sheet.sourceURL;
-    try {
-      if (file.startsWith("file:")) file = fileURLToPath(file);
-    } catch {
-      // keep the URL
-    }
-    return `${file}:${line + 1}:${column + 1}`;
-  };
-  const locateInline = (s: Style): string => {
-    const text = (s.cssText ?? "").trim();
-    const at = text ? page.sourceText.indexOf(text) : -1;
-    if (at < 0) return `${page.modulePath}:1:1 (a style attribute)`;
-    const before = page.sourceText.slice(0, at).split("\n");
-    return `${page.modulePath}:${before.length}:${(before.at(-1)?.length ?? 0) + 1}`;
-  };
-  /** Where the winning declaration of one of `props` comes from in one level (own or one inherited entry). */
-  const winner = (level: { inlineStyle?: Style; matchedCSSRules?: { rule: Rule }[] }, props: string[]) => {
-    const has = (s: Style | undefined, important: boolean) =>
-      (s?.cssProperties ?? []).some(
-        (p) =>
-          props.includes(p.name) && !p.disabled && p.parsedOk !== false && Boolean(p.important) === important,
-      );
-    const rules = level.matchedCSSRules ?? [];
-    for (const important of [true, false]) {
-      if (has(level.inlineStyle, important)) return locateInline(level.inlineStyle as Style);
-      for (let i = rules.length - 1; i >= 0; i--) {
-        const rule = (rules[i] as { rule: Rule }).rule;
-        if (!has(rule.style, important)) continue;
-        return rule.origin === "regular" ? locate(rule) : null;
-      }
-    }
-    return undefined;
-  };
-  const sourceOf = async (n: Node, props: string[], inherits: boolean): Promise<string | null> => {
-    const m = await matched(n);
-    const own = winner(m, props);
-    if (own !== undefined || !inherits) return own ?? null;
-    for (const level of m.inherited ?? []) {
-      const w = winner(level, props);
-      if (w !== undefined) return w;
-    }
-    return null;
-  };
-
-  // Elements with text of their own, each with its ancestors (element first).
-  const found: { node: Node; chain: Node[]; text: string }[] = [];
-  let truncated = false;
-  const walk = (n: Node, chain: Node[]) => {
-    if (n.nodeType === 1 && SKIP.has(n.nodeName.toUpperCase())) return;
-    const here = n.nodeType === 1 ? [n, ...chain] : chain;
-    if (n.nodeType === 1) {
-      const text = (n.children ?? [])
-        .filter((c) => c.nodeType === 3)
-        .map((c) => c.nodeValue ?? "")
-        .join("")
-        .replace(/\s+/g, " ")
-        .trim();
-      if (text) {
-        if (found.length >= MAX_TEXT_ELEMENTS) truncated = true;
-        else found.push({ node: n, chain: here, text: text.slice(0, MAX_TEXT_SNIPPET) });
-      }
-    }
-    for (const c of [...(n.shadowRoots ?? []), ...(n.children ?? [])]) walk(c, here);
-  };
-  walk(root, []);
-
-  const elements: TextElement[] = [];
-  for (const { node, chain, text } of found) {
-    const state = page.generated
-      ? (attr(node, STATE_ATTR) ?? "").split(/\s+/).filter((s) => FORCEABLE_STATES.includes(s))
-      : [];
-    if (state.length) {
-      await send("CSS.forcePseudoState", { nodeId: node.nodeId, forcedPseudoClasses: state });
-      for (const a of chain) computed.delete(a.nodeId);
-      matchedCache.delete(node.nodeId);
-    }
-    const own = await style(node);
-    // An element with no computed style is not rendered (the fallback <summary> in a <details> element's
-    // user-agent shadow root, when the element has a summary of its own): no text on the page to judge.
-    if (!own.get("font-size")) {
-      if (state.length) await send("CSS.forcePseudoState", { nodeId: node.nodeId, forcedPseudoClasses: [] });
-      continue;
-    }
-    const layers: CascadeLayer[] = [];
-    for (const a of chain) {
-      const s = await style(a);
-      const bg = s.get("background-color") ?? "";
-      const image = s.get("background-image") ?? "";
-      const opacity = s.get("opacity") ?? "";
-      const painted = !/^rgba\(\s*0,\s*0,\s*0,\s*0\s*\)$|^transparent$/.test(bg) || image !== "none";
-      const where = painted
-        ? await sourceOf(a, ["background-color", "background", "background-image"], false)
-        : opacity !== "1"
-          ? await sourceOf(a, ["opacity"], false)
-          : null;
-      layers.push({
-        label: (page.generated && attr(a, LABEL_ATTR)) || shortLabel(a),
-        backgroundColor: bg,
-        backgroundImage: image,
-        opacity,
-        display: s.get("display") ?? "",
-        visibility: s.get("visibility") ?? "",
-        where,
-      });
-    }
-    const label =
-      (page.generated && attr(node, LABEL_ATTR)) || chain.slice(0, -1).reverse().map(shortLabel).join(" > ");
-    elements.push({
-      label: label.slice(0, 4096),
-      text,
-      color: own.get("color") ?? "",
-      textFill: own.get("-webkit-text-fill-color") ?? "",
-      fontSize: own.get("font-size") ?? "",
-      fontWeight: own.get("font-weight") ?? "",
-      colorFrom: await sourceOf(node, ["color"], true),
-      rule: page.generated ? (attr(node, RULE_ATTR) ?? null) : null,
-      state,
-      layers,
-    });
-    if (state.length) {
-      await send("CSS.forcePseudoState", { nodeId: node.nodeId, forcedPseudoClasses: [] });
-      for (const a of chain) computed.delete(a.nodeId);
-      matchedCache.delete(node.nodeId);
-    }
-  }
-  const history = (await send("Page.getNavigationHistory")) as {
-    currentIndex: number;
-    entries: { url: string }[];
-  };
-  await stillHere(history.entries[history.currentIndex]?.url);
-  await cdp.send("Browser.close").catch(() => {});
-  return { elements, truncated };
 }
 
 function listenSheets(cdp: PipeCdp, sessionId: string, sheets: Map<string, Sheet>): { stop(): void } {

@@ -16,14 +16,9 @@ import { enumOption } from "../shared/options.js";
 import { describe } from "../shared/runtime.js";
 import type { GateCheck, GateJudge, GateOutput, JudgeContext } from "../types.js";
 import { cacheKey, judgeCascade, LARGE_BOLD_PX, LARGE_PX, THRESHOLDS } from "./cascade.js";
-import {
-  CASCADE_OBSERVATION_SCHEMA,
-  type CascadeObservation,
-  observeCascade,
-  type PageSpec,
-  writePage,
-} from "./chromium.js";
+import { observeCascade, writePage } from "./chromium.js";
 import { contrastRatio, parseColor } from "./colors.js";
+import { CASCADE_OBSERVATION_SCHEMA, type CascadeObservation, type PageSpec } from "./observation.js";
 import { pageFromCss } from "./page.js";
 
 type Kind = "text" | "large-text" | "ui";

@@ -15,7 +15,7 @@
  * `prefers-color-scheme: dark`).
  */
 import postcss from "postcss";
-import { FORCEABLE_STATES, LABEL_ATTR, RULE_ATTR, STATE_ATTR } from "./chromium.js";
+import { FORCEABLE_STATES, LABEL_ATTR, RULE_ATTR, STATE_ATTR } from "./observation.js";
 
 const SAMPLE_TEXT = "Sample text";
 /** Elements generated at most (a hostile stylesheet with a million selectors fails, it is not truncated). */
