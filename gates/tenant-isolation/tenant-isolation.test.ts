@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Reference, verdictProblems } from "../shared/reference-testing.js";
-import { ATTACKER, foreignData, VICTIM } from "./index.js";
+import { ATTACKER, VICTIM } from "./data.js";
+import { foreignData } from "./foreign-data.js";
 import { findInterpolatedSql } from "./sql-ast.js";
 
 const references: Reference[] = [
