@@ -34,6 +34,14 @@ export interface VerdictPolicy {
   headOnly?: "fail" | "report";
 }
 
+/** Which SKILL.md files are skills (the config's `skills:`): matching a glob (`--glob`), then include, exclude. */
+export interface SkillsSelection {
+  /** @minItems 1 */
+  globs?: NonEmptyString[];
+  include?: NonEmptyString[];
+  exclude?: NonEmptyString[];
+}
+
 /** `.skillgate.yml`, validated. Everything optional; defaults applied in `resolveSettings`. */
 export interface SkillgateConfig {
   agent?: AgentConfig;
@@ -41,12 +49,7 @@ export interface SkillgateConfig {
   /** @minItems 1 @maxItems 16 */
   agents?: AgentCellConfig[];
   judge?: AgentConfig;
-  skills?: {
-    /** @minItems 1 */
-    globs?: NonEmptyString[];
-    include?: NonEmptyString[];
-    exclude?: NonEmptyString[];
-  };
+  skills?: SkillsSelection;
   profile?: ValidationProfile;
   /** The clients the skills are written for; default: the configured agent's harness (`defaultTargets`). @uniqueItems true */
   targets?: Target[];
@@ -123,7 +126,7 @@ export interface Settings {
   /** Only skills whose name or path matches (sweeps, `--skills`). */
   skillsFilter?: string;
   /** Where discovery looks for skills (the config's `skills:`). */
-  skills: { globs?: string[]; include?: string[]; exclude?: string[] };
+  skills: SkillsSelection;
   /** Names of variables of the runner's environment an agent receives (the config's `env:`). */
   env: string[];
   agent: AgentConfig;
