@@ -96,6 +96,8 @@ const NOT_RUN_HERE: Record<string, string> = {
   "npm test": "runs this test among all the others",
   "node scripts/report-schema.mjs":
     "derives src/report/report.schema.json from the Report type; test/report/report-schema.test.ts checks the committed file is what it gives",
+  "node scripts/shape-schemas.mjs":
+    "derives src/detect/shapes.schema.json from the types of the files skillgate reads; test/detect/shape-schemas.test.ts checks the committed file is what it gives",
   "npm install -g @anthropic-ai/claude-code@2.1.332":
     "installs Claude Code for the claude-code agent; test/examples/workflows-run.test.ts checks it is the version the tests run",
   "npm run demo:claude -- --json out.json":

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import picomatch from "picomatch";
-import type { Diagnostic, Skill, ValidationProfile } from "../model/index.js";
+import type { Diagnostic, Skill, SkillsSelection, ValidationProfile } from "../model/index.js";
 import { appendAll } from "../util/append.js";
 import { filesAtBase, reusable } from "./base-reuse.js";
 import { nameCopies } from "./copies.js";
@@ -25,11 +25,8 @@ export { hashSkillFolder } from "./skill-folder.js";
 
 export { SEED_EVALS_DIR };
 
-export interface DiscoverOptions {
-  /** Configured globs (`skills.globs`, `--glob`): only matching SKILL.md files are skills; the rest are counted. */
-  globs?: string[];
-  include?: string[];
-  exclude?: string[];
+/** Configured `skills:` (and `--glob`): only matching SKILL.md files are skills; the rest are counted. */
+export interface DiscoverOptions extends SkillsSelection {
   profile: ValidationProfile;
   assertionTypes: AssertionTypeLookup;
   /** Base side of a PR whose changed files are known: take untouched skills from head's discovery. */

@@ -1,6 +1,6 @@
 /** The Agent Skills spec's rules for each frontmatter field, as the profile's client applies them. */
 import type { Diagnostic, SourceLocation, ValidationProfile } from "../model/index.js";
-import { CLAUDE_CODE_FRONTMATTER_KEYS, PORTABLE_FRONTMATTER_KEYS } from "./schemas.js";
+import { PORTABLE_FRONTMATTER_KEYS } from "./schemas.js";
 import type { SourceFile } from "./source-file.js";
 
 /** Agent Skills spec limits (agentskills.io specification). */
@@ -15,6 +15,21 @@ const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const ASCII = /^[\x00-\x7f]*$/;
 /** skills-ref's rule: lowercase letters of any script, digits, single hyphens. */
 export const UNICODE_NAME_PATTERN = /^[\p{Ll}\p{Lo}\p{Nd}]+(-[\p{Ll}\p{Lo}\p{Nd}]+)*$/u;
+
+/** Keys Claude Code understands beyond the portable six (ANCHORS.md § Agent Skills). */
+const CLAUDE_CODE_FRONTMATTER_KEYS = new Set([
+  "when_to_use",
+  "argument-hint",
+  "disable-model-invocation",
+  "user-invocable",
+  "paths",
+  "model",
+  "effort",
+  "context",
+  "agent",
+  "hooks",
+  "shell",
+]);
 
 /** What a skill's `name` must equal: its folder's name, or for a skill at the repository root the repository's. */
 export interface ExpectedName {
@@ -207,9 +222,9 @@ export function checkToolsAndKeys(c: FieldCheck): void {
   }
 
   for (const key of Object.keys(frontmatter)) {
-    if ((PORTABLE_FRONTMATTER_KEYS as readonly string[]).includes(key)) continue;
+    if (PORTABLE_FRONTMATTER_KEYS.includes(key)) continue;
     const at = fm.locateKey([key]);
-    const ccOnly = (CLAUDE_CODE_FRONTMATTER_KEYS as readonly string[]).includes(key);
+    const ccOnly = CLAUDE_CODE_FRONTMATTER_KEYS.has(key);
     if (profile === "strict")
       err(
         at,

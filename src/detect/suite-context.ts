@@ -12,7 +12,7 @@ import type {
 import { readFileBytes } from "../util/read-file.js";
 import { DirIndex } from "./dir-index.js";
 import { FOREIGN_CHECK } from "./foreign-vars.js";
-import { assertionSchema } from "./schemas.js";
+import { assertionSchema, COMMON_ASSERTION_KEYS, type Schema } from "./schemas.js";
 import { type PathSegment, parseSourceFile, type SourceFile } from "./source-file.js";
 import { validateAgainst } from "./validate.js";
 
@@ -39,19 +39,6 @@ export interface AssertionTypeLookup {
     meta: SuiteMeta | undefined,
   ): { loc: SourceLocation; code: string; message: string }[];
 }
-
-/** Keys every assertion may carry; everything else is a type-specific param. */
-const COMMON_ASSERTION_KEYS = new Set([
-  "id",
-  "type",
-  "discriminator",
-  "depends_on",
-  "condition",
-  "extract",
-  "level",
-  "description",
-  "rubric",
-]);
 
 /** Shared helpers for the format loaders: reading files with located diagnostics. */
 export class SuiteReader {
@@ -207,14 +194,15 @@ export class SuiteReader {
     this.diagnostics.push({ ...loc, severity: "notice", code, message });
   }
 
-  validate(
-    schema: object,
+  /** Whether `value` passes `schema` (its problems go to the diagnostics), and so is the schema's shape. */
+  validate<T>(
+    schema: Schema<T>,
     value: unknown,
     src: SourceFile,
     path: readonly PathSegment[],
     code: string,
     alsoKnown: readonly string[] = [],
-  ): boolean {
+  ): value is T {
     const ds = validateAgainst(schema, value, src, path, code, alsoKnown);
     this.diagnostics.push(...ds);
     return ds.length === 0;
@@ -254,9 +242,9 @@ export class SuiteReader {
     opts: { foreign?: boolean } = {},
   ): Assertion | undefined {
     if (!this.validate(assertionSchema, raw, src, path, "suite/assertion")) return undefined;
-    const a = raw as Record<string, unknown>;
+    const a = raw;
     const loc = src.locate(path);
-    const rawType = String(a.type);
+    const rawType = a.type;
     let type = rawType;
     let negate = false;
     if (!this.assertionTypes.schemaOf(rawType) && rawType.startsWith("not-")) {
@@ -276,8 +264,8 @@ export class SuiteReader {
     for (const [k, v] of Object.entries(a)) if (!COMMON_ASSERTION_KEYS.has(k)) params[k] = v;
     if (!this.validate(schema, params, src, path, "suite/assertion-params", [...COMMON_ASSERTION_KEYS]))
       return undefined;
-    const id = String(a.id);
-    const dependsOn = a.depends_on === undefined ? [] : [a.depends_on].flat().map(String);
+    const id = a.id;
+    const dependsOn = a.depends_on === undefined ? [] : [a.depends_on].flat();
     const assertion: Assertion = {
       id,
       rawType,
@@ -285,11 +273,11 @@ export class SuiteReader {
       negate,
       discriminator: a.discriminator === true || id.startsWith("D:"),
       dependsOn,
-      condition: typeof a.condition === "string" ? a.condition : undefined,
-      extract: typeof a.extract === "string" ? a.extract : undefined,
-      level: typeof a.level === "string" ? (a.level as Assertion["level"]) : undefined,
-      description: typeof a.description === "string" ? a.description : undefined,
-      ...(typeof a.rubric === "string" ? { rubric: a.rubric as Assertion["rubric"] } : {}),
+      condition: a.condition,
+      extract: a.extract,
+      level: a.level,
+      description: a.description,
+      ...(a.rubric !== undefined ? { rubric: a.rubric } : {}),
       params,
       loc,
     };

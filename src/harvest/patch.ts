@@ -9,14 +9,14 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { type Document, isMap, isSeq, parseDocument, stringify, type YAMLSeq } from "yaml";
-import type { Case, HarvestProposal } from "../model/index.js";
+import type { Case, CaseShape, HarvestProposal } from "../model/index.js";
 
 /** A case harvest read from a prompts file: the patch writes it as a new case file with its proposals. */
 export interface NewCase {
   file: string;
   caseDef: Case;
   /** The case as written in the prompts file (id, prompt, files, vars, assertions). */
-  written: Record<string, unknown>;
+  written: CaseShape;
 }
 
 /** New text per repository-relative file, for the proposals (grouped by their `file`) and new cases. */
@@ -31,8 +31,8 @@ export function patchFiles(
   for (const nc of newCases) {
     const added = (byFile.get(nc.file) ?? []).filter((p) => p.kind !== "mark-discriminator");
     byFile.delete(nc.file);
-    const written: Record<string, unknown> = { ...nc.written, id: nc.caseDef.id, prompt: nc.caseDef.prompt };
-    const assertions = [...((written.assertions as unknown[]) ?? []), ...added.map((p) => p.assertion)];
+    const written: CaseShape = { ...nc.written, id: nc.caseDef.id, prompt: nc.caseDef.prompt };
+    const assertions = [...(written.assertions ?? []), ...added.map((p) => p.assertion)];
     const doc = parseDocument("{}");
     doc.contents = doc.createNode({ ...written, assertions }) as unknown as typeof doc.contents;
     out.set(

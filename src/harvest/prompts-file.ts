@@ -9,12 +9,12 @@ import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { caseSchema } from "../detect/schemas.js";
 import { parseSourceFile } from "../detect/source-file.js";
 import { type AssertionTypeLookup, SuiteReader } from "../detect/suite-context.js";
-import { type Case, formatDiagnostic, InputError } from "../model/index.js";
+import { type Case, type CaseShape, formatDiagnostic, InputError } from "../model/index.js";
 
 export interface PromptsFileCase {
   caseDef: Case;
   /** As written (string items become `{id, prompt}`), for the new case file the patch writes. */
-  written: Record<string, unknown>;
+  written: CaseShape;
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
@@ -57,8 +57,8 @@ export function loadPromptsFile(
         ? { id: `prompt-${i + 1}`, prompt: item }
         : { id: `prompt-${i + 1}`, ...(item as Record<string, unknown>) };
     if (!reader.validate(caseSchema, written, src, path, "harvest/case")) return;
-    if (!ID.test(String(written.id))) return;
-    const raw = written as Record<string, unknown>;
+    if (!ID.test(written.id)) return;
+    const raw = written;
     let files: Case["files"] = [];
     if (raw.files && inside) files = reader.caseFiles(raw.files, dirname(shown), src, [...path, "files"]);
     else if (raw.files)
@@ -67,16 +67,16 @@ export function loadPromptsFile(
         "harvest/files",
         "`files` need the prompts file inside the repository (they are read relative to it)",
       );
-    const assertions = Array.isArray(raw.assertions)
+    const assertions = raw.assertions
       ? raw.assertions.flatMap((a, k) => reader.assertion(a, src, [...path, "assertions", k]) ?? [])
       : [];
     out.push({
       caseDef: {
-        id: String(raw.id),
-        prompt: String(raw.prompt),
+        id: raw.id,
+        prompt: raw.prompt,
         files,
         assertions,
-        vars: (raw.vars as Record<string, unknown>) ?? {},
+        vars: raw.vars ?? {},
         loc: src.locate(path),
         promptLoc: src.locate(typeof item === "string" ? path : [...path, "prompt"]),
       },

@@ -1,3 +1,4 @@
+import type { EnvName, NonEmptyString } from "./files.js";
 import type { TrialRecord, TrialRequest } from "./trial.js";
 
 /** A prepared, isolated directory for one trial. */
@@ -89,17 +90,17 @@ export interface AgentAdapter {
 
 /** Agent settings from config / CLI (`agent:` in `.skillgate.yml`). */
 export interface AgentConfig {
-  adapter: string;
+  adapter: NonEmptyString;
   /** Executable or shell words, for claude-code / codex / command. */
-  command?: string;
-  model?: string;
-  baseUrl?: string;
+  command?: NonEmptyString;
+  model?: NonEmptyString;
+  baseUrl?: NonEmptyString;
   /** Name of the env var holding the API key. */
-  apiKeyEnv?: string;
+  apiKeyEnv?: NonEmptyString;
   /** Extra environment variable names passed through. */
-  env?: string[];
+  env?: EnvName[];
   /** replay: directory of recordings, repository-relative. */
-  recordings?: string;
+  recordings?: NonEmptyString;
   /** Adapter-specific extras. */
   options?: Record<string, unknown>;
 }
@@ -109,12 +110,12 @@ export interface AgentConfig {
  * evaluated on its own (identity, cache and cost of its own) and the cells' reports are combined into one.
  */
 export interface AgentCellConfig extends AgentConfig {
-  /** Stable id of the cell: report keys, the `cell` input, cache folders. */
+  /** Stable id of the cell: report keys, the `cell` input, cache folders. @pattern ^[a-z0-9][a-z0-9._-]{0,62}$ */
   name: string;
   /** Whether a new root in this cell fails the check (default true); `false`: reported, never blocking. */
   required?: boolean;
   /** Evaluated in a pull request only when it carries this label (always in sweeps and local runs). */
-  label?: string;
+  label?: NonEmptyString;
 }
 
 /** A cell as the run uses it: its agent, and whether it decides the verdict. */

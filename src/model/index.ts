@@ -1,6 +1,7 @@
 export * from "./agent.js";
 export * from "./check.js";
 export * from "./diagnostics.js";
+export * from "./files.js";
 export * from "./harvest.js";
 export * from "./observe.js";
 export * from "./report.js";

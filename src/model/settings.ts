@@ -1,69 +1,95 @@
 import type { AgentCell, AgentCellConfig, AgentConfig } from "./agent.js";
 import type { Diagnostic } from "./diagnostics.js";
+import type { EnvName, NonEmptyString } from "./files.js";
 import type { Target, ValidationProfile } from "./skill.js";
 import type { Thresholds } from "./suite.js";
 
 export interface Budget {
+  /** @minimum 0 */
   maxUsd?: number;
+  /** @asType integer @minimum 0 */
   maxTokens?: number;
+  /** @asType integer @minimum 0 */
   maxAgentCalls?: number;
 }
 
 export interface VerdictPolicy {
-  /** Per-PR family-wise α for "new root" decisions. */
+  /** Per-PR family-wise α for "new root" decisions. @exclusiveMinimum 0 @maximum 0.5 */
   alpha: number;
   /** What an undecided root does to the verdict. Default `pass` (reported, not blocking); `fail` blocks. */
   inconclusive: "fail" | "pass";
   /** Whether roots failing at base too block. Default `report` (not blocking). */
   preExisting: "report" | "fail";
-  /** Extra trials per arm allowed for confirming suspects. */
+  /** Extra trials per arm allowed for confirming suspects. @asType integer @minimum 0 @maximum 200 */
   maxConfirmationTrials: number;
   /**
    * Trials per case a run of the default branch (no base: push, schedule) stores for PRs to read as their base
    * arm; a PR's base arm takes every stored one for free. Default 30 (`DEFAULT_BASE_DEPTH`).
+   * @asType integer
+   * @minimum 0
+   * @maximum 200
    */
   baseDepth?: number;
   /** Whether roots with no base to compare (new skill, sweep) block. Default `fail` (fail-closed). */
   headOnly?: "fail" | "report";
 }
 
+/** Which SKILL.md files are skills (the config's `skills:`): matching a glob (`--glob`), then include, exclude. */
+export interface SkillsSelection {
+  /** @minItems 1 */
+  globs?: NonEmptyString[];
+  include?: NonEmptyString[];
+  exclude?: NonEmptyString[];
+}
+
 /** `.skillgate.yml`, validated. Everything optional; defaults applied in `resolveSettings`. */
 export interface SkillgateConfig {
   agent?: AgentConfig;
   /** An agent matrix: named cells, each evaluated on its own; exclusive with `agent`. */
+  /** @minItems 1 @maxItems 16 */
   agents?: AgentCellConfig[];
   judge?: AgentConfig;
-  skills?: { globs?: string[]; include?: string[]; exclude?: string[] };
+  skills?: SkillsSelection;
   profile?: ValidationProfile;
-  /** The clients the skills are written for; default: the configured agent's harness (`defaultTargets`). */
+  /** The clients the skills are written for; default: the configured agent's harness (`defaultTargets`). @uniqueItems true */
   targets?: Target[];
+  /** @asType integer @minimum 1 @maximum 100 */
   trials?: number;
+  /** @asType integer @minimum 1 @maximum 100 */
   triggerRuns?: number;
+  /** @asType integer @minimum 1 @maximum 256 */
   concurrency?: number;
+  /** @exclusiveMinimum 0 */
   timeoutSeconds?: number;
   budget?: Budget;
   thresholds?: Thresholds;
   verdict?: Partial<VerdictPolicy>;
   gates?: Record<string, Record<string, unknown>>;
   /** Maintainers' override: the PR label that accepts suite or policy weakening. */
-  override?: { label?: string };
+  override?: { label?: NonEmptyString };
   /** `allowWeaker: true` accepts a runner that cannot reach the strongest isolation (the Action errs otherwise). */
   isolation?: { allowWeaker?: boolean };
-  env?: string[];
-  cache?: { enabled?: boolean; dir?: string };
+  env?: EnvName[];
+  cache?: { enabled?: boolean; dir?: NonEmptyString };
   /**
    * On-demand evaluation of pull requests: only with the `label` on the PR, or after a `/skillgate` comment by a
    * collaborator with write access. Unrequested, the check concludes `neutral` with the forecast, or with
    * `pass-if-no-skill`: success only for a PR that touches no skill (action required otherwise).
    */
-  onDemand?: { label?: string; unrequested?: "neutral" | "pass-if-no-skill" };
+  onDemand?: { label?: NonEmptyString; unrequested?: "neutral" | "pass-if-no-skill" };
   /** Other skills' should-fire prompts run against a changed description: the likeliest `maxPrompts` to be stolen. */
-  competitors?: { maxPrompts?: number };
+  competitors?: {
+    /** @asType integer @minimum 0 @maximum 100000 */
+    maxPrompts?: number;
+  };
   /**
    * Routing without a trigger suite: when what the router reads of a skill changes and the skill has no should-fire
    * prompts of its own, up to `casePrompts` of its case prompts run as should-fire queries in both arms.
    */
-  routing?: { casePrompts?: number };
+  routing?: {
+    /** @asType integer @minimum 0 @maximum 100000 */
+    casePrompts?: number;
+  };
   /** A skill new in a pull request must come with an eval suite (a case or a trigger prompt): a located finding. */
   requireSuite?: boolean;
   /** What an edited skill may make the agent do (docs/security.md): hosts and commands allowed. */
@@ -76,9 +102,12 @@ export interface SkillgateConfig {
  * by name). Read from the base only.
  */
 export interface SecurityAllow {
-  hosts?: string[];
-  commands?: string[];
+  hosts?: HostName[];
+  commands?: NonEmptyString[];
 }
+
+/** @pattern ^(\*\.)?[A-Za-z0-9._:-]+$ */
+type HostName = string;
 
 export type BaseSource =
   /**
@@ -97,7 +126,7 @@ export interface Settings {
   /** Only skills whose name or path matches (sweeps, `--skills`). */
   skillsFilter?: string;
   /** Where discovery looks for skills (the config's `skills:`). */
-  skills: { globs?: string[]; include?: string[]; exclude?: string[] };
+  skills: SkillsSelection;
   /** Names of variables of the runner's environment an agent receives (the config's `env:`). */
   env: string[];
   agent: AgentConfig;

@@ -1,15 +1,18 @@
 import type { Diagnostic, SourceLocation } from "./diagnostics.js";
+import type { MetaShape } from "./files.js";
 import type { RobustnessDimensionId } from "./report.js";
 
 /** Which on-disk format a suite was loaded from. All are normalised into `Suite`. */
 export type SuiteFormat = "seed" | "skill-creator" | "waza" | "claude-plugin-eval" | "axis";
 
 export interface Thresholds {
-  /** Minimum discriminator pass rate with the skill, 0..1. */
+  /** Minimum discriminator pass rate with the skill. @minimum 0 @maximum 1 */
   discriminatorPassRate?: number;
-  /** Minimum discriminator lift (skill − baseline), −1..1. */
+  /** Minimum discriminator lift (skill − baseline). @minimum -1 @maximum 1 */
   discriminatorLift?: number;
+  /** @minimum 0 @maximum 1 */
   triggerPrecision?: number;
+  /** @minimum 0 @maximum 1 */
   triggerRecall?: number;
 }
 
@@ -39,10 +42,7 @@ export interface SuiteMeta {
    * Which robustness dimensions the suite audits (default all eight: a full audit) and their weights in the
    * composite (default equal), from meta.json `robustness`.
    */
-  robustness?: {
-    dimensions?: RobustnessDimensionId[];
-    weights?: Partial<Record<RobustnessDimensionId, number>>;
-  };
+  robustness?: MetaShape["robustness"];
   /** Location of `meta.json` (or the file the meta came from), and of individual keys. */
   loc: SourceLocation;
   keyLoc: Record<string, SourceLocation>;

@@ -1,11 +1,13 @@
 import { posix } from "node:path";
 import type {
   Case,
+  CaseShape,
+  OracleShape,
   OracleSpec,
-  RobustnessDimensionId,
   RobustnessProbe,
   SourceLocation,
   SuiteMeta,
+  TriggerEvalShape,
   TriggerQuery,
 } from "../../model/index.js";
 import { assertionFileSchema, caseSchema, metaSchema, triggerEvalSchema } from "../schemas.js";
@@ -49,9 +51,7 @@ export const seedFormat: SuiteFormatLoader = {
           seenAssertionFiles.add(af);
           const src = reader.read(af);
           if (src && reader.validate(assertionFileSchema, src.value, src, [], "suite/assertion-file")) {
-            const list = Array.isArray(src.value)
-              ? src.value
-              : (src.value as { assertions: unknown[] }).assertions;
+            const list = Array.isArray(src.value) ? src.value : src.value.assertions;
             const base = Array.isArray(src.value) ? [] : ["assertions"];
             list.forEach((raw, i) => {
               const a = reader.assertion(raw, src, [...base, i]);
@@ -97,7 +97,7 @@ export const seedFormat: SuiteFormatLoader = {
         if (!seedOwnsTriggerFile(reader, triggerFile)) return; // another tool's shape: the skill-creator loader reads it
         const src = reader.read(triggerFile);
         if (src && reader.validate(triggerEvalSchema, src.value, src, [], "suite/trigger-eval")) {
-          const v = src.value as { shouldFire: unknown[]; shouldNotFire: unknown[] };
+          const v = src.value;
           // A skill with two suite folders (`.agent/evals/<name>/` and its own `evals/`) gets both sets.
           addTriggers(
             draft,
@@ -110,11 +110,14 @@ export const seedFormat: SuiteFormatLoader = {
   },
 };
 
-function triggerQuery(q: unknown, src: SourceFile, path: (string | number)[]): TriggerQuery {
+function triggerQuery(
+  q: TriggerEvalShape["shouldFire"][number],
+  src: SourceFile,
+  path: (string | number)[],
+): TriggerQuery {
   const loc = src.locate(path);
   if (typeof q === "string") return { prompt: q, weight: 1, loc };
-  const o = q as { prompt: string; reason?: string; confidence?: string };
-  return { prompt: o.prompt, reason: o.reason, weight: o.confidence === "medium" ? 0.5 : 1, loc };
+  return { prompt: q.prompt, reason: q.reason, weight: q.confidence === "medium" ? 0.5 : 1, loc };
 }
 
 /**
@@ -132,22 +135,21 @@ function loadMeta(reader: SuiteReader, file: string): SuiteMeta | undefined {
   const src = reader.read(file);
   if (!src) return undefined;
   if (!reader.validate(metaSchema, src.value, src, [], "suite/meta")) return undefined;
-  const v = src.value as Record<string, unknown>;
+  const v = src.value;
   for (const [key, instead] of Object.entries(UNREAD_META_KEYS))
     if (key in v)
       reader.warn(src.locate([key]), "suite/meta-unread", `\`${key}\` is not read by skillgate: ${instead}`);
   const keyLoc: Record<string, SourceLocation> = {};
   for (const k of Object.keys(v)) keyLoc[k] = src.locate([k]);
-  for (const k of Object.keys((v.thresholds as object) ?? {}))
-    keyLoc[`thresholds.${k}`] = src.locate(["thresholds", k]);
+  for (const k of Object.keys(v.thresholds ?? {})) keyLoc[`thresholds.${k}`] = src.locate(["thresholds", k]);
   return {
     skillVersion: v.skillVersion === undefined ? undefined : String(v.skillVersion),
     suiteVersion: v.suiteVersion === undefined ? undefined : String(v.suiteVersion),
-    trials: v.trials as number | undefined,
-    thresholds: (v.thresholds as SuiteMeta["thresholds"]) ?? {},
+    trials: v.trials,
+    thresholds: v.thresholds ?? {},
     oracle: oracleSpec(v.oracle, src),
-    vars: (v.vars as Record<string, unknown>) ?? {},
-    ...(v.robustness ? { robustness: v.robustness as SuiteMeta["robustness"] } : {}),
+    vars: v.vars ?? {},
+    ...(v.robustness ? { robustness: v.robustness } : {}),
     loc: { file, line: 1, column: 1 },
     keyLoc,
   };
@@ -187,23 +189,20 @@ function asControl(c: Case): void {
 }
 
 /** `dimension`, `reformulationOf`, `expect`, `tier` of a case file (a rephrasing probes consistency). */
-function probeOf(v: Record<string, unknown>): RobustnessProbe | undefined {
-  const dimension =
-    (v.dimension as RobustnessDimensionId | undefined) ??
-    (v.reformulationOf ? "consistency-under-reformulation" : undefined);
+function probeOf(v: CaseShape): RobustnessProbe | undefined {
+  const dimension = v.dimension ?? (v.reformulationOf ? "consistency-under-reformulation" : undefined);
   if (!dimension) return undefined;
   return {
     dimension,
-    ...(typeof v.reformulationOf === "string" ? { reformulationOf: v.reformulationOf } : {}),
-    ...(v.expect === "refusal" || v.expect === "solution" ? { expect: v.expect } : {}),
-    ...(typeof v.tier === "number" ? { tier: v.tier } : {}),
+    ...(v.reformulationOf !== undefined ? { reformulationOf: v.reformulationOf } : {}),
+    ...(v.expect !== undefined ? { expect: v.expect } : {}),
+    ...(v.tier !== undefined ? { tier: v.tier } : {}),
   };
 }
 
 /** `oracle:` of meta.json or of a case, as validated: a command string or `{command, timeoutSeconds?}`. */
-function oracleSpec(raw: unknown, src: SourceFile): OracleSpec | undefined {
-  if (raw === undefined) return undefined;
-  const o = raw as string | { command: string; timeoutSeconds?: number };
+function oracleSpec(o: OracleShape | undefined, src: SourceFile): OracleSpec | undefined {
+  if (o === undefined) return undefined;
   const loc = src.locate(["oracle"]);
   return typeof o === "string"
     ? { command: o, loc }
@@ -213,21 +212,22 @@ function oracleSpec(raw: unknown, src: SourceFile): OracleSpec | undefined {
 function loadCase(reader: SuiteReader, root: string, file: string): Case | undefined {
   const src = reader.read(file);
   if (!src) return undefined;
-  const v = src.value as Record<string, unknown>;
   if (!reader.validate(caseSchema, src.value, src, [], "suite/case")) {
     // The case is out, but its assertions' own errors (init's `TODO-value`) are shown now, not one fix later.
+    const v = src.value as { assertions?: unknown } | undefined;
     if (Array.isArray(v?.assertions))
       v.assertions.forEach((raw, i) => {
         reader.assertion(raw, src, ["assertions", i]);
       });
     return undefined;
   }
+  const v = src.value;
   const c: Case = {
-    id: String(v.id),
-    prompt: String(v.prompt),
+    id: v.id,
+    prompt: v.prompt,
     files: reader.caseFiles(v.files, root, src, ["files"]),
     assertions: [],
-    vars: (v.vars as Record<string, unknown>) ?? {},
+    vars: v.vars ?? {},
     ...(v.oracle !== undefined ? { oracle: oracleSpec(v.oracle, src) } : {}),
     loc: src.locate([]),
     promptLoc: src.locate(["prompt"]),
@@ -241,7 +241,7 @@ function loadCase(reader: SuiteReader, root: string, file: string): Case | undef
       "suite/case-file-name",
       `case id \`${c.id}\` differs from its file name \`${stem}\`; assertions/${c.id}.* is where its assertion file goes`,
     );
-  if (Array.isArray(v.assertions))
+  if (v.assertions)
     v.assertions.forEach((raw, i) => {
       const a = reader.assertion(raw, src, ["assertions", i]);
       if (a) c.assertions.push(a);

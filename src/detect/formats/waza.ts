@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import type { TriggerQuery } from "../../model/index.js";
-import { wazaTriggerSchema } from "../schemas.js";
+import { WAZA_PROMPT_KEYS, WAZA_TRIGGER_KEYS, wazaTriggerSchema } from "../schemas.js";
 import type { SuiteReader } from "../suite-context.js";
 import { warnUnknownKeys } from "./not-graded.js";
 import { addTriggers } from "./skill-creator.js";
@@ -8,8 +8,6 @@ import type { SuiteDraft, SuiteFormatLoader } from "./types.js";
 import { loadWazaEval, WAZA_EVAL_FILES } from "./waza-eval.js";
 
 const FILES = ["trigger_tests.yaml", "trigger_tests.yml"];
-const PROMPT_KEYS = new Set(["prompt", "reason", "confidence"]);
-const TRIGGER_KEYS = new Set(["$schema", "skill", "should_trigger_prompts", "should_not_trigger_prompts"]);
 
 /** microsoft/waza: `trigger_tests.yaml` (`confidence: medium` weighs 0.5 as waza does) and `eval.yaml` tasks. */
 export const wazaFormat: SuiteFormatLoader = {
@@ -30,23 +28,23 @@ export const wazaFormat: SuiteFormatLoader = {
 function loadTriggerTests(reader: SuiteReader, file: string, draft: SuiteDraft): void {
   const src = reader.read(file);
   if (!src || !reader.validate(wazaTriggerSchema, src.value, src, [], "suite/waza-trigger")) return;
-  warnUnknownKeys(
-    reader,
-    src,
-    src.value as object,
-    [],
-    TRIGGER_KEYS,
-    "is not a key of waza's trigger_tests.yaml",
-  );
-  const v = src.value as Record<string, unknown[] | undefined>;
+  warnUnknownKeys(reader, src, src.value, [], WAZA_TRIGGER_KEYS, "is not a key of waza's trigger_tests.yaml");
+  const v = src.value;
   const warned = new Set<string>();
-  const toQueries = (key: string): TriggerQuery[] =>
+  const toQueries = (key: "should_trigger_prompts" | "should_not_trigger_prompts"): TriggerQuery[] =>
     (v[key] ?? []).map((q, i) => {
       const loc = src.locate([key, i]);
       if (typeof q === "string") return { prompt: q, weight: 1, loc };
-      const o = q as { prompt: string; reason?: string; confidence?: string };
-      warnUnknownKeys(reader, src, o, [key, i], PROMPT_KEYS, "is not read by waza's trigger tests", warned);
-      return { prompt: o.prompt, reason: o.reason, weight: o.confidence === "medium" ? 0.5 : 1, loc };
+      warnUnknownKeys(
+        reader,
+        src,
+        q,
+        [key, i],
+        WAZA_PROMPT_KEYS,
+        "is not read by waza's trigger tests",
+        warned,
+      );
+      return { prompt: q.prompt, reason: q.reason, weight: q.confidence === "medium" ? 0.5 : 1, loc };
     });
   addTriggers(
     draft,
