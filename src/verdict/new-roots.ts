@@ -22,13 +22,7 @@ import { type AttributedRoot, attributeRoots, type CheckTally } from "../attribu
 import type { CheckResult, RootStatus, VerdictPolicy } from "../model/index.js";
 import { DEFAULT_BASE_DEPTH } from "../settings/defaults.js";
 import { type Counts, compared, failedOf, observedOf, tallyMap } from "./check-counts.js";
-import {
-  BASE_TRIALS_PER_HEAD_TRIAL,
-  FUTILITY_EFFECT,
-  FUTILITY_MIN_BASE_TRIALS,
-  FUTILITY_MIN_TRIALS,
-  FUTILITY_RATIO,
-} from "./policy.js";
+import { BASE_TRIALS_PER_HEAD_TRIAL } from "./policy.js";
 import {
   type ConfirmationBatch,
   type ConfirmationRequest,
@@ -39,11 +33,11 @@ import {
 } from "./root-decision.js";
 import {
   checkPolicy,
+  closingOutcome,
   confirmationSchedule,
   fmtP,
-  futilityLogRatio,
   lookAlphaShares,
-  ODDS,
+  lookOutcome,
 } from "./sequential-design.js";
 import { fisherOneSided } from "./stats.js";
 
@@ -362,50 +356,24 @@ export class RootDecider {
       }
       const c = this.counts.get(r.key)!;
       const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
-      if (p <= this.threshold(this.lookOf.get(r.key) ?? 0))
-        this.decideCounted(r, "new", p, "new (fails more often at head)");
-      else if (c.baseTrials >= FUTILITY_MIN_BASE_TRIALS && futilityLogRatio(c) <= Math.log(FUTILITY_RATIO))
-        this.decideNotNew(
-          r,
-          p,
-          `the head trials favour no rise over a rise of ${FUTILITY_EFFECT} by ${ODDS}:1 or more`,
-        );
-      else if (
-        Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS &&
-        c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials
-      )
-        this.decideNotNew(r, p, `fails at base at least as often, ${FUTILITY_MIN_TRIALS}+ trials per arm`);
-      else still.push(r);
+      const outcome = lookOutcome(c, p, this.threshold(this.lookOf.get(r.key) ?? 0));
+      if (!outcome) still.push(r);
+      else if ("notNew" in outcome) this.decideNotNew(r, p, outcome.notNew);
+      else this.decideCounted(r, outcome.status, p, outcome.reason);
     }
     this.suspects = still;
   }
 
   /** No more confirmation trials for `roots`: decide them. */
-  private closeSuspects(roots: AttributedRoot[], why: NonNullable<RootDecision["undecidedBecause"]>): void {
+  private closeSuspects(roots: AttributedRoot[], why: "no-confirmation" | "max-trials"): void {
     const closing = new Set(roots);
     this.suspects = this.suspects.filter((r) => !closing.has(r));
     for (const r of roots) {
       const c = this.counts.get(r.key)!;
       const p = fisherOneSided(c.headFailed, c.headTrials, c.baseFailed, c.baseTrials);
-      if (c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials)
-        this.decideNotNew(r, p, "fails at base at least as often");
-      else if (why === "no-confirmation")
-        this.decideCounted(
-          r,
-          "inconclusive",
-          p,
-          "inconclusive (too few trials to decide; no confirmation trials allowed)",
-          why,
-        );
-      else if (futilityLogRatio(c) >= -Math.log(FUTILITY_RATIO))
-        this.decideCounted(
-          r,
-          "inconclusive",
-          p,
-          `inconclusive (the head trials favour a rise of ${FUTILITY_EFFECT} by ${ODDS}:1 or more, but p stayed above the threshold; confirmation budget spent)`,
-          why,
-        );
-      else this.decideNotNew(r, p, "not significantly more often at head after all confirmation trials");
+      const outcome = closingOutcome(c, why);
+      if ("notNew" in outcome) this.decideNotNew(r, p, outcome.notNew);
+      else this.decideCounted(r, "inconclusive", p, outcome.inconclusive, why);
     }
   }
 }

@@ -24,7 +24,15 @@
  * spent, or the runner failed — a suspect that head fails proportionally more often than base is `inconclusive`.
  */
 import type { VerdictPolicy } from "../model/index.js";
-import { CONFIRMATION_LOOKS, FUTILITY_EFFECT, FUTILITY_RATIO, LOOK_ALPHA_SHARES } from "./policy.js";
+import type { Counts } from "./check-counts.js";
+import {
+  CONFIRMATION_LOOKS,
+  FUTILITY_EFFECT,
+  FUTILITY_MIN_BASE_TRIALS,
+  FUTILITY_MIN_TRIALS,
+  FUTILITY_RATIO,
+  LOOK_ALPHA_SHARES,
+} from "./policy.js";
 
 /**
  * Head trials at each confirmation look (cumulative), from the first batch's head trials: `CONFIRMATION_LOOKS`
@@ -72,13 +80,42 @@ export const ODDS = Math.round(1 / FUTILITY_RATIO);
  * failing at the base rate, the base rate estimated from the base trials with half a failure and half a pass added
  * (so a base that never failed is not taken for one that cannot).
  */
-export function futilityLogRatio(c: {
-  headFailed: number;
-  headTrials: number;
-  baseFailed: number;
-  baseTrials: number;
-}): number {
+export function futilityLogRatio(c: Counts): number {
   const b = (c.baseFailed + 0.5) / (c.baseTrials + 1);
   const a = Math.min(1 - 1e-3, b + FUTILITY_EFFECT);
   return c.headFailed * Math.log(a / b) + (c.headTrials - c.headFailed) * Math.log((1 - a) / (1 - b));
+}
+
+/** What a look concludes about a suspect: new, not new (with why), or nothing yet (another look). */
+export type LookOutcome = { status: "new"; reason: string } | { notNew: string } | undefined;
+
+/** One look at a suspect's counts: new when p is within the look's threshold, not new when the trials say futile. */
+export function lookOutcome(c: Counts, p: number, threshold: number): LookOutcome {
+  if (p <= threshold) return { status: "new", reason: "new (fails more often at head)" };
+  if (c.baseTrials >= FUTILITY_MIN_BASE_TRIALS && futilityLogRatio(c) <= Math.log(FUTILITY_RATIO))
+    return {
+      notNew: `the head trials favour no rise over a rise of ${FUTILITY_EFFECT} by ${ODDS}:1 or more`,
+    };
+  if (
+    Math.min(c.headTrials, c.baseTrials) >= FUTILITY_MIN_TRIALS &&
+    c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials
+  )
+    return { notNew: `fails at base at least as often, ${FUTILITY_MIN_TRIALS}+ trials per arm` };
+  return undefined;
+}
+
+/** What ends a suspect that gets no more looks (`why`): not new, or inconclusive, with the reason. */
+export function closingOutcome(
+  c: Counts,
+  why: "no-confirmation" | "max-trials",
+): { notNew: string } | { inconclusive: string } {
+  if (c.headFailed * c.baseTrials <= c.baseFailed * c.headTrials)
+    return { notNew: "fails at base at least as often" };
+  if (why === "no-confirmation")
+    return { inconclusive: "inconclusive (too few trials to decide; no confirmation trials allowed)" };
+  if (futilityLogRatio(c) >= -Math.log(FUTILITY_RATIO))
+    return {
+      inconclusive: `inconclusive (the head trials favour a rise of ${FUTILITY_EFFECT} by ${ODDS}:1 or more, but p stayed above the threshold; confirmation budget spent)`,
+    };
+  return { notNew: "not significantly more often at head after all confirmation trials" };
 }
