@@ -139,11 +139,17 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 const pr = (head: string, base: string) => cli(["run", "--repo", head, "--base-dir", base, "--quiet"]);
+/** The honest regression (the bad body, nothing else changed): one run, read by the control and by merge's test. */
+let honestRun: ReturnType<typeof pr> | undefined;
+const honestRegression = () => {
+  honestRun ??= pr(repo({ body: BAD }), repo());
+  return honestRun;
+};
 const roots = (r: Report | undefined) => r?.blockingRoots ?? [];
 
 describe("a PR cannot talk skillgate out of its verdict", () => {
   it("control: the honest regression fails on the discriminator, located on its line", async () => {
-    const r = await pr(repo({ body: BAD }), repo());
+    const r = await honestRegression();
     expect(r.code).toBe(1);
     expect(
       roots(r.report).some((x) => x.id === "split-1000-3/D:keeps-the-cent" && x.file === CASE_FILE),
@@ -368,7 +374,7 @@ assertions:
   }, 240_000);
 
   it("merge refuses a report edited to pass with its roots and errors removed", async () => {
-    const r = await pr(repo({ body: BAD }), repo());
+    const r = await honestRegression();
     expect(r.code).toBe(1);
     const forged = structuredClone(r.report!);
     forged.verdict = "pass";
