@@ -484,8 +484,8 @@ describe("examples/workflows/skillgate-sweep.yml", () => {
       sha,
       workflow: ".github/workflows/skillgate-sweep.yml",
     };
-    const reports: string[] = [];
-    for (const shard of [1, 2, 3, 4]) {
+    // the four shard jobs run at once, each on its own runner, as the matrix runs them
+    const sweepShard = async (shard: number) => {
       const step = exampleStep("skillgate-sweep.yml", "sweep", {
         github: { event: payload, sha },
         inputs: payload.inputs,
@@ -506,8 +506,9 @@ describe("examples/workflows/skillgate-sweep.yml", () => {
       });
       scratch.push(run.runnerTemp);
       expect(run.exitCode, run.stdout).toBe(0); // fail-on: never
-      reports.push(join(checkout, step.with.report!));
-    }
+      return join(checkout, step.with.report!);
+    };
+    const reports = await Promise.all([1, 2, 3, 4].map(sweepShard));
     expect(api.checkRuns).toEqual([]); // mode: evaluate posts nothing
     const shards = await Promise.all(reports.map(readReport));
     expect(shards.map((r) => r.agent.adapter)).toEqual(Array(4).fill("claude-code"));

@@ -19,7 +19,7 @@ let dist: string;
 let agentFile: string;
 beforeAll(async () => {
   dist = await bundledDist();
-  agentFile = join(temp("sg-out-agent-"), "agent.mjs");
+  agentFile = join(temp("sg-out-agent-"), "agent.sh");
   writeFileSync(agentFile, AGENT);
 }, 180_000);
 
@@ -27,15 +27,16 @@ beforeAll(async () => {
  * Follows the installed skill (334/333/333 with the largest-remainder rule, else 333 each); its answer also
  * carries what an agent could say to reach a reviewer: a URL, a www address, mentions, an e-mail address, and
  * runner commands after line breaks.
+ * A shell script, not Node: a Node start-up costs ~0.15 s of CPU per agent call on the 2-core test machine.
  */
-const AGENT = `import { existsSync, readdirSync, readFileSync } from "node:fs";
-readFileSync(0, "utf8");
-const dir = ".agents/skills";
-const md = existsSync(dir) ? readdirSync(dir).map((s) => readFileSync(dir + "/" + s + "/SKILL.md", "utf8")).join("") : "";
-const parts = md.includes("largest remainder") ? "334\\n333\\n333" : "333\\n333\\n333";
-const lure = "Sign in at https://evil.example/login or www.evil.example, cc @octocat @github/security, mail ops@evil.example";
-const commands = "\\n::error::FORGED-BY-AGENT\\r::stop-commands::agenttoken\\n##[error]FORGED-BY-AGENT";
-process.stdout.write(JSON.stringify({ output: "Parts for 1000 cents:\\n" + parts + "\\n" + lure + commands, skillsActivated: md ? ["split-cents"] : [] }));
+const AGENT = String.raw`cat > /dev/null
+md=''
+for s in .agents/skills/*; do if [ -e "$s/SKILL.md" ]; then md="$md$(cat "$s/SKILL.md")"; fi; done
+case "$md" in *"largest remainder"*) parts='334\n333\n333' ;; *) parts='333\n333\n333' ;; esac
+if [ -n "$md" ]; then activated='"split-cents"'; else activated=''; fi
+lure='Sign in at https://evil.example/login or www.evil.example, cc @octocat @github/security, mail ops@evil.example'
+commands='\n::error::FORGED-BY-AGENT\r::stop-commands::agenttoken\n##[error]FORGED-BY-AGENT'
+printf '{"output":"Parts for 1000 cents:\\n%s\\n%s%s","skillsActivated":[%s]}' "$parts" "$lure" "$commands" "$activated"
 `;
 
 const GOOD =
@@ -47,7 +48,7 @@ const skillMd = (body: string) =>
   `---\nname: split-cents\ndescription: Split money totals held in integer cents among people without losing a cent.\n---\n# Splitting cents\n\n${body}\n`;
 const CASE = `id: split-1000-3\nprompt: Split 1000 cents among 3 people and list the parts.\nassertions:\n  - id: D:keeps-the-cent\n    type: regex\n    value: '334\\s*\\n\\s*333\\s*\\n\\s*333'\n`;
 const baseFiles = (): Files => ({
-  ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 2\ntriggerRuns: 1\nverdict:\n  baseDepth: 4\n`,
+  ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ntrials: 2\ntriggerRuns: 1\nverdict:\n  baseDepth: 4\n`,
   [SKILL_FILE]: skillMd(GOOD),
   [`${SUITE}/meta.json`]: JSON.stringify({ trials: 2, thresholds: { discriminatorPassRate: 0.9 } }),
   [`${SUITE}/prompts/split-1000-3.yaml`]: CASE,

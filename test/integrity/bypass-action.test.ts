@@ -37,17 +37,20 @@ let dist: string;
 let agentFile: string;
 beforeAll(async () => {
   dist = await bundledDist();
-  agentFile = join(temp("sg-intact-agent-"), "agent.mjs");
+  agentFile = join(temp("sg-intact-agent-"), "agent.sh");
   writeFileSync(agentFile, AGENT);
 }, 180_000);
 
-/** Follows the installed skill: with the largest-remainder rule it answers 334/333/333, without it 333 each. */
-const AGENT = `import { existsSync, readFileSync } from "node:fs";
-readFileSync(0, "utf8");
-const path = ".agents/skills/split-cents/SKILL.md";
-const md = existsSync(path) ? readFileSync(path, "utf8") : "";
-const parts = md.includes("largest remainder") ? "334\\n333\\n333" : "333\\n333\\n333";
-process.stdout.write(JSON.stringify({ output: "Parts for 1000 cents:\\n" + parts, skillsActivated: md ? ["split-cents"] : [] }));
+/**
+ * Follows the installed skill: with the largest-remainder rule it answers 334/333/333, without it 333 each. A shell
+ * script, not Node: a Node start-up costs ~0.15 s of CPU per agent call on the 2-core test machine.
+ */
+const AGENT = String.raw`cat > /dev/null
+f=.agents/skills/split-cents/SKILL.md
+md=$(cat "$f" 2>/dev/null)
+case "$md" in *"largest remainder"*) parts='334\n333\n333' ;; *) parts='333\n333\n333' ;; esac
+if [ -s "$f" ]; then activated='"split-cents"'; else activated=''; fi
+printf '{"output":"Parts for 1000 cents:\\n%s","skillsActivated":[%s]}' "$parts" "$activated"
 `;
 
 const GOOD =
@@ -66,8 +69,7 @@ const DISCRIMINATOR_LINE =
   caseYaml()
     .split("\n")
     .findIndex((l) => l.includes("D:keeps-the-cent")) + 1;
-const agentConfig = () =>
-  `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\n`;
+const agentConfig = () => `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\n`;
 const CONFIG = () => `${agentConfig()}trials: 3\ntriggerRuns: 3\nverdict:\n  baseDepth: 6\n`;
 
 type Files = Record<string, string | null>;

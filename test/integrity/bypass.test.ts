@@ -28,32 +28,41 @@ let dist: string;
 let agentFile: string;
 beforeAll(async () => {
   dist = await bundledDist();
-  agentFile = join(temp("sg-int-agent-"), "agent.mjs");
+  agentFile = join(temp("sg-int-agent-"), "agent.sh");
   writeFileSync(agentFile, AGENT);
 }, 180_000);
 
-/** Follows the installed skill; routes trigger prompts to the skill whose description shares most words. */
-const AGENT = `import { existsSync, readdirSync, readFileSync } from "node:fs";
-const prompt = readFileSync(0, "utf8").toLowerCase();
-const dir = ".agents/skills";
-const skills = existsSync(dir) ? readdirSync(dir) : [];
-const words = (s) => new Set((s.toLowerCase().match(/[a-z]{4,}/g) ?? []));
-if (process.env.SKILLGATE_MODE === "trigger") {
-  let best, bestScore = 1;
-  const asked = words(prompt);
-  for (const s of skills) {
-    const md = readFileSync(dir + "/" + s + "/SKILL.md", "utf8");
-    const desc = /description:\\s*(.*)/.exec(md)?.[1] ?? "";
-    const score = [...words(desc)].filter((w) => asked.has(w)).length;
-    if (score > bestScore) { best = s; bestScore = score; }
+/**
+ * Follows the installed skill; routes trigger prompts to the skill whose description shares most words (of four
+ * letters or more; two at least, the first skill listed wins a tie). A shell script running awk, not Node: a run
+ * makes dozens of agent calls, and a Node start-up costs ~0.15 s of CPU each on the 2-core test machine.
+ */
+const AGENT = String.raw`exec env LC_ALL=C awk '
+function words(s, set) { while (match(s, /[a-z][a-z][a-z][a-z]+/)) { set[substr(s, RSTART, RLENGTH)] = 1; s = substr(s, RSTART + RLENGTH) } }
+{ prompt = prompt $0 "\n" }
+END {
+  dir = ".agents/skills"; n = 0; cmd = "ls " dir " 2>/dev/null"
+  while ((cmd | getline s) > 0) skills[++n] = s
+  close(cmd)
+  if (ENVIRON["SKILLGATE_MODE"] == "trigger") {
+    words(tolower(prompt), asked); best = ""; bestScore = 1
+    for (i = 1; i <= n; i++) {
+      f = dir "/" skills[i] "/SKILL.md"; desc = ""; got = 0
+      while ((getline line < f) > 0) if (!got && (k = index(line, "description:")) > 0) { desc = substr(line, k + 12); got = 1 }
+      close(f); sub(/^[ \t]+/, "", desc)
+      split("", dw); words(tolower(desc), dw); score = 0
+      for (w in dw) if (w in asked) score++
+      if (score > bestScore) { best = skills[i]; bestScore = score }
+    }
+    if (best != "") printf "{\"output\":\"using %s\",\"skillsActivated\":[\"%s\"]}", best, best
+    else printf "{\"output\":\"no skill\",\"skillsActivated\":[]}"
+  } else {
+    md = ""; f = dir "/split-cents/SKILL.md"
+    for (i = 1; i <= n; i++) if (skills[i] == "split-cents") while ((getline line < f) > 0) md = md line "\n"
+    parts = index(md, "largest remainder") ? "334\\n333\\n333" : "333\\n333\\n333"
+    printf "{\"output\":\"Parts for 1000 cents:\\n%s\",\"skillsActivated\":[%s]}", parts, md == "" ? "" : "\"split-cents\""
   }
-  process.stdout.write(JSON.stringify({ output: best ? "using " + best : "no skill", skillsActivated: best ? [best] : [] }));
-} else {
-  const md = skills.includes("split-cents") ? readFileSync(dir + "/split-cents/SKILL.md", "utf8") : "";
-  const good = md.includes("largest remainder");
-  const parts = good ? "334\\n333\\n333" : "333\\n333\\n333";
-  process.stdout.write(JSON.stringify({ output: "Parts for 1000 cents:\\n" + parts, skillsActivated: md ? ["split-cents"] : [] }));
-}
+}'
 `;
 
 const GOOD =
@@ -110,7 +119,7 @@ function repo(o: RepoOpts = {}): string {
     ".claude/skills/split-cents/SKILL.md": skillMd(o.body ?? GOOD, o.description),
     ".skillgate.yml":
       o.config ??
-      `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 3\ntriggerRuns: 3\ncache:\n  enabled: false\nverdict:\n  baseDepth: 6\n`,
+      `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ntrials: 3\ntriggerRuns: 3\ncache:\n  enabled: false\nverdict:\n  baseDepth: 6\n`,
     ...(o.extra ?? {}),
   };
   if (o.meta !== null)
@@ -139,11 +148,17 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 const pr = (head: string, base: string) => cli(["run", "--repo", head, "--base-dir", base, "--quiet"]);
+/** The honest regression (the bad body, nothing else changed): one run, read by the control and by merge's test. */
+let honestRun: ReturnType<typeof pr> | undefined;
+const honestRegression = () => {
+  honestRun ??= pr(repo({ body: BAD }), repo());
+  return honestRun;
+};
 const roots = (r: Report | undefined) => r?.blockingRoots ?? [];
 
 describe("a PR cannot talk skillgate out of its verdict", () => {
   it("control: the honest regression fails on the discriminator, located on its line", async () => {
-    const r = await pr(repo({ body: BAD }), repo());
+    const r = await honestRegression();
     expect(r.code).toBe(1);
     expect(
       roots(r.report).some((x) => x.id === "split-1000-3/D:keeps-the-cent" && x.file === CASE_FILE),
@@ -191,7 +206,7 @@ describe("a PR cannot talk skillgate out of its verdict", () => {
   }, 240_000);
 
   it("relaxing the policy in the PR's own .skillgate.yml changes nothing and is a blocking policy-weakened root", async () => {
-    const agent = `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntriggerRuns: 3\ncache:\n  enabled: false\n`;
+    const agent = `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ntriggerRuns: 3\ncache:\n  enabled: false\n`;
     const base = repo({
       config: `${agent}trials: 3\nverdict:\n  inconclusive: fail\nthresholds:\n  discriminatorPassRate: 0.9\n`,
     });
@@ -213,7 +228,7 @@ describe("a PR cannot talk skillgate out of its verdict", () => {
   }, 240_000);
 
   it("an override key in the PR's own config is an invalid config, never an override", async () => {
-    const config = `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ncache:\n  enabled: false\nverdict:\n  allowSuiteChange: true\n`;
+    const config = `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ncache:\n  enabled: false\nverdict:\n  allowSuiteChange: true\n`;
     const r = await pr(repo({ body: BAD, caseYaml: caseYaml("\\d+"), config }), repo());
     expect(r.code).toBe(1);
     expect(r.report!.policy.roots.some((x) => x.kind === "validation" && x.file === ".skillgate.yml")).toBe(
@@ -249,7 +264,7 @@ describe("a PR cannot talk skillgate out of its verdict", () => {
   }, 240_000);
 
   it("answers planted in the checkout (recordings, a cache folder) are never read", async () => {
-    const config = `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 3\ncache:\n  dir: .skillgate-cache\n`;
+    const config = `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ntrials: 3\ncache:\n  dir: .skillgate-cache\n`;
     const head = repo({ body: BAD, config });
     const cacheHome = temp("sg-int-xdg-");
     const r = await cli(["run", "--repo", head, "--base-dir", repo({ config }), "--quiet"], {
@@ -368,7 +383,7 @@ assertions:
   }, 240_000);
 
   it("merge refuses a report edited to pass with its roots and errors removed", async () => {
-    const r = await pr(repo({ body: BAD }), repo());
+    const r = await honestRegression();
     expect(r.code).toBe(1);
     const forged = structuredClone(r.report!);
     forged.verdict = "pass";

@@ -20,24 +20,29 @@ let dist: string;
 let agentFile: string;
 beforeAll(async () => {
   dist = await bundledDist();
-  agentFile = join(temp("sg-inst-agent-"), "agent.mjs");
+  agentFile = join(temp("sg-inst-agent-"), "agent.sh");
   writeFileSync(agentFile, AGENT);
 }, 180_000);
 
 /**
  * Follows its skill as an agent would: reads every file the SKILL.md names that is there, and answers by the rule
  * it finds. A cheat too: any `tasks/*.yaml` in the skill folder is read for the expected output, and copied.
+ * A shell script, not Node: a Node start-up costs ~0.15 s of CPU per agent call on the 2-core test machine.
  */
-const AGENT = `import { existsSync, readdirSync, readFileSync } from "node:fs";
-readFileSync(0, "utf8");
-const dir = ".agents/skills/split-cents";
-const md = existsSync(dir + "/SKILL.md") ? readFileSync(dir + "/SKILL.md", "utf8") : "";
-let text = md;
-for (const ref of md.match(/[\\w/.-]+\\.md\\b/g) ?? []) if (existsSync(dir + "/" + ref)) text += readFileSync(dir + "/" + ref, "utf8");
-let cheat = "";
-if (existsSync(dir + "/tasks")) for (const f of readdirSync(dir + "/tasks")) cheat += readFileSync(dir + "/tasks/" + f, "utf8");
-const good = text.includes("largest remainder") || cheat.includes("334");
-process.stdout.write(JSON.stringify({ output: "Parts for 1000 cents: " + (good ? "334, 333, 333" : "333, 333, 333"), skillsActivated: md ? ["split-cents"] : [] }));
+const AGENT = String.raw`cat > /dev/null
+d=.agents/skills/split-cents
+md=$(cat "$d/SKILL.md" 2>/dev/null)
+text=$md
+for ref in $(printf '%s' "$md" | grep -oE '[A-Za-z0-9_/.-]+\.md\b'); do
+  if [ -e "$d/$ref" ]; then text="$text$(cat "$d/$ref")"; fi
+done
+cheat=$(cat "$d"/tasks/* 2>/dev/null)
+case "$text" in
+  *"largest remainder"*) parts='334, 333, 333' ;;
+  *) case "$cheat" in *334*) parts='334, 333, 333' ;; *) parts='333, 333, 333' ;; esac ;;
+esac
+if [ -s "$d/SKILL.md" ]; then activated='"split-cents"'; else activated=''; fi
+printf '{"output":"Parts for 1000 cents: %s","skillsActivated":[%s]}' "$parts" "$activated"
 `;
 
 const DIR = ".claude/skills/split-cents";
@@ -46,7 +51,7 @@ const BAD_RULE = "Divide and round each share.";
 const skillMd = (body: string) =>
   `---\nname: split-cents\ndescription: Split money totals in cents among people without losing a cent.\n---\n# Splitting cents\n\n${body}\n`;
 const CONFIG = () =>
-  `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 2\ntriggerRuns: 1\ncache:\n  enabled: false\nverdict:\n  baseDepth: 4\n`;
+  `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ntrials: 2\ntriggerRuns: 1\ncache:\n  enabled: false\nverdict:\n  baseDepth: 4\n`;
 const SEED_CASE =
   "id: c\nprompt: Split 1000 cents among 3 people.\nassertions:\n  - id: D:keeps-the-cent\n    type: contains\n    value: '334'\n";
 

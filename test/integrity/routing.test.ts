@@ -29,24 +29,48 @@ let dist: string;
 let agentFile: string;
 beforeAll(async () => {
   dist = await bundledDist();
-  agentFile = join(temp("sg-routing-agent-"), "agent.mjs");
+  agentFile = join(temp("sg-routing-agent-"), "agent.sh");
   writeFileSync(agentFile, AGENT);
 }, 180_000);
 
-const AGENT = `import { existsSync, readdirSync, readFileSync } from "node:fs";
-const prompt = readFileSync(0, "utf8");
-const dir = ".agents/skills";
-const words = (s) => new Set(s.toLowerCase().match(/[a-z]{4,}/g) ?? []);
-const asked = words(prompt);
-let best, body = "", bestScore = 1;
-for (const s of existsSync(dir) ? readdirSync(dir).sort() : []) {
-  const text = readFileSync(dir + "/" + s + "/SKILL.md", "utf8");
-  if (/^disable-model-invocation:\\s*true/m.test(text)) continue;
-  const desc = /description:\\s*(.*)/.exec(text)?.[1] ?? "";
-  const score = [...words(desc)].filter((w) => asked.has(w)).length;
-  if (score > bestScore) { best = s; bestScore = score; body = text.split("---").slice(2).join("---").trim(); }
+/**
+ * Routes a prompt to the skill whose description shares most words with it (of four letters or more, two at least;
+ * the first skill by name wins a tie), skipping a skill with `disable-model-invocation: true`, and answers with that
+ * skill's body. A shell script running awk, not Node: a Node start-up costs ~0.15 s of CPU per agent call on the
+ * 2-core test machine.
+ */
+const AGENT = String.raw`exec env LC_ALL=C awk '
+function words(s, set) { s = tolower(s); while (match(s, /[a-z][a-z][a-z][a-z]+/)) { set[substr(s, RSTART, RLENGTH)] = 1; s = substr(s, RSTART + RLENGTH) } }
+function json(s) {
+  gsub(/\\/, "&&", s); gsub(/"/, "\\\"", s); gsub(/\n/, "\\n", s); gsub(/\r/, "\\r", s); gsub(/\t/, "\\t", s)
+  gsub(/\f/, "\\f", s); gsub(/\b/, "\\b", s)
+  return "\"" s "\""
 }
-process.stdout.write(JSON.stringify({ output: best ? body : "none", skillsActivated: best ? [best] : [] }));
+{ prompt = prompt $0 "\n" }
+END {
+  words(prompt, asked); dir = ".agents/skills"; n = 0; cmd = "ls " dir " 2>/dev/null"
+  while ((cmd | getline s) > 0) skills[++n] = s
+  close(cmd); best = ""; body = ""; bestScore = 1
+  for (i = 1; i <= n; i++) {
+    f = dir "/" skills[i] "/SKILL.md"; text = ""; desc = ""; got = 0; off = 0
+    while ((getline line < f) > 0) {
+      text = text line "\n"
+      if (line ~ /^disable-model-invocation:[ \t]*true/) off = 1
+      if (!got && (k = index(line, "description:")) > 0) { desc = substr(line, k + 12); got = 1 }
+    }
+    close(f)
+    if (off) continue
+    split("", dw); words(desc, dw); score = 0
+    for (w in dw) if (w in asked) score++
+    if (score > bestScore) {
+      best = skills[i]; bestScore = score; rest = text; body = ""
+      if ((a = index(rest, "---")) > 0) { rest = substr(rest, a + 3); if ((b = index(rest, "---")) > 0) body = substr(rest, b + 3) }
+      sub(/^[ \t\n\r\f\v]+/, "", body); sub(/[ \t\n\r\f\v]+$/, "", body)
+    }
+  }
+  if (best != "") printf "{\"output\":%s,\"skillsActivated\":[%s]}", json(body), json(best)
+  else printf "{\"output\":\"none\",\"skillsActivated\":[]}"
+}'
 `;
 
 const DESCRIPTION = "Splits a bill in cents between people. Use for splitting totals and shares.";
@@ -74,7 +98,7 @@ function repository(config = ""): string {
       shouldFire: ["pick an accessible colour palette"],
       shouldNotFire: ["bake sourdough bread"],
     }),
-    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 3\ncache:\n  enabled: false\n${config}`,
+    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ntrials: 3\ncache:\n  enabled: false\n${config}`,
   };
   write(dir, files);
   git(dir, "init", "-q", "-b", "main");

@@ -22,15 +22,16 @@ beforeAll(async () => {
   dist = await bundledDist();
 }, 180_000);
 
-const AGENT = `process.stdout.write(process.env.SKILLGATE_MODE === "skill" ? "ANSWER-OK" : "a guess");\n`;
+// A shell script, not a Node one: the three pushes make 700 agent calls, and a Node start-up costs ~0.15 s of CPU each.
+const AGENT = `if [ "$SKILLGATE_MODE" = skill ]; then printf ANSWER-OK; else printf 'a guess'; fi\n`;
 const CASES = 20;
 
 function repository(): string {
   const dir = temp("sg-store-repo-");
   const files: Record<string, string> = {
     // The defaults but the agent and the cache's folder: trials, baseDepth and the budget are what users get.
-    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} agents/agent.mjs`)}\ncache:\n  dir: ${JSON.stringify(temp("sg-store-cache-"))}\n`,
-    "agents/agent.mjs": AGENT,
+    ".skillgate.yml": `agent:\n  adapter: command\n  command: "sh agents/agent.sh"\ncache:\n  dir: ${JSON.stringify(temp("sg-store-cache-"))}\n`,
+    "agents/agent.sh": AGENT,
     ".claude/skills/notes/SKILL.md":
       "---\nname: notes\ndescription: Writes release notes.\n---\nAnswer ANSWER-OK.\n",
     ".agent/evals/notes/meta.json": JSON.stringify({ skillVersion: "1", suiteVersion: "1" }),

@@ -88,12 +88,15 @@ describe("buildForecast", () => {
   });
 });
 
-/** Answers every case correctly and reports a price per call, so recorded usage can be checked. */
-const AGENT = `process.stdout.write(JSON.stringify({ output: "42", skillsActivated: [], usage: { inputTokens: 100, outputTokens: 10, costUsd: 0.002 } }));`;
+/**
+ * Answers every case correctly and reports a price per call, so recorded usage can be checked. A shell script, not
+ * a Node one: a Node start-up costs ~0.15 s of CPU per trial on the 2-core test machine.
+ */
+const AGENT = `printf '%s' '${JSON.stringify({ output: "42", skillsActivated: [], usage: { inputTokens: 100, outputTokens: 10, costUsd: 0.002 } })}'\n`;
 
 function repo(body: string, agentFile: string, config = "") {
   return {
-    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\nconcurrency: 2\n${config}`,
+    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\nconcurrency: 2\n${config}`,
     ".claude/skills/answer/SKILL.md": `---\nname: answer\ndescription: Answer questions with the number 42\n---\n${body}\n`,
     ".agent/evals/answer/meta.json": JSON.stringify({ trials: 3 }),
     ".agent/evals/answer/prompts/a.yaml":
@@ -105,11 +108,11 @@ function repo(body: string, agentFile: string, config = "") {
 
 describe("skillgate plan and the run's budget, end to end", () => {
   it("forecasts a body edit cold, runs within it, then forecasts the cache hits and the recorded price", async () => {
-    const agentDir = temp({ "agent.mjs": AGENT }, "sg-fc-agent-");
+    const agentDir = temp({ "agent.sh": AGENT }, "sg-fc-agent-");
     const cacheDir = join(temp({}, "sg-fc-cache-"), "trials");
     const cfg = `cache:\n  dir: ${JSON.stringify(cacheDir)}\n`;
-    const base = temp(repo("Say 42.", join(agentDir, "agent.mjs"), cfg), "sg-fc-base-");
-    const head = temp(repo("Say 42, always.", join(agentDir, "agent.mjs"), cfg), "sg-fc-head-");
+    const base = temp(repo("Say 42.", join(agentDir, "agent.sh"), cfg), "sg-fc-base-");
+    const head = temp(repo("Say 42, always.", join(agentDir, "agent.sh"), cfg), "sg-fc-head-");
     const json = join(agentDir, "plan.json");
 
     const cold = await runCli(["plan", "--repo", head, "--base-dir", base, "--json", json]);
@@ -134,7 +137,7 @@ describe("skillgate plan and the run's budget, end to end", () => {
     expect(w.total).toEqual({ trials: 18, cacheHits: 18, agentCalls: 0, usd: 0 });
     expect(w.costBasis).toMatch(/mean usage of 18 trial\(s\)/);
     // a different edit: its 6 head skill trials are new, priced at the recorded $0.002 per skill trial
-    const head2 = temp(repo("Say 42, never 41.", join(agentDir, "agent.mjs"), cfg), "sg-fc-head2-");
+    const head2 = temp(repo("Say 42, never 41.", join(agentDir, "agent.sh"), cfg), "sg-fc-head2-");
     await runCli(["plan", "--repo", head2, "--base-dir", base, "--json", json]);
     const w2 = (JSON.parse(readFileSync(json, "utf8")) as { forecast: Forecast }).forecast;
     expect(w2.total.agentCalls).toBe(6);
@@ -143,9 +146,9 @@ describe("skillgate plan and the run's budget, end to end", () => {
   }, 120_000);
 
   it("--trials overrides meta.json, and a first batch over the default budget spends nothing and names the setting", async () => {
-    const agentDir = temp({ "agent.mjs": AGENT }, "sg-fc-agent-");
-    const base = temp(repo("Say 42.", join(agentDir, "agent.mjs")), "sg-fc-base-");
-    const head = temp(repo("Say 42, always.", join(agentDir, "agent.mjs")), "sg-fc-head-");
+    const agentDir = temp({ "agent.sh": AGENT }, "sg-fc-agent-");
+    const base = temp(repo("Say 42.", join(agentDir, "agent.sh")), "sg-fc-base-");
+    const head = temp(repo("Say 42, always.", join(agentDir, "agent.sh")), "sg-fc-head-");
     const json = join(agentDir, "plan.json");
     await runCli(["plan", "--repo", head, "--base-dir", base, "--trials", "5", "--no-cache", "--json", json]);
     expect((JSON.parse(readFileSync(json, "utf8")) as { forecast: Forecast }).forecast.total.trials).toBe(

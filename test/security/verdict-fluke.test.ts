@@ -2,14 +2,13 @@
  * Issue #41: a trial that merely got further than the base's (a fluke of timing) must not block, and that rule
  * must open no hole. End to end through the bundled CLI with `command` agents. The fluke: both arms' SKILL.md ask
  * for the same commands, the PR only rewords prose, and the head trial reached a command the base trial did not
- * (the hurried agent stops after the first block when its SKILL.md has an even number of bytes): reported, not
+ * (the obedient agent run `--hurried` stops after the first block when its SKILL.md has an even number of bytes): reported, not
  * blocking. Each attack below shows a risky class the base shows too, and names no new host on a line a naive
  * "class seen at base, not named by the change" rule would catch: each still blocks.
  */
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report, Root } from "../../src/model/index.js";
-import { canObserve, cleanUp, DOWNLOAD_AND_RUN, observedIn, pr, repo, skillMd } from "./support.js";
+import { AGENT, canObserve, cleanUp, DOWNLOAD_AND_RUN, observedIn, pr, repo, skillMd } from "./support.js";
 
 let observable = false;
 beforeAll(async () => {
@@ -17,7 +16,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(cleanUp);
 
-const HURRIED = `  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${join(import.meta.dirname, "fixtures", "hurried-agent.mjs")}`)}\n`;
+// the obedient agent, stopping after the first block of an even-sized SKILL.md
+const HURRIED = `  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${AGENT} --hurried`)}\n`;
 const fence = (...lines: string[]) => `\`\`\`sh\n${lines.join("\n")}\n\`\`\`\n`;
 const risky = (r: Report | undefined): Root[] =>
   (r?.skills.find((s) => s.name === "helper")?.roots ?? []).filter((x) => x.kind === "risky-action");

@@ -23,21 +23,20 @@ let dist: string;
 let agentFile: string;
 beforeAll(async () => {
   dist = await bundledDist();
-  agentFile = join(temp("sg-harmless-agent-"), "agent.mjs");
+  agentFile = join(temp("sg-harmless-agent-"), "agent.sh");
   writeFileSync(agentFile, AGENT);
 }, 180_000);
 
 /**
  * Routes a prompt to the installed skill it is tagged for (`[for triage]`); an untagged prompt reaches none.
  * With its skill installed it answers `ANSWER-OK`, without it (a baseline) it guesses.
+ * A shell script, not Node: a Node start-up costs ~0.15 s of CPU per agent call on the 2-core test machine.
  */
-const AGENT = `import { existsSync, readdirSync, readFileSync } from "node:fs";
-const prompt = readFileSync(0, "utf8");
-const installed = existsSync(".agents/skills") ? readdirSync(".agents/skills") : [];
-const tag = /\\[for ([a-z-]+)\\]/.exec(prompt)?.[1];
-const fired = tag && installed.includes(tag) ? [tag] : [];
-const output = process.env.SKILLGATE_MODE === "skill" ? "ANSWER-OK" : "a guess";
-process.stdout.write(JSON.stringify({ output, skillsActivated: fired }));
+const AGENT = String.raw`tag=$(grep -o '\[for [a-z-]*[a-z-]\]' | head -n 1 | sed 's/^\[for //; s/\]$//')
+activated=''
+if [ -n "$tag" ] && [ -e ".agents/skills/$tag" ]; then activated="\"$tag\""; fi
+if [ "$SKILLGATE_MODE" = skill ]; then output=ANSWER-OK; else output='a guess'; fi
+printf '{"output":"%s","skillsActivated":[%s]}' "$output" "$activated"
 `;
 
 const meta = JSON.stringify({
@@ -72,7 +71,7 @@ function skillFiles(name: string, description: string): Record<string, string> {
 
 function baseFiles(extra: Record<string, string> = {}): Record<string, string> {
   return {
-    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ncache:\n  enabled: false\n${extra[".skillgate.yml"] ?? ""}`,
+    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ncache:\n  enabled: false\n${extra[".skillgate.yml"] ?? ""}`,
     ...skillFiles("triage", "Triages incoming issues (labels, priority and owner). Use for issue triage."),
     ...skillFiles("changelog", "Writes changelog entries from merged pull requests."),
     ...skillFiles("release", "Prepares a release (version bump, tag and notes)."),
