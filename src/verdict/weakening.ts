@@ -11,7 +11,14 @@ import {
 } from "../model/index.js";
 import { rankMinimum, sameJson } from "../util/change-rank.js";
 import { inSuite, type Trees } from "./dependencies.js";
-import { type Add, compareCase, compareInputs, compareOracle, compareTriggers } from "./weakening-parts.js";
+import {
+  type Add,
+  compareCase,
+  compareInputs,
+  compareOracle,
+  compareTriggers,
+  type SkillFiles,
+} from "./weakening-parts.js";
 
 export type { Trees } from "./dependencies.js";
 
@@ -92,7 +99,13 @@ interface SuiteDiff {
   trees: Trees | undefined;
   add: Add;
   deletedAt: (baseLoc: SourceLocation, headCase?: Case) => { loc: SourceLocation; where: string };
+  /** Each arm's installed skill files, when both skills are known. */
+  skillFiles?: SkillFiles;
 }
+
+/** The files of a skill folder installed for the agent, repository-relative. */
+const installed = (s: Skill): Set<string> =>
+  new Set(s.folder.files.map((f) => (s.dir === "." ? f : `${s.dir}/${f}`)));
 
 const at = (l: SourceLocation) => `(${l.file}:${l.line} at base)`;
 
@@ -120,6 +133,9 @@ export function diffSuites(
     trees,
     add: adder(findings, head.skill || base.skill),
     deletedAt: deletedAt(new Set(head.sourceFiles), fallback),
+    ...(baseSkill && headSkill && trees
+      ? { skillFiles: { base: installed(baseSkill), head: installed(headSkill) } }
+      : {}),
   };
   compareCases(d);
   compareMeta(d);
@@ -183,7 +199,7 @@ function compareCases(d: SuiteDiff): void {
       );
       continue;
     }
-    compareCase(bc, hc, d.add, d.trees, { base: d.base.meta, head: d.head.meta });
+    compareCase(bc, hc, d.add, d.trees, { base: d.base.meta, head: d.head.meta }, d.skillFiles);
     compareCaseAssertions(d, bc, hc);
   }
   for (const hc of d.head.cases)
