@@ -5,7 +5,7 @@
  */
 import { promptTemplate } from "../detect/foreign-vars.js";
 import { comparatorOf, short } from "../grade/assertions/compare.js";
-import type { Case, SourceLocation, Suite, SuiteMeta, TriggerQuery } from "../model/index.js";
+import type { Case, Skill, SourceLocation, Suite, SuiteMeta, TriggerQuery } from "../model/index.js";
 import { sameJson } from "../util/change-rank.js";
 import {
   checkInputs,
@@ -83,6 +83,12 @@ export function compareCase(
 
 /** Each arm's files installed for the agent as the skill's own (repository-relative; `withheld.ts`). */
 export type SkillFiles = { base: ReadonlySet<string>; head: ReadonlySet<string> };
+
+/** The files of each arm's skill folder installed for the agent, when both skills are known. */
+export function skillFilesOf(base: Skill | undefined, head: Skill | undefined): SkillFiles | undefined {
+  const installed = (s: Skill) => new Set(s.folder.files.map((f) => (s.dir === "." ? f : `${s.dir}/${f}`)));
+  return base && head ? { base: installed(base), head: installed(head) } : undefined;
+}
 
 /** Whether `rel` (a file, or a folder and every file under it) is installed as the skill's own in that arm. */
 function skillOwns(view: TreeView, files: ReadonlySet<string>, rel: string): boolean {

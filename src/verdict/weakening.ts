@@ -18,6 +18,7 @@ import {
   compareOracle,
   compareTriggers,
   type SkillFiles,
+  skillFilesOf,
 } from "./weakening-parts.js";
 
 export type { Trees } from "./dependencies.js";
@@ -99,13 +100,9 @@ interface SuiteDiff {
   trees: Trees | undefined;
   add: Add;
   deletedAt: (baseLoc: SourceLocation, headCase?: Case) => { loc: SourceLocation; where: string };
-  /** Each arm's installed skill files, when both skills are known. */
-  skillFiles?: SkillFiles;
+  /** Each arm's installed skill files, when both skills and both checkouts are known. */
+  skillFiles: SkillFiles | undefined;
 }
-
-/** The files of a skill folder installed for the agent, repository-relative. */
-const installed = (s: Skill): Set<string> =>
-  new Set(s.folder.files.map((f) => (s.dir === "." ? f : `${s.dir}/${f}`)));
 
 const at = (l: SourceLocation) => `(${l.file}:${l.line} at base)`;
 
@@ -133,9 +130,7 @@ export function diffSuites(
     trees,
     add: adder(findings, head.skill || base.skill),
     deletedAt: deletedAt(new Set(head.sourceFiles), fallback),
-    ...(baseSkill && headSkill && trees
-      ? { skillFiles: { base: installed(baseSkill), head: installed(headSkill) } }
-      : {}),
+    skillFiles: trees && skillFilesOf(baseSkill, headSkill),
   };
   compareCases(d);
   compareMeta(d);
