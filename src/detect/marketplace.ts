@@ -135,19 +135,22 @@ function readEntry(entry: unknown, at: PathSegment[], ctx: EntryContext): Listed
 
 /**
  * A Codex entry's local source as a `./` path (Codex's `resolve_local_plugin_source_path`): a string or a `local`
- * object's `path`, starting with `./`, with no `.` or `..` step; REFUSED (with a warning) when Codex refuses it.
+ * object's `path`, `.`/`./` (the marketplace root) or starting with `./`, with no `.` or `..` step; REFUSED (with a
+ * warning) when Codex refuses it.
  * Any other object (a git `url`, a `git-subdir`) is returned as it is: fetched from elsewhere.
  */
 function codexLocalSource(source: unknown, at: PathSegment[], what: string, ctx: EntryContext): unknown {
   const local = source as { source?: unknown; path?: unknown } | null;
   const path = typeof source === "string" ? source : local?.source === "local" ? local.path : undefined;
   if (path === undefined) return source;
+  // The marketplace root itself: accepted since Codex 0.142 (openai/codex#28771).
+  if (path === "." || path === "./") return ".";
   const rest = typeof path === "string" && path.startsWith("./") ? path.slice(2).replace(/\/+$/, "") : "";
   if (rest === "" || rest.split("/").some((step) => step === "." || step === ".." || step === "")) {
     ctx.warn(
       at,
       "marketplace/source-invalid",
-      `${what}: local source ${JSON.stringify(path)} is refused by Codex (a path under the marketplace root starting with ./, without . or .. steps)`,
+      `${what}: local source ${JSON.stringify(path)} is refused by Codex (./, or a path under the marketplace root starting with ./, without . or .. steps)`,
     );
     return REFUSED;
   }

@@ -84,6 +84,20 @@ describe("Codex plugins", () => {
     expect(at("marketplace/source-invalid")).toEqual(["warning .agents/plugins/marketplace.json:8"]);
   });
 
+  it("marketplace: `./` lists the plugin at the marketplace root, as Codex does since 0.142", async () => {
+    const marketplace = {
+      name: "shop",
+      plugins: [{ name: "shop-suite", source: { source: "local", path: "./" } }],
+    };
+    const v = await validate({
+      ".agents/plugins/marketplace.json": `${JSON.stringify(marketplace, null, 2)}\n`,
+      ".codex-plugin/plugin.json": '{ "name": "shop-suite" }\n',
+      "skills/gift-wrap/SKILL.md": skillMd("gift-wrap"),
+    });
+    expect(v.diagnostics.filter((d) => d.code.startsWith("marketplace/"))).toEqual([]);
+    expect(named(v)).toContain("shop-suite:gift-wrap skills/gift-wrap/SKILL.md");
+  });
+
   it("marketplace: a listed folder that is not there is a warning at its entry", async () => {
     const marketplace = {
       name: "storefront",
