@@ -11,7 +11,7 @@ import type { Skill } from "../model/index.js";
 import { namedSkill } from "./base-reuse.js";
 import { agentNameOf } from "./copies.js";
 import type { Discovery } from "./discover.js";
-import { isMarketplace, NAMED_SUITE_FILES, PLUGIN_MANIFEST, SKILL_FILE_NAMES } from "./repo-files.js";
+import { isMarketplace, isPluginManifest, NAMED_SUITE_FILES, SKILL_FILE_NAMES } from "./repo-files.js";
 import { parseSourceFile } from "./source-file.js";
 import { suiteFileSkillName } from "./suite-roots.js";
 import { localName, seedSuiteDir, touchedBy } from "./touched.js";
@@ -36,9 +36,7 @@ export function baseNeeds(
   if (changedFiles.length > MAX_SPARSE_CHANGED_FILES)
     return { full: `${changedFiles.length} changed files (more than ${MAX_SPARSE_CHANGED_FILES})` };
   // Discovery reads the base in full then (a renamed plugin moves every skill of it): see `reusable`.
-  const manifest = changedFiles.find(
-    (f) => f === PLUGIN_MANIFEST || f.endsWith(`/${PLUGIN_MANIFEST}`) || isMarketplace(f),
-  );
+  const manifest = changedFiles.find((f) => isPluginManifest(f) || isMarketplace(f));
   if (manifest) return { full: `the PR changes ${manifest}` };
   if (changedFiles.some((f) => /(?:^|\/)evals\/[^/]+\/(?:case\.ya?ml|prompt\.md|graders\/)/.test(f)))
     return { full: "the PR changes a plugin's eval cases" };

@@ -5,8 +5,8 @@ import { readRegularFile } from "../util/read-file.js";
 import type { ReuseUnchanged } from "./discover.js";
 import {
   isMarketplace,
+  isPluginManifest,
   NAMED_SUITE_FILES,
-  PLUGIN_MANIFEST,
   type RepositoryFiles,
   SKILL_FILE_NAMES,
   skippedSkillPath,
@@ -34,10 +34,7 @@ export function filesAtBase(reuse: ReuseUnchanged): RepositoryFiles {
       (f) => (SKILL_FILE_NAMES as readonly string[]).includes(posix.basename(f)) && !skippedSkillPath(f),
     ),
     namedSuiteFiles: with_(head.namedSuiteFiles, (f) => NAMED_SUITE_FILES.has(posix.basename(f))),
-    pluginManifests: with_(
-      head.pluginManifests,
-      (f) => f === PLUGIN_MANIFEST || f.endsWith(`/${PLUGIN_MANIFEST}`),
-    ),
+    pluginManifests: with_(head.pluginManifests, isPluginManifest),
     marketplaces: with_(head.marketplaces ?? [], isMarketplace),
   };
 }
@@ -47,12 +44,7 @@ const PLUGIN_EVAL_FILE = /(?:^|\/)evals\/[^/]+\/(?:case\.ya?ml|prompt\.md|grader
 
 export function reusable(reuse: ReuseUnchanged, baseDir: string) {
   // A plugin renamed or added moves every skill of it into another namespace: read the base in full.
-  if (
-    reuse.changedFiles.some(
-      (f) => f === PLUGIN_MANIFEST || f.endsWith(`/${PLUGIN_MANIFEST}`) || isMarketplace(f),
-    )
-  )
-    return undefined;
+  if (reuse.changedFiles.some((f) => isPluginManifest(f) || isMarketplace(f))) return undefined;
   // A plugin's eval case added or removed changes its skill's suite from outside the skill's folder.
   if (reuse.changedFiles.some((f) => PLUGIN_EVAL_FILE.test(f))) return undefined;
   // So may a trigger set at the repository's top or in its harness folders (`tests/trigger-evals/<skill>.json`).

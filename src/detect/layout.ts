@@ -1,9 +1,14 @@
 import { posix } from "node:path";
 import type { SkillLayout } from "../model/index.js";
 import type { ListedPlugin } from "./marketplace.js";
-import { PLUGIN_MANIFEST } from "./repo-files.js";
+import { CODEX_PLUGIN_MANIFEST, pluginDirOf } from "./repo-files.js";
 
-/** A Claude Code plugin: its folder and the namespace its skills are named in (`<plugin>:<skill>`). */
+const isCodexManifest = (m: string) => m.endsWith(CODEX_PLUGIN_MANIFEST);
+
+/**
+ * A Claude Code or Codex plugin: its folder and the namespace its skills are named in (`<plugin>:<skill>`, in both
+ * clients: Codex names a skill by the nearest plugin manifest above it).
+ */
 export interface PluginRoot {
   dir: string;
   name: string;
@@ -27,7 +32,8 @@ const PLUGIN_NAME = /^[a-z0-9][a-z0-9._-]*$/i;
 
 /**
  * The plugins of a repository: every plugin a `marketplace.json` lists from this checkout (see `readMarketplace`),
- * every other folder holding `.claude-plugin/plugin.json` (named by its `name`, else by the folder), and every
+ * every other folder holding `.claude-plugin/plugin.json` or `.codex-plugin/plugin.json` (named by its `name`, else
+ * by the folder), and every
  * `plugins/<plugin>/` folder with skills in `skills/` (a marketplace's layout). A listed plugin is named and
  * given skill paths as Claude Code does: with `strict` (the default) its plugin.json's `name` and `skills` count
  * and the entry's `skills` add to them; with `strict: false` the entry is the whole definition. Several plugins
@@ -42,8 +48,11 @@ export function findPlugins(
   const plugins: PluginRoot[] = [];
   const under = (dir: string, p: string) => (dir === "." ? p : `${dir}/${p}`);
   const manifestOf = new Map<string, PluginManifest>();
+  // A folder with both manifests: Claude Code reads `.claude-plugin/`, Codex `.codex-plugin/` first; the Claude
+  // one names the plugin here (the default target), as it did before Codex manifests were read.
   for (const m of manifests)
-    manifestOf.set(m === PLUGIN_MANIFEST ? "." : m.slice(0, -(PLUGIN_MANIFEST.length + 1)), readManifest(m));
+    if (!manifestOf.has(pluginDirOf(m)) || !isCodexManifest(m))
+      manifestOf.set(pluginDirOf(m), readManifest(m));
   const declared = (dir: string, manifest: PluginManifest | undefined) =>
     (manifest?.skills ?? [])
       .map((p) => posix.normalize(p.replace(/^\$\{CLAUDE_PLUGIN_ROOT\}\/?/, "")).replace(/\/+$/, ""))
@@ -53,7 +62,7 @@ export function findPlugins(
     manifest?.name && PLUGIN_NAME.test(manifest.name) ? manifest.name : fallback;
   for (const entry of listed) {
     const manifest = entry.strict ? manifestOf.get(entry.dir) : undefined;
-    const fallback = PLUGIN_NAME.test(entry.name) ? entry.name : posix.basename(entry.dir);
+    const fallback = !entry.codex && PLUGIN_NAME.test(entry.name) ? entry.name : posix.basename(entry.dir);
     const paths = [under(entry.dir, "skills"), ...declared(entry.dir, manifest), ...(entry.skills ?? [])];
     plugins.push({ dir: entry.dir, name: named(manifest, fallback), skillPaths: [...new Set(paths)] });
   }

@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import type { Diagnostic, SourceLocation } from "../model/index.js";
+import { CODEX_MARKETPLACE } from "./repo-files.js";
 import { type PathSegment, parseSourceFile } from "./source-file.js";
 
 /** A plugin that a marketplace lists from this checkout (a relative `source`). */
@@ -12,6 +13,8 @@ export interface ListedPlugin {
   strict: boolean;
   /** The entry's `skills` paths, repository-relative, when it has that key. */
   skills?: string[];
+  /** Listed by a Codex marketplace: the plugin is named by its plugin.json, else by its folder. */
+  codex?: true;
 }
 
 export interface Marketplace {
@@ -19,9 +22,11 @@ export interface Marketplace {
   diagnostics: Diagnostic[];
 }
 
-/** Outside the checkout: skillgate cannot read what Claude Code would fetch. */
-const REMOTE =
-  "not in this checkout: Claude Code fetches it when the plugin is installed, so its skills are not gated here";
+/** Outside the checkout: skillgate cannot read what the client would fetch. */
+const remote = (client: string) =>
+  `not in this checkout: ${client} fetches it when the plugin is installed, so its skills are not gated here`;
+/** A Codex entry whose local source Codex refuses (already warned about). */
+const REFUSED = Symbol("refused");
 
 /**
  * The plugins a `.claude-plugin/marketplace.json` lists, as Claude Code resolves them: a `source` starting with
@@ -55,17 +60,30 @@ export function readMarketplace(file: string, text: string, isDir: (rel: string)
     warn([], "marketplace/invalid", "marketplace.json has no `plugins` list: no plugin is read from it");
     return { plugins: [], diagnostics };
   }
-  const root = posix.dirname(posix.dirname(file));
+  const codex = file === CODEX_MARKETPLACE || file.endsWith(`/${CODEX_MARKETPLACE}`);
+  // The marketplace root: the folder holding `.claude-plugin/`, or `.agents/` for Codex.
+  const root = posix.dirname(posix.dirname(codex ? posix.dirname(file) : file));
   const pluginRoot = typeof doc.metadata?.pluginRoot === "string" ? doc.metadata.pluginRoot : undefined;
   const plugins: ListedPlugin[] = [];
   doc.plugins.forEach((entry: unknown, i: number) => {
-    const listed = readEntry(entry, ["plugins", i], { root, pluginRoot, isDir, warn });
+    const listed = readEntry(entry, ["plugins", i], {
+      root,
+      pluginRoot,
+      isDir,
+      warn,
+      codex,
+      client: codex ? "Codex" : "Claude Code",
+    });
     if (listed) plugins.push(listed);
   });
   return { plugins, diagnostics };
 }
 
 interface EntryContext {
+  /** A Codex marketplace: a local source is `./<path>` or `{"source": "local", "path": "./<path>"}`. */
+  codex: boolean;
+  /** Who reads it, in messages. */
+  client: string;
   root: string;
   pluginRoot: string | undefined;
   isDir: (rel: string) => boolean;
@@ -77,13 +95,14 @@ function readEntry(entry: unknown, at: PathSegment[], ctx: EntryContext): Listed
   const e = (entry ?? {}) as { name?: unknown; source?: unknown; strict?: unknown; skills?: unknown };
   const name = typeof e.name === "string" ? e.name : undefined;
   const what = name ? `plugin \`${name}\`` : `plugins[${at[1]}]`;
-  const source = e.source;
+  const source = ctx.codex ? codexLocalSource(e.source, [...at, "source"], what, ctx) : e.source;
+  if (source === REFUSED) return undefined;
   if (source !== null && typeof source === "object") {
     const kind = (source as { source?: unknown }).source;
     ctx.warn(
       [...at, "source"],
       "marketplace/remote-source",
-      `${what} comes from a ${typeof kind === "string" ? `\`${kind}\` ` : ""}source ${REMOTE}`,
+      `${what} comes from a ${typeof kind === "string" ? `\`${kind}\` ` : ""}source ${remote(ctx.client)}`,
       "notice",
     );
     return undefined;
@@ -92,7 +111,7 @@ function readEntry(entry: unknown, at: PathSegment[], ctx: EntryContext): Listed
     ctx.warn(
       at,
       "marketplace/invalid",
-      `${what} needs a \`name\` and a \`source\`: Claude Code does not load it`,
+      `${what} needs a \`name\` and a \`source\`: ${ctx.client} does not load it`,
     );
     return undefined;
   }
@@ -102,8 +121,40 @@ function readEntry(entry: unknown, at: PathSegment[], ctx: EntryContext): Listed
     return undefined;
   }
   const skills =
-    e.skills === undefined ? undefined : skillPaths(e.skills, dir.path, [...at, "skills"], what, ctx);
-  return { name, dir: dir.path, strict: e.strict !== false, ...(skills ? { skills } : {}) };
+    e.skills === undefined || ctx.codex
+      ? undefined
+      : skillPaths(e.skills, dir.path, [...at, "skills"], what, ctx);
+  return {
+    name,
+    dir: dir.path,
+    strict: ctx.codex || e.strict !== false,
+    ...(skills ? { skills } : {}),
+    ...(ctx.codex ? { codex: true as const } : {}),
+  };
+}
+
+/**
+ * A Codex entry's local source as a `./` path (Codex's `resolve_local_plugin_source_path`): a string or a `local`
+ * object's `path`, `.`/`./` (the marketplace root) or starting with `./`, with no `.` or `..` step; REFUSED (with a
+ * warning) when Codex refuses it.
+ * Any other object (a git `url`, a `git-subdir`) is returned as it is: fetched from elsewhere.
+ */
+function codexLocalSource(source: unknown, at: PathSegment[], what: string, ctx: EntryContext): unknown {
+  const local = source as { source?: unknown; path?: unknown } | null;
+  const path = typeof source === "string" ? source : local?.source === "local" ? local.path : undefined;
+  if (path === undefined) return source;
+  // The marketplace root itself: accepted since Codex 0.142 (openai/codex#28771).
+  if (path === "." || path === "./") return ".";
+  const rest = typeof path === "string" && path.startsWith("./") ? path.slice(2).replace(/\/+$/, "") : "";
+  if (rest === "" || rest.split("/").some((step) => step === "." || step === ".." || step === "")) {
+    ctx.warn(
+      at,
+      "marketplace/source-invalid",
+      `${what}: local source ${JSON.stringify(path)} is refused by Codex (./, or a path under the marketplace root starting with ./, without . or .. steps)`,
+    );
+    return REFUSED;
+  }
+  return `./${rest}`;
 }
 
 type Resolved =
@@ -151,7 +202,7 @@ function sourceDir(source: string, ctx: EntryContext): Resolved {
     return {
       problem: {
         code: "marketplace/source-missing",
-        message: `source \`${source}\` is no folder of this repository (${path}/): Claude Code's install would fail with "Source path does not exist"`,
+        message: `source \`${source}\` is no folder of this repository (${path}/): ${ctx.client}'s install would fail`,
       },
     };
   return { path };

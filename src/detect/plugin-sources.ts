@@ -6,6 +6,7 @@ import type { DirIndex } from "./dir-index.js";
 import { pluginEvalFormat } from "./formats/plugin-eval.js";
 import type { PluginManifest, PluginRoot } from "./layout.js";
 import { type Marketplace, readMarketplace } from "./marketplace.js";
+import { CODEX_PLUGIN_MANIFEST } from "./repo-files.js";
 import type { SuiteReader } from "./suite-context.js";
 import type { SuiteRoot } from "./suite-roots.js";
 
@@ -16,7 +17,12 @@ export function readManifest(repoDir: string, rel: string): PluginManifest {
     const v: unknown = bytes ? JSON.parse(bytes.toString("utf8")) : undefined;
     if (!v || typeof v !== "object") return {};
     const { name, skills } = v as { name?: unknown; skills?: unknown };
-    const paths = [skills].flat().filter((p): p is string => typeof p === "string");
+    // Codex reads a `skills` path only as `./<path>` inside the plugin (manifest.rs `resolve_manifest_path`).
+    const codex = rel.endsWith(CODEX_PLUGIN_MANIFEST);
+    const paths = [skills]
+      .flat()
+      .filter((p): p is string => typeof p === "string")
+      .filter((p) => !codex || (p.startsWith("./") && !p.split("/").includes("..")));
     return {
       ...(typeof name === "string" ? { name } : {}),
       ...(skills !== undefined ? { skills: paths } : {}),

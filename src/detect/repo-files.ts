@@ -18,8 +18,25 @@ export const NAMED_SUITE_FILES = new Set([
   "trigger_tests.yml",
 ]);
 export const PLUGIN_MANIFEST = ".claude-plugin/plugin.json";
+/** A Codex plugin's manifest (Codex reads it before `.claude-plugin/plugin.json` in the same folder). */
+export const CODEX_PLUGIN_MANIFEST = ".codex-plugin/plugin.json";
 /** A plugin marketplace's listing (see marketplace.ts; the same path, kept here so listing imports nothing more). */
 export const MARKETPLACE_MANIFEST = ".claude-plugin/marketplace.json";
+/** A Codex marketplace's listing: `<root>/.agents/plugins/marketplace.json`. */
+export const CODEX_MARKETPLACE = ".agents/plugins/marketplace.json";
+
+const atAnyDepth = (path: string, tail: string) => path === tail || path.endsWith(`/${tail}`);
+
+/** A Claude Code or Codex plugin manifest at any depth. */
+export function isPluginManifest(path: string): boolean {
+  return atAnyDepth(path, PLUGIN_MANIFEST) || atAnyDepth(path, CODEX_PLUGIN_MANIFEST);
+}
+
+/** The folder of the plugin a manifest (see `isPluginManifest`) belongs to, repository-relative (`.` for the root). */
+export function pluginDirOf(manifest: string): string {
+  const tail = manifest.endsWith(CODEX_PLUGIN_MANIFEST) ? CODEX_PLUGIN_MANIFEST : PLUGIN_MANIFEST;
+  return manifest === tail ? "." : manifest.slice(0, -(tail.length + 1));
+}
 
 /** Never looked into: version control and installed packages. */
 export const SKIPPED_DIRS = new Set([".git", ".hg", ".svn", "node_modules"]);
@@ -100,8 +117,8 @@ export function listRepositoryFiles(repoDir: string, dirs: DirIndex, opts: ListO
       if (!skippedSkillPath(p)) out.skillFiles.push(p);
     } else if (NAMED_SUITE_FILES.has(name)) {
       if (!skippedPath(p)) out.namedSuiteFiles.push(p);
-    } else if (name === "plugin.json" && p.endsWith(PLUGIN_MANIFEST) && !skippedPath(p)) {
-      if (p === PLUGIN_MANIFEST || p.endsWith(`/${PLUGIN_MANIFEST}`)) out.pluginManifests.push(p);
+    } else if (name === "plugin.json" && isPluginManifest(p) && !skippedPath(p)) {
+      out.pluginManifests.push(p);
     } else if (name === "marketplace.json" && isMarketplace(p) && !skippedPath(p)) {
       out.marketplaces!.push(p);
     }
@@ -113,9 +130,9 @@ export function listRepositoryFiles(repoDir: string, dirs: DirIndex, opts: ListO
   return out;
 }
 
-/** A `.claude-plugin/marketplace.json` at any depth. */
+/** A `.claude-plugin/marketplace.json` or a Codex `.agents/plugins/marketplace.json` at any depth. */
 export function isMarketplace(path: string): boolean {
-  return path === MARKETPLACE_MANIFEST || path.endsWith(`/${MARKETPLACE_MANIFEST}`);
+  return atAnyDepth(path, MARKETPLACE_MANIFEST) || atAnyDepth(path, CODEX_MARKETPLACE);
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -3,11 +3,12 @@
  * may tell the agent to read a file there) minus exactly the files the suite loaders read, which hold the
  * expected answers (a skill-creator `evals/evals.json`, a waza `eval.yaml` and its `tasks/` beside SKILL.md, a
  * seed suite's `evals/prompts/`). Those are withheld from the installed copy and hashed with the suite; every other
- * file is installed and hashed with the skill. A SKILL.md that refers to a withheld file would read differently
- * in a trial than in real use: an error at the reference.
+ * file is installed and hashed with the skill. A SKILL.md that tells the agent to read a withheld file would read
+ * differently in a trial than in real use: an error at the instruction (read-instructions.ts; naming one is not).
  */
 import { posix } from "node:path";
 import type { Diagnostic, Skill, Suite } from "../model/index.js";
+import { mentionsOf, readInstructionTo } from "./read-instructions.js";
 
 /** A folder that is told its suite files before it is first read (discover.ts's `SkillFolder`). */
 interface WithholdingFolder {
@@ -69,12 +70,6 @@ function position(text: string, index: number): { line: number; column: number }
   return { line: before.split("\n").length, column: index - nl };
 }
 
-/** The first place SKILL.md names `rel` as a path (alone or after `./`, not as the tail of a longer path). */
-function referenceTo(raw: string, rel: string): number | undefined {
-  const escaped = rel.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![\\w/.-])(?:\\./)?${escaped}(?![\\w/-])`).exec(raw)?.index;
-}
-
 /**
  * Tells each fresh skill's folder which of its files are suite files (`read`: every file a suite loader read) and
  * returns an error for each one its SKILL.md refers to.
@@ -95,17 +90,17 @@ export function withholdSuiteFiles(
     // A case's input file that SKILL.md itself points the agent to is the skill's own (its references/ a case
     // also hands over): installed, as in real use, and no error.
     for (const rel of withheld)
-      if (caseInputs.has(inRepo(rel)) && referenceTo(skill.raw, rel) !== undefined) withheld.delete(rel);
+      if (caseInputs.has(inRepo(rel)) && mentionsOf(skill.raw, rel).length > 0) withheld.delete(rel);
     skill.folder.withhold(withheld);
     for (const rel of withheld) {
-      const at = referenceTo(skill.raw, rel);
+      const at = readInstructionTo(skill.raw, rel);
       if (at === undefined) continue;
       out.push({
         file: skill.path,
         ...position(skill.raw, at),
         severity: "error",
         code: "skill/refers-to-suite-file",
-        message: `${posix.basename(skill.path)} refers to ${rel}, a file of its eval suite: suite files are never installed for the agent (they hold the expected answers), so the skill would read differently in every trial than in real use; keep what the agent needs outside the suite's files`,
+        message: `${posix.basename(skill.path)} tells the agent to read ${rel}, a file of its eval suite: suite files are never installed for the agent (they hold the expected answers), so the skill would read differently in every trial than in real use; keep what the agent needs outside the suite's files`,
       });
     }
   }

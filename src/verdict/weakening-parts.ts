@@ -5,7 +5,7 @@
  */
 import { promptTemplate } from "../detect/foreign-vars.js";
 import { comparatorOf, short } from "../grade/assertions/compare.js";
-import type { Case, SourceLocation, Suite, SuiteMeta, TriggerQuery } from "../model/index.js";
+import type { Case, Skill, SourceLocation, Suite, SuiteMeta, TriggerQuery } from "../model/index.js";
 import { sameJson } from "../util/change-rank.js";
 import {
   checkInputs,
@@ -48,6 +48,7 @@ export function compareCase(
   add: Add,
   trees: Trees | undefined,
   metas: { base: SuiteMeta; head: SuiteMeta },
+  skillFiles?: SkillFiles,
 ): void {
   const where = `(${bc.loc.file}:${bc.loc.line} at base)`;
   if (normalisePrompt(promptTemplate(bc, metas.base)) !== normalisePrompt(promptTemplate(hc, metas.head)))
@@ -60,7 +61,7 @@ export function compareCase(
         : `The prompt of case "${hc.id}" changed from "${short(bc.prompt)}" to "${short(hc.prompt)}" ${where}: a reworded task can drop its hard path.`,
       bc.loc,
     );
-  compareFiles(bc, hc, add, trees, where);
+  compareFiles(bc, hc, add, trees, where, skillFiles);
   if (!sameJson(bc.vars, hc.vars))
     add(
       "vars-changed",
@@ -80,11 +81,36 @@ export function compareCase(
     );
 }
 
+/** Each arm's files installed for the agent as the skill's own (repository-relative; `withheld.ts`). */
+export type SkillFiles = { base: ReadonlySet<string>; head: ReadonlySet<string> };
+
+/** The files of each arm's skill folder installed for the agent, when both skills are known. */
+export function skillFilesOf(base: Skill | undefined, head: Skill | undefined): SkillFiles | undefined {
+  const installed = (s: Skill) => new Set(s.folder.files.map((f) => (s.dir === "." ? f : `${s.dir}/${f}`)));
+  return base && head ? { base: installed(base), head: installed(head) } : undefined;
+}
+
+/** Whether `rel` (a file, or a folder and every file under it) is installed as the skill's own in that arm. */
+function skillOwns(view: TreeView, files: ReadonlySet<string>, rel: string): boolean {
+  if (files.has(rel)) return true;
+  const inside = view.list(rel);
+  return inside.length > 0 && inside.every((f) => files.has(f));
+}
+
 /**
  * A case's files as the agent receives them: where each lands and, with both checkouts at hand, what it holds
  * (a fixture moved with its case to another suite folder is the same file); without them, where each comes from.
+ * A file the skill owns in both arms (its `references/rules.md` that a case also hands over) is compared with
+ * the skill: an edit of it is a change of the skill, which the trials judge, not a weakened case (#43).
  */
-function compareFiles(bc: Case, hc: Case, add: Add, trees: Trees | undefined, where: string): void {
+function compareFiles(
+  bc: Case,
+  hc: Case,
+  add: Add,
+  trees: Trees | undefined,
+  where: string,
+  skillFiles?: SkillFiles,
+): void {
   const landing = (c: Case) => c.files.map((f) => (trees ? f.to : `${f.from}>${f.to}`)).sort();
   const bf = landing(bc);
   const hf = landing(hc);
@@ -99,6 +125,11 @@ function compareFiles(bc: Case, hc: Case, add: Add, trees: Trees | undefined, wh
   else if (trees)
     for (const f of hc.files) {
       const from = bc.files.find((x) => x.to === f.to)?.from ?? f.from;
+      const owned =
+        skillFiles &&
+        skillOwns(trees.base, skillFiles.base, from) &&
+        skillOwns(trees.head, skillFiles.head, f.from);
+      if (owned) continue;
       const b = fixtureDigest(trees.base, from);
       const h = fixtureDigest(trees.head, f.from);
       if (b !== h)

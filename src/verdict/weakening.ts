@@ -11,7 +11,15 @@ import {
 } from "../model/index.js";
 import { rankMinimum, sameJson } from "../util/change-rank.js";
 import { inSuite, type Trees } from "./dependencies.js";
-import { type Add, compareCase, compareInputs, compareOracle, compareTriggers } from "./weakening-parts.js";
+import {
+  type Add,
+  compareCase,
+  compareInputs,
+  compareOracle,
+  compareTriggers,
+  type SkillFiles,
+  skillFilesOf,
+} from "./weakening-parts.js";
 
 export type { Trees } from "./dependencies.js";
 
@@ -92,6 +100,8 @@ interface SuiteDiff {
   trees: Trees | undefined;
   add: Add;
   deletedAt: (baseLoc: SourceLocation, headCase?: Case) => { loc: SourceLocation; where: string };
+  /** Each arm's installed skill files, when both skills and both checkouts are known. */
+  skillFiles: SkillFiles | undefined;
 }
 
 const at = (l: SourceLocation) => `(${l.file}:${l.line} at base)`;
@@ -120,6 +130,7 @@ export function diffSuites(
     trees,
     add: adder(findings, head.skill || base.skill),
     deletedAt: deletedAt(new Set(head.sourceFiles), fallback),
+    skillFiles: trees && skillFilesOf(baseSkill, headSkill),
   };
   compareCases(d);
   compareMeta(d);
@@ -183,7 +194,7 @@ function compareCases(d: SuiteDiff): void {
       );
       continue;
     }
-    compareCase(bc, hc, d.add, d.trees, { base: d.base.meta, head: d.head.meta });
+    compareCase(bc, hc, d.add, d.trees, { base: d.base.meta, head: d.head.meta }, d.skillFiles);
     compareCaseAssertions(d, bc, hc);
   }
   for (const hc of d.head.cases)

@@ -123,7 +123,17 @@ describe("the installed skill is the skill users load (item 2)", () => {
     // what the case hands the agent too, which the suite diff reports as a changed case.
     const root = r.report.skills[0]!.roots.find((x) => x.id === "eval-1/D:keeps-the-cent");
     expect(root, r.out).toMatchObject({ status: "new", blocking: true, base: { failed: 0 } });
+    // The reference is the skill's own: editing it is a skill change, judged by the trials, not a weakened case.
+    expect(r.report.skills[0]!.roots.map((x) => x.id).filter((id) => id.startsWith("suite-"))).toEqual([]);
     expect(r.code).toBe(1);
+  }, 180_000);
+
+  it("rewording such a reference without a regression passes: no suite-weakened root blocks it", async () => {
+    const reworded = `${GOOD_RULE} Never drop a cent.`;
+    const r = await runPr(withReference(GOOD_RULE), { [`${DIR}/references/rules.md`]: `${reworded}\n` });
+    expect(r.report.skills[0]!.change, r.out).toBe("body");
+    expect(r.report.blockingRoots.map((x) => x.id)).toEqual([]);
+    expect(r.code, r.out).toBe(0);
   }, 180_000);
 
   it("a SKILL.md that refers to a withheld suite file is an error at its line", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Skill } from "../../src/model/index.js";
 import { memoryTree } from "../../src/verdict/dependencies.js";
 import { diffSuites, type WeakeningFinding } from "../../src/verdict/weakening.js";
 import { assertion, caseOf, query, suite } from "./make-suite.js";
@@ -247,6 +248,30 @@ describe("diffSuites", () => {
       "predicate-changed",
       "oracle-changed",
     ]);
+  });
+
+  it("a case file the skill owns in both arms is the skill's, not the suite's; one it does not own is a changed case", () => {
+    const ref = ".claude/skills/split-cents/references/rules.md";
+    const withFile = () => ({
+      ...caseOf("c", [assertion("x", "contains", {}, 4, F)], F),
+      files: [{ from: ref, to: "rules.md" }],
+    });
+    const trees = {
+      base: memoryTree({ [ref]: "Floor, then hand out cents." }),
+      head: memoryTree({ [ref]: "Round." }),
+    };
+    const skill = (files: string[]) =>
+      ({ dir: ".claude/skills/split-cents", folder: { files, contentHash: "" } }) as unknown as Skill;
+    const owned = skill(["SKILL.md", "references/rules.md"]);
+    const diff = (s: Skill) =>
+      diffSuites(suite([withFile()]), suite([withFile()]), s, s, trees).map((x) => x.id);
+    expect(diff(owned)).toEqual([]);
+    // Withheld (a case input SKILL.md never names): the suite's file, so an edit is a changed case.
+    expect(diff(skill(["SKILL.md"]))).toEqual(["suite-weakened/case-changed/c/file/rules.md"]);
+    // Owned at base only (the PR made the head withhold it): compared as a suite file.
+    expect(
+      diffSuites(suite([withFile()]), suite([withFile()]), owned, skill(["SKILL.md"]), trees),
+    ).toHaveLength(1);
   });
 
   it("puts a removed case on its base line when its file survives, else on line 1 of the head meta.json", () => {
