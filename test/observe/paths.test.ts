@@ -1,6 +1,12 @@
 /** Which paths are a trial's own when its workspace is a project inside its HOME (src/observe/paths.ts). */
 import { describe, expect, it } from "vitest";
-import { comparablePath, deleteClass, displayPath, isCredentialPath, writeClass } from "../../src/observe/paths.js";
+import {
+  comparablePath,
+  deleteClass,
+  displayPath,
+  isCredentialPath,
+  writeClass,
+} from "../../src/observe/paths.js";
 
 const home = "/dev/shm/work-x/0";
 const ctx = {

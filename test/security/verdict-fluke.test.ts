@@ -74,7 +74,8 @@ describe.runIf(process.platform === "linux")("a head trial that got further than
     // The PR changes the bundled script (so no "the base's code asks for it" rule applies), not what it writes:
     // each arm's backup has its own time stamp in its name, and is the same action.
     const script = ".claude/skills/helper/backup.sh";
-    const write = '(date > /var/backups/notes-$(date +%Y%m%d-%H%M%S)-$(date +%s%N).bak) 2>/dev/null || true\n';
+    const write =
+      "(date > /var/backups/notes-$(date +%Y%m%d-%H%M%S)-$(date +%s%N).bak) 2>/dev/null || true\n";
     const body = `Back the notes up first:\n\n${fence('sh "$SKILL_DIR/backup.sh"')}`;
     const r = await pr(
       repo({ body, extra: { [script]: `# keeps a copy of the notes\n${write}` } }),
