@@ -109,6 +109,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   if (bases.length > 1) throw new UsageError("give only one of --base and --base-dir");
   let base: BaseSource | undefined;
   let changedFiles = raw.changedFiles;
+  const headListing: { stdout?: string } = {};
   if (raw.base) {
     // What the PR's diff shows: head against the merge base, not against wherever the base branch is now.
     const mergeBase = await findMergeBase(repoDir, raw.base, raw.head ?? "HEAD", {
@@ -120,7 +121,9 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
       );
     base = { kind: "ref", ref: raw.base, sha: mergeBase.sha, tip: mergeBase.tip };
     // What the PR's file list says, from git when no one gave it: the base side then reads only what changed.
-    changedFiles ??= changedFilesSince(repoDir, mergeBase.sha);
+    changedFiles ??= changedFilesSince(repoDir, mergeBase.sha, (stdout) => {
+      headListing.stdout = stdout;
+    });
   } else if (raw.baseDir) {
     const dir = resolve(raw.baseDir);
     if (!existsSync(dir) || !statSync(dir).isDirectory())
@@ -196,6 +199,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     ...(raw.allowWeakening ? { override: raw.allowWeakening } : {}),
     seed,
     changedFiles,
+    ...(headListing.stdout !== undefined ? { headListing } : {}),
     outputs: {
       json: raw.json && abs(raw.json),
       junit: raw.junit && abs(raw.junit),
