@@ -72,7 +72,7 @@ async function pipeline(
   if (!confinement.go) throw confinement.refused;
   if (confinement.warning) log.warn(confinement.warning);
   const discover = discoverWith(settings);
-  const head = detectHead(settings, discover);
+  const head = detectHead(settings, discover, opts.forecastOnly);
   const checkout = settings.base
     ? checkoutBase(settings.repoDir, settings.base, sparseBaseOf(settings, head))
     : undefined;

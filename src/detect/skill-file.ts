@@ -13,7 +13,7 @@ import {
   type ExpectedName,
   type FieldCheck,
 } from "./skill-fields.js";
-import { parseSourceFile, type SourceFile } from "./source-file.js";
+import { parseFastOnly, parseSourceFile, type SourceFile } from "./source-file.js";
 import { validateAgainst } from "./validate.js";
 
 export interface ParsedSkillFile {
@@ -167,6 +167,11 @@ function readFrontmatter(
   profile: ValidationProfile,
   diagnostics: Diagnostic[],
 ): SourceFile {
+  const known = profile === "claude-code" ? compactMappingsQuoted(file, fmText) : undefined;
+  if (known) {
+    diagnostics.push(known.warning);
+    return known.second;
+  }
   const fm = parseSourceFile(file, fmText, 1);
   const yamlErrors = fm.diagnostics.map((d) => ({ ...d, code: "skill/frontmatter-yaml" }));
   const quoted =
@@ -176,14 +181,55 @@ function readFrontmatter(
     diagnostics.push(...yamlErrors);
     return fm;
   }
-  const first = yamlErrors[0]!;
-  const keys = quoted.quotedKeys.map((k) => `\`${k}\``).join(", ");
-  diagnostics.push({
+  diagnostics.push(quotedWarning(yamlErrors[0]!, quoted.quotedKeys));
+  return second;
+}
+
+/** The warning of a frontmatter Claude Code reads only quoted, at YAML's first error. */
+function quotedWarning(first: Diagnostic, quotedKeys: readonly string[]): Diagnostic {
+  const keys = quotedKeys.map((k) => `\`${k}\``).join(", ");
+  return {
     ...first,
     severity: "warning",
     message: `${first.message}; Claude Code loads the skill by quoting the value of ${keys}, but YAML, skills-ref and other clients reject the file (strict profile: error): put the value in quotes`,
-  });
-  return second;
+  };
+}
+
+/** A top-level `key: value` whose plain value holds `: ` and nothing else YAML reads specially. */
+const COMPACT_MAPPING_LINE = /^[a-zA-Z_-]+:\s+([A-Za-z][^{}[\]*&#!|>%@`"'\\\t]*: [^{}[\]*&#!|>%@`"'\\\t]*)$/;
+
+/**
+ * `description: Reads PDFs: forms, tables` (a registry's commonest YAML error) without the YAML composer: when
+ * every line Claude Code quotes is such a plain value and the quoted text is plain block YAML (the fast path reads
+ * it whole), YAML's first error is at the first of those values, "Nested mappings are not allowed in compact
+ * mappings" (test/detect/fast-parse.test.ts compares this with `yaml` on generated frontmatters). Undefined
+ * otherwise: the caller composes the text as before.
+ */
+export function compactMappingsQuoted(
+  file: string,
+  fmText: string,
+): { second: SourceFile; warning: Diagnostic } | undefined {
+  if (!/^[a-zA-Z_-]+:\s+[A-Za-z][^\n]*?: /m.test(fmText)) return undefined;
+  const quoted = quoteProblematicValues(fmText);
+  if (!quoted) return undefined;
+  let offset = 0;
+  let first: number | undefined;
+  for (const line of fmText.split("\n")) {
+    const plain = COMPACT_MAPPING_LINE.exec(line);
+    if (plain) first ??= offset + line.length - plain[1]!.length;
+    else if (quoteProblematicValues(line)) return undefined; // quoted for another reason
+    offset += line.length + 1;
+  }
+  if (first === undefined) return undefined;
+  const second = parseFastOnly(file, quoted.text, 1);
+  if (!second || !isMapping(second.value)) return undefined;
+  const error: Diagnostic = {
+    ...second.at(first),
+    severity: "error",
+    code: "skill/frontmatter-yaml",
+    message: "invalid YAML: Nested mappings are not allowed in compact mappings",
+  };
+  return { second, warning: quotedWarning(error, quoted.quotedKeys) };
 }
 
 function isMapping(v: unknown): v is Record<string, unknown> {

@@ -27,6 +27,25 @@ export const MAX_SYNTAX_DIAGNOSTICS_PER_FILE = 10;
 
 /** `fastPaths: false` always composes the YAML tree (the reference the fast paths are tested against). */
 export function parseSourceFile(file: string, text: string, lineOffset = 0, fastPaths = true): SourceFile {
+  return parsed(file, text, lineOffset, fastPaths, false)!;
+}
+
+/**
+ * A YAML file that the block fast path reads whole (so it has no YAML error): as `parseSourceFile` reads it;
+ * undefined for anything else, which the YAML composer is left to read.
+ */
+export function parseFastOnly(file: string, text: string, lineOffset = 0): SourceFile | undefined {
+  return parsed(file, text, lineOffset, true, true);
+}
+
+// size: parseSourceFile's body, with the fast-path-only exit; the YAML fallback is one sequence of steps.
+function parsed(
+  file: string,
+  text: string,
+  lineOffset: number,
+  fastPaths: boolean,
+  fastOnly: boolean,
+): SourceFile | undefined {
   // Own index of '\n' positions: yaml's LineCounter misses line breaks inside some tokens (a column of 38,396 on
   // a line of 38,388 characters, found by fuzzing), which would put diagnostics outside the file.
   const lineStarts = [0];
@@ -71,6 +90,7 @@ export function parseSourceFile(file: string, text: string, lineOffset = 0, fast
         at,
       };
     }
+    if (fastOnly) return undefined;
   }
   // The yaml parser recurses per nesting level: a long line of `a: a: …` after a `---` overflows the stack
   // (found by fuzzing). That is a syntax error of the file, located at its start, not a crash.
