@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseSource, InputError } from "../model/index.js";
 import { materializeTree } from "./base-tree.js";
-import { gitLocationUnset, lsFilesStage, untrackedOf } from "./repo-files.js";
 
 /** A shallow clone is deepened this many commits at a time, this many times, then unshallowed. */
 const GIT_DEEPEN_STEP = 50;
@@ -209,12 +208,7 @@ function sparseCheckout(repoDir: string, sha: string, ref: string, sparse: Spars
  * that differ (both sides of a rename), and untracked files git does not ignore, relative to `repoDir`. Undefined
  * when git cannot tell (not a checkout, `repoDir` below the repository's top, an unknown commit).
  */
-export function changedFilesSince(
-  repoDir: string,
-  sha: string,
-  /** Given discovery's own listing of the working tree when this call made it (it lists the untracked files too). */
-  keepListing?: (stdout: string) => void,
-): string[] | undefined {
+export function changedFilesSince(repoDir: string, sha: string): string[] | undefined {
   const git = (...args: string[]) =>
     execFileSync("git", ["-C", repoDir, ...args], {
       encoding: "utf8",
@@ -225,14 +219,8 @@ export function changedFilesSince(
     // Paths are the top's: a folder inside a repository reads its base whole.
     if (git("rev-parse", "--show-prefix").trim() !== "") return undefined;
     const diff = git("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", sha, "--");
-    // One listing for this and discovery (`listRepositoryFiles`) when git would list the same either way.
-    let untracked: string[];
-    if (keepListing && gitLocationUnset()) {
-      const listing = lsFilesStage(repoDir, true);
-      untracked = untrackedOf(listing);
-      keepListing(listing);
-    } else untracked = git("ls-files", "-z", "--others", "--exclude-standard").split("\0");
-    return [...new Set([...diff.split("\0"), ...untracked].filter(Boolean))].sort();
+    const untracked = git("ls-files", "-z", "--others", "--exclude-standard");
+    return [...new Set([...diff.split("\0"), ...untracked.split("\0")].filter(Boolean))].sort();
   } catch {
     return undefined;
   }

@@ -31,8 +31,6 @@ export interface DiscoverOptions extends SkillsSelection {
   assertionTypes: AssertionTypeLookup;
   /** Base side of a PR whose changed files are known: take untouched skills from head's discovery. */
   reuse?: ReuseUnchanged;
-  /** `lsFilesStage(repoDir, true)`'s output, when the run made it already (see `ListOptions.listing`). */
-  gitListing?: string;
   /**
    * `GITHUB_REPOSITORY` / `GITHUB_WORKSPACE` name a root skill's repository when git does not; under
    * `GITHUB_ACTIONS=true` a git checkout is read as the commit it holds (tracked files only). Default
@@ -82,10 +80,7 @@ export function discoverRepository(repoDir: string, opts: DiscoverOptions): Disc
   const files =
     opts.reuse && reuse
       ? filesAtBase(opts.reuse)
-      : listRepositoryFiles(repoDir, dirs, {
-          untracked: env.GITHUB_ACTIONS !== "true",
-          ...(opts.gitListing !== undefined ? { listing: opts.gitListing } : {}),
-        });
+      : listRepositoryFiles(repoDir, dirs, { untracked: env.GITHUB_ACTIONS !== "true" });
   // Reused only when the PR changes no manifest (`reusable`): the base's are head's.
   const known = reuse ? opts.reuse?.from.plugins : undefined;
   const listed = known

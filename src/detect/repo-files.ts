@@ -88,8 +88,6 @@ export interface RepositoryFiles {
 export interface ListOptions {
   /** In a git checkout, also list untracked files that are not ignored (a local working tree). */
   untracked: boolean;
-  /** `lsFilesStage(repoDir, true)`'s output when this run has it already (used only with `untracked`). */
-  listing?: string;
 }
 
 /**
@@ -99,7 +97,7 @@ export interface ListOptions {
  * its own (a link leaving the repository is not read at all), so each real file is found once.
  */
 export function listRepositoryFiles(repoDir: string, dirs: DirIndex, opts: ListOptions): RepositoryFiles {
-  const listed = gitListing(repoDir, opts.untracked, opts.untracked ? opts.listing : undefined);
+  const listed = gitListing(repoDir, opts.untracked);
   // Git tracking nothing here is a folder it ignores or does not know: it is read as a plain folder.
   const tracked = listed && listed.paths.length > 0 ? listed : undefined;
   const links: string[] = tracked ? tracked.links : [];
@@ -160,45 +158,20 @@ function skippedPath(path: string): boolean {
 const GIT_LOCATION_ENV = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX"];
 
 /**
- * `git ls-files -z --stage` in `repoDir` (with `--others --exclude-standard`, the untracked files git does not
- * ignore, when `untracked`), git's location variables cleared so that it is `repoDir`'s own repository. Throws
- * when git cannot list.
- */
-export function lsFilesStage(repoDir: string, untracked: boolean): string {
-  const env = { ...process.env };
-  for (const k of GIT_LOCATION_ENV) delete env[k];
-  return execFileSync(
-    "git",
-    ["-C", repoDir, "ls-files", "-z", "--stage", ...(untracked ? ["--others", "--exclude-standard"] : [])],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], env, maxBuffer: 1024 * 1024 * 1024 },
-  );
-}
-
-/** Whether git's location variables are unset, so that git run with or without them lists the same files. */
-export const gitLocationUnset = (env: NodeJS.ProcessEnv = process.env): boolean =>
-  GIT_LOCATION_ENV.every((k) => env[k] === undefined);
-
-/** A tracked entry of `lsFilesStage`: `<mode> <object> <stage>\t<path>`. */
-const TRACKED_ENTRY = /^[0-7]{6} [0-9a-f]{40,64} [0-3]\t/;
-
-/** The untracked paths of an `lsFilesStage(…, true)` listing (the entries git gives no mode). */
-export function untrackedOf(stdout: string): string[] {
-  return stdout.split("\0").filter((e) => e !== "" && !TRACKED_ENTRY.test(e));
-}
-
-/**
  * The files `git ls-files` lists under `repoDir` (relative to it), tracked ones with their mode so the symbolic
  * links among them are known, or undefined when it is not a git work tree or git is missing. One process: a fork
- * costs more than the listing. `given`: that listing, made already by this run (`changedFilesSince`).
+ * costs more than the listing.
  */
-function gitListing(
-  repoDir: string,
-  untracked: boolean,
-  given: string | undefined,
-): { paths: string[]; links: string[] } | undefined {
+function gitListing(repoDir: string, untracked: boolean): { paths: string[]; links: string[] } | undefined {
+  const env = { ...process.env };
+  for (const k of GIT_LOCATION_ENV) delete env[k];
   let stdout: string;
   try {
-    stdout = given ?? lsFilesStage(repoDir, untracked);
+    stdout = execFileSync(
+      "git",
+      ["-C", repoDir, "ls-files", "-z", "--stage", ...(untracked ? ["--others", "--exclude-standard"] : [])],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], env, maxBuffer: 1024 * 1024 * 1024 },
+    );
   } catch {
     return undefined;
   }

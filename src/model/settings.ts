@@ -170,11 +170,6 @@ export interface Settings {
   seed: number;
   /** Changed files when known (from the PR API or git); undefined means "evaluate every skill". */
   changedFiles?: string[];
-  /**
-   * The head checkout's `git ls-files --stage --others` listing, made while finding the changed files: taken (and
-   * cleared) by the head's first discovery, so git lists the working tree once (`discoverWith`).
-   */
-  headListing?: { stdout?: string };
   /** `exports`: folder for skill-creator-compatible benchmark.json / grading.json (`<report>.skill-creator/`). */
   outputs: {
     json?: string;

@@ -38,17 +38,11 @@ export interface Detection {
 }
 
 /** A `Discover` bound to the settings' profile, globs and assertion types. */
-export function discoverWith(
-  settings: Pick<Settings, "profile" | "skills" | "judge" | "targets" | "repoDir" | "headListing">,
-): Discover {
+export function discoverWith(settings: Pick<Settings, "profile" | "skills" | "judge" | "targets">): Discover {
   const lookup = assertionLookup(assertionRegistry);
   return (dir, reuse) => {
-    // The listing made with the changed files is the head's, and is used once (later calls list again).
-    const listing = dir === settings.repoDir && !reuse ? settings.headListing?.stdout : undefined;
-    if (listing !== undefined) settings.headListing!.stdout = undefined;
     const found = discoverRepository(dir, {
       reuse,
-      ...(listing !== undefined ? { gitListing: listing } : {}),
       profile: settings.profile,
       ...settings.skills,
       assertionTypes: lookup,

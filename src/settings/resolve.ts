@@ -108,11 +108,6 @@ function baseDirOf(given: string): BaseSource {
   return { kind: "dir", dir };
 }
 
-/** Keeps the working tree's listing that finding the changed files made, for the head's discovery. */
-const keepIn = (holder: { stdout?: string }) => (stdout: string) => {
-  holder.stdout = stdout;
-};
-
 export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<Settings> {
   const env = raw.env ?? process.env;
   const repoDir = resolve(raw.repo ?? ".");
@@ -122,7 +117,6 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   if (bases.length > 1) throw new UsageError("give only one of --base and --base-dir");
   let base: BaseSource | undefined;
   let changedFiles = raw.changedFiles;
-  const headListing: { stdout?: string } = {};
   if (raw.base) {
     // What the PR's diff shows: head against the merge base, not against wherever the base branch is now.
     const mergeBase = await findMergeBase(repoDir, raw.base, raw.head ?? "HEAD", {
@@ -134,7 +128,7 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
       );
     base = { kind: "ref", ref: raw.base, sha: mergeBase.sha, tip: mergeBase.tip };
     // What the PR's file list says, from git when no one gave it: the base side then reads only what changed.
-    changedFiles ??= changedFilesSince(repoDir, mergeBase.sha, keepIn(headListing));
+    changedFiles ??= changedFilesSince(repoDir, mergeBase.sha);
   } else if (raw.baseDir) base = baseDirOf(raw.baseDir);
 
   const { config, policy } = resolvePolicy(repoDir, base, raw.config);
@@ -205,7 +199,6 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     ...(raw.allowWeakening ? { override: raw.allowWeakening } : {}),
     seed,
     changedFiles,
-    ...(headListing.stdout !== undefined ? { headListing } : {}),
     outputs: {
       json: raw.json && abs(raw.json),
       junit: raw.junit && abs(raw.junit),

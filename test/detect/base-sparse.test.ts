@@ -79,47 +79,6 @@ describe("a PR's changed files from git", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
-
-  it("hands discovery the listing it made: the same changed files, and discovery finds what its own listing finds", () => {
-    const { dir, sha } = committed({
-      "skills/a/SKILL.md": "---\nname: a\ndescription: Does a.\n---\n",
-      "skills/a/link": "x",
-      ".gitignore": "ignored/\n",
-    });
-    try {
-      rmSync(join(dir, "skills/a/link"));
-      symlinkSync("SKILL.md", join(dir, "skills/a/link"));
-      writeFiles(dir, {
-        "skills/new/SKILL.md": "---\nname: new\ndescription: Does new things.\n---\n",
-        "ignored/skills/x/SKILL.md": "---\nname: x\ndescription: Ignored.\n---\n",
-        // An untracked name that holds a tab: still an untracked file, not a tracked entry.
-        "skills/a/tab\there.md": "t",
-      });
-      let listing: string | undefined;
-      const changed = changedFilesSince(dir, sha, (s) => {
-        listing = s;
-      });
-      expect(changed).toEqual(changedFilesSince(dir, sha));
-      expect(changed).toEqual(["skills/a/link", "skills/a/tab\there.md", "skills/new/SKILL.md"]);
-      expect(listing).toBeDefined();
-      const own = discoverRepository(dir, opts);
-      const given = discoverRepository(dir, { ...opts, gitListing: listing });
-      expect(given.files).toEqual(own.files);
-      expect(given.skills.map((s) => s.path)).toEqual(["skills/a/SKILL.md", "skills/new/SKILL.md"]);
-      expect(given.diagnostics).toEqual(own.diagnostics);
-      // With git pointed elsewhere by the environment, the two listings could differ: none is handed on.
-      process.env.GIT_INDEX_FILE = join(dir, ".git/index");
-      let handed = false;
-      try {
-        expect(changedFilesSince(dir, sha, () => (handed = true))).toEqual(changed);
-      } finally {
-        delete process.env.GIT_INDEX_FILE;
-      }
-      expect(handed).toBe(false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
 });
 
 describe("base files from git objects", () => {
