@@ -19,7 +19,7 @@
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { roundsWaited } from "../src/report/markdown.js";
+import { roundsWaited } from "../src/report/facts.js";
 import { defaultAgentConcurrency } from "../src/settings/concurrency.js";
 import { DEFAULT_VERDICT_POLICY } from "../src/settings/defaults.js";
 import { AGENT as CATALOGUE_AGENT, EDITS, runReport, writeBase } from "./cost.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Reference, verdictProblems } from "../shared/reference-testing.js";
-import { phaseSizes } from "./index.js";
+import { phaseSizes } from "./scenario.js";
 
 const references: Reference[] = [
   { file: "good-pool.ts" },

@@ -1,7 +1,7 @@
 /** Pure: a report's roots and diagnostics as check-run annotations, most important first, within GitHub's caps. */
 import type { Diagnostic } from "../model/diagnostics.js";
 import type { Report, Root } from "../model/report.js";
-import { breakLinks } from "../report/markdown.js";
+import { breakLinks } from "../report/markdown-text.js";
 import { MAX_ANNOTATION_MESSAGE_CHARS, MAX_ANNOTATION_TITLE_CHARS, MAX_CHECK_ANNOTATIONS } from "./limits.js";
 
 /** A check run annotation, exactly as the API takes it. */

@@ -3,7 +3,9 @@
  * evaluation's conclusion) and its I/O (created `in_progress`, completed in batches of annotations).
  */
 import type { Report, Verdict } from "../model/report.js";
-import { breakLinks, headline, renderMarkdown } from "../report/markdown.js";
+import { headline } from "../report/facts.js";
+import { renderMarkdown } from "../report/markdown.js";
+import { breakLinks } from "../report/markdown-text.js";
 import { batches, buildAnnotations, type CheckAnnotation } from "./annotations.js";
 import type { GitHubClient } from "./client.js";
 import { MAX_ANNOTATIONS_PER_REQUEST, MAX_CHECK_OUTPUT_CHARS } from "./limits.js";

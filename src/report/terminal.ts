@@ -1,6 +1,6 @@
 import type { Report, Root, SkillReport } from "../model/index.js";
+import { skillsFact, timeFact, trialsFact } from "./facts.js";
 import { levelLines } from "./levels.js";
-import { skillsFact, timeFact, trialsFact } from "./markdown.js";
 import { matrixTerminal } from "./matrix-render.js";
 import { type PrintedRate, rateCounts, rateMeasured } from "./rate-text.js";
 import { robustnessTerminal } from "./robustness-render.js";

@@ -7,6 +7,8 @@
  * only what the PR adds counts (a changed file's added lines, a new or changed binary file).
  */
 import { type AddedLine, addedLines } from "../util/added-lines.js";
+import { binaryKind, MEDIA } from "./binary-kind.js";
+import { INVISIBLE, invisibleReason } from "./invisible.js";
 
 export type StaticClass =
   | "binary"
@@ -24,121 +26,6 @@ export interface StaticFinding {
   message: string;
   /** New hosts and downloads run are reported for a reviewer to look at (visible in the diff); the rest blocks. */
   blocking: boolean;
-}
-
-const startsWith = (b: Buffer, bytes: number[], at = 0) => bytes.every((x, i) => b[at + i] === x);
-
-/** Kinds of file a reviewer cannot read as text, by their first bytes (and the name for compiled Python). */
-function binaryKind(file: string, b: Buffer): string | undefined {
-  if (/\.py[co]$/i.test(file)) return "compiled Python (.pyc)";
-  if (startsWith(b, [0x7f, 0x45, 0x4c, 0x46])) return "an ELF executable or library";
-  if (startsWith(b, [0x4d, 0x5a]) && b.subarray(0, 4096).includes(0)) return "a Windows executable (PE)";
-  for (const m of [
-    [0xfe, 0xed, 0xfa, 0xce],
-    [0xfe, 0xed, 0xfa, 0xcf],
-    [0xce, 0xfa, 0xed, 0xfe],
-    [0xcf, 0xfa, 0xed, 0xfe],
-  ])
-    if (startsWith(b, m)) return "a Mach-O executable";
-  if (startsWith(b, [0xca, 0xfe, 0xba, 0xbe])) return "compiled Java or a Mach-O universal binary";
-  if (startsWith(b, [0x00, 0x61, 0x73, 0x6d])) return "WebAssembly";
-  if (startsWith(b, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))
-    return "a legacy Office document (OLE: can carry macros)";
-  if (startsWith(b, [0x50, 0x4b, 0x03, 0x04]) || startsWith(b, [0x50, 0x4b, 0x05, 0x06])) return zipKind(b);
-  const archives: [number[], string, number?][] = [
-    [[0x1f, 0x8b], "a gzip archive"],
-    [[0x42, 0x5a, 0x68], "a bzip2 archive"],
-    [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], "an xz archive"],
-    [[0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], "a 7-Zip archive"],
-    [[0x52, 0x61, 0x72, 0x21], "a RAR archive"],
-    [[0x28, 0xb5, 0x2f, 0xfd], "a zstd archive"],
-    [[0x75, 0x73, 0x74, 0x61, 0x72], "a tar archive", 257],
-  ];
-  for (const [magic, kind, at] of archives) if (startsWith(b, magic, at)) return kind;
-  if (startsWith(b, [0x25, 0x50, 0x44, 0x46]))
-    return /\/(?:JavaScript|JS|Launch|EmbeddedFile)\b/.test(b.toString("latin1"))
-      ? "a PDF with scripts, launch actions or embedded files"
-      : undefined;
-  if (isMedia(b) || isMetadata(file, b)) return MEDIA;
-  return b.subarray(0, 8192).includes(0) ? "a binary file of unknown kind" : undefined;
-}
-
-/** A zip: an Office document is text-like unless it carries macros or embedded objects; any other zip is an archive. */
-function zipKind(b: Buffer): string | undefined {
-  const names = b.toString("latin1");
-  if (/vbaProject\.bin|vbaData\.xml|\/embeddings\/oleObject/i.test(names))
-    return "an Office document with macros";
-  if (names.includes("[Content_Types].xml")) return undefined;
-  return "a zip archive (or a .jar, .whl)";
-}
-
-/** A binary file that is no code (an image, a font, audio, video): nothing to review as text, nothing run. */
-const MEDIA = "media";
-
-/** Finder's folder metadata (`.DS_Store`, "Bud1"): binary, harmless, often committed by mistake. */
-function isMetadata(file: string, b: Buffer): boolean {
-  return /(?:^|\/)\.DS_Store$/.test(file) && b.subarray(4, 8).toString("latin1") === "Bud1";
-}
-
-/** Images, fonts, audio and video: binary, but not code. */
-function isMedia(b: Buffer): boolean {
-  const head = b.subarray(0, 12).toString("latin1");
-  return (
-    startsWith(b, [0x89, 0x50, 0x4e, 0x47]) ||
-    startsWith(b, [0xff, 0xd8, 0xff]) ||
-    head.startsWith("GIF8") ||
-    (head.startsWith("RIFF") && /WEBP|WAVE|AVI /.test(head)) ||
-    startsWith(b, [0x00, 0x00, 0x01, 0x00]) ||
-    head.startsWith("BM") ||
-    startsWith(b, [0x00, 0x01, 0x00, 0x00, 0x00]) ||
-    head.startsWith("OTTO") ||
-    head.startsWith("wOFF") ||
-    head.startsWith("wOF2") ||
-    head.startsWith("ID3") ||
-    head.startsWith("OggS") ||
-    head.startsWith("fLaC") ||
-    head.slice(4, 8) === "ftyp" ||
-    startsWith(b, [0x1a, 0x45, 0xdf, 0xa3])
-  );
-}
-
-/** Zero-width and invisible characters, tag characters, variation-selector runs and bidi controls. */
-const INVISIBLE =
-  /[\u200B-\u200D\u2060-\u2064\u180E\uFEFF\u202A-\u202E\u2066-\u2069]|[\u{E0000}-\u{E007F}]|[\u{E0100}-\u{E01EF}]|[\uFE00-\uFE0F]{2,}/gu;
-const PICTOGRAPH = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}\uFE0F\u20E3]/u;
-/** A letter of a script that joins its letters (not Latin): a joiner beside it shapes the text. */
-const SCRIPT_LETTER = /[^\p{ASCII}\p{Script=Latin}]/u;
-const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
-const lineAround = (text: string, at: number) =>
-  text.slice(text.lastIndexOf("\n", at - 1) + 1, (text.indexOf("\n", at) + 1 || text.length + 1) - 1);
-
-/** Why an invisible character is there for nothing a reader sees, or undefined when it does a visible job. */
-function invisibleReason(text: string, at: number, ch: string): string | undefined {
-  const cp = ch.codePointAt(0)!;
-  const prev = [...text.slice(Math.max(0, at - 2), at)].pop() ?? "";
-  const next = [...text.slice(at + ch.length, at + ch.length + 2)][0] ?? "";
-  // A joiner inside an emoji sequence, or a joiner or break beside a letter of a script that needs it (Persian,
-  // Indic, Thai …).
-  if ((cp === 0x200d || cp === 0x200c) && PICTOGRAPH.test(prev) && PICTOGRAPH.test(next)) return undefined;
-  if (cp >= 0x200b && cp <= 0x200d && (SCRIPT_LETTER.test(prev) || SCRIPT_LETTER.test(next)))
-    return undefined;
-  // A zero-width space before a code fence: Markdown's way to show a fence inside a fence.
-  if (
-    cp === 0x200b &&
-    /^\s*$/.test(text.slice(text.lastIndexOf("\n", at - 1) + 1, at)) &&
-    /^(?:`{3}|~{3})/.test(text.slice(at + 1, at + 4))
-  )
-    return undefined;
-  // Embedding controls in right-to-left text (Persian, Arabic, Hebrew) order that text; in other text they hide.
-  if (((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) && RTL.test(lineAround(text, at)))
-    return undefined;
-  // A byte-order mark at the very start of a file.
-  if (cp === 0xfeff && at === 0) return undefined;
-  if (cp >= 0xe0000 && cp <= 0xe007f) return "Unicode tag characters (invisible text)";
-  if (cp >= 0xe0100 || (cp >= 0xfe00 && cp <= 0xfe0f)) return "a run of variation selectors (hidden data)";
-  if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
-    return "a bidirectional control (text shown in another order than it is read)";
-  return "a zero-width character";
 }
 
 /** A download run as it arrives: reviewable in the diff (its URL is there), so reported; running it is observed. */

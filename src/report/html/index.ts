@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Report } from "../../model/report.js";
-import { headline } from "../markdown.js";
+import { headline } from "../facts.js";
 import { CLIENT_SCRIPT } from "./client.js";
 import { type HtmlOptions, makeContext, type RenderContext } from "./context.js";
 import { esc } from "./escape.js";

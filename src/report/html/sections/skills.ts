@@ -1,6 +1,6 @@
 import { rate } from "../../../grade/stats.js";
 import type { EvidenceCheck, SkillReport } from "../../../model/report.js";
-import { skillFigures } from "../../markdown.js";
+import { skillFigures } from "../../figures.js";
 import { type RenderContext, skillAnchor, sourceLink } from "../context.js";
 import { el, esc } from "../escape.js";
 import { pct, rateCell, signedPts } from "../format.js";

@@ -1,4 +1,4 @@
-import { headline, trialsFact } from "../../markdown.js";
+import { headline, trialsFact } from "../../facts.js";
 import type { RenderContext } from "../context.js";
 import { esc } from "../escape.js";
 import { duration, usd } from "../format.js";
