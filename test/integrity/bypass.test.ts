@@ -135,7 +135,9 @@ async function cli(args: string[], env: Record<string, string> = {}) {
   const out = join(temp("sg-int-out-"), "report.json");
   const r = await execa(process.execPath, [join(dist, "cli.js"), ...args, "--json", out], {
     reject: false,
-    env: { XDG_CACHE_HOME: temp("sg-int-cache-"), ...env },
+    // Unconfined trials (SKILLGATE_ISOLATION=none, the operator's switch): what is checked here is the verdict, not
+    // the sandbox (test/sandbox/ checks that); a bubblewrap start per agent call was a third of this file's CPU.
+    env: { XDG_CACHE_HOME: temp("sg-int-cache-"), SKILLGATE_ISOLATION: "none", ...env },
     timeout: 240_000,
   });
   let report: Report | undefined;
