@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(cleanUp);
 
 // the obedient agent, stopping after the first block of an even-sized SKILL.md
-const HURRIED = `  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${AGENT} --hurried`)}\n`;
+const HURRIED = `  adapter: command\n  command: ${JSON.stringify(`sh ${AGENT} --hurried`)}\n`;
 const fence = (...lines: string[]) => `\`\`\`sh\n${lines.join("\n")}\n\`\`\`\n`;
 const risky = (r: Report | undefined): Root[] =>
   (r?.skills.find((s) => s.name === "helper")?.roots ?? []).filter((x) => x.kind === "risky-action");
