@@ -70,7 +70,10 @@ const DISCRIMINATOR_LINE =
     .split("\n")
     .findIndex((l) => l.includes("D:keeps-the-cent")) + 1;
 const agentConfig = () => `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\n`;
-const CONFIG = () => `${agentConfig()}trials: 3\ntriggerRuns: 3\nverdict:\n  baseDepth: 6\n`;
+// The base accepts the unconfined trials the job asks for (SKILLGATE_ISOLATION=none in runPr): a PR's own
+// config cannot lower it (changing it is a policy root), and none of the tests here is about the sandbox.
+const ISOLATION = "isolation:\n  allowWeaker: true\n";
+const CONFIG = () => `${agentConfig()}trials: 3\ntriggerRuns: 3\nverdict:\n  baseDepth: 6\n${ISOLATION}`;
 
 type Files = Record<string, string | null>;
 const baseFiles = (): Files => ({
@@ -163,6 +166,10 @@ async function runPr(pr: ReturnType<typeof pullRequest>, job: Job = {}) {
     sha: "9".repeat(40),
     workflow: WORKFLOW,
     job: "evaluate",
+    // The job's env: unconfined trials (the operator's switch, docs/isolation.md; the base's config accepts them).
+    // These tests check the verdict and what GitHub sees, not the sandbox (test/sandbox/ does), and a bubblewrap
+    // start per agent call was a large part of this file's CPU.
+    env: { SKILLGATE_ISOLATION: "none" },
     before: (env: Record<string, string>) => {
       if (job.runnerCache)
         cpSync(job.runnerCache, join(env.RUNNER_TEMP!, "skillgate-trial-cache"), { recursive: true });
@@ -230,7 +237,7 @@ describe("through dist/index.js on a pull_request event: a PR cannot talk the ch
   }, 120_000);
 
   it("the PR's own .skillgate.yml relaxing the policy changes nothing and is blocking, on its lines", async () => {
-    const relaxed = `${agentConfig()}trials: 1\nverdict:\n  alpha: 0.4\n  headOnly: report\nthresholds:\n  discriminatorPassRate: 0.1\n`;
+    const relaxed = `${agentConfig()}trials: 1\nverdict:\n  alpha: 0.4\n  headOnly: report\nthresholds:\n  discriminatorPassRate: 0.1\n${ISOLATION}`;
     const pr = pullRequest({ [SKILL_FILE]: skillMd(BAD), ".skillgate.yml": relaxed });
     const run = await runPr(pr);
     expectBlockedAt(run, pr.headSha, ".skillgate.yml");
