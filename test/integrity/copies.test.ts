@@ -27,16 +27,29 @@ let dist: string;
 let agentFile: string;
 beforeAll(async () => {
   dist = await bundledDist();
-  agentFile = join(temp("sg-copies-agent-"), "agent.mjs");
+  agentFile = join(temp("sg-copies-agent-"), "agent.sh");
   writeFileSync(agentFile, AGENT);
 }, 180_000);
 
-/** Answers with every installed skill file: what the agent under test was given, under the names it was given. */
-const AGENT = `import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-const out = [];
-const walk = (d) => { for (const n of readdirSync(d)) { const p = d + "/" + n; if (statSync(p).isDirectory()) walk(p); else out.push(p + ":\\n" + readFileSync(p, "utf8")); } };
-if (existsSync(".agents/skills")) walk(".agents/skills");
-process.stdout.write(out.join("\\n") || "no skill installed");
+/**
+ * Answers with every installed skill file: what the agent under test was given, under the names it was given.
+ * A shell script (files in name order, links followed, `path:` then the content, joined by newlines), not Node:
+ * a Node start-up costs ~0.15 s of CPU per agent call on the 2-core test machine.
+ */
+const AGENT = `IFS='
+'
+walk() {
+  for n in $(LC_ALL=C ls -A "$1"); do
+    p=$1/$n
+    if [ -d "$p" ]; then walk "$p" || return 1
+    else printf '%s%s:\\n' "$sep" "$p" && cat "$p" || return 1; sep='
+'
+    fi
+  done
+}
+out=$(if [ -e .agents/skills ]; then walk .agents/skills || exit 1; fi; echo x) || exit 1
+out=\${out%x}
+if [ -n "$out" ]; then printf %s "$out"; else printf 'no skill installed'; fi
 `;
 
 const GOOD = "Split with the largest remainder method: floor every share, then hand out the leftover cents.";
@@ -49,7 +62,7 @@ const skillMd = (body: string) =>
 function repository(): string {
   const dir = temp("sg-copies-repo-");
   const files: Record<string, string> = {
-    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 3\ncache:\n  enabled: false\n`,
+    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ntrials: 3\ncache:\n  enabled: false\n`,
   };
   for (const t of ["web", "cli"]) {
     const s = `templates/${t}/.agents/skills/split-cents`;
@@ -78,7 +91,13 @@ async function run(dir: string, ...args: string[]) {
   const r = await execa(
     process.execPath,
     [join(dist, "cli.js"), "run", "--repo", dir, "--quiet", "--json", out, ...args],
-    { reject: false, env: { XDG_CACHE_HOME: temp("sg-copies-cache-") }, timeout: 240_000 },
+    {
+      reject: false,
+      // Unconfined trials (SKILLGATE_ISOLATION=none): what is checked is which files each copy installs, not the
+      // sandbox (test/sandbox/ checks that), and a bubblewrap start per agent call was a large part of the CPU.
+      env: { XDG_CACHE_HOME: temp("sg-copies-cache-"), SKILLGATE_ISOLATION: "none" },
+      timeout: 240_000,
+    },
   );
   return {
     code: r.exitCode,
