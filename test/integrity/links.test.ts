@@ -32,16 +32,29 @@ let dist: string;
 let agentFile: string;
 beforeAll(async () => {
   dist = await bundledDist();
-  agentFile = join(temp("sg-links-agent-"), "agent.mjs");
+  agentFile = join(temp("sg-links-agent-"), "agent.sh");
   writeFileSync(agentFile, AGENT);
 }, 180_000);
 
-/** Answers with every installed skill file it can read: what the agent under test was given. */
-const AGENT = `import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-const out = [];
-const walk = (d) => { for (const n of readdirSync(d)) { const p = d + "/" + n; if (statSync(p).isDirectory()) walk(p); else out.push(p + ":\\n" + readFileSync(p, "utf8")); } };
-if (existsSync(".agents/skills")) walk(".agents/skills");
-process.stdout.write(out.join("\\n") || "no skill installed");
+/**
+ * Answers with every installed skill file it can read: what the agent under test was given.
+ * A shell script (files in name order, links followed, `path:` then the content, joined by newlines), not Node:
+ * a Node start-up costs ~0.15 s of CPU per agent call on the 2-core test machine.
+ */
+const AGENT = `IFS='
+'
+walk() {
+  for n in $(LC_ALL=C ls -A "$1"); do
+    p=$1/$n
+    if [ -d "$p" ]; then walk "$p" || return 1
+    else printf '%s%s:\\n' "$sep" "$p" && cat "$p" || return 1; sep='
+'
+    fi
+  done
+}
+out=$(if [ -e .agents/skills ]; then walk .agents/skills || exit 1; fi; echo x) || exit 1
+out=\${out%x}
+if [ -n "$out" ]; then printf %s "$out"; else printf 'no skill installed'; fi
 `;
 
 const GOOD =
@@ -58,7 +71,7 @@ function repository(): string {
     ".agent/evals/split-cents/meta.json": JSON.stringify({ trials: 3 }),
     ".agent/evals/split-cents/prompts/c1.yaml":
       "id: c1\nprompt: Split 1000 cents among 3 people.\nassertions:\n  - {id: D:method, type: contains, value: largest remainder}\n",
-    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`${process.execPath} ${agentFile}`)}\ntrials: 3\ncache:\n  enabled: false\nverdict:\n  baseDepth: 6\n`,
+    ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ntrials: 3\ncache:\n  enabled: false\nverdict:\n  baseDepth: 6\n`,
   };
   for (const [p, c] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, p)), { recursive: true });
@@ -84,7 +97,10 @@ async function run(dir: string, ...args: string[]) {
     [join(dist, "cli.js"), "run", "--repo", dir, "--quiet", "--json", out, ...args],
     {
       reject: false,
-      env: { XDG_CACHE_HOME: temp("sg-links-cache-") },
+      // Unconfined trials (SKILLGATE_ISOLATION=none): what is checked is what gets installed, not the sandbox
+      // (test/sandbox/ checks that). Unconfined, the agent could also read a link left pointing out of the
+      // repository, so the test of such links sees that mistake too; and a bubblewrap start per call cost CPU.
+      env: { XDG_CACHE_HOME: temp("sg-links-cache-"), SKILLGATE_ISOLATION: "none" },
       timeout: 240_000,
     },
   );
