@@ -72,8 +72,11 @@ const SKILL_FILE = ".claude/skills/split-cents/SKILL.md";
 const skillMd = (body: string) =>
   `---\nname: split-cents\ndescription: Split money totals in cents among people without losing a cent.\n---\n# Splitting cents\n\n${body}\n`;
 const GOOD = "Use the largest remainder method: floor each share, then hand out the missing cents.";
+// alpha 0.2: the sandbagging skill's failure is significant at the first confirmation look (4 head trials against
+// the base's 4) instead of the second (9 head trials at the default 0.01): 12 Claude Code calls instead of 25, one
+// confirmation round instead of two. The control's honest skill fails no check, so no alpha makes it block.
 const base = (): Files => ({
-  ".skillgate.yml": `agent:\n  adapter: claude-code\n  command: ${JSON.stringify(CLAUDE)}\ntrials: 2\ntriggerRuns: 1\ncache:\n  enabled: false\nverdict:\n  baseDepth: 4\n`,
+  ".skillgate.yml": `agent:\n  adapter: claude-code\n  command: ${JSON.stringify(CLAUDE)}\ntrials: 2\ntriggerRuns: 1\ncache:\n  enabled: false\nverdict:\n  baseDepth: 4\n  alpha: 0.2\n`,
   [SKILL_FILE]: skillMd(GOOD),
   ".agent/evals/split-cents/meta.json": '{"trials": 2, "thresholds": {"discriminatorPassRate": 0.9}}',
   ".agent/evals/split-cents/prompts/c.yaml":
