@@ -47,8 +47,12 @@ const SUITE = ".agent/evals/split-cents";
 const skillMd = (body: string) =>
   `---\nname: split-cents\ndescription: Split money totals held in integer cents among people without losing a cent.\n---\n# Splitting cents\n\n${body}\n`;
 const CASE = `id: split-1000-3\nprompt: Split 1000 cents among 3 people and list the parts.\nassertions:\n  - id: D:keeps-the-cent\n    type: regex\n    value: '334\\s*\\n\\s*333\\s*\\n\\s*333'\n`;
+// Unconfined trials: the job's SKILLGATE_ISOLATION=none (UNCONFINED, given to every run below), which the base's
+// config accepts (isolation.allowWeaker). These tests check what the Action writes and prints, not the sandbox
+// (test/sandbox/ does), and a bubblewrap start per agent call was a large part of this file's CPU.
+const UNCONFINED = { SKILLGATE_ISOLATION: "none" };
 const baseFiles = (): Files => ({
-  ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ntrials: 2\ntriggerRuns: 1\nverdict:\n  baseDepth: 4\n`,
+  ".skillgate.yml": `agent:\n  adapter: command\n  command: ${JSON.stringify(`sh ${agentFile}`)}\ntrials: 2\ntriggerRuns: 1\nverdict:\n  baseDepth: 4\nisolation:\n  allowWeaker: true\n`,
   [SKILL_FILE]: skillMd(GOOD),
   [`${SUITE}/meta.json`]: JSON.stringify({ trials: 2, thresholds: { discriminatorPassRate: 0.9 } }),
   [`${SUITE}/prompts/split-1000-3.yaml`]: CASE,
@@ -67,7 +71,7 @@ describe("report files are never written through a link (item 3)", () => {
       "skillgate-report.json": { link: victim },
       "review.html": { link: victimHtml },
     });
-    const run = await runPullRequest(pr, { dist, with: { "html-report": "review.html" } });
+    const run = await runPullRequest(pr, { dist, env: UNCONFINED, with: { "html-report": "review.html" } });
     await run.api.close();
     expect(readFileSync(victim, "utf8")).toBe("precious\n");
     expect(readFileSync(victimHtml, "utf8")).toBe("precious html\n");
@@ -91,7 +95,11 @@ describe("report files are never written through a link (item 3)", () => {
       [SKILL_FILE]: skillMd(`${GOOD} Ties go to the lower index.`),
       reports: { link: outside },
     });
-    const run = await runPullRequest(pr, { dist, with: { report: "reports/skillgate-report.json" } });
+    const run = await runPullRequest(pr, {
+      dist,
+      env: UNCONFINED,
+      with: { report: "reports/skillgate-report.json" },
+    });
     await run.api.close();
     expect(() => lstatSync(join(outside, "skillgate-report.json"))).toThrow();
     expect(run.stdout).toMatch(/reports is a symbolic link in the checkout/);
@@ -118,7 +126,7 @@ describe("no runner command from repository or agent text (item 4)", () => {
       // no `name:`: the folder's name is the skill's (as Claude Code does)
       [`${WEIRD}/SKILL.md`]: "---\ndescription: Split restaurant bills among friends.\n---\n# x\n",
     });
-    const run = await runPullRequest(pr, { dist });
+    const run = await runPullRequest(pr, { dist, env: UNCONFINED });
     await run.api.close();
     // the name and the answer did reach the log (so the test can fail), as text
     expect(run.stdout + run.stderr).toMatch(/FORGED-BY-NAME/);
@@ -137,7 +145,7 @@ describe("no runner command from repository or agent text (item 4)", () => {
       [join(dist, "cli.js"), "run", "--repo", pr.dir, "--base", pr.baseSha, "--verbose"],
       {
         reject: false,
-        env: { GITHUB_ACTIONS: "true", XDG_CACHE_HOME: temp("sg-out-cache-") },
+        env: { GITHUB_ACTIONS: "true", XDG_CACHE_HOME: temp("sg-out-cache-"), ...UNCONFINED },
         timeout: 120_000,
       },
     );
@@ -166,7 +174,7 @@ function linkable(md: string): string[] {
 describe("links and mentions in untrusted text are neutralised (item 5)", () => {
   it("an agent answer with a URL, www address, mentions and an e-mail: none is linkable in the check run, job summary or comment", async () => {
     const pr = pullRequest(temp, baseFiles(), { [SKILL_FILE]: skillMd(BAD) });
-    const run = await runPullRequest(pr, { dist, with: { comment: "true" } });
+    const run = await runPullRequest(pr, { dist, env: UNCONFINED, with: { comment: "true" } });
     await run.api.close();
     expect(run.checks.map((c) => c.conclusion)).toEqual(["failure"]);
     const summary = run.checks[0]!.output.summary ?? "";
