@@ -5,7 +5,7 @@
  * files made for the run; a private, size-capped /tmp; then the run's read-only and writable paths, parents
  * first. Nothing else of the host exists inside: not the repository checkout, not skillgate's scratch folders.
  */
-import { dirname, isAbsolute, normalize } from "node:path";
+import { basename, dirname, isAbsolute, normalize } from "node:path";
 import type { ConfinedCommand, Confinement, Isolation } from "./types.js";
 
 /** Mode of the folders bubblewrap makes for mount points (it would make them 0700, closed to the sandbox uid). */
@@ -35,7 +35,7 @@ function checkPath(path: string, what: string): string {
 
 /**
  * The trusted first step of every confined run, a shell outside the sandbox (run as
- * `bash -c LAUNCHER skillgate-launch <cgroup.procs files> -- <fds to keep> -- bwrap …`):
+ * `bash --norc --noprofile -c LAUNCHER skillgate-launch <cgroup.procs files> -- <fds to keep> -- bwrap …`):
  * 1. joins the run's cgroups (its own pid, so bubblewrap and all it starts are inside from their first instruction);
  * 2. closes every file descriptor but stdio and the named ones: a descriptor skillgate inherited without
  *    close-on-exec (from the runner, a shell's `3<file`, a test harness) would otherwise reach the sandbox through
@@ -51,6 +51,14 @@ export const LAUNCHER = [
   "unset PWD OLDPWD",
   'exec "$@"',
 ].join("\n");
+
+/**
+ * bash reads /etc/bash.bashrc and ~/.bashrc even when not interactive if its stdin is a socket (Node's pipes are):
+ * the launcher runs outside the sandbox, as skillgate's uid, with the trial's HOME, so it reads no start-up file.
+ */
+function launcherShellOptions(shell: string): string[] {
+  return basename(shell) === "bash" ? ["--norc", "--noprofile"] : [];
+}
 
 /** The command that runs `c` confined at the machine's level (`uid+namespaces` or `namespaces`). */
 export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand {
@@ -167,6 +175,7 @@ export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand
   }
   args.push(...limited);
   const launch = [
+    ...launcherShellOptions(tools.shell),
     "-c",
     LAUNCHER,
     "skillgate-launch",
