@@ -20,7 +20,7 @@ import {
   type TextElement,
 } from "./observation.js";
 
-export type Send = (m: string, p?: Record<string, unknown>) => Promise<unknown>;
+type Send = (m: string, p?: Record<string, unknown>) => Promise<unknown>;
 /** A stylesheet's header (`CSS.styleSheetAdded`): where its rules' lines are counted from. */
 export type Sheet = { sourceURL: string; startLine: number; startColumn: number; isInline: boolean };
 

@@ -20,7 +20,7 @@ import {
 import { foreignData } from "./foreign-data.js";
 
 /** Ids an attacker might send, `{victim}` replaced by a real victim invoice id. */
-export const INJECTION_PAYLOADS = [
+const INJECTION_PAYLOADS = [
   "' OR 1=1 --",
   "' OR '1'='1",
   '" OR "1"="1',
@@ -42,7 +42,7 @@ const MISSING_TENANTS: readonly [string, unknown][] = [
   ['tenantId ""', { tenantId: "" }],
 ];
 /** The victim's tenant id in other cases: not a tenant (ids are compared exactly), so nothing. */
-export const ODD_CASE_TENANTS: readonly string[] = [VICTIM.toUpperCase(), "Tnt_Victim"];
+const ODD_CASE_TENANTS: readonly string[] = [VICTIM.toUpperCase(), "Tnt_Victim"];
 
 /** One handler call as the judge sees it: the queries it sent and what it returned (decoded) or threw. */
 interface Call {

@@ -66,16 +66,19 @@ export class TraceAnalysis {
   readonly settingsWritten = new Map<string, { argv: readonly string[]; skillFiles: Proc["skillFiles"] }>();
   /** A program a process could not find on one PATH entry: judged once its search ends (found, or not at all). */
   private readonly pendingExec = new Map<number, readonly string[]>();
-  private tree = new ProcessTree([]);
+  private readonly tree: ProcessTree;
   private readonly skillFolders: SkillFolders;
 
-  constructor(private readonly ctx: TraceContext) {
+  constructor(
+    private readonly ctx: TraceContext,
+    private readonly calls: readonly Syscall[],
+  ) {
     this.skillFolders = new SkillFolders(ctx.skills, ctx.skillsRoot, ctx.workspace);
+    this.tree = new ProcessTree(calls);
   }
 
-  run(calls: readonly Syscall[]): void {
-    this.tree = new ProcessTree(calls);
-    for (const c of calls) this.call(c);
+  run(): void {
+    for (const c of this.calls) this.call(c);
     for (const [pid, pending] of this.pendingExec) this.judgeExec(this.tree.proc(pid), pending, false);
     this.pendingExec.clear();
   }
@@ -388,7 +391,7 @@ export class TraceAnalysis {
 
 /** The risky actions in a trace's text. */
 export function analyseTrace(text: string, ctx: TraceContext): TraceAnalysis {
-  const analysis = new TraceAnalysis(ctx);
-  analysis.run(parseTrace(text));
+  const analysis = new TraceAnalysis(ctx, parseTrace(text));
+  analysis.run();
   return analysis;
 }

@@ -4,18 +4,11 @@
  * the cache, the budget, and the baseline contamination scan. Records come back in request order.
  */
 import "../agents/index.js";
-import { AGENT_WORKSPACE_MB, agentsConfined, sandboxOptions } from "../agents/confine.js";
+import { agentsConfined } from "../agents/confine.js";
 import { findContamination } from "../agents/contamination.js";
-import { agentEnvFor, buildAgentEnv } from "../agents/env.js";
 import { createAgent } from "../agents/registry.js";
 import { errorResult } from "../agents/result.js";
-import {
-  collectWrittenFiles,
-  type PreparedWorkspace,
-  TrialWorkspaces,
-  WORKSPACE_MAX_ENTRIES,
-  workspaceUsage,
-} from "../agents/workspace.js";
+import { TrialWorkspaces } from "../agents/workspace.js";
 import { chooseWorkspaceParent } from "../agents/workspace-parent.js";
 import type {
   AgentAdapter,
@@ -26,8 +19,6 @@ import type {
   TrialRecord,
   TrialRequest,
 } from "../model/index.js";
-import { withLeaks } from "../observe/leaks.js";
-import { withToolCallActions } from "../observe/tool-calls.js";
 import { tracer } from "../observe/tracer.js";
 import { cacheKey } from "../plan/keys.js";
 import { outputRedactor } from "../util/redact.js";
@@ -37,11 +28,7 @@ import { BudgetTracker } from "./budget.js";
 import { TrialCache } from "./cache.js";
 import { FirstFailureWatch, fixFor } from "./first-failures.js";
 import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_MS, seededRandom, sleep } from "./retry.js";
-
-const MIB = 1024 * 1024;
-
-/** Time an adapter gets beyond the trial timeout to kill its process and report, before the runner gives up on it. */
-const ADAPTER_GRACE_MS = 5_000;
+import { TrialAttempt } from "./trial-attempt.js";
 
 export interface RunOptions {
   agent: AgentConfig;
@@ -118,14 +105,6 @@ function toRecord(req: TrialRequest, result: AgentResult, durationMs: number): T
   };
 }
 
-function withGuard<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const guard = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(onTimeout()), ms);
-  });
-  return Promise.race([work, guard]).finally(() => clearTimeout(timer));
-}
-
 async function trialWorkspaces(adapter: AgentAdapter, opts: RunOptions): Promise<TrialWorkspaces> {
   const parent = chooseWorkspaceParent(opts.workspaceParent, undefined, adapter.avoidShm);
   opts.logger.debug(parent.reason);
@@ -136,232 +115,206 @@ async function trialWorkspaces(adapter: AgentAdapter, opts: RunOptions): Promise
   return new TrialWorkspaces(adapter.skillsDir, parent.next, Date.now, sharing);
 }
 
+/** The bookkeeping of one `runTrials` call: counts, progress, and each trial from cache or agent to its record. */
+class TrialRun {
+  cacheHits = 0;
+  done = 0;
+  errors = 0;
+  budgetExhausted: string | undefined;
+  /** Live trials finished and their time, for the expected time left. */
+  private liveDone = 0;
+  private liveMs = 0;
+  /** This batch's spending; what may still start is judged on the run's, when batches share it. */
+  readonly budget: BudgetTracker;
+  private readonly runBudget: BudgetTracker;
+  readonly limit: AdaptiveLimit;
+  private readonly cache: TrialCache | undefined;
+  private readonly cacheable: boolean;
+  private readonly random: () => number;
+  private readonly redactor = outputRedactor();
+  readonly firstFailures: FirstFailureWatch;
+
+  constructor(
+    private readonly requests: readonly TrialRequest[],
+    private readonly opts: RunOptions,
+    adapter: AgentAdapter,
+    private readonly cacheIdentity: string,
+    private readonly attempt: TrialAttempt,
+  ) {
+    this.cacheable = adapter.cacheable !== false;
+    this.cache = opts.cache.enabled && this.cacheable ? new TrialCache(opts.cache.dir) : undefined;
+    this.budget = new BudgetTracker(opts.budget);
+    this.runBudget = opts.shared?.spent ?? this.budget;
+    this.random = seededRandom(opts.seed ?? 0);
+    this.firstFailures = new FirstFailureWatch((e) => fixFor(e, opts.agent, opts.agentDir ?? opts.repoDir));
+    this.limit = opts.shared?.limit ?? new AdaptiveLimit(opts.concurrency);
+  }
+
+  /** Expected time left: the trials still to run, in rounds of the current limit, at the mean live trial's time. */
+  private progress(): void {
+    const left = this.requests.length - this.done;
+    const etaMs =
+      this.liveDone > 0 && left > 0
+        ? Math.ceil(left / this.limit.limit) * (this.liveMs / this.liveDone)
+        : left > 0
+          ? undefined
+          : 0;
+    this.opts.logger.progress({
+      done: this.done,
+      total: this.requests.length,
+      errors: this.errors,
+      costUsd: this.budget.usd,
+      cacheHits: this.cacheHits,
+      ...(this.opts.label ? { label: this.opts.label } : {}),
+      ...(etaMs !== undefined ? { etaMs } : {}),
+    });
+  }
+
+  finish(record: TrialRecord): TrialRecord {
+    this.done++;
+    if (record.error) this.errors++;
+    this.progress();
+    return record;
+  }
+
+  /** The stored answer of `req`, as its record, or undefined. */
+  async stored(req: TrialRequest): Promise<TrialRecord | undefined> {
+    if (!this.cache) return undefined;
+    const started = performance.now();
+    const hit = await this.cache.get(cacheKey(req.key, this.cacheIdentity), this.cacheIdentity);
+    if (!hit) return undefined;
+    this.cacheHits++;
+    return toRecord(req, { ...hit, cached: true }, performance.now() - started);
+  }
+
+  /** Why no new agent call may start now (budget, abort, the first trials' common failure), as its result. */
+  private refusal(): AgentResult | undefined {
+    // Recordings cost nothing: the budget only stops live agent calls.
+    const reason = this.cacheable ? this.runBudget.exhausted() : undefined;
+    if (reason) {
+      this.budgetExhausted ??= reason;
+      return errorResult("budget", `not run: ${reason}`);
+    }
+    if (this.opts.signal?.aborted) return errorResult("crash", "not run: the run was aborted");
+    const stopped = this.firstFailures.stopped;
+    return stopped ? errorResult(stopped.kind, `not run: ${stopped.reason}`) : undefined;
+  }
+
+  /**
+   * One attempt holding a slot of the adaptive limit (the backoff before a retry does not), with the budget read
+   * inside it: a trial waiting for a slot must not start once the calls ahead of it spent the budget.
+   */
+  private inSlot(req: TrialRequest): Promise<{ stop?: AgentResult; ran?: AgentResult }> {
+    return this.limit.run<{ stop?: AgentResult; ran?: AgentResult }>(async () => {
+      const stop = this.refusal();
+      if (stop) return { value: { stop }, rateLimited: false };
+      if (this.cacheable) this.runBudget.begin();
+      let r: AgentResult;
+      try {
+        r = await this.attempt.run(req);
+      } finally {
+        if (this.cacheable) this.runBudget.end();
+      }
+      if (this.cacheable && !r.cached) {
+        for (const b of new Set([this.budget, this.runBudget])) {
+          b.addCall();
+          b.addUsage(r.usage);
+        }
+      }
+      // Seen while the slot is held: the trial that takes the slot next must already know the run stopped.
+      if (!this.cacheable || !r.cached) this.firstFailures.observe(r.error);
+      return { value: { ran: r }, rateLimited: r.error?.kind === "rate-limit" };
+    });
+  }
+
+  /** The trial's result after retries of transient faults with backoff, and how many agent calls it paid. */
+  private async withRetries(req: TrialRequest): Promise<{ result: AgentResult; attempts: number }> {
+    const maxRetries = this.opts.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const retryBase = this.opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+    let attempts = 0;
+    for (let n = 0; ; n++) {
+      const outcome = await this.inSlot(req);
+      if (outcome.stop || !outcome.ran)
+        return { result: outcome.stop ?? errorResult("crash", "not run"), attempts };
+      const result = outcome.ran;
+      if (this.cacheable && !result.cached) attempts++;
+      if (!result.error?.transient || n >= maxRetries || this.opts.signal?.aborted)
+        return { result, attempts };
+      const delay = backoffDelay(n + 1, retryBase, this.random);
+      this.opts.logger.debug(
+        `retrying ${req.skill}/${req.caseId} (${req.mode} #${req.trial}) in ${delay} ms after ${result.error.kind}: ${result.error.message}`,
+      );
+      await sleep(delay, this.opts.signal);
+    }
+  }
+
+  /** A baseline trial that touched the skill is contaminated (it would grade the skill, not its absence). */
+  private contaminationChecked(req: TrialRequest, result: AgentResult): AgentResult {
+    if (result.error || req.mode !== "baseline") return result;
+    const offending = findContamination(result, { skill: req.skill, repoDir: this.opts.repoDir });
+    if (!offending) return result;
+    return {
+      ...result,
+      error: {
+        kind: "contaminated",
+        message: `baseline trial touched skill "${req.skill}" via ${offending.name} ${JSON.stringify(offending.input).slice(0, 300)}`,
+        offendingCall: offending,
+      },
+    };
+  }
+
+  async runOne(req: TrialRequest): Promise<TrialRecord> {
+    const started = performance.now();
+    const key = this.cache ? cacheKey(req.key, this.cacheIdentity) : "";
+    const tried = await this.withRetries(req);
+    // An agent's answer may hold skillgate's secrets (it runs code a PR author steered): redact it before it is
+    // cached or graded (grading quotes cuts of it), treating every string as possibly cut by a size cap.
+    // Contamination is judged first, on the paths as the agent used them.
+    let result = this.redactor.redactDeep(this.contaminationChecked(req, tried.result), { cut: true });
+    if (this.cache && !result.error && !result.cached) await this.cache.put(key, this.cacheIdentity, result);
+    if (tried.attempts > 0) result = { ...result, attempts: tried.attempts };
+    const ms = performance.now() - started;
+    this.liveDone++;
+    this.liveMs += ms;
+    return toRecord(req, result, ms);
+  }
+}
+
 export async function runTrials(requests: TrialRequest[], opts: RunOptions): Promise<RunOutcome> {
   const adapter = opts.adapter ?? createAgent(opts.agent, { repoDir: opts.agentDir ?? opts.repoDir });
-  const diskCapBytes = (sandboxOptions(opts.agent.options).diskMb ?? AGENT_WORKSPACE_MB) * MIB;
   const identity = await adapter.identity();
   // A stored answer holds what its trial was seen doing only when it was observed: observed and unobserved
   // answers are kept apart (an answer stored before observation existed is never served as observed).
   const cacheIdentity = `${identity}${(await tracer()).tracer ? "" : " (unobserved)"}`;
-  const cacheable = adapter.cacheable !== false;
-  const cache = opts.cache.enabled && cacheable ? new TrialCache(opts.cache.dir) : undefined;
-  // This batch's spending; what may still start is judged on the run's, when batches share it.
-  const budget = new BudgetTracker(opts.budget);
-  const runBudget = opts.shared?.spent ?? budget;
-  const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const retryBase = opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
-  const random = seededRandom(opts.seed ?? 0);
-  let cacheHits = 0;
-  let done = 0;
-  let errors = 0;
-  let budgetExhausted: string | undefined;
-  const firstFailures = new FirstFailureWatch((e) => fixFor(e, opts.agent, opts.agentDir ?? opts.repoDir));
-
   // Only adapters that run in a workspace need a place for them (replays do not).
   const workspaces = adapter.needsWorkspace === false ? undefined : await trialWorkspaces(adapter, opts);
-  // Scrubbed once per run (process.env is a live view into the C++ side); each trial adds its HOME.
-  const envFor = agentEnvFor({
-    allow: adapter.envAllow,
-    extra: [...(opts.agent.env ?? []), ...(opts.extraEnv ?? [])],
-    source: { ...process.env },
-  });
-  const limit = opts.shared?.limit ?? new AdaptiveLimit(opts.concurrency);
-  // Expected time left: the trials still to run, in rounds of the current limit, at the mean live trial's time.
-  let liveDone = 0;
-  let liveMs = 0;
-  const progress = () => {
-    const left = requests.length - done;
-    const etaMs =
-      liveDone > 0 && left > 0
-        ? Math.ceil(left / limit.limit) * (liveMs / liveDone)
-        : left > 0
-          ? undefined
-          : 0;
-    opts.logger.progress({
-      done,
-      total: requests.length,
-      errors,
-      costUsd: budget.usd,
-      cacheHits,
-      ...(opts.label ? { label: opts.label } : {}),
-      ...(etaMs !== undefined ? { etaMs } : {}),
-    });
-  };
-
-  const redactor = outputRedactor();
-
-  async function attempt(req: TrialRequest): Promise<AgentResult> {
-    if (!workspaces) {
-      const none = { dir: opts.repoDir, home: opts.repoDir, skillPaths: {} };
-      const env = buildAgentEnv({ allow: [], home: opts.repoDir });
-      return adapter
-        .run(req, {
-          workspace: none,
-          env,
-          signal: opts.signal ?? new AbortController().signal,
-          timeoutMs: opts.timeoutMs,
-        })
-        .catch((e: unknown) =>
-          errorResult("crash", `adapter ${adapter.name} failed: ${(e as Error).message ?? e}`),
-        );
-    }
-    let ws: PreparedWorkspace;
-    try {
-      ws = workspaces.prepare(req);
-    } catch (e) {
-      return errorResult(
-        "crash",
-        `cannot prepare the workspace of ${req.skill}/${req.caseId}: ${(e as Error).message}`,
-      );
-    }
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    try {
-      // Decoy variables (decoys.ts) unless the trusted config forwards a real one of the same name.
-      const env = { ...ws.decoys?.env, ...envFor(ws.home) };
-      const run = adapter
-        .run(req, { workspace: ws, env, signal: controller.signal, timeoutMs: opts.timeoutMs })
-        .catch((e: unknown) =>
-          errorResult("crash", `adapter ${adapter.name} failed: ${(e as Error).message ?? e}`),
-        );
-      const result = await withGuard(run, opts.timeoutMs + ADAPTER_GRACE_MS, () => {
-        controller.abort();
-        return errorResult("timeout", `trial did not finish within ${opts.timeoutMs} ms`, true);
-      });
-      // A hostile agent may fill the runner's disk: what it left over its cap fails the trial (confine.ts).
-      const usage = workspaceUsage([ws.dir, ws.home], diskCapBytes);
-      if (usage.over)
-        return errorResult(
-          "crash",
-          `the agent left more than ${diskCapBytes / MIB} MiB${usage.entries > WORKSPACE_MAX_ENTRIES ? ` or ${WORKSPACE_MAX_ENTRIES} files` : ""} in its workspace (the cap: agent.options.sandbox.diskMb)`,
-        );
-      if (!result.error && Object.keys(result.files).length === 0) {
-        const written = collectWrittenFiles(ws);
-        result.files = written.files;
-        if (written.notes.length) result.notes = [...(result.notes ?? []), ...written.notes];
-      }
-      if (!ws.decoys) return result;
-      const writable = sandboxOptions(opts.agent.options).writable ?? [];
-      const paths = { workspace: ws.dir, home: ws.home, writable, decoyFiles: ws.decoys.files };
-      return withToolCallActions(withLeaks(result, ws.decoys, ws.dir), paths);
-    } finally {
-      opts.signal?.removeEventListener("abort", onAbort);
-      workspaces.dispose(ws);
-    }
-  }
-
-  /** The stored answer of `req`, as its record, or undefined. */
-  async function stored(req: TrialRequest): Promise<TrialRecord | undefined> {
-    if (!cache) return undefined;
-    const started = performance.now();
-    const hit = await cache.get(cacheKey(req.key, cacheIdentity), cacheIdentity);
-    if (!hit) return undefined;
-    cacheHits++;
-    return toRecord(req, { ...hit, cached: true }, performance.now() - started);
-  }
-
-  async function runOne(req: TrialRequest): Promise<TrialRecord> {
-    const started = performance.now();
-    const key = cache ? cacheKey(req.key, cacheIdentity) : "";
-    let result: AgentResult | undefined;
-    let attempts = 0;
-    for (let n = 0; ; n++) {
-      // Each attempt holds a slot of the adaptive limit (the backoff before a retry does not), and the budget is
-      // read inside it: a trial waiting for a slot must not start once the calls ahead of it spent the budget.
-      const outcome = await limit.run<{ stop?: AgentResult; ran?: AgentResult }>(async () => {
-        // Recordings cost nothing: the budget only stops live agent calls.
-        const reason = cacheable ? runBudget.exhausted() : undefined;
-        if (reason) {
-          budgetExhausted ??= reason;
-          return { value: { stop: errorResult("budget", `not run: ${reason}`) }, rateLimited: false };
-        }
-        if (opts.signal?.aborted)
-          return {
-            value: { stop: errorResult("crash", "not run: the run was aborted") },
-            rateLimited: false,
-          };
-        if (firstFailures.stopped) {
-          const { kind, reason: why } = firstFailures.stopped;
-          return { value: { stop: errorResult(kind, `not run: ${why}`) }, rateLimited: false };
-        }
-        if (cacheable) runBudget.begin();
-        let r: AgentResult;
-        try {
-          r = await attempt(req);
-        } finally {
-          if (cacheable) runBudget.end();
-        }
-        if (cacheable && !r.cached) {
-          attempts++;
-          for (const b of new Set([budget, runBudget])) {
-            b.addCall();
-            b.addUsage(r.usage);
-          }
-        }
-        // Seen while the slot is held: the trial that takes the slot next must already know the run stopped.
-        if (!cacheable || !r.cached) firstFailures.observe(r.error);
-        return { value: { ran: r }, rateLimited: r.error?.kind === "rate-limit" };
-      });
-      if (outcome.stop || !outcome.ran) {
-        result = outcome.stop ?? errorResult("crash", "not run");
-        break;
-      }
-      result = outcome.ran;
-      if (!result.error?.transient || n >= maxRetries || opts.signal?.aborted) break;
-      const delay = backoffDelay(n + 1, retryBase, random);
-      opts.logger.debug(
-        `retrying ${req.skill}/${req.caseId} (${req.mode} #${req.trial}) in ${delay} ms after ${result.error.kind}: ${result.error.message}`,
-      );
-      await sleep(delay, opts.signal);
-    }
-    if (!result.error && req.mode === "baseline") {
-      const offending = findContamination(result, { skill: req.skill, repoDir: opts.repoDir });
-      if (offending) {
-        result = {
-          ...result,
-          error: {
-            kind: "contaminated",
-            message: `baseline trial touched skill "${req.skill}" via ${offending.name} ${JSON.stringify(offending.input).slice(0, 300)}`,
-            offendingCall: offending,
-          },
-        };
-      }
-    }
-    // An agent's answer may hold skillgate's secrets (it runs code a PR author steered): redact it before it is
-    // cached or graded (grading quotes cuts of it), treating every string as possibly cut by a size cap.
-    // Contamination is judged first, on the paths as the agent used them.
-    result = redactor.redactDeep(result, { cut: true });
-    if (cache && !result.error && !result.cached) await cache.put(key, cacheIdentity, result);
-    if (attempts > 0) result = { ...result, attempts };
-    const ms = performance.now() - started;
-    liveDone++;
-    liveMs += ms;
-    return toRecord(req, result, ms);
-  }
-
-  const finish = (record: TrialRecord): TrialRecord => {
-    done++;
-    if (record.error) errors++;
-    progress();
-    return record;
-  };
+  const run = new TrialRun(
+    requests,
+    opts,
+    adapter,
+    cacheIdentity,
+    new TrialAttempt(adapter, workspaces, opts),
+  );
   let records: TrialRecord[];
   try {
     // Stored answers first and all at once: a PR's base arm read from the default branch's results is served
     // before any agent call starts, never queued behind them.
     const hits = await mapLimited(requests, CACHE_LOOKUPS_AT_ONCE, async (req) => {
-      const record = await stored(req);
-      return record ? finish(record) : undefined;
+      const record = await run.stored(req);
+      return record ? run.finish(record) : undefined;
     });
     // Every miss starts at once; the adaptive limit decides how many agent calls run.
-    records = await Promise.all(requests.map(async (req, i) => hits[i] ?? finish(await runOne(req))));
+    records = await Promise.all(requests.map(async (req, i) => hits[i] ?? run.finish(await run.runOne(req))));
   } finally {
     await workspaces?.drain();
   }
+  return outcomeOf(run, records, identity, opts.logger);
+}
 
+function outcomeOf(run: TrialRun, records: TrialRecord[], identity: string, logger: Logger): RunOutcome {
+  const { budget, limit } = run;
   const unpriced = budget.unpriced();
-  if (unpriced) opts.logger.warn(`budget: ${unpriced}`);
+  if (unpriced) logger.warn(`budget: ${unpriced}`);
   return {
     records,
     identity,
@@ -369,12 +322,12 @@ export async function runTrials(requests: TrialRequest[], opts: RunOptions): Pro
       usd: budget.usd,
       unpricedCalls: budget.unpricedCalls,
       agentCalls: budget.agentCalls,
-      cacheHits,
+      cacheHits: run.cacheHits,
       inputTokens: budget.inputTokens,
       outputTokens: budget.outputTokens,
     },
-    ...(budgetExhausted ? { budgetExhausted } : {}),
+    ...(run.budgetExhausted ? { budgetExhausted: run.budgetExhausted } : {}),
     concurrency: { ceiling: limit.ceiling, lowest: limit.lowest, cuts: limit.cuts },
-    ...(firstFailures.stopped ? { stopped: firstFailures.stopped.reason } : {}),
+    ...(run.firstFailures.stopped ? { stopped: run.firstFailures.stopped.reason } : {}),
   };
 }

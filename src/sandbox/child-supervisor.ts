@@ -57,7 +57,7 @@ class CappedBuffer {
 }
 
 /** What a supervised child gave: the outcome but its isolation, and the namespace bubblewrap made, to end. */
-export type ChildEnd = Omit<LimitedOutcome, "isolation"> & { namespace?: NamespaceInfo };
+type ChildEnd = Omit<LimitedOutcome, "isolation"> & { namespace?: NamespaceInfo };
 
 /** One child's state while it runs: its output, why we killed it, its peak memory, its namespace. */
 class Supervision {

@@ -8,17 +8,17 @@ import { randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Redactor } from "../util/redact.js";
-import { ResultChannel } from "./channel.js";
 import { preloadFile } from "./child-build.mjs";
 import { CODE_EXTENSIONS, childAssets, childScript, compileModule } from "./compile.js";
+import { ChildGone, Conversation, type LiveChild } from "./conversation.js";
 import { redactSecrets, scrubbedEnv, secretValues } from "./env.js";
 import { isolation } from "./isolation/detect.js";
 import type { ConfineLimits } from "./isolation/types.js";
 import { MIB, spawnLimited } from "./process.js";
-import { type ChildEnvelope, MAC_KEY_BYTES, type ProbeAnswer } from "./protocol.js";
-import { inputJson } from "./tagged.js";
+import { type ChildEnvelope, MAC_KEY_BYTES } from "./protocol.js";
 import type { CommandOutcome, SandboxFailure, SandboxLimits, SandboxOutcome, SandboxTask } from "./types.js";
 
+export { ChildGone, type LiveChild } from "./conversation.js";
 export { isSecretName, redactSecrets, scrubbedEnv } from "./env.js";
 export type * from "./types.js";
 
@@ -92,19 +92,6 @@ function fail<T>(
   return { ok: false, failure, message, stderr, phase };
 }
 
-/** A live sandbox child, for the caller to talk to while it runs (see `runSandboxSession`). */
-export interface LiveChild {
-  /** Resolves once the module loaded and its export was found. */
-  loaded: Promise<{ export?: string; fnName?: string }>;
-  /** Sends one batch of probes; resolves with the collector's answers, in order. */
-  request(probes: unknown[]): Promise<ProbeAnswer[]>;
-  /** A predicate's value. */
-  result: Promise<unknown>;
-}
-
-/** Thrown into the caller's work when the child ended, failed or was tampered with before answering. */
-export class ChildGone extends Error {}
-
 /**
  * Runs untrusted code in a fresh child process and lets `use` talk to it: the child loads the module, then
  * answers requests until `use` settles (its stdin is closed then and it exits). Never throws for anything the
@@ -114,89 +101,16 @@ export class ChildGone extends Error {}
 export async function runSandboxSession<T>(
   task: SandboxTask,
   limits: SandboxLimits,
-  opts: {
-    cwd?: string;
-    priority?: number;
-    /** The folder the module may import from (default: its own folder); nothing outside it is bundled. */
-    root?: string;
-  },
+  opts: SessionOptions,
   use: (child: LiveChild) => Promise<T>,
 ): Promise<SandboxOutcome<T>> {
   const secrets = secretValues();
-  const modulePath = resolve(opts.cwd ?? process.cwd(), task.module);
-  if (!existsSync(modulePath) || !statSync(modulePath).isFile()) {
-    return fail("load", `${task.module}: module not found`, "", "load");
-  }
-  // The gate's id names its child file: the caller (gates/registry.ts) knows the gates, the sandbox only the shape.
-  if (task.kind !== "predicate" && !GATE_ID_SHAPE.test(task.gate))
-    return fail("load", `unknown gate '${task.gate}'`, "", "load");
-  // Locating (from source: building) the child script and compiling the module proceed together.
-  const childReady = childScript(task.kind === "predicate" ? undefined : task.gate);
-  childReady.catch(() => {}); // awaited below, after the compile
-  let compiled: ChildEnvelope["compiled"];
-  if (CODE_EXTENSIONS.test(modulePath)) {
-    const out = await compileModule(modulePath, opts.root ? resolve(opts.root) : dirname(modulePath));
-    if (!out.ok) return fail("load", redactSecrets(out.message, secrets), "", "load");
-    compiled = { file: out.file, format: out.format };
-  }
+  const prepared = await prepareModule(task, opts, secrets);
+  if ("fail" in prepared) return prepared.fail;
+  const { modulePath, compiled, childReady } = prepared;
   const key = randomBytes(MAC_KEY_BYTES);
   const envelope: ChildEnvelope = { task, modulePath, compiled, assets: childAssets() };
-
-  // The conversation: messages from the child settle these; the child's end rejects whatever is still open.
-  let loadedInfo: { export?: string; fnName?: string } | undefined;
-  let failed: { failure: "load" | "crash"; message: string } | undefined;
-  let gone: ((err: ChildGone) => void)[] = [];
-  const settleOnEnd = <V>(executor: (resolve: (v: V) => void) => void): Promise<V> =>
-    new Promise<V>((res, rej) => {
-      gone.push(rej);
-      executor(res);
-    });
-  let resolveLoaded!: (v: { export?: string; fnName?: string }) => void;
-  let resolveResult!: (v: unknown) => void;
-  const loaded = settleOnEnd<{ export?: string; fnName?: string }>((r) => {
-    resolveLoaded = r;
-  });
-  const result = settleOnEnd<unknown>((r) => {
-    resolveResult = r;
-  });
-  loaded.catch(() => {});
-  result.catch(() => {});
-  const waiting = new Map<number, (answers: ProbeAnswer[]) => void>();
-  let nextId = 1;
-  let stdin: NodeJS.WritableStream | undefined;
-  const channel = new ResultChannel(key, (msg) => {
-    if (msg.type === "loaded" && !loadedInfo) {
-      loadedInfo = { export: msg.export, fnName: msg.fnName };
-      resolveLoaded(loadedInfo);
-    } else if (msg.type === "observed" && waiting.has(msg.id)) {
-      const answer = waiting.get(msg.id) as (a: ProbeAnswer[]) => void;
-      waiting.delete(msg.id);
-      answer(msg.answers);
-    } else if (msg.type === "result") resolveResult(msg.value);
-    else if (msg.type === "failed") failed ??= { failure: msg.failure, message: msg.message };
-    else return; // a signed message we did not ask for: ignored (the child never sends one)
-    if (msg.type === "failed") endConversation(`the child failed: ${msg.message}`);
-  });
-  const endConversation = (why: string) => {
-    const rejects = gone;
-    gone = [];
-    for (const r of rejects) r(new ChildGone(why));
-    for (const [id] of waiting) waiting.delete(id);
-  };
-  const live: LiveChild = {
-    loaded,
-    result,
-    request(probes) {
-      if (channel.tampered || !stdin) return Promise.reject(new ChildGone("the child is not running"));
-      const id = nextId++;
-      return settleOnEnd<ProbeAnswer[]>((res) => {
-        waiting.set(id, res);
-        // Probe inputs may hold NaN, −0 or undefined: written tagged (decodeInput reads them back).
-        (stdin as NodeJS.WritableStream).write(`${inputJson({ id, probes })}\n`);
-      });
-    },
-  };
-
+  const talk = new Conversation(key);
   const child = await childReady;
   if (!existsSync(child)) return fail("crash", `the sandbox child is missing: ${child}`, "", "load");
   const readable = [
@@ -223,11 +137,11 @@ export async function runSandboxSession<T>(
     cwd,
     env: scrubbedEnv(),
     onStdin: (s) => {
-      stdin = s;
+      talk.stdin = s;
       s.on("error", () => {}); // the child may exit before reading everything
       s.write(key);
       s.write(`${JSON.stringify(envelope)}\n`);
-      work = use(live).then(
+      work = use(talk.live).then(
         (value) => ({ ok: true as const, value }),
         (error: unknown) => ({ ok: false as const, error }),
       );
@@ -238,9 +152,9 @@ export async function runSandboxSession<T>(
     rssLimitMb: limits.memoryMb + RSS_OVERHEAD_MB,
     resultChannel: true,
     onResultChunk: (chunk) => {
-      channel.push(chunk);
+      talk.channel.push(chunk);
       // Nothing more from this child is believed: stop asking, so it reads end-of-file and exits.
-      if (channel.tampered) endConversation("the result channel was tampered with");
+      if (talk.channel.tampered) talk.end("the result channel was tampered with");
     },
     priority: opts.priority,
     // Inside bubblewrap: Node, the child's own files (entry, preloads), the compiled module and a copy of the
@@ -256,17 +170,60 @@ export async function runSandboxSession<T>(
       limits: CHILD_CONFINE_LIMITS,
     },
   });
-  channel.close();
-  endConversation("the child ended");
-  const done = work ? await work : undefined;
-  const stderr = redactSecrets(out.stderr, secrets);
-  const phase = loadedInfo ? "run" : "load";
-  const where = loadedInfo ? "while probing" : "while loading the module";
+  talk.channel.close();
+  talk.end("the child ended");
+  return sessionOutcome(talk, out, work ? await work : undefined, limits, secrets);
+}
 
-  if (channel.tampered)
+interface SessionOptions {
+  cwd?: string;
+  priority?: number;
+  /** The folder the module may import from (default: its own folder); nothing outside it is bundled. */
+  root?: string;
+}
+
+/** The module found and compiled while the child script is located (from source: built). */
+async function prepareModule(
+  task: SandboxTask,
+  opts: SessionOptions,
+  secrets: readonly string[],
+): Promise<
+  | { modulePath: string; compiled: ChildEnvelope["compiled"]; childReady: Promise<string> }
+  | { fail: SandboxOutcome<never> }
+> {
+  const modulePath = resolve(opts.cwd ?? process.cwd(), task.module);
+  if (!existsSync(modulePath) || !statSync(modulePath).isFile())
+    return { fail: fail("load", `${task.module}: module not found`, "", "load") };
+  // The gate's id names its child file: the caller (gates/registry.ts) knows the gates, the sandbox only the shape.
+  if (task.kind !== "predicate" && !GATE_ID_SHAPE.test(task.gate))
+    return { fail: fail("load", `unknown gate '${task.gate}'`, "", "load") };
+  const childReady = childScript(task.kind === "predicate" ? undefined : task.gate);
+  childReady.catch(() => {}); // awaited by the caller, after the compile
+  let compiled: ChildEnvelope["compiled"];
+  if (CODE_EXTENSIONS.test(modulePath)) {
+    const out = await compileModule(modulePath, opts.root ? resolve(opts.root) : dirname(modulePath));
+    if (!out.ok) return { fail: fail("load", redactSecrets(out.message, secrets), "", "load") };
+    compiled = { file: out.file, format: out.format };
+  }
+  return { modulePath, compiled, childReady };
+}
+
+/** What the session came to: the caller's value, or what the module did (tamper first, then its own report, then how it ended). */
+function sessionOutcome<T>(
+  talk: Conversation,
+  out: Awaited<ReturnType<typeof spawnLimited>>,
+  done: { ok: true; value: T } | { ok: false; error: unknown } | undefined,
+  limits: SandboxLimits,
+  secrets: readonly string[],
+): SandboxOutcome<T> {
+  const stderr = redactSecrets(out.stderr, secrets);
+  const phase = talk.loadedInfo ? "run" : "load";
+  const where = talk.loadedInfo ? "while probing" : "while loading the module";
+  const failed = talk.failed;
+  if (talk.channel.tampered)
     return fail(
       "tamper",
-      `the result channel was tampered with ${where}: ${channel.tampered}`,
+      `the result channel was tampered with ${where}: ${talk.channel.tampered}`,
       stderr,
       phase,
     );

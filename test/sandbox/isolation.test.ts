@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   closeSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -110,10 +111,13 @@ describe("confinedCommand (pure)", () => {
   it("starts from the launcher: the run's cgroups joined and every descriptor but stdio and the named ones closed", () => {
     const procs = "/sys/fs/cgroup/skillgate-1/run-1/cgroup.procs";
     const { all } = bwrapOf({ ...RUN, cgroupProcs: [procs], keepFds: [3] }, ISO);
-    expect(all.slice(0, 3)).toEqual(["-c", LAUNCHER, "skillgate-launch"]);
-    expect(all.slice(3, all.indexOf("/usr/bin/bwrap"))).toEqual([procs, "--", "3", "4", "--"]);
+    expect(all.slice(0, 5)).toEqual(["--norc", "--noprofile", "-c", LAUNCHER, "skillgate-launch"]);
+    expect(all.slice(5, all.indexOf("/usr/bin/bwrap"))).toEqual([procs, "--", "3", "4", "--"]);
     const { all: bare } = bwrapOf({ ...RUN, infoFd: undefined }, ISO);
-    expect(bare.slice(3, bare.indexOf("/usr/bin/bwrap"))).toEqual(["--", "--"]);
+    expect(bare.slice(5, bare.indexOf("/usr/bin/bwrap"))).toEqual(["--", "--"]);
+    // A POSIX sh reads no start-up file when not interactive, and knows no such options.
+    const sh = confinedCommand(RUN, { ...ISO, tools: { ...ISO.tools!, shell: "/bin/sh" } });
+    expect(sh.args.slice(0, 3)).toEqual(["-c", LAUNCHER, "skillgate-launch"]);
   });
 
   it("the launcher closes inherited descriptors but stdio and the named ones, whatever their number", () => {
@@ -136,6 +140,26 @@ describe("confinedCommand (pure)", () => {
     } finally {
       closeSync(fd);
     }
+  });
+
+  it("the launcher's shell reads no start-up file: not ~/.bashrc in the trial's HOME, though its stdin is a socket", () => {
+    // bash reads /etc/bash.bashrc and ~/.bashrc when stdin is a socket (Node's pipes are); the launcher runs
+    // outside the sandbox, as skillgate's uid, with the trial's HOME.
+    const home = mkdtempSync(join(tmpdir(), "sg-launch-home-"));
+    const marker = join(home, "sourced");
+    writeFileSync(join(home, ".bashrc"), `echo yes > ${marker}\n`);
+    const { command, args } = confinedCommand(
+      { ...RUN, infoFd: undefined, env: { PATH: "/usr/bin:/bin", HOME: home } },
+      ISO,
+    );
+    const launch = args.slice(0, args.indexOf("/usr/bin/bwrap"));
+    const out = spawnSync(command, [...launch, "/bin/true"], {
+      stdio: "pipe",
+      env: { PATH: "/usr/bin:/bin", HOME: home },
+      encoding: "utf8",
+    });
+    expect(out.status, out.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("binds read-only paths before writable ones inside them, with mount points the sandbox uid can enter", () => {

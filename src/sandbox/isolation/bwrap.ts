@@ -5,8 +5,8 @@
  * files made for the run; a private, size-capped /tmp; then the run's read-only and writable paths, parents
  * first. Nothing else of the host exists inside: not the repository checkout, not skillgate's scratch folders.
  */
-import { dirname, isAbsolute, normalize } from "node:path";
-import type { ConfinedCommand, Confinement, Isolation } from "./types.js";
+import { basename, dirname, isAbsolute, normalize } from "node:path";
+import type { ConfinedCommand, Confinement, HostLayout, Isolation, IsolationTools } from "./types.js";
 
 /** Mode of the folders bubblewrap makes for mount points (it would make them 0700, closed to the sandbox uid). */
 const MOUNT_POINT_MODE = "0755";
@@ -35,7 +35,7 @@ function checkPath(path: string, what: string): string {
 
 /**
  * The trusted first step of every confined run, a shell outside the sandbox (run as
- * `bash -c LAUNCHER skillgate-launch <cgroup.procs files> -- <fds to keep> -- bwrap …`):
+ * `bash --norc --noprofile -c LAUNCHER skillgate-launch <cgroup.procs files> -- <fds to keep> -- bwrap …`):
  * 1. joins the run's cgroups (its own pid, so bubblewrap and all it starts are inside from their first instruction);
  * 2. closes every file descriptor but stdio and the named ones: a descriptor skillgate inherited without
  *    close-on-exec (from the runner, a shell's `3<file`, a test harness) would otherwise reach the sandbox through
@@ -52,12 +52,17 @@ export const LAUNCHER = [
   'exec "$@"',
 ].join("\n");
 
-/** The command that runs `c` confined at the machine's level (`uid+namespaces` or `namespaces`). */
-export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand {
-  if (iso.level === "none" || !iso.tools || !iso.layout)
-    throw new Error("confinedCommand needs bubblewrap (isolation level none)");
-  const { tools, layout } = iso;
-  const args: string[] = [
+/**
+ * bash reads /etc/bash.bashrc and ~/.bashrc even when not interactive if its stdin is a socket (Node's pipes are):
+ * the launcher runs outside the sandbox, as skillgate's uid, with the trial's HOME, so it reads no start-up file.
+ */
+function launcherShellOptions(shell: string): string[] {
+  return basename(shell) === "bash" ? ["--norc", "--noprofile"] : [];
+}
+
+/** bubblewrap's namespaces, and the capabilities the first process keeps at the machine's level. */
+function namespaceArgs(level: Isolation["level"]): string[] {
+  const args = [
     "--unshare-pid",
     "--unshare-ipc",
     "--unshare-uts",
@@ -68,7 +73,7 @@ export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand
     "--hostname",
     SANDBOX_HOSTNAME,
   ];
-  if (iso.level === "namespaces") {
+  if (level === "namespaces") {
     // Unprivileged: a user namespace is the only way in; it may not make further ones, and keeps no capability.
     args.push("--unshare-user", "--disable-userns", "--cap-drop", "ALL");
   } else {
@@ -76,69 +81,74 @@ export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand
     // sandbox uid (setpriv clears every capability, the bounding set included, before the command runs).
     args.push("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP");
   }
-  args.push("--proc", "/proc", "--dev", "/dev");
+  return args;
+}
 
-  // Folders known to exist inside, so mount points below them need no --dir; bound trees, to skip what they hold.
-  const made = new Set<string>(["/", "/proc", "/dev", "/tmp"]);
-  const bound: string[] = [];
-  const ensureParents = (path: string): void => {
+/** bubblewrap's mount arguments in order, with the folders known to exist inside and the trees bound read-only. */
+class Mounts {
+  readonly args: string[] = ["--proc", "/proc", "--dev", "/dev"];
+  /** Folders known to exist inside, so mount points below them need no --dir. */
+  private readonly made = new Set<string>(["/", "/proc", "/dev", "/tmp"]);
+  /** Trees bound read-only, to skip what they hold. */
+  private readonly bound: string[] = [];
+
+  /** Makes the missing folders above `path` (mode 0755: bubblewrap would make them 0700, closed to the uid). */
+  ensureParents(path: string): void {
     const chain: string[] = [];
-    for (let p = dirname(path); !made.has(p) && !bound.some((b) => inside(p, b)); p = dirname(p))
+    for (let p = dirname(path); !this.made.has(p) && !this.bound.some((b) => inside(p, b)); p = dirname(p))
       chain.push(p);
     for (const p of chain.reverse()) {
-      args.push("--perms", MOUNT_POINT_MODE, "--dir", p);
-      made.add(p);
+      this.args.push("--perms", MOUNT_POINT_MODE, "--dir", p);
+      this.made.add(p);
     }
-  };
+  }
 
-  for (const entry of layout.system) {
-    if (entry.link !== undefined) args.push("--symlink", entry.link, entry.path);
-    else {
-      args.push("--ro-bind", entry.path, entry.path);
-      bound.push(entry.path);
+  system(layout: HostLayout, generated: readonly (readonly [string, string])[]): void {
+    for (const entry of layout.system) {
+      if (entry.link !== undefined) this.args.push("--symlink", entry.link, entry.path);
+      else {
+        this.args.push("--ro-bind", entry.path, entry.path);
+        this.bound.push(entry.path);
+      }
+      this.made.add(entry.path);
     }
-    made.add(entry.path);
+    for (const e of layout.etc) {
+      if (generated.some(([to]) => to === e)) continue;
+      this.ensureParents(e);
+      this.args.push("--ro-bind-try", e, e);
+    }
+    if (layout.localtime && !generated.some(([to]) => to === "/etc/localtime")) {
+      this.ensureParents("/etc/localtime");
+      this.args.push("--symlink", layout.localtime, "/etc/localtime");
+    }
   }
-  const generated = Object.entries(c.files).map(([to, from]) => [checkPath(to, "file"), from] as const);
-  for (const e of layout.etc) {
-    if (generated.some(([to]) => to === e)) continue;
-    ensureParents(e);
-    args.push("--ro-bind-try", e, e);
-  }
-  if (layout.localtime && !generated.some(([to]) => to === "/etc/localtime")) {
-    ensureParents("/etc/localtime");
-    args.push("--symlink", layout.localtime, "/etc/localtime");
-  }
-  args.push("--perms", "1777", "--size", String(c.limits.tmpBytes), "--tmpfs", "/tmp");
 
-  // Parents before children, so a writable folder inside a read-only one is mounted over it, not under it.
-  const binds = [
-    ...c.readOnly.map((p) => ({ path: checkPath(p, "read-only path"), writable: false })),
-    ...c.writable.map((p) => ({ path: checkPath(p, "writable path"), writable: true })),
-  ].sort(
-    (a, b) => a.path.split("/").length - b.path.split("/").length || Number(a.writable) - Number(b.writable),
-  );
-  const seen = new Set<string>();
-  for (const b of binds) {
-    const key = `${b.writable}:${b.path}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    // Already visible read-only under a system folder or another read-only bind: nothing to add.
-    if (!b.writable && bound.some((p) => inside(b.path, p))) continue;
-    ensureParents(b.path);
-    args.push(b.writable ? "--bind" : "--ro-bind", b.path, b.path);
-    if (!b.writable) bound.push(b.path);
-    made.add(b.path);
+  /** The run's read-only and writable paths, parents before children, so a writable folder inside a read-only one is mounted over it, not under it. */
+  paths(readOnly: readonly string[], writable: readonly string[]): void {
+    const binds = [
+      ...readOnly.map((p) => ({ path: checkPath(p, "read-only path"), writable: false })),
+      ...writable.map((p) => ({ path: checkPath(p, "writable path"), writable: true })),
+    ].sort(
+      (a, b) =>
+        a.path.split("/").length - b.path.split("/").length || Number(a.writable) - Number(b.writable),
+    );
+    const seen = new Set<string>();
+    for (const b of binds) {
+      const key = `${b.writable}:${b.path}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      // Already visible read-only under a system folder or another read-only bind: nothing to add.
+      if (!b.writable && this.bound.some((p) => inside(b.path, p))) continue;
+      this.ensureParents(b.path);
+      this.args.push(b.writable ? "--bind" : "--ro-bind", b.path, b.path);
+      if (!b.writable) this.bound.push(b.path);
+      this.made.add(b.path);
+    }
   }
-  // Files made for the run last: over whatever a folder bind put at their path (and below /tmp, after it).
-  for (const [to, from] of generated) {
-    ensureParents(to);
-    args.push("--ro-bind", from, to);
-  }
-  args.push("--chdir", c.cwd);
-  if (c.infoFd !== undefined) args.push("--info-fd", String(c.infoFd));
-  args.push("--");
+}
 
+/** What runs inside: setpriv to the run's uid (root only), prlimit's limits, then the command. */
+function commandArgs(c: Confinement, iso: Isolation, tools: IsolationTools): string[] {
   const l = c.limits;
   const limited = [
     tools.prlimit,
@@ -151,22 +161,47 @@ export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand
     c.command,
     ...c.args,
   ];
-  if (iso.level === "uid+namespaces") {
-    const id = String(c.uid);
-    args.push(
-      tools.setpriv,
-      "--reuid",
-      id,
-      "--regid",
-      id,
-      "--clear-groups",
-      "--inh-caps=-all",
-      "--bounding-set=-all",
-      "--",
-    );
+  if (iso.level !== "uid+namespaces") return limited;
+  const id = String(c.uid);
+  const drop = [
+    "--reuid",
+    id,
+    "--regid",
+    id,
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--",
+  ];
+  return [tools.setpriv, ...drop, ...limited];
+}
+
+/** The command that runs `c` confined at the machine's level (`uid+namespaces` or `namespaces`). */
+export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand {
+  if (iso.level === "none" || !iso.tools || !iso.layout)
+    throw new Error("confinedCommand needs bubblewrap (isolation level none)");
+  const { tools, layout } = iso;
+  const generated = Object.entries(c.files).map(([to, from]) => [checkPath(to, "file"), from] as const);
+  const mounts = new Mounts();
+  mounts.system(layout, generated);
+  mounts.args.push("--perms", "1777", "--size", String(c.limits.tmpBytes), "--tmpfs", "/tmp");
+  mounts.paths(c.readOnly, c.writable);
+  // Files made for the run last: over whatever a folder bind put at their path (and below /tmp, after it).
+  for (const [to, from] of generated) {
+    mounts.ensureParents(to);
+    mounts.args.push("--ro-bind", from, to);
   }
-  args.push(...limited);
+  const bwrapArgs = [
+    ...namespaceArgs(iso.level),
+    ...mounts.args,
+    "--chdir",
+    c.cwd,
+    ...(c.infoFd !== undefined ? ["--info-fd", String(c.infoFd)] : []),
+    "--",
+    ...commandArgs(c, iso, tools),
+  ];
   const launch = [
+    ...launcherShellOptions(tools.shell),
     "-c",
     LAUNCHER,
     "skillgate-launch",
@@ -176,7 +211,7 @@ export function confinedCommand(c: Confinement, iso: Isolation): ConfinedCommand
     ...(c.infoFd !== undefined ? [String(c.infoFd)] : []),
     "--",
     tools.bwrap,
-    ...args,
+    ...bwrapArgs,
   ];
   return { command: tools.shell, args: launch, env: { ...c.env } };
 }
