@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a as c,b as d}from"./chunk-ZO3NQPCO.js";import{a,b}from"./chunk-FFTKZYHU.js";import"./chunk-DDKFV46U.js";import"./chunk-DLY2SF5C.js";import"./chunk-CU3SY3GY.js";import"./chunk-36U4WF46.js";import"./chunk-TZA6JPXG.js";import"./chunk-GRHB5FBM.js";import"./chunk-7YYJ4RBL.js";import"./chunk-2NTZGRJK.js";import"./chunk-NPDMPLWO.js";export{a as GATE_IDS,b as isGateId,c as runGate,d as runGateSeeds};

@@ -1,0 +1,2 @@
+import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
+import{a as c,b as d}from"./chunk-DJYYI33I.js";import{a,b}from"./chunk-FFTKZYHU.js";import"./chunk-DDKFV46U.js";import"./chunk-Z34MK4XW.js";import"./chunk-UMYC6IL4.js";import"./chunk-6FBYMB3D.js";import"./chunk-TZA6JPXG.js";import"./chunk-GRHB5FBM.js";import"./chunk-7YYJ4RBL.js";import"./chunk-2NTZGRJK.js";import"./chunk-NPDMPLWO.js";export{a as GATE_IDS,b as isGateId,c as runGate,d as runGateSeeds};

@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{a as d,b as e,c as f,d as g,e as h}from"./chunk-DLY2SF5C.js";import{b as a,c as b,e as c}from"./chunk-CU3SY3GY.js";import"./chunk-36U4WF46.js";import"./chunk-TZA6JPXG.js";import"./chunk-GRHB5FBM.js";import"./chunk-2NTZGRJK.js";import"./chunk-NPDMPLWO.js";export{d as CHILD_CONFINE_LIMITS,e as ChildGone,a as isSecretName,c as redactSecrets,f as runSandboxSession,g as runSandboxed,h as runSandboxedCommand,b as scrubbedEnv};

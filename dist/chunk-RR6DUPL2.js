@@ -1,0 +1,2 @@
+import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
+import{a as d,b as e,c as f,d as g,e as h}from"./chunk-Z34MK4XW.js";import{b as a,c as b,e as c}from"./chunk-UMYC6IL4.js";import"./chunk-6FBYMB3D.js";import"./chunk-TZA6JPXG.js";import"./chunk-GRHB5FBM.js";import"./chunk-2NTZGRJK.js";import"./chunk-NPDMPLWO.js";export{e as CHILD_CONFINE_LIMITS,d as ChildGone,a as isSecretName,c as redactSecrets,f as runSandboxSession,g as runSandboxed,h as runSandboxedCommand,b as scrubbedEnv};
