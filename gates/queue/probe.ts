@@ -9,12 +9,19 @@ import { describeThrown, encodeValue, type Tagged } from "../../src/sandbox/tagg
 import {
   type Drive,
   installVirtualClock,
+  loopDeadline,
   real,
   virtualSleep,
   withVirtualClock,
 } from "../shared/virtual-clock.js";
 import type { GateCollector, GateInput, ProbeRunner } from "../types.js";
 import { jobIdOf, type QueueEvent, type QueueObservation, type QueueProbe } from "./trace.js";
+
+/**
+ * Turns of the real loop a drain on the virtual clock may take (each fires at most one fake timer): far more than a
+ * scenario's attempts and back-offs need, and the same on a loaded machine as on a quiet one.
+ */
+const DRIVE_TURNS = 10_000;
 
 // The probe's own waiting is in real time, whatever clock the module's timers run on.
 const tick = () => new Promise<void>((r) => real.setImmediate(r));
@@ -46,20 +53,20 @@ async function awaitDrain(
         settled = true;
       },
     );
-    const why = await drive(() => settled, { horizonMs: s.virtualHorizonMs ?? 0, realMs: s.drainTimeoutMs });
+    const why = await drive(() => settled, { horizonMs: s.virtualHorizonMs ?? 0, turns: DRIVE_TURNS });
     if (why !== "settled") return "timeout";
     await watched;
     await drained; // rejects here when drain() rejected
     return "resolved";
   }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<"timeout">((r) => {
-    timer = real.setTimeout(() => r("timeout"), s.drainTimeoutMs);
-  });
+  const deadline = loopDeadline(s.drainTimeoutMs);
   try {
-    return await Promise.race([drained.then(() => "resolved" as const), timeout]);
+    return await Promise.race([
+      drained.then(() => "resolved" as const),
+      deadline.done.then(() => "timeout" as const),
+    ]);
   } finally {
-    real.clearTimeout(timer);
+    deadline.cancel();
   }
 }
 

@@ -28,7 +28,7 @@ export interface QueueProbe {
   /**
    * `virtual`: the module's timers run on a fake clock the probe advances timer by timer, so its own timeouts and
    * back-offs of any length fire (gates/shared/virtual-clock.ts); a drain that is not done by `virtualHorizonMs` of
-   * virtual time (or `drainTimeoutMs` of real time) counts as never resolving.
+   * virtual time (or a fixed number of turns of the real loop, gates/queue/probe.ts) counts as never resolving.
    */
   clock?: "virtual";
   virtualHorizonMs?: number;

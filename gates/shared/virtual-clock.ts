@@ -114,25 +114,25 @@ export const virtualSleep = (ms: number): Promise<void> =>
 /** Drives the fake clock until `settled()` holds (see `withVirtualClock`). */
 export type Drive = (
   settled: () => boolean,
-  o: { horizonMs: number; realMs: number },
-) => Promise<"settled" | "horizon" | "real-time">;
+  o: { horizonMs: number; turns: number },
+) => Promise<"settled" | "horizon" | "turns">;
 
 /**
  * Runs `scenario` with the module's timers on a fresh fake clock; fake timers left pending are dropped afterwards.
  * Its `drive` advances that clock: between turns of the real event loop (so promise chains and real immediates
  * run) it fires the next fake timer, until `settled()` holds, virtual time passes `horizonMs` from the call, or
- * `realMs` of real time pass.
+ * `turns` turns of the real loop pass. Counted in turns, not in real time: a process the OS leaves waiting (a
+ * loaded runner) gets the same number of turns, so the outcome does not depend on the machine's load.
  */
 export async function withVirtualClock<T>(scenario: (drive: Drive) => Promise<T>): Promise<T> {
   clock.reset();
   virtual = true;
   const drive: Drive = async (settled, o) => {
     const horizon = clock.now + o.horizonMs;
-    const deadline = real.now() + o.realMs;
-    for (;;) {
+    for (let turn = 0; ; turn++) {
       await new Promise<void>((r) => real.setImmediate(r));
       if (settled()) return "settled";
-      if (real.now() > deadline) return "real-time";
+      if (turn >= o.turns) return "turns";
       if (clock.countTimers() === 0) continue; // waiting on real turns (a handler's ticks)
       if (clock.next() > horizon) return "horizon";
     }
@@ -144,3 +144,32 @@ export async function withVirtualClock<T>(scenario: (drive: Drive) => Promise<T>
     clock.reset();
   }
 }
+
+/**
+ * Resolves once `ms` of the process's own time have passed: counted in ticks of TICK_MS on the real timers, each
+ * tick waiting for the one before it. A process the OS did not run for a while (a loaded runner) sees its ticks
+ * late, so it is not judged as if it had run all along; an idle wait still ends after about `ms`.
+ */
+export function loopDeadline(ms: number): { done: Promise<void>; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelled = false;
+  let left = Math.max(1, Math.ceil(ms / TICK_MS));
+  const done = new Promise<void>((resolve) => {
+    const tick = () => {
+      if (cancelled) return;
+      if (--left <= 0) resolve();
+      else timer = real.setTimeout(tick, TICK_MS) as ReturnType<typeof setTimeout>;
+    };
+    timer = real.setTimeout(tick, TICK_MS) as ReturnType<typeof setTimeout>;
+  });
+  return {
+    done,
+    cancel: () => {
+      cancelled = true;
+      real.clearTimeout(timer);
+    },
+  };
+}
+
+/** One tick of `loopDeadline`. */
+const TICK_MS = 10;
