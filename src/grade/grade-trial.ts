@@ -51,47 +51,66 @@ export function checkIdOf(caseId: string, assertionId: string): string {
 }
 
 export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]> {
-  const { suite, caseDef, trial } = input;
-  const vars = { ...input.vars, ...caseDef.vars, ...(input.caseVars ?? {}) };
-  const trialOkId = checkIdOf(caseDef.id, TRIAL_OK);
-  const base = (a: { id: string; discriminator: boolean }) => ({
-    checkId: checkIdOf(caseDef.id, a.id),
-    skill: suite.skill,
-    caseId: caseDef.id,
-    assertionId: a.id,
-    mode: trial.mode,
-    trial: trial.trial,
-    discriminator: a.discriminator,
-  });
+  const grader = new TrialGrader(input);
+  const results: CheckResult[] = [grader.trialOk()];
+  for (const a of input.caseDef.assertions) results.push(await grader.resultFor(a));
+  return results;
+}
 
-  const trialOk: CheckResult = {
-    ...base({ id: TRIAL_OK, discriminator: false }),
-    status: trial.error ? (trial.error.kind === "contaminated" ? "fail" : "error") : "pass",
-    message: trial.error
-      ? `${where(caseDef.loc)}: trial ${trial.trial} (${trial.mode}) of case ${caseDef.id} failed: ${trial.error.kind}: ${trial.error.message}`
-      : `${where(caseDef.loc)}: trial ${trial.trial} (${trial.mode}) of case ${caseDef.id} ran`,
-    ...(trial.error ? { details: { errorKind: trial.error.kind } } : {}),
-    dependsOn: [],
-    loc: caseDef.loc,
-  };
-  const results: CheckResult[] = [trialOk];
+type Finish = (status: CheckStatus, message: string, extra?: Partial<CheckResult>) => CheckResult;
 
-  const byId = new Map(caseDef.assertions.map((a) => [a.id, a]));
-  const done = new Map<string, CheckResult>();
-  const visiting = new Set<string>();
+/** One trial's assertions, each graded once, dependencies first. */
+class TrialGrader {
+  private readonly vars: Record<string, unknown>;
+  private readonly byId: Map<string, Assertion>;
+  private readonly done = new Map<string, CheckResult>();
+  private readonly visiting = new Set<string>();
 
-  const resultFor = async (a: Assertion): Promise<CheckResult> => {
-    const existing = done.get(a.id);
-    if (existing) return existing;
+  constructor(private readonly input: GradeTrialInput) {
+    const { caseDef } = input;
+    this.vars = { ...input.vars, ...caseDef.vars, ...(input.caseVars ?? {}) };
+    this.byId = new Map(caseDef.assertions.map((a) => [a.id, a]));
+  }
+
+  private base(a: { id: string; discriminator: boolean }) {
+    const { suite, caseDef, trial } = this.input;
+    return {
+      checkId: checkIdOf(caseDef.id, a.id),
+      skill: suite.skill,
+      caseId: caseDef.id,
+      assertionId: a.id,
+      mode: trial.mode,
+      trial: trial.trial,
+      discriminator: a.discriminator,
+    };
+  }
+
+  /** The implicit `<caseId>/trial-ok`: the trial ran (a contaminated baseline fails it, other errors error it). */
+  trialOk(): CheckResult {
+    const { caseDef, trial } = this.input;
+    return {
+      ...this.base({ id: TRIAL_OK, discriminator: false }),
+      status: trial.error ? (trial.error.kind === "contaminated" ? "fail" : "error") : "pass",
+      message: trial.error
+        ? `${where(caseDef.loc)}: trial ${trial.trial} (${trial.mode}) of case ${caseDef.id} failed: ${trial.error.kind}: ${trial.error.message}`
+        : `${where(caseDef.loc)}: trial ${trial.trial} (${trial.mode}) of case ${caseDef.id} ran`,
+      ...(trial.error ? { details: { errorKind: trial.error.kind } } : {}),
+      dependsOn: [],
+      loc: caseDef.loc,
+    };
+  }
+
+  /** How `a` settles: its result is recorded once; in a depends_on cycle the first verdict (the cycle error) stands. */
+  private finisher(a: Assertion): Finish {
+    const caseId = this.input.caseDef.id;
     const common = {
-      ...base(a),
+      ...this.base(a),
       level: levelOf(a),
-      dependsOn: [trialOkId, ...a.dependsOn.map((d) => checkIdOf(caseDef.id, d))],
+      dependsOn: [checkIdOf(caseId, TRIAL_OK), ...a.dependsOn.map((d) => checkIdOf(caseId, d))],
       loc: a.loc,
     };
-    const finish = (status: CheckStatus, message: string, extra: Partial<CheckResult> = {}): CheckResult => {
-      // In a depends_on cycle the first verdict (the cycle error) stands.
-      const settled = done.get(a.id);
+    return (status, message, extra = {}) => {
+      const settled = this.done.get(a.id);
       if (settled) return settled;
       const r: CheckResult = {
         ...common,
@@ -99,13 +118,33 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
         message: `${where(a.loc)}: ${a.id} (${a.rawType}): ${message}`,
         ...extra,
       };
-      done.set(a.id, r);
+      this.done.set(a.id, r);
       return r;
     };
+  }
 
+  async resultFor(a: Assertion): Promise<CheckResult> {
+    const existing = this.done.get(a.id);
+    if (existing) return existing;
+    const finish = this.finisher(a);
+    const skipped = this.notApplicable(a, finish);
+    if (skipped) return skipped;
+    if (this.visiting.has(a.id)) return finish("error", `depends_on cycle through ${a.id}`);
+    this.visiting.add(a.id);
+    const blocked = await this.dependencies(a, finish);
+    if (blocked) return blocked;
+    this.visiting.delete(a.id);
+    const resolved = this.resolved(a, finish);
+    if ("status" in resolved) return resolved;
+    return this.evaluated(a, resolved, finish);
+  }
+
+  /** Skipped before anything runs: the trial errored, or activation is asked of a baseline. */
+  private notApplicable(a: Assertion, finish: Finish): CheckResult | undefined {
+    const { trial } = this.input;
     if (trial.error) {
       // An assertion whose condition is false would not have applied anyway: it does not count against the trial.
-      if (a.condition !== undefined && conditionIsFalse(a.condition, vars)) {
+      if (a.condition !== undefined && conditionIsFalse(a.condition, this.vars)) {
         return finish("skipped", `skipped: ${CONDITION_FALSE}`, { skipReason: CONDITION_FALSE });
       }
       const reason = `trial error (${trial.error.kind})`;
@@ -115,38 +154,48 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
     // fail every baseline trial, a red mark beside a trial that did what it should).
     if (trial.mode === "baseline" && ACTIVATION_TYPES.has(a.type))
       return finish("skipped", `skipped: ${BASELINE_ACTIVATION}`, { skipReason: BASELINE_ACTIVATION });
-    if (visiting.has(a.id)) return finish("error", `depends_on cycle through ${a.id}`);
-    visiting.add(a.id);
+    return undefined;
+  }
+
+  /** A dependency that is missing errors `a`; one that did not pass skips it. */
+  private async dependencies(a: Assertion, finish: Finish): Promise<CheckResult | undefined> {
     for (const depId of a.dependsOn) {
-      const dep = byId.get(depId);
+      const dep = this.byId.get(depId);
       if (!dep)
         return finish(
           "error",
-          `depends_on names "${depId}", which is not an assertion of case ${caseDef.id}`,
+          `depends_on names "${depId}", which is not an assertion of case ${this.input.caseDef.id}`,
         );
-      const depResult = await resultFor(dep);
+      const depResult = await this.resultFor(dep);
       if (depResult.status !== "pass") {
         const reason =
           depResult.status === "skipped" ? `dependency skipped: ${depId}` : `dependency failed: ${depId}`;
         return finish("skipped", `skipped: ${reason}`, { skipReason: reason });
       }
     }
-    visiting.delete(a.id);
+    return undefined;
+  }
 
+  /** `a` with its placeholders resolved, or why it is skipped (a false condition) or cannot be resolved. */
+  private resolved(a: Assertion, finish: Finish): Assertion | CheckResult {
     let resolved: Assertion;
     try {
-      if (a.condition !== undefined && !evaluateCondition(a.condition, vars)) {
+      if (a.condition !== undefined && !evaluateCondition(a.condition, this.vars)) {
         return finish("skipped", `skipped: ${CONDITION_FALSE}`, { skipReason: CONDITION_FALSE });
       }
-      resolved = { ...a, params: resolvePlaceholders(a.params, vars) };
+      resolved = { ...a, params: resolvePlaceholders(a.params, this.vars) };
     } catch (e) {
       if (e instanceof PlaceholderError || e instanceof ConditionError) {
-        const known = Object.keys(vars);
+        const known = Object.keys(this.vars);
         return finish("error", `${e.message} (known vars: ${known.length ? known.join(", ") : "none"})`);
       }
       throw e;
     }
+    return resolved;
+  }
 
+  private async evaluated(a: Assertion, resolved: Assertion, finish: Finish): Promise<CheckResult> {
+    const { suite, caseDef, trial } = this.input;
     const type = getAssertionType(a.type);
     if (!type) return finish("error", `unknown assertion type "${a.rawType}"`);
     // A value that came from a variable is checked now that it is known: a list where a list belongs, numbers …
@@ -166,11 +215,11 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
         suite,
         caseDef,
         trial,
-        vars,
-        repoDir: input.repoDir,
-        ...(input.judge ? { judge: input.judge } : {}),
-        gateSeed: input.gateSeed,
-        services: input.services ?? defaultServices,
+        vars: this.vars,
+        repoDir: this.input.repoDir,
+        ...(this.input.judge ? { judge: this.input.judge } : {}),
+        gateSeed: this.input.gateSeed,
+        services: this.input.services ?? defaultServices,
       });
     } catch (e) {
       out = { pass: false, error: true, message: `evaluation crashed: ${(e as Error).message}` };
@@ -182,10 +231,7 @@ export async function gradeTrial(input: GradeTrialInput): Promise<CheckResult[]>
       ...(negated.evidence !== undefined ? { evidence: negated.evidence } : {}),
       ...(negated.details !== undefined ? { details: negated.details } : {}),
     });
-  };
-
-  for (const a of caseDef.assertions) results.push(await resultFor(a));
-  return results;
+  }
 }
 
 /**
