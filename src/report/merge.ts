@@ -104,18 +104,65 @@ function mergeFlat(
   loaded: LoadedReport[],
   required: (cell: string | undefined) => boolean = () => true,
 ): Report {
-  const errors: string[] = [];
+  const errors = mergeProblems(loaded);
   const first = loaded[0]!.report;
+  const reports = loaded.map((l) => l.report);
+  const counted = loaded.filter((l) => required(l.report.cell?.name));
+  const verdict = errors.length
+    ? "error"
+    : counted.map((l) => l.report.verdict).reduce(worst, "pass" as Verdict);
+  const starts = reports.map((r) => r.startedAt).sort();
+  const figures = summedFigures(reports);
+  return {
+    schemaVersion: 2,
+    tool: first.tool,
+    verdict,
+    seed: first.seed,
+    startedAt: starts[0] ?? first.startedAt,
+    durationMs: Math.max(...reports.map((r) => r.durationMs)),
+    // What the PR waited for: the rounds of the part that took longest.
+    ...roundsOfLongest(reports),
+    ...changesOf(reports),
+    repo: first.repo,
+    head: first.head,
+    base: first.base,
+    agent: first.agent,
+    trials: Math.max(...reports.map((r) => r.trials)),
+    skills: reports
+      .flatMap((r) => r.skills)
+      .sort((a, b) => a.name.localeCompare(b.name) || (a.cell ?? "").localeCompare(b.cell ?? "")),
+    // Shards of one run share the policy; its repository roots are reported once.
+    policy: {
+      ...first.policy,
+      roots: [...new Map(reports.flatMap((r) => r.policy?.roots ?? []).map((r) => [r.id, r])).values()],
+    },
+    // A cell that is not required is reported in its skills, never annotated as blocking.
+    blockingRoots: uniqueRoots(counted.flatMap((l) => l.report.blockingRoots)),
+    newRoots: uniqueRoots(reports.flatMap((r) => r.newRoots)),
+    diagnostics: uniqueDiagnostics(reports.flatMap((r) => r.diagnostics)),
+    stats: figures.stats,
+    ...levelsOfShards(reports),
+    cost: figures.cost,
+    errors: [
+      ...loaded.flatMap((l) => l.report.errors.map((e) => (loaded.length > 1 ? `${l.source}: ${e}` : e))),
+      ...errors,
+    ],
+    ...(first.pullRequest !== undefined ? { pullRequest: first.pullRequest } : {}),
+    ...weakestIsolation(reports.map((r) => r.isolation)),
+  };
+}
+
+/** Why the reports cannot be merged: different heads, missing or doubled shards, a verdict that does not follow from its records, a skill in two reports. */
+function mergeProblems(loaded: LoadedReport[]): string[] {
+  const errors: string[] = [];
   const heads = new Set(loaded.map((l) => l.report.head.sha ?? ""));
   if (heads.size > 1)
     errors.push(
       `reports are of different head commits: ${loaded.map((l) => `${l.source} → ${l.report.head.sha ?? "?"}`).join(", ")}`,
     );
-
   // Shards: every i of n present exactly once per cell (non-sharded reports are merged as they are).
   for (const cell of new Set(loaded.map((l) => l.report.cell?.name)))
     errors.push(...shardProblems(loaded.filter((l) => l.report.cell?.name === cell)));
-
   for (const l of loaded) {
     const policy = { ...DEFAULT_VERDICT_POLICY, ...(l.report.policy?.verdict ?? {}) };
     const disagreements = verdictDisagreements(l.report, policy);
@@ -124,7 +171,6 @@ function mergeFlat(
         `${l.source} is refused: its verdict does not follow from its records under the policy it names: ${disagreements.slice(0, 5).join("; ")}${disagreements.length > 5 ? ` (+${disagreements.length - 5} more)` : ""}`,
       );
   }
-
   const skillSource = new Map<string, string>();
   for (const l of loaded) {
     for (const s of l.report.skills) {
@@ -137,65 +183,40 @@ function mergeFlat(
       else skillSource.set(key, l.source);
     }
   }
+  return errors;
+}
 
-  const skills = loaded
-    .flatMap((l) => l.report.skills)
-    .sort((a, b) => a.name.localeCompare(b.name) || (a.cell ?? "").localeCompare(b.cell ?? ""));
-  const counted = loaded.filter((l) => required(l.report.cell?.name));
-  const verdict = errors.length
-    ? "error"
-    : counted.map((l) => l.report.verdict).reduce(worst, "pass" as Verdict);
+/** Roots once each (by cell, skill and id; the last report's wins), in report order. */
+function uniqueRoots(roots: Root[]): Root[] {
   const rootKey = (r: Root) => `${r.cell ?? ""}\0${r.skill}\0${r.id}`;
-  const sum = (f: (r: Report) => number) => loaded.reduce((t, l) => t + f(l.report), 0);
+  return [...new Map(roots.map((r) => [rootKey(r), r])).values()].sort(rootOrder);
+}
+
+/** Diagnostics once each (by place, code and message), the first kept. */
+function uniqueDiagnostics(diagnostics: Report["diagnostics"]): Report["diagnostics"] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const k = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** Counts summed over the reports; per-trial means weighted by each report's trials. */
+function summedFigures(reports: Report[]): Pick<Report, "stats" | "cost"> {
+  const sum = (f: (r: Report) => number) => reports.reduce((t, r) => t + f(r), 0);
   const trialsOf = (r: Report) => r.cost.agentCalls + r.cost.cacheHits;
   const allTrials = sum(trialsOf);
   const weighted = (f: (r: Report) => number) =>
-    allTrials > 0 ? sum((r) => f(r) * trialsOf(r)) / allTrials : sum(f) / loaded.length;
-  const starts = loaded.map((l) => l.report.startedAt).sort();
-  const diagKeys = new Set<string>();
+    allTrials > 0 ? sum((r) => f(r) * trialsOf(r)) / allTrials : sum(f) / reports.length;
   return {
-    schemaVersion: 2,
-    tool: first.tool,
-    verdict,
-    seed: first.seed,
-    startedAt: starts[0] ?? first.startedAt,
-    durationMs: Math.max(...loaded.map((l) => l.report.durationMs)),
-    // What the PR waited for: the rounds of the part that took longest.
-    ...roundsOfLongest(loaded.map((l) => l.report)),
-    ...changesOf(loaded.map((l) => l.report)),
-    repo: first.repo,
-    head: first.head,
-    base: first.base,
-    agent: first.agent,
-    trials: Math.max(...loaded.map((l) => l.report.trials)),
-    skills,
-    // Shards of one run share the policy; its repository roots are reported once.
-    policy: {
-      ...first.policy,
-      roots: [...new Map(loaded.flatMap((l) => l.report.policy?.roots ?? []).map((r) => [r.id, r])).values()],
-    },
-    // A cell that is not required is reported in its skills, never annotated as blocking.
-    blockingRoots: [
-      ...new Map(counted.flatMap((l) => l.report.blockingRoots).map((r) => [rootKey(r), r])).values(),
-    ].sort(rootOrder),
-    newRoots: [
-      ...new Map(loaded.flatMap((l) => l.report.newRoots).map((r) => [rootKey(r), r])).values(),
-    ].sort(rootOrder),
-    diagnostics: loaded
-      .flatMap((l) => l.report.diagnostics)
-      .filter((d) => {
-        const k = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
-        if (diagKeys.has(k)) return false;
-        diagKeys.add(k);
-        return true;
-      }),
     stats: {
       failedChecks: sum((r) => r.stats.failedChecks),
       roots: sum((r) => r.stats.roots),
       meanFailedChecksPerTrial: weighted((r) => r.stats.meanFailedChecksPerTrial),
       meanRootsPerTrial: weighted((r) => r.stats.meanRootsPerTrial),
     },
-    ...levelsOfShards(loaded.map((l) => l.report)),
     cost: {
       usd: sum((r) => r.cost.usd),
       unpricedCalls: sum((r) => r.cost.unpricedCalls ?? 0),
@@ -204,12 +225,6 @@ function mergeFlat(
       inputTokens: sum((r) => r.cost.inputTokens),
       outputTokens: sum((r) => r.cost.outputTokens),
     },
-    errors: [
-      ...loaded.flatMap((l) => l.report.errors.map((e) => (loaded.length > 1 ? `${l.source}: ${e}` : e))),
-      ...errors,
-    ],
-    ...(first.pullRequest !== undefined ? { pullRequest: first.pullRequest } : {}),
-    ...weakestIsolation(loaded.map((l) => l.report.isolation)),
   };
 }
 
