@@ -191,29 +191,39 @@ interface Observed {
   requests: number;
 }
 
+/** Rounds of trials run so far: a round's prompts carry its number, so its requests are told from later rounds'. */
+let rounds = 0;
+
+/**
+ * Runs one round of trials (`make` builds its requests from the round's tag). `settled` checks that nothing of the
+ * round's agents talked to the model after the round ended: called once every round has run and 1.5 s more have
+ * passed (a wait per round idled the test ~10 s; a stray agent of an early round is watched for longer this way).
+ */
 async function observe(
   adapter: "claude-code" | "codex",
-  reqs: TrialRequest[],
+  make: (tag: string) => TrialRequest[],
   triggerStop?: string,
-): Promise<Observed[]> {
+): Promise<{ observed: Observed[]; settled: () => void }> {
   const server = adapter === "claude-code" ? claudeServer : codexServer;
-  const mark = new Map<string, number>();
-  const loop = (raw: string, hasTools: boolean) => (adapter === "codex" || hasTools ? scenarioOf(raw) : "");
+  const tag = `[ROUND-${++rounds}]`;
+  const reqs = make(tag);
+  const loop = (raw: string, hasTools: boolean) =>
+    (adapter === "codex" || hasTools) && raw.includes(tag) ? scenarioOf(raw) : "";
   const { records } = await runTrials(reqs, opts(adapter, triggerStop));
-  // Nothing of a stopped agent may go on talking to the model.
   const count = () => {
-    mark.clear();
+    const mark = new Map<string, number>();
     for (const r of server.requests as (ScriptedRequest | ResponsesRequest)[]) {
       const s = loop(r.raw, "hasTools" in r ? r.hasTools : true);
       if (s) mark.set(s, (mark.get(s) ?? 0) + 1);
     }
-    return new Map(mark);
+    return mark;
   };
   const after = count();
-  await new Promise((r) => setTimeout(r, 1500));
-  expect(count()).toEqual(after);
-  server.requests.length = 0;
-  return records.map((record, i) => ({ record, requests: after.get(scenarioOf(reqs[i]!.prompt)) ?? 0 }));
+  return {
+    observed: records.map((record, i) => ({ record, requests: after.get(scenarioOf(reqs[i]!.prompt)) ?? 0 })),
+    // Nothing of a stopped agent may go on talking to the model.
+    settled: () => expect(count(), `round ${tag} (${adapter}, triggerStop ${triggerStop})`).toEqual(after),
+  };
 }
 
 function agentsLeft(): string[] {
@@ -227,28 +237,36 @@ describe.each([
   ["codex", ".agents/skills", ["ROUTED", "TEXT", "OTHER"]],
 ] as const)("%s trigger trials stop at the routing decision", (adapter, dir, scenarios) => {
   const inst = (name: string) => skill(name, join(repo, dir, name), ["SKILL.md"]);
-  const trigger = (s: string) =>
+  const trigger = (s: string, tag: string) =>
     makeRequest({
-      prompt: `SCENARIO-${s}: split 1000 cents among 3`,
+      prompt: `SCENARIO-${s} ${tag}: split 1000 cents among 3`,
       mode: "trigger",
       install: [inst("split-cents"), inst("weather-report")],
     });
+  const triggers = (tag: string) => scenarios.map((s) => trigger(s, tag));
   let stopped: Observed[];
   let full: Observed[];
   let skillOrEnd: Observed[];
   let skillMode: Observed;
   beforeAll(async () => {
-    stopped = await observe(adapter, scenarios.map(trigger));
+    const ran = [await observe(adapter, triggers)];
     expect(agentsLeft()).toEqual([]);
-    full = await observe(adapter, scenarios.map(trigger), "off");
-    skillOrEnd =
-      adapter === "claude-code" ? await observe(adapter, scenarios.map(trigger), "skill-or-end") : [];
-    skillMode = (
-      await observe(adapter, [
-        makeRequest({ prompt: "SCENARIO-ROUTED: split 1000 cents among 3", install: [inst("split-cents")] }),
-      ])
-    )[0]!;
+    ran.push(await observe(adapter, triggers, "off"));
+    if (adapter === "claude-code") ran.push(await observe(adapter, triggers, "skill-or-end"));
+    ran.push(
+      await observe(adapter, (tag) => [
+        makeRequest({
+          prompt: `SCENARIO-ROUTED ${tag}: split 1000 cents among 3`,
+          install: [inst("split-cents")],
+        }),
+      ]),
+    );
     expect(agentsLeft()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const r of ran) r.settled();
+    [stopped, full] = [ran[0]!.observed, ran[1]!.observed];
+    skillOrEnd = adapter === "claude-code" ? ran[2]!.observed : [];
+    skillMode = ran.at(-1)!.observed[0]!;
     const show = (o: Observed[]) => o.map((x, i) => `${scenarios[i]}=${x.requests}`).join(" ");
     console.log(`${adapter} requests: stopped ${show(stopped)} | full ${show(full)}`);
   }, 400_000);

@@ -38,30 +38,39 @@ const GOOD_BODY =
   "Use the largest remainder method: floor every quota, then hand the missing cents to the largest remainders.";
 const BAD_BODY = "Divide the total by the number of people and round each share.";
 
-/** Answers like a model that follows the installed skill; without the largest-remainder rule it loses a cent. */
-const AGENT = `#!/usr/bin/env node
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-readFileSync(0, "utf8");
-const path = ".agents/skills/split-cents/SKILL.md";
-const skill = existsSync(path) ? readFileSync(path, "utf8") : "";
-// A skill that makes the agent work for long: the job is cancelled meanwhile (bounded, so nothing lingers).
-if (skill.includes("TAKES FOREVER")) await new Promise((r) => setTimeout(r, 30_000));
-const good = skill.includes("largest remainder");
-// The code it writes: base share plus one unit for the first (total mod n) parts, or each share rounded.
-const allocate = good
-  ? "export function allocate(total, n) {\\n" +
-    "  if (!Number.isSafeInteger(total) || total < 0) throw new RangeError('bad total');\\n" +
-    "  if (!Number.isInteger(n) || n < 1) throw new RangeError('bad parts');\\n" +
-    "  const base = Math.floor(total / n);\\n" +
-    "  let rest = total - base * n;\\n" +
-    "  return Array.from({ length: n }, () => base + (rest-- > 0 ? 1 : 0));\\n}\\n"
-  : "export function allocate(total, n) {\\n  return Array.from({ length: n }, () => Math.round(total / n));\\n}\\n";
-mkdirSync("src", { recursive: true });
-writeFileSync("src/split.js", allocate);
-process.stdout.write(JSON.stringify({
-  output: good ? "Parts: 334 + 333 + 333 (of 1000 cents)" : "Parts: 333 + 333 + 333 (of 1000 cents)",
-  skillsActivated: skill ? ["split-cents"] : [],
-}));
+/**
+ * Answers like a model that follows the installed skill; without the largest-remainder rule it loses a cent. A shell
+ * script, not a Node one: a Node start-up costs ~0.15 s of CPU per trial on the 2-core test machine (what it prints
+ * and the module it writes are byte for byte what the Node agent it replaced gave).
+ */
+const AGENT = `#!/bin/sh
+cat >/dev/null
+skill=.agents/skills/split-cents/SKILL.md
+# A skill that makes the agent work for long: the job is cancelled meanwhile (bounded, so nothing lingers).
+if grep -q "TAKES FOREVER" "$skill" 2>/dev/null; then sleep 30; fi
+mkdir -p src
+# The code it writes: base share plus one unit for the first (total mod n) parts, or each share rounded.
+if grep -q "largest remainder" "$skill" 2>/dev/null; then
+  cat >src/split.js <<'JS'
+export function allocate(total, n) {
+  if (!Number.isSafeInteger(total) || total < 0) throw new RangeError('bad total');
+  if (!Number.isInteger(n) || n < 1) throw new RangeError('bad parts');
+  const base = Math.floor(total / n);
+  let rest = total - base * n;
+  return Array.from({ length: n }, () => base + (rest-- > 0 ? 1 : 0));
+}
+JS
+  output="Parts: 334 + 333 + 333 (of 1000 cents)"
+else
+  cat >src/split.js <<'JS'
+export function allocate(total, n) {
+  return Array.from({ length: n }, () => Math.round(total / n));
+}
+JS
+  output="Parts: 333 + 333 + 333 (of 1000 cents)"
+fi
+activated=; [ -s "$skill" ] && activated='"split-cents"'
+printf '{"output":"%s","skillsActivated":[%s]}' "$output" "$activated"
 `;
 
 const CASE = `id: split-1000-3
@@ -115,10 +124,10 @@ async function makeRepo(
   await put(
     dir,
     ".skillgate.yml",
-    "agent:\n  adapter: command\n  command: ./tools/agent.mjs\ntrials: 3\ncache:\n  enabled: false\nverdict:\n  baseDepth: 6\n",
+    "agent:\n  adapter: command\n  command: ./tools/agent.sh\ntrials: 3\ncache:\n  enabled: false\nverdict:\n  baseDepth: 6\n",
   );
-  await put(dir, "tools/agent.mjs", AGENT);
-  await chmod(join(dir, "tools/agent.mjs"), 0o755);
+  await put(dir, "tools/agent.sh", AGENT);
+  await chmod(join(dir, "tools/agent.sh"), 0o755);
   await put(dir, ".claude/skills/split-cents/SKILL.md", SKILL(GOOD_BODY));
   await put(
     dir,

@@ -2,24 +2,29 @@
  * The review report as a person sees it: the demo PR's page (`skillgate run --html`) opened from disk in headless
  * Chromium. No console error, no request but the file itself, the failing root above the fold, its transcripts
  * opening side by side, filters and search that work, every control reachable by keyboard, and colours that pass
- * skillgate's own contrast gate. A screenshot is kept under test-artifacts/ (git-ignored).
+ * skillgate's own contrast gate. A screenshot is kept under test-artifacts/ (git-ignored). The demo's report is the
+ * bundled CLI's, made once and shared with test/report/html-narrow.test.ts (test/support/demo-report.ts).
  */
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execa } from "execa";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runGate } from "../../gates/registry.js";
 import type { Report } from "../../src/model/report.js";
 import { renderHtml } from "../../src/report/html/index.js";
 import { findChromium, launchBrowser, type OpenedPage, openPage } from "../support/browser.js";
-import { runCli } from "../support/run-cli.js";
+import { demoReport } from "../support/demo-report.js";
+import { bundledDist } from "../support/dist.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const ARTIFACTS = join(ROOT, "test-artifacts");
 // Chromium is needed here; on CI (which installs it, .ci/run) these must run, never skip.
 const browserHere = findChromium() !== undefined || process.env.CI === "true";
 
+/** The shared demo report's folder (read only) and this file's own scratch folder. */
+let shared: string;
 let dir: string;
 let report: Report;
 let browser: Browser;
@@ -27,26 +32,13 @@ let demo: OpenedPage;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sg-html-"));
-  const r = await runCli([
-    "run",
-    "--repo",
-    join(ROOT, "examples/demo-repo"),
-    "--base-dir",
-    join(ROOT, "examples/demo-repo-base"),
-    "--json",
-    join(dir, "report.json"),
-    "--html",
-    join(dir, "report.html"),
-    "--markdown",
-    join(dir, "summary.md"),
-    "--quiet",
-    "--no-cache",
-  ]);
-  expect(r.code).toBe(1);
-  report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+  const r = await demoReport();
+  expect(r.exitCode).toBe(1);
+  shared = r.dir;
+  report = JSON.parse(readFileSync(join(shared, "report.json"), "utf8"));
   if (!browserHere) return;
   browser = await launchBrowser();
-  demo = await openPage(browser, join(dir, "report.html"));
+  demo = await openPage(browser, join(shared, "report.html"));
 }, 600_000);
 
 afterAll(async () => {
@@ -71,25 +63,23 @@ const visibleRoots = (page: Page) => page.locator("article.root:visible");
 
 describe("skillgate run --html / --markdown on the demo PR", () => {
   it("writes the page and the check run's summary", () => {
-    const html = readFileSync(join(dir, "report.html"), "utf8");
+    const html = readFileSync(join(shared, "report.html"), "utf8");
     expect(html).toMatch(/^<!doctype html>/);
     for (const root of report.newRoots) expect(html).toContain(`id ${root.id.replace(/&/g, "&amp;")}`);
-    const md = readFileSync(join(dir, "summary.md"), "utf8");
+    const md = readFileSync(join(shared, "summary.md"), "utf8");
     expect(md).toMatch(/^## ❌ skillgate: fail: 11 blocking roots \(11 new\) in 1 skill/);
     expect(md).toMatch(/#### Robustness of split-cents: partial, \d of 8/);
   });
 
   it("merge --html writes the page of the merged shards", async () => {
     const out = join(dir, "merged.html");
-    const r = await runCli([
-      "merge",
-      join(dir, "report.json"),
-      "--json",
-      join(dir, "merged.json"),
-      "--html",
-      out,
-    ]);
-    expect(r.code).toBe(1);
+    const cli = join(await bundledDist(), "cli.js");
+    const r = await execa(
+      process.execPath,
+      [cli, "merge", join(shared, "report.json"), "--json", join(dir, "merged.json"), "--html", out],
+      { reject: false },
+    );
+    expect(r.exitCode).toBe(1);
     const html = readFileSync(out, "utf8");
     expect(html).toContain("Head: fails this check");
     expect(html.match(/<article class="root fi blocking"/g)).toHaveLength(11);
@@ -170,7 +160,7 @@ describe.runIf(browserHere)("the review report in headless Chromium", () => {
   });
 
   it("reaches every control by keyboard, and opens a transcript with Enter", async () => {
-    const page = (await openPage(browser, join(dir, "report.html"))).page;
+    const page = (await openPage(browser, join(shared, "report.html"))).page;
     const controls = await page.evaluate(() => {
       const els = [
         ...document.querySelectorAll<HTMLElement>("a[href], summary, select, input, button"),

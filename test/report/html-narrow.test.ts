@@ -8,17 +8,16 @@
  *   on baseline trials: a red "fail" under "passes this check"), and a trial's badge says it is the trial's;
  * - the trigger confusion table does not colour a should-not-fire prompt routed to another skill red;
  * - the PR's diff of SKILL.md and suite files is on the page, its changed lines linked to the roots they explain.
+ * The demo's report is made once and shared with test/report/html-browser.test.ts (test/support/demo-report.ts).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { execa } from "execa";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/report.js";
 import { renderHtml } from "../../src/report/html/index.js";
 import { findChromium, launchBrowser, openPage } from "../support/browser.js";
-import { bundledDist } from "../support/dist.js";
+import { demoReport } from "../support/demo-report.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const ARTIFACTS = join(ROOT, "test-artifacts");
@@ -29,34 +28,15 @@ let report: Report;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  const dist = await bundledDist();
-  dir = mkdtempSync(join(tmpdir(), "sg-html-narrow-"));
-  const r = await execa(
-    process.execPath,
-    [
-      join(dist, "cli.js"),
-      "run",
-      "--repo",
-      join(ROOT, "examples/demo-repo"),
-      "--base-dir",
-      join(ROOT, "examples/demo-repo-base"),
-      "--json",
-      join(dir, "report.json"),
-      "--html",
-      join(dir, "report.html"),
-      "--quiet",
-      "--no-cache",
-    ],
-    { reject: false },
-  );
+  const r = await demoReport();
   expect(r.exitCode).toBe(1);
+  dir = r.dir; // shared: only read here
   report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
   if (browserHere) browser = await launchBrowser();
 }, 600_000);
 
 afterAll(async () => {
   await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe.runIf(browserHere)("the review page at 1280 and 390 px", () => {

@@ -27,7 +27,7 @@ const INPUT_DIRS = ["src", "gates", "scripts"];
 const INPUT_FILES = ["package.json", "package-lock.json", "tsconfig.json"];
 const PREFIX = "sg-test-dist-";
 /** A lock older than this was left by a killed process. */
-const STALE_LOCK_MS = 300_000;
+export const STALE_LOCK_MS = 300_000;
 /** Bundles of other source states (other worktrees, earlier edits) older than this are removed. */
 const PRUNE_AFTER_MS = 6 * 3_600_000;
 
@@ -65,7 +65,7 @@ function pruneOld(keep: string): void {
 }
 
 /** Takes the lock folder; false when another process holds a live one. */
-function takeLock(lock: string): boolean {
+export function takeLock(lock: string): boolean {
   try {
     mkdirSync(lock);
     return true;
