@@ -5,7 +5,7 @@
 // files it writes as Write calls that Claude Code carries out in the trial workspace, then its answer. Everything
 // else is the real harness: the CLI, its skill listing and Skill tool, the sandbox, the trigger stop, the verdict.
 // Usage: npm run demo:claude [-- skillgate run options, e.g. --json out.json]
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   existsSync,
@@ -61,44 +61,6 @@ function catalogueOf(raw) {
   return listed;
 }
 
-/**
- * The demo agent's program, run in this process: the same code its `command` process runs, with its imports given
- * as arguments and stdin and SKILLGATE_SEED as values (an import it gains fails loudly: a name it cannot find). It
- * is synchronous, so it runs in its call's folder with nothing else running meanwhile. A Node process per model
- * request cost ~0.2 s of CPU, some 80 of them per demo.
- */
-const demoAgentProgram = new Function(
-  ...[
-    "existsSync",
-    "mkdirSync",
-    "readdirSync",
-    "readFileSync",
-    "writeFileSync",
-    "dirname",
-    "join",
-    "process",
-  ],
-  '"use strict";\n' +
-    readFileSync(demoAgent, "utf8")
-      .replace(/^#!.*\n/, "")
-      .replace(/^import [^\n]* from "node:(?:fs|path)";\n/gm, ""),
-);
-
-/** What `node agent.mjs` prints when run in `dir` with `prompt` on stdin and SKILLGATE_SEED `seed`. */
-function runDemoAgent(dir, prompt, seed) {
-  let stdout = "";
-  const read = (file, ...rest) => (file === 0 ? prompt : readFileSync(file, ...rest));
-  const process_ = { env: { SKILLGATE_SEED: String(seed) }, stdout: { write: (s) => (stdout += s) } };
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    demoAgentProgram(existsSync, mkdirSync, readdirSync, read, writeFileSync, dirname, join, process_);
-  } finally {
-    process.chdir(cwd);
-  }
-  return stdout;
-}
-
 /** Runs the demo agent on `prompt` with `skills` (name → SKILL.md text) installed; its reply and the files it wrote. */
 function actAsDemoAgent(prompt, skills, seed) {
   const dir = mkdtempSync(join(tmpdir(), "skillgate-demo-model-"));
@@ -107,7 +69,13 @@ function actAsDemoAgent(prompt, skills, seed) {
       mkdirSync(join(dir, ".agents/skills", name), { recursive: true });
       writeFileSync(join(dir, ".agents/skills", name, "SKILL.md"), text);
     }
-    const reply = JSON.parse(runDemoAgent(dir, prompt, seed));
+    const r = spawnSync(process.execPath, [demoAgent], {
+      cwd: dir,
+      input: prompt,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, SKILLGATE_SEED: String(seed) },
+    });
+    const reply = JSON.parse(r.stdout);
     const files = [];
     const walk = (d) => {
       for (const e of readdirSync(d, { withFileTypes: true })) {
