@@ -4,7 +4,14 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from "node:pat
 import { changedFilesSince, findMergeBase } from "../detect/base.js";
 import type { SourceFile } from "../detect/source-file.js";
 import { UsageError } from "../model/diagnostics.js";
-import type { AgentConfig, BaseSource, Logger, PolicyState, Settings } from "../model/index.js";
+import type {
+  AgentConfig,
+  BaseSource,
+  Logger,
+  PolicyState,
+  Settings,
+  SkillgateConfig,
+} from "../model/index.js";
 import { defaultAgentConcurrency } from "./concurrency.js";
 import {
   DEFAULT_BUDGET,
@@ -113,44 +120,9 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
   const repoDir = resolve(raw.repo ?? ".");
   if (!existsSync(repoDir) || !statSync(repoDir).isDirectory())
     throw new UsageError(`--repo ${raw.repo ?? "."}: no such folder (${repoDir})`);
-  const bases = [raw.base, raw.baseDir].filter((b) => b !== undefined);
-  if (bases.length > 1) throw new UsageError("give only one of --base and --base-dir");
-  let base: BaseSource | undefined;
-  let changedFiles = raw.changedFiles;
-  if (raw.base) {
-    // What the PR's diff shows: head against the merge base, not against wherever the base branch is now.
-    const mergeBase = await findMergeBase(repoDir, raw.base, raw.head ?? "HEAD", {
-      log: (m) => logger.info(m),
-    });
-    if (mergeBase.sha !== mergeBase.tip)
-      logger.info(
-        `base ${raw.base} is at ${mergeBase.tip.slice(0, 12)}; comparing with the merge base ${mergeBase.sha.slice(0, 12)}`,
-      );
-    base = { kind: "ref", ref: raw.base, sha: mergeBase.sha, tip: mergeBase.tip };
-    // What the PR's file list says, from git when no one gave it: the base side then reads only what changed.
-    changedFiles ??= changedFilesSince(repoDir, mergeBase.sha);
-  } else if (raw.baseDir) base = baseDirOf(raw.baseDir);
-
+  const { base, changedFiles } = await resolveBase(raw, repoDir, logger);
   const { config, policy } = resolvePolicy(repoDir, base, raw.config);
-  if (raw.cells && !config.agents)
-    throw new UsageError(
-      `--cell ${raw.cells}: the configuration (${policy.origin}) defines no agents: matrix`,
-    );
-  const override = raw.agent ? `--agent ${raw.agent}` : raw.model ? `--model ${raw.model}` : undefined;
-  if (override && config.agents)
-    throw new UsageError(
-      `${override}: the configuration (${policy.origin}) defines an agents: matrix; choose its cells with --cell`,
-    );
-  const matrix = config.agents ? resolveMatrix(config.agents, raw.cells) : undefined;
-  const firstCell = matrix?.cells.find((c) => c.name === matrix.selected[0]);
-  const chosen: AgentConfig = raw.agent
-    ? { ...(config.agent?.adapter === raw.agent ? config.agent : {}), adapter: raw.agent }
-    : (config.agent ?? DEFAULT_AGENT);
-  const agent: AgentConfig = firstCell
-    ? firstCell.agent
-    : raw.model
-      ? { ...chosen, model: raw.model }
-      : chosen;
+  const { agent, matrix } = resolveAgent(raw, config, policy.origin);
   // `--trials` (the `trials` input) overrides every suite's meta.json; the config's `trials` is the default.
   const trialsOverride = raw.trials !== undefined ? positiveInt(raw.trials, "--trials") : undefined;
   const trials = trialsOverride ?? config.trials ?? DEFAULTS.trials;
@@ -199,18 +171,73 @@ export async function resolveSettings(raw: RawOptions, logger: Logger): Promise<
     ...(raw.allowWeakening ? { override: raw.allowWeakening } : {}),
     seed,
     changedFiles,
-    outputs: {
-      json: raw.json && abs(raw.json),
-      junit: raw.junit && abs(raw.junit),
-      sarif: raw.sarif && abs(raw.sarif),
-      html: raw.html && abs(raw.html),
-      markdown: raw.markdown && abs(raw.markdown),
-      exports: raw.json ? skillCreatorExportsDir(abs(raw.json)) : undefined,
-    },
+    outputs: outputsOf(raw),
     record: raw.record ? abs(raw.record) : undefined,
     // Only the trusted config may accept weaker isolation; the Action makes it required (run-action.ts).
     isolation: { required: false, allowWeaker: config.isolation?.allowWeaker === true },
     logger,
+  };
+}
+
+/** The base a PR is compared with (`--base` read at the merge base, or `--base-dir`), and the PR's changed files. */
+async function resolveBase(
+  raw: RawOptions,
+  repoDir: string,
+  logger: Logger,
+): Promise<{ base: BaseSource | undefined; changedFiles: RawOptions["changedFiles"] }> {
+  const bases = [raw.base, raw.baseDir].filter((b) => b !== undefined);
+  if (bases.length > 1) throw new UsageError("give only one of --base and --base-dir");
+  if (raw.baseDir) return { base: baseDirOf(raw.baseDir), changedFiles: raw.changedFiles };
+  if (!raw.base) return { base: undefined, changedFiles: raw.changedFiles };
+  // What the PR's diff shows: head against the merge base, not against wherever the base branch is now.
+  const mergeBase = await findMergeBase(repoDir, raw.base, raw.head ?? "HEAD", {
+    log: (m) => logger.info(m),
+  });
+  if (mergeBase.sha !== mergeBase.tip)
+    logger.info(
+      `base ${raw.base} is at ${mergeBase.tip.slice(0, 12)}; comparing with the merge base ${mergeBase.sha.slice(0, 12)}`,
+    );
+  return {
+    base: { kind: "ref", ref: raw.base, sha: mergeBase.sha, tip: mergeBase.tip },
+    // What the PR's file list says, from git when no one gave it: the base side then reads only what changed.
+    changedFiles: raw.changedFiles ?? changedFilesSince(repoDir, mergeBase.sha),
+  };
+}
+
+/** The agent of this run: `--agent`/`--model` over the config's, or the first chosen cell of its `agents:` matrix. */
+function resolveAgent(
+  raw: RawOptions,
+  config: SkillgateConfig,
+  origin: string,
+): { agent: AgentConfig; matrix: ReturnType<typeof resolveMatrix> | undefined } {
+  if (raw.cells && !config.agents)
+    throw new UsageError(`--cell ${raw.cells}: the configuration (${origin}) defines no agents: matrix`);
+  const override = raw.agent ? `--agent ${raw.agent}` : raw.model ? `--model ${raw.model}` : undefined;
+  if (override && config.agents)
+    throw new UsageError(
+      `${override}: the configuration (${origin}) defines an agents: matrix; choose its cells with --cell`,
+    );
+  const matrix = config.agents ? resolveMatrix(config.agents, raw.cells) : undefined;
+  const firstCell = matrix?.cells.find((c) => c.name === matrix.selected[0]);
+  const chosen: AgentConfig = raw.agent
+    ? { ...(config.agent?.adapter === raw.agent ? config.agent : {}), adapter: raw.agent }
+    : (config.agent ?? DEFAULT_AGENT);
+  const agent: AgentConfig = firstCell
+    ? firstCell.agent
+    : raw.model
+      ? { ...chosen, model: raw.model }
+      : chosen;
+  return { agent, matrix };
+}
+
+function outputsOf(raw: RawOptions): Settings["outputs"] {
+  return {
+    json: raw.json && abs(raw.json),
+    junit: raw.junit && abs(raw.junit),
+    sarif: raw.sarif && abs(raw.sarif),
+    html: raw.html && abs(raw.html),
+    markdown: raw.markdown && abs(raw.markdown),
+    exports: raw.json ? skillCreatorExportsDir(abs(raw.json)) : undefined,
   };
 }
 
