@@ -26,7 +26,8 @@ export function lastKeyWins(
   if (yamlErrors.length === 0 || !yamlErrors.every((d) => DUPLICATE_KEY.test(d.message))) return undefined;
   const doc = parseDocument(fmText, { uniqueKeys: false, prettyErrors: false });
   if (doc.errors.length > 0) return undefined;
-  const chars = [...fmText];
+  // yaml's ranges count UTF-16 units, as string indices do.
+  const chars = fmText.split("");
   const blank = (from: number, to: number) => {
     for (let i = from; i < to; i++) if (chars[i] !== "\n") chars[i] = " ";
   };

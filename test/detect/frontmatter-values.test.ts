@@ -44,9 +44,18 @@ const SKILLS: Record<string, string> = {
   "list-license": "name: list-license\ndescription: Signs releases. Marker-K.\nlicense: [MIT, Apache-2.0]",
   "number-metadata": "name: number-metadata\ndescription: Books rooms. Marker-L.\nmetadata: 5",
   "mapping-compat": "name: mapping-compat\ndescription: Drafts memos. Marker-M.\ncompatibility: {os: linux}",
+  // A key twice in a nested mapping, after a character of two UTF-16 units (yaml's offsets count units).
+  "nested-twice":
+    'name: nested-twice\ndescription: Maps genomes. Marker-N.\nmetadata:\n  tool:\n    emoji: "🧬"\n    os: [linux]\n    os: [linux, darwin]',
+};
+/** Frontmatters Claude Code drops (its quoting does not apply): real errors, which stay errors. */
+const DROPPED: Record<string, string> = {
+  "dash-description": "name: dash-description\ndescription: - Writing release notes Marker-O.",
+  "wrapped-colon":
+    "name: wrapped-colon\ndescription: Restores minified code.\n  TRIGGER when: the user pastes obfuscated code. Marker-P.",
 };
 const files = Object.fromEntries(
-  Object.entries(SKILLS).map(([dir, fm]) => [
+  Object.entries({ ...SKILLS, ...DROPPED }).map(([dir, fm]) => [
     `.claude/skills/${dir}/SKILL.md`,
     `---\n${fm}\n---\n\nBody paragraph of ${dir}.\n\nSteps.\n`,
   ]),
@@ -113,12 +122,22 @@ describe("frontmatter values outside the spec's types, in skills Claude Code loa
     expect(listed("list-license")).toBe("Signs releases. Marker-K.");
     expect(listed("number-metadata")).toBe("Books rooms. Marker-L.");
     expect(listed("mapping-compat")).toBe("Drafts memos. Marker-M.");
+    expect(listed("nested-twice")).toBe("Maps genomes. Marker-N.");
+    expect(listing).not.toContain("Marker-O");
+    expect(listing).not.toContain("Marker-P");
   });
 
-  it("validate (bundled CLI, default target) warns at each line and errs on none", async () => {
+  it("validate (bundled CLI, default target) warns at each line, and errs only where Claude Code drops the frontmatter", async () => {
     const v = await validate();
-    expect(at(v.diagnostics, "error")).toEqual([]);
-    expect(v.code).toBe(0);
+    expect(at(v.diagnostics, "error").filter((e) => !/^(dash-description|wrapped-colon):/.test(e))).toEqual(
+      [],
+    );
+    expect(at(v.diagnostics, "error")).toEqual(
+      expect.arrayContaining([
+        "dash-description:3 skill/frontmatter-yaml",
+        "wrapped-colon:3 skill/frontmatter-yaml",
+      ]),
+    );
     const warned = at(v.diagnostics, "warning");
     for (const w of [
       "empty-metadata:4 skill/frontmatter-value",
@@ -134,6 +153,7 @@ describe("frontmatter values outside the spec's types, in skills Claude Code loa
       "list-license:4 skill/frontmatter-value",
       "number-metadata:4 skill/frontmatter-value",
       "mapping-compat:4 skill/frontmatter-value",
+      "nested-twice:8 skill/frontmatter-duplicate-key",
     ])
       expect(warned).toContain(w);
   }, 120_000);
