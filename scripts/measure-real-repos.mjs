@@ -28,8 +28,10 @@ const { values } = parseArgs({
   },
 });
 
+// A run's records (an optimiser's `experiments/<time>/results.json`, `traces/iter_N.json` that repeat the queries with
+// their outcomes) and a scenario's inputs (`context/`, copied into its workspace), as skillgate's own list has them.
 const OUTPUT_OR_INPUT =
-  /(^|\/)(fixtures?|_fixtures|files|results|runs|outputs|workspace|assets|logs|iteration-\d+|[^/]*-workspace)\//;
+  /(^|\/)(fixtures?|_fixtures|files|results|runs|outputs|workspace|assets|logs|experiments|traces|context|iteration-\d+|[^/]*-workspace)\//;
 
 const isTriggerItem = (q) =>
   !!q &&
@@ -135,7 +137,7 @@ function listEvalFiles(dir) {
       } else if (
         e.isFile() &&
         !OUTPUT_OR_INPUT.test(p) &&
-        (looksLikeEvalFile(p) || evalSetByContent(join(dir, p)))
+        (looksLikeEvalFile(p) || wazaTask(dir, p) || evalSetByContent(join(dir, p)))
       )
         out.push(p);
     }
@@ -149,9 +151,19 @@ function looksLikeEvalFile(p) {
   if (/^(evals\.json|eval\.ya?ml|trigger_tests\.ya?ml|trigger-eval\.json|meta\.json)$/.test(base))
     return base !== "meta.json" || /(^|\/)evals\//.test(p);
   if (/^evals?[-_].+\.json$/.test(base)) return true;
+  // An eval file named for what it tests (`vm-creator.eval.yaml`, `routing-eval.yaml`).
+  if (/[-_.]evals?\.(json|ya?ml)$/i.test(base)) return true;
   if (/^(trigger[-_]?evals?|triggers?|trigger[-_]?queries|eval[-_]?set)\.json$/i.test(base)) return true;
   // Data files of an evals/ folder (a case per file, prompts/, assertions/).
   return /(^|\/)evals\/[^.]*\.(json|ya?ml)$/i.test(p);
+}
+
+/** A waza task file: `tasks/*.yaml` beside the `eval.yaml` that lists it. */
+function wazaTask(dir, p) {
+  return (
+    /(^|\/)tasks\/[^/]+\.ya?ml$/.test(p) &&
+    existsSync(join(dir, posix.dirname(posix.dirname(p)), "eval.yaml"))
+  );
 }
 
 /** A JSON eval set by its content: trigger queries (a list, or a list under a key), or an `evals` list of prompts. */

@@ -7,8 +7,10 @@ export function agentNameOf(s: Pick<Skill, "name" | "agentName">): string {
 }
 
 /** The skills one agent loads together: a plugin's, or one skills folder's (the folder holding skill folders). */
-export function loadGroup(s: Pick<Skill, "namespace" | "dir">): string {
-  return s.namespace ? `plugin ${s.namespace}` : s.dir === "." ? "." : posix.dirname(s.dir);
+export function loadGroup(s: Pick<Skill, "namespace" | "pluginDir" | "dir">): string {
+  if (s.namespace)
+    return s.pluginDir === undefined ? `plugin ${s.namespace}` : `plugin ${s.namespace} in ${s.pluginDir}`;
+  return s.dir === "." ? "." : posix.dirname(s.dir);
 }
 
 /** The run's name of one copy of a skill that several roots hold: `<agent name>@<folder>`, unique per run. */

@@ -123,13 +123,18 @@ function pluginsAbove(dir: string, plugins: readonly PluginRoot[]): PluginRoot[]
 export function skillLayout(
   dir: string,
   plugins: readonly PluginRoot[],
-): { layout: SkillLayout; namespace?: string; alsoIn?: string[] } {
+): { layout: SkillLayout; namespace?: string; pluginDir?: string; alsoIn?: string[] } {
   if (dir === ".") return { layout: "root" };
   const holders = pluginsAbove(dir, plugins).filter((p) => inSkillPaths(p, dir));
   const plugin = holders.find((p) => p.skillPaths.includes(dir)) ?? holders[0];
   if (plugin) {
     const alsoIn = [...new Set(holders.filter((p) => p.name !== plugin.name).map((p) => p.name))];
-    return { layout: "plugin", namespace: plugin.name, ...(alsoIn.length ? { alsoIn } : {}) };
+    return {
+      layout: "plugin",
+      namespace: plugin.name,
+      pluginDir: plugin.dir,
+      ...(alsoIn.length ? { alsoIn } : {}),
+    };
   }
   const parent = posix.dirname(dir);
   const parentName = posix.basename(parent);

@@ -64,7 +64,7 @@ export function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
   }
   if (!bytes) return undefined;
   const raw = bytes.toString("utf8");
-  const { layout, namespace, alsoIn } = skillLayout(dir, ctx.plugins);
+  const { layout, namespace, pluginDir, alsoIn } = skillLayout(dir, ctx.plugins);
   let expected: ExpectedName | null;
   if (layout === "root") {
     const repo = ctx.repoName();
@@ -101,7 +101,7 @@ export function loadSkill(ctx: LoadContext, path: string): Skill | undefined {
     validName ?? (layout === "root" ? (ctx.repoName() ?? posix.basename(repoDir)) : posix.basename(dir));
   return {
     name: qualifiedName(local, namespace),
-    ...(namespace ? { namespace } : {}),
+    ...(namespace ? { namespace, pluginDir } : {}),
     layout,
     dir,
     path,

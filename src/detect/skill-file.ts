@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import type { Diagnostic, SourceLocation, ValidationProfile } from "../model/index.js";
 import { quoteProblematicValues } from "./frontmatter-quoting.js";
 import { frontmatterDivergence } from "./frontmatter-reading.js";
+import { claudeCodeValues, lastKeyWins } from "./frontmatter-values.js";
 import { frontmatterSchema } from "./schemas.js";
 import {
   BODY_LINES_RECOMMENDED,
@@ -95,13 +96,22 @@ export function parseSkillFile(
     });
     return { frontmatter, body, loc, diagnostics, notASkill: true };
   }
+  // Under `claude-code`, values Claude Code loads past are warned about here and left out of the spec's checks.
+  const values = profile === "claude-code" ? claudeCodeValues(frontmatter, fm) : undefined;
+  const checked = values?.checked ?? frontmatter;
+  diagnostics.push(...(values?.warnings ?? []));
   diagnostics.push(
-    ...validateAgainst(frontmatterSchema, frontmatter, fm, [], "skill/frontmatter").map((d) =>
-      profile === "claude-code" ? claudeCodeDefault(d) : d,
-    ),
+    ...validateAgainst(frontmatterSchema, checked, fm, [], "skill/frontmatter")
+      .filter(
+        (d) =>
+          checked === frontmatter ||
+          !("description" in frontmatter) ||
+          !/^missing required key `description`$/.test(d.message),
+      )
+      .map((d) => (profile === "claude-code" ? claudeCodeDefault(d) : d)),
   );
 
-  const check: FieldCheck = { fm, frontmatter, profile, diagnostics, err, warn };
+  const check: FieldCheck = { fm, frontmatter: checked, profile, diagnostics, err, warn };
   const name = checkName(check, expected, loc);
   const description = checkDescription(check, loc);
   checkCompatibility(check);
@@ -174,6 +184,12 @@ function readFrontmatter(
   }
   const fm = parseSourceFile(file, fmText, 1);
   const yamlErrors = fm.diagnostics.map((d) => ({ ...d, code: "skill/frontmatter-yaml" }));
+  // A key written twice: Claude Code reads the last one.
+  const twice = profile === "claude-code" ? lastKeyWins(file, fmText, yamlErrors) : undefined;
+  if (twice) {
+    diagnostics.push(...twice.warnings);
+    return twice.second;
+  }
   const quoted =
     profile === "claude-code" && yamlErrors.length > 0 ? quoteProblematicValues(fmText) : undefined;
   const second = quoted && parseSourceFile(file, quoted.text, 1);

@@ -43,6 +43,11 @@ export interface Skill {
   agentName?: string;
   /** The plugin a plugin skill belongs to; names are unique per namespace. */
   namespace?: string;
+  /**
+   * The folder of that plugin. Two plugins of one name in different folders (two marketplaces mirrored in one
+   * repository) are installed apart, so their skills are copies, not a clash.
+   */
+  pluginDir?: string;
   layout: SkillLayout;
   /** Folder holding SKILL.md, e.g. `.claude/skills/split-cents`; `.` for a skill at the repository root. */
   dir: string;

@@ -448,19 +448,18 @@ describe("the day-one summary", () => {
   it("validate ends with counts per class and the files to fix first; --json has the same", async () => {
     const dir = repo({
       "skills/a/SKILL.md": skillMd("a"),
-      "skills/b/SKILL.md": '---\nname: b\ndescription: ""\n---\nAn empty description.\n',
+      "skills/b/SKILL.md":
+        "---\nname: b\ndescription: Use when comparing both:\nmetadata:\n  author: someone\n---\nClaude Code drops this frontmatter.\n",
       "skills/c/SKILL.md": skillMd("other"),
     });
     const r = await runCli(["validate", "--repo", dir]);
     expect(r.stdout).toContain("summary: 3 skill(s), 0 suite(s)");
     expect(r.stdout).toMatch(
-      / {2}errors 1: skill\/description-empty 1\n {2}warnings 1: skill\/name-folder 1\n/,
+      / {2}errors 1: skill\/frontmatter-yaml 1\n {2}warnings 1: skill\/name-folder 1\n/,
     );
-    expect(r.stdout).toContain(
-      "fix first:\n  skills/b/SKILL.md: 1 error(s) — 3:14 description must not be empty",
-    );
+    expect(r.stdout).toContain("fix first:\n  skills/b/SKILL.md: 1 error(s) — 3:");
     const v = await validate(dir);
-    expect(v.summary.byCode.error).toEqual([{ code: "skill/description-empty", count: 1 }]);
+    expect(v.summary.byCode.error).toEqual([{ code: "skill/frontmatter-yaml", count: 1 }]);
     expect(v.summary.fixFirst.map((f: { file: string }) => f.file)).toEqual([
       "skills/b/SKILL.md",
       "skills/c/SKILL.md",
