@@ -124,6 +124,50 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
   const skill = modeSummary(byMode.skill, cases.skill);
   const baseline = modeSummary(byMode.baseline, cases.baseline);
 
+  const assertions = assertionResults(byMode, counts);
+
+  // With no evaluated trial in a mode (all errored) its rate is empty, and a difference would be invented.
+  // Lifts pair each case with itself: a case measured in one mode only says nothing of the difference.
+  const liftOf = (which: "all" | "discriminator") =>
+    unitRate({
+      kind: "lift",
+      skill: unitsOf(cases.skill, which),
+      baseline: unitsOf(cases.baseline, which),
+    });
+  const overall = liftOf("all");
+  const disc = liftOf("discriminator");
+  const measuredLift = overall.measured;
+  const measuredDisc = disc.measured;
+  const lift = measuredLift ? overall.rate : 0;
+  const discriminatorLift = measuredDisc ? disc.rate : 0;
+  const styleGuideNotGuardrail = measuredDisc && measuredLift && lift > 0 && discriminatorLift <= 0;
+  const warnings = discriminatorWarnings({
+    measuredDisc,
+    measuredLift,
+    styleGuideNotGuardrail,
+    noDiscriminators: skill.discriminatorPassRate.units === 0 && baseline.discriminatorPassRate.units === 0,
+    noBaseline: byMode.baseline.length === 0,
+    lift,
+    discriminatorLift,
+  });
+  return {
+    skill,
+    baseline,
+    lift,
+    discriminatorLift,
+    ...(measuredDisc ? { discriminatorLiftRate: disc } : {}),
+    styleGuideNotGuardrail,
+    assertions,
+    cases,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+}
+
+/** Each assertion's pass rate in each mode, its class, and a failure to show. */
+function assertionResults(
+  byMode: Record<Mode, CheckResult[]>,
+  counts: (c: CheckResult) => boolean,
+): AssertionResult[] {
   const groups = new Map<string, { skill: CheckResult[]; baseline: CheckResult[] }>();
   for (const mode of ["skill", "baseline"] as const) {
     for (const c of byMode[mode]) {
@@ -164,50 +208,37 @@ export function summariseDiscriminator(checks: CheckResult[]): DiscriminatorSumm
     (x, y) => x.file.localeCompare(y.file) || x.line - y.line || x.checkId.localeCompare(y.checkId),
   );
 
-  // With no evaluated trial in a mode (all errored) its rate is empty, and a difference would be invented.
-  // Lifts pair each case with itself: a case measured in one mode only says nothing of the difference.
-  const liftOf = (which: "all" | "discriminator") =>
-    unitRate({
-      kind: "lift",
-      skill: unitsOf(cases.skill, which),
-      baseline: unitsOf(cases.baseline, which),
-    });
-  const overall = liftOf("all");
-  const disc = liftOf("discriminator");
-  const measuredLift = overall.measured;
-  const measuredDisc = disc.measured;
-  const lift = measuredLift ? overall.rate : 0;
-  const discriminatorLift = measuredDisc ? disc.rate : 0;
+  return assertions;
+}
+
+function discriminatorWarnings(f: {
+  measuredDisc: boolean;
+  measuredLift: boolean;
+  styleGuideNotGuardrail: boolean;
+  noDiscriminators: boolean;
+  noBaseline: boolean;
+  lift: number;
+  discriminatorLift: number;
+}): string[] {
   const warnings: string[] = [];
-  if (!measuredDisc) {
+  if (!f.measuredDisc) {
     warnings.push(
-      skill.discriminatorPassRate.units === 0 && baseline.discriminatorPassRate.units === 0
+      f.noDiscriminators
         ? "no discriminator assertions: discriminator lift not measured"
         : "discriminator assertions were not evaluated in both modes: discriminator lift not measured",
     );
   }
-  if (byMode.baseline.length === 0) {
+  if (f.noBaseline) {
     warnings.push("no baseline trials: lift and assertion classes not measured");
-  } else if (!measuredLift) {
+  } else if (!f.measuredLift) {
     warnings.push("no evaluated trial in one of the modes (all errored?): lift not measured");
   }
-  const styleGuideNotGuardrail = measuredDisc && measuredLift && lift > 0 && discriminatorLift <= 0;
-  if (styleGuideNotGuardrail) {
+  if (f.styleGuideNotGuardrail) {
     warnings.push(
-      `style guide, not a guardrail: overall lift ${signed(lift)} but discriminator lift ${signed(discriminatorLift)}`,
+      `style guide, not a guardrail: overall lift ${signed(f.lift)} but discriminator lift ${signed(f.discriminatorLift)}`,
     );
   }
-  return {
-    skill,
-    baseline,
-    lift,
-    discriminatorLift,
-    ...(measuredDisc ? { discriminatorLiftRate: disc } : {}),
-    styleGuideNotGuardrail,
-    assertions,
-    cases,
-    ...(warnings.length > 0 ? { warnings } : {}),
-  };
+  return warnings;
 }
 
 function signed(x: number): string {

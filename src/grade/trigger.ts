@@ -92,6 +92,40 @@ export function summariseTrigger(
   queries: IndexedTriggerQuery[],
   opts: { router: string; proxy: boolean },
 ): TriggerSummary {
+  const { results, errored, unmeasured } = queryResults(checks, queries);
+  // Each query one vote: its rate from its own runs, whatever number of runs the confirmation gave it.
+  const precisionUnits = triggerUnits(results, "triggerPrecision");
+  const recallUnits = triggerUnits(results, "triggerRecall");
+  // Precision with nothing fired is vacuous (1), which is exactly what the "never fires" flag below looks for.
+  const precision = unitRate(precisionUnits, 1);
+  const recall = unitRate(recallUnits);
+  const accuracy = unitRate({
+    kind: "mean",
+    unit: "query",
+    units: results.map((q) => ({
+      id: q.checkId,
+      passed: q.shouldFire ? q.fired : q.runs - q.fired,
+      total: q.runs,
+      weight: q.weight ?? 1,
+    })),
+  });
+  return {
+    router: opts.router,
+    proxy: opts.proxy,
+    precision,
+    recall,
+    f1: f1Score(precision.rate, recall.rate),
+    accuracy,
+    queries: results,
+    warnings: triggerWarnings(results, errored, unmeasured, opts),
+  };
+}
+
+/** Each query's runs (trigger checks of its id that did not error), how many fired, and whether it passed. */
+function queryResults(
+  checks: CheckResult[],
+  queries: IndexedTriggerQuery[],
+): { results: TriggerQueryResult[]; errored: number; unmeasured: number } {
   const byId = new Map<string, CheckResult[]>();
   for (const c of checks) {
     if (c.mode !== "trigger") continue;
@@ -129,26 +163,18 @@ export function summariseTrigger(
       line: query.loc.line,
     });
   }
+  return { results, errored, unmeasured };
+}
 
-  // Each query one vote: its rate from its own runs, whatever number of runs the confirmation gave it.
-  const precisionUnits = triggerUnits(results, "triggerPrecision");
-  const recallUnits = triggerUnits(results, "triggerRecall");
-  // Precision with nothing fired is vacuous (1), which is exactly what the "never fires" flag below looks for.
-  const precision = unitRate(precisionUnits, 1);
-  const recall = unitRate(recallUnits);
-  const accuracy = unitRate({
-    kind: "mean",
-    unit: "query",
-    units: results.map((q) => ({
-      id: q.checkId,
-      passed: q.shouldFire ? q.fired : q.runs - q.fired,
-      total: q.runs,
-      weight: q.weight ?? 1,
-    })),
-  });
+/** What a reader should know before trusting the figures: a proxy router, a skill that never or always fires, runs left out. */
+function triggerWarnings(
+  results: TriggerQueryResult[],
+  errored: number,
+  unmeasured: number,
+  opts: { router: string; proxy: boolean },
+): string[] {
   const fire = results.filter((q) => q.shouldFire && q.runs > 0);
   const nofire = results.filter((q) => !q.shouldFire && q.runs > 0);
-
   const warnings: string[] = [];
   if (opts.proxy) {
     warnings.push(
@@ -173,17 +199,7 @@ export function summariseTrigger(
   if (fire.length === 0) warnings.push("no should-fire runs: recall not measured");
   if (nofire.length === 0)
     warnings.push("no should-not-fire runs: precision rests on should-fire prompts only");
-
-  return {
-    router: opts.router,
-    proxy: opts.proxy,
-    precision,
-    recall,
-    f1: f1Score(precision.rate, recall.rate),
-    accuracy,
-    queries: results,
-    warnings,
-  };
+  return warnings;
 }
 
 /** The units behind a trigger summary's precision or recall: each query's own runs, weighted. */
