@@ -96,7 +96,32 @@ export function parseSkillFile(
     });
     return { frontmatter, body, loc, diagnostics, notASkill: true };
   }
-  // Under `claude-code`, values Claude Code loads past are warned about here and left out of the spec's checks.
+  const checked = checkShape(frontmatter, fm, profile, diagnostics);
+
+  const check: FieldCheck = { fm, frontmatter: checked, profile, diagnostics, err, warn };
+  const name = checkName(check, expected, loc);
+  const description = checkDescription(check, loc);
+  checkCompatibility(check);
+  const version = checkMetadata(check, loc);
+  checkToolsAndKeys(check);
+
+  checkBodyLength(body, { file, line: close + 2, column: 1 }, warn);
+
+  // Claude Code reads the first paragraph of the body when there is no description (its skills docs).
+  const read = description ?? (profile === "claude-code" ? firstParagraph(body) : undefined);
+  return { frontmatter, body, name, description: read, version, loc, diagnostics };
+}
+
+/**
+ * The frontmatter against the spec's schema; returns the frontmatter the field checks read. Under `claude-code`,
+ * values Claude Code loads past are warned about here and left out of the spec's checks.
+ */
+function checkShape(
+  frontmatter: Record<string, unknown>,
+  fm: Parameters<typeof claudeCodeValues>[1],
+  profile: ValidationProfile,
+  diagnostics: Diagnostic[],
+): Record<string, unknown> {
   const values = profile === "claude-code" ? claudeCodeValues(frontmatter, fm) : undefined;
   const checked = values?.checked ?? frontmatter;
   diagnostics.push(...(values?.warnings ?? []));
@@ -110,26 +135,22 @@ export function parseSkillFile(
       )
       .map((d) => (profile === "claude-code" ? claudeCodeDefault(d) : d)),
   );
+  return checked;
+}
 
-  const check: FieldCheck = { fm, frontmatter: checked, profile, diagnostics, err, warn };
-  const name = checkName(check, expected, loc);
-  const description = checkDescription(check, loc);
-  checkCompatibility(check);
-  const version = checkMetadata(check, loc);
-  checkToolsAndKeys(check);
-
+function checkBodyLength(
+  body: string,
+  at: SourceLocation,
+  warn: (loc: SourceLocation, code: string, message: string) => void,
+): void {
   let bodyLines = 1;
   for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) bodyLines++;
   if (bodyLines > BODY_LINES_RECOMMENDED)
     warn(
-      { file, line: close + 2, column: 1 },
+      at,
       "skill/body-length",
       `body is ${bodyLines} lines; the spec recommends under ${BODY_LINES_RECOMMENDED} (move detail into referenced files)`,
     );
-
-  // Claude Code reads the first paragraph of the body when there is no description (its skills docs).
-  const read = description ?? (profile === "claude-code" ? firstParagraph(body) : undefined);
-  return { frontmatter, body, name, description: read, version, loc, diagnostics };
 }
 
 /** `{skill-name}`, `{{ name }}`, `<skill-name>`, `[name]`: a placeholder of a template, not a name. */
