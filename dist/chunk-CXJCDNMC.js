@@ -1,0 +1,2 @@
+import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
+import{L as a,M as b,N as c,O as d}from"./chunk-2ZMRDBNO.js";import"./chunk-FFTKZYHU.js";import"./chunk-HWAQ6N2M.js";import"./chunk-DDKFV46U.js";import"./chunk-F4LWVQGY.js";import"./chunk-3IS4AIQP.js";import"./chunk-AUMSDTJ4.js";import"./chunk-TZA6JPXG.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{c as evidenceDisagreements,b as recomputeDecisions,a as toEvidence,d as verdictDisagreements};
