@@ -3,7 +3,7 @@
  * tool accepts is never an error). Seen with Claude Code 2.1.332 (test/detect/frontmatter-values.test.ts runs it):
  * a key written twice is read with its last value; an empty, list or blank `description` is replaced by the body's
  * first paragraph; `license`, `compatibility`, `metadata` and `allowed-tools` of another type (or left empty) do not
- * stop the skill loading. Under the `claude-code` profile each is a located warning and is read as Claude Code
+ * stop the skill loading; a `name` YAML reads as a number or a boolean is listed under the folder's name. Under the `claude-code` profile each is a located warning and is read as Claude Code
  * reads it; the strict profile keeps the spec's errors. A target that refuses such a value (Codex without a string
  * description, `gh skill publish`) still errs through its own rules (src/detect/targets/frontmatter.ts).
  */
@@ -106,6 +106,14 @@ export function claudeCodeValues(
     warn(
       ["description"],
       `\`description\` ${shown(d)}${d === null ? " (a `#` after `description:` starts a YAML comment)" : ""}: Claude Code lists the first paragraph of the body instead, and so does skillgate; the spec requires a description (strict profile: error)`,
+    );
+  }
+  const name = frontmatter.name;
+  if ("name" in frontmatter && name !== null && typeof name !== "string" && typeof name !== "object") {
+    delete checked.name;
+    warn(
+      ["name"],
+      `\`name\` ${shown(name)} (YAML reads \`${String(name)}\` so): Claude Code lists the skill under its folder's name, and so does skillgate; quote it (strict profile: error)`,
     );
   }
   for (const [key, { ok, wants }] of Object.entries(OPTIONAL_TYPES)) {

@@ -127,11 +127,12 @@ function checkShape(
   diagnostics.push(...(values?.warnings ?? []));
   diagnostics.push(
     ...validateAgainst(frontmatterSchema, checked, fm, [], "skill/frontmatter")
+      // A key left out above is not missing: its warning says what Claude Code reads instead.
       .filter(
         (d) =>
-          checked === frontmatter ||
-          !("description" in frontmatter) ||
-          !/^missing required key `description`$/.test(d.message),
+          !Object.keys(frontmatter).some(
+            (k) => !(k in checked) && d.message === `missing required key \`${k}\``,
+          ),
       )
       .map((d) => (profile === "claude-code" ? claudeCodeDefault(d) : d)),
   );

@@ -3,7 +3,7 @@
  * (scripts/measure-real-repos.mjs) were frontmatter values of a type the spec does not allow, in skills Claude Code
  * loads: a key left empty (`metadata:`, `allowed-tools:`), a description YAML reads as a comment (`description: #
  * Title`) or writes as "" or a list, `compatibility` as a list of clients, an `allowed-tools` entry YAML reads as a
- * mapping (`WebFetch(domain: …)`), and a key written twice. The real Claude Code CLI (against a scripted model on
+ * mapping (`WebFetch(domain: …)`), a key written twice, and a `name` YAML reads as a number. The real Claude Code CLI (against a scripted model on
  * loopback) lists each of them; through the bundled CLI `validate` warns at the line (strict: error) and gates the
  * description Claude Code lists. Our own text, in the shape of the registries' files.
  */
@@ -44,6 +44,8 @@ const SKILLS: Record<string, string> = {
   "list-license": "name: list-license\ndescription: Signs releases. Marker-K.\nlicense: [MIT, Apache-2.0]",
   "number-metadata": "name: number-metadata\ndescription: Books rooms. Marker-L.\nmetadata: 5",
   "mapping-compat": "name: mapping-compat\ndescription: Drafts memos. Marker-M.\ncompatibility: {os: linux}",
+  // A name YAML reads as a number (tomevault-io/skills-registry has one): listed under its folder's name.
+  "number-name": "name: 933133\ndescription: Numbers tickets. Marker-Q.",
   // A key twice in a nested mapping, after a character of two UTF-16 units (yaml's offsets count units).
   "nested-twice":
     'name: nested-twice\ndescription: Maps genomes. Marker-N.\nmetadata:\n  tool:\n    emoji: "🧬"\n    os: [linux]\n    os: [linux, darwin]',
@@ -123,6 +125,7 @@ describe("frontmatter values outside the spec's types, in skills Claude Code loa
     expect(listed("number-metadata")).toBe("Books rooms. Marker-L.");
     expect(listed("mapping-compat")).toBe("Drafts memos. Marker-M.");
     expect(listed("nested-twice")).toBe("Maps genomes. Marker-N.");
+    expect(listed("number-name")).toBe("Numbers tickets. Marker-Q.");
     expect(listing).not.toContain("Marker-O");
     expect(listing).not.toContain("Marker-P");
   });
@@ -154,6 +157,7 @@ describe("frontmatter values outside the spec's types, in skills Claude Code loa
       "number-metadata:4 skill/frontmatter-value",
       "mapping-compat:4 skill/frontmatter-value",
       "nested-twice:8 skill/frontmatter-duplicate-key",
+      "number-name:2 skill/frontmatter-value",
     ])
       expect(warned).toContain(w);
   }, 120_000);
