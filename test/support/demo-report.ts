@@ -7,10 +7,10 @@
  * wait for the one that makes it.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { execa } from "execa";
-import { bundledDist, STALE_LOCK_MS, takeLock } from "./dist.js";
+import { bundledDist, onceAcrossProcesses } from "./dist.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const HEAD = join(ROOT, "examples/demo-repo");
@@ -47,37 +47,21 @@ export async function demoReport(): Promise<DemoReport> {
   const dist = await bundledDist();
   const dir = join(dirname(dist), `demo-report-${demoHash()}`);
   const marker = join(dir, "complete.json");
-  const lock = `${dir}.lock`;
-  const deadline = Date.now() + STALE_LOCK_MS + 60_000;
-  while (!existsSync(marker)) {
-    if (Date.now() > deadline) throw new Error(`demoReport: ${marker} did not appear (lock ${lock})`);
-    if (!takeLock(lock)) {
-      await new Promise((r) => setTimeout(r, 250));
-      continue;
-    }
-    try {
-      if (existsSync(marker)) break;
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
-      const out = (f: string) => join(dir, f);
-      const r = await execa(
-        process.execPath,
-        [
-          join(dist, "cli.js"),
-          "run",
-          "--repo",
-          HEAD,
-          "--base-dir",
-          BASE,
-          "--json",
-          out("report.json"),
-        ].concat(["--html", out("report.html"), "--markdown", out("summary.md"), "--quiet", "--no-cache"]),
-        { reject: false },
-      );
-      writeFileSync(marker, JSON.stringify({ exitCode: r.exitCode }));
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
-    }
-  }
+  await onceAcrossProcesses(dir, "complete.json", "demoReport", async () => {
+    const out = (f: string) => join(dir, f);
+    const r = await execa(
+      process.execPath,
+      [join(dist, "cli.js"), "run", "--repo", HEAD, "--base-dir", BASE, "--json", out("report.json")].concat([
+        "--html",
+        out("report.html"),
+        "--markdown",
+        out("summary.md"),
+        "--quiet",
+        "--no-cache",
+      ]),
+      { reject: false },
+    );
+    writeFileSync(marker, JSON.stringify({ exitCode: r.exitCode }));
+  });
   return { dir, ...(JSON.parse(readFileSync(marker, "utf8")) as { exitCode: number }) };
 }

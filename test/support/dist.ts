@@ -27,7 +27,7 @@ const INPUT_DIRS = ["src", "gates", "scripts"];
 const INPUT_FILES = ["package.json", "package-lock.json", "tsconfig.json"];
 const PREFIX = "sg-test-dist-";
 /** A lock older than this was left by a killed process. */
-export const STALE_LOCK_MS = 300_000;
+const STALE_LOCK_MS = 300_000;
 /** Bundles of other source states (other worktrees, earlier edits) older than this are removed. */
 const PRUNE_AFTER_MS = 6 * 3_600_000;
 
@@ -65,7 +65,7 @@ function pruneOld(keep: string): void {
 }
 
 /** Takes the lock folder; false when another process holds a live one. */
-export function takeLock(lock: string): boolean {
+function takeLock(lock: string): boolean {
   try {
     mkdirSync(lock);
     return true;
@@ -87,28 +87,43 @@ export async function bundledDist(): Promise<string> {
   const name = `${PREFIX}${sourceHash()}`;
   const dir = join(tmpdir(), name);
   const out = join(dir, "dist");
-  const marker = join(dir, "complete");
+  await onceAcrossProcesses(dir, "complete", "bundledDist", async () => {
+    chmodSync(dir, 0o755);
+    await execa(process.execPath, [join(ROOT, "scripts/bundle.mjs"), out], { cwd: ROOT });
+    writeFileSync(join(dir, "complete"), `${new Date().toISOString()}\n`);
+    pruneOld(name);
+  });
+  return out;
+}
+
+/**
+ * Makes `dir` once for every test process that asks: the first to take `<dir>.lock` empties it and runs `make`,
+ * which writes `marker` (a name inside `dir`) last; the others wait for the marker.
+ */
+export async function onceAcrossProcesses(
+  dir: string,
+  marker: string,
+  what: string,
+  make: () => Promise<void>,
+): Promise<void> {
+  const done = join(dir, marker);
   const lock = `${dir}.lock`;
   const deadline = Date.now() + STALE_LOCK_MS + 60_000;
-  while (!existsSync(marker)) {
-    if (Date.now() > deadline) throw new Error(`bundledDist: ${marker} did not appear (lock ${lock})`);
+  while (!existsSync(done)) {
+    if (Date.now() > deadline) throw new Error(`${what}: ${done} did not appear (lock ${lock})`);
     if (!takeLock(lock)) {
       await new Promise((r) => setTimeout(r, 250));
       continue;
     }
     try {
-      if (existsSync(marker)) break;
+      if (existsSync(done)) break;
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
-      chmodSync(dir, 0o755);
-      await execa(process.execPath, [join(ROOT, "scripts/bundle.mjs"), out], { cwd: ROOT });
-      writeFileSync(marker, `${new Date().toISOString()}\n`);
-      pruneOld(name);
+      await make();
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
   }
-  return out;
 }
 
 /**
