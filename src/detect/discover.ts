@@ -237,7 +237,9 @@ function attachSuites(
   appendAll(diagnostics, withholdSuiteFiles(skills, new Set([...graded, ...inputs]), fresh, inputs));
   appendAll(
     diagnostics,
-    unreadEvalFiles(dirs, skills, plugins, read, new Set(diagnostics.map((d) => d.file))),
+    unreadEvalFiles(dirs, skills, plugins, read, new Set(diagnostics.map((d) => d.file)), (s) =>
+      fresh.has(s),
+    ),
   );
 }
 

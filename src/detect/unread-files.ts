@@ -44,7 +44,8 @@ const WHAT_IS_READ =
  * `evals.json`, a trigger set beside `SKILL.md`, a plugin's own `evals/<case>/case.yaml`, `evals/scenarios/*.json`.
  * Each is a located notice saying what skillgate reads there instead, so a suite a maintainer believes gated is
  * never silently left out. `read` holds every file a suite format read; `named` every file a diagnostic names
- * already (a broken file is reported as broken, not as unread).
+ * already (a broken file is reported as broken, not as unread). Only the folders of `fresh` skills are looked
+ * in: a base side's record reused from head (a folder the PR leaves alone) had its notices at head.
  */
 export function unreadEvalFiles(
   dirs: DirIndex,
@@ -52,12 +53,14 @@ export function unreadEvalFiles(
   plugins: readonly PluginRoot[],
   read: ReadonlySet<string>,
   named: ReadonlySet<string>,
+  fresh: (s: Skill) => boolean = () => true,
 ): Diagnostic[] {
   const found = new Map<string, string>();
   const report = (file: string, why: string) => {
     if (!read.has(file) && !named.has(file) && !found.has(file)) found.set(file, why);
   };
   for (const s of skills) {
+    if (!fresh(s)) continue;
     const evals = posix.join(s.dir, "evals");
     for (const [name, e] of dirs.list(s.dir) ?? [])
       if (e.kind === "file" && !e.link && DATA_FILE.test(name) && EVAL_NAME.test(name))
