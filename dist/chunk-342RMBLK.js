@@ -1,2 +1,0 @@
-import { createRequire as __skillgateCreateRequire } from 'node:module'; const require = __skillgateCreateRequire(import.meta.url);
-import{f as a,g as b,h as c}from"./chunk-NPD5CKDV.js";import"./chunk-MTWPTEYP.js";import"./chunk-7RHYQJ5S.js";import"./chunk-O4TTLNUG.js";import"./chunk-HWAQ6N2M.js";import"./chunk-DDKFV46U.js";import"./chunk-F4LWVQGY.js";import"./chunk-3IS4AIQP.js";import"./chunk-VU4NJEFY.js";import"./chunk-TZA6JPXG.js";import"./chunk-7YYJ4RBL.js";import"./chunk-NPDMPLWO.js";export{c as resolvePolicy,b as resolveSettings,a as trialCacheDir};
