@@ -81,27 +81,30 @@ describe.runIf(browser)("contrast's Chromium is confined", () => {
     const binary = join(dir, "chromium-under-test");
     symlinkSync(real, binary);
     const seen = new Map<string, Seen>();
-    const timer = setInterval(() => {
-      for (const p of chromiumProcesses(binary)) seen.set(`${p.pid}:${p.ns}`, p);
-    }, 50);
     const ours = readlinkSync("/proc/self/ns/pid");
     const file = join(fixtures, "bad-page.html");
-    let obs: Awaited<ReturnType<typeof observeCascade>>;
-    try {
-      obs = await observeCascade(
-        {
-          file,
-          readable: [fixtures],
-          generated: false,
-          sourceText: readFileSync(file, "utf8"),
-          modulePath: file,
-        },
-        {},
-        [binary],
-      );
-    } finally {
-      clearInterval(timer);
+    const observing = observeCascade(
+      {
+        file,
+        readable: [fixtures],
+        generated: false,
+        sourceText: readFileSync(file, "utf8"),
+        modulePath: file,
+      },
+      {},
+      [binary],
+    );
+    // /proc scanned back to back while the browser runs (a 50 ms timer missed it on a loaded machine: the browser
+    // can live for less than a few of its turns).
+    let done = false;
+    void observing.finally(() => {
+      done = true;
+    });
+    while (!done) {
+      for (const p of chromiumProcesses(binary)) seen.set(`${p.pid}:${p.ns}`, p);
+      await new Promise((r) => setImmediate(r));
     }
+    const obs = await observing;
     try {
       expect(obs).toMatchObject({ truncated: false });
       expect(seen.size).toBeGreaterThan(0);
