@@ -5,20 +5,14 @@
  * warns; where Claude Code drops the frontmatter, it is an error; `--profile strict` keeps the spec's errors.
  */
 
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
+import { claudeCodeListing, listedIn } from "../support/claude-listing.js";
 import { writeRepo } from "../support/repo-files.js";
 import { runCli } from "../support/run-cli.js";
-import { type ScriptedServer, startScriptedAnthropic, text } from "../support/scripted-anthropic.js";
-
-const CLAUDE = resolve("node_modules/.bin/claude");
 
 /** Each skill: its frontmatter lines, as people write them (found in public catalogues; our own words). */
 const SKILLS: Record<string, string> = {
@@ -50,7 +44,6 @@ const DIVERGENT: Record<string, string> = {
   "dash-inside": "---\nname: dash-inside\ndescription: Merges PDFs --- Marker-I.\n---\n\n# Heading-I\n",
 };
 
-let server: ScriptedServer;
 let repo: string;
 let listing = "";
 
@@ -64,31 +57,10 @@ beforeAll(async () => {
     ),
     ...Object.fromEntries(Object.entries(DIVERGENT).map(([dir, t]) => [`.claude/skills/${dir}/SKILL.md`, t])),
   });
-  server = await startScriptedAnthropic((r) => {
-    if (r.hasTools) listing = r.raw;
-    return text("ok");
-  });
-  await execa(CLAUDE, ["-p", "hello"], {
-    cwd: repo,
-    input: "",
-    reject: false,
-    env: {
-      ...process.env,
-      HOME: mkdtempSync(join(tmpdir(), "cc-home-")),
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: "sk-ant-dummy",
-      DISABLE_TELEMETRY: "1",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    },
-  });
+  listing = await claudeCodeListing(repo);
 }, 120_000);
 
-afterAll(async () => {
-  await server?.close();
-});
-
-/** Claude Code's listing line of the skill in `dir`, as the model receives it (JSON-escaped in the request). */
-const listed = (dir: string) => new RegExp(`- ${dir}(?: \\([^)]*\\))?: ([^\\\\]*)`).exec(listing)?.[1];
+const listed = (dir: string) => listedIn(listing, dir);
 
 describe("frontmatter as Claude Code reads it", () => {
   it("Claude Code lists the quoted readings and folder names, and drops what it cannot read", () => {

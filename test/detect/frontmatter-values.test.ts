@@ -1,27 +1,14 @@
-/**
- * Issue #43, item 2: "0 false errors". The last `validate` errors on public skill registries
- * (scripts/measure-real-repos.mjs) were frontmatter values of a type the spec does not allow, in skills Claude Code
- * loads: a key left empty (`metadata:`, `allowed-tools:`), a description YAML reads as a comment (`description: #
- * Title`) or writes as "" or a list, `compatibility` as a list of clients, an `allowed-tools` entry YAML reads as a
- * mapping (`WebFetch(domain: …)`), a key written twice, and a `name` YAML reads as a number. The real Claude Code CLI (against a scripted model on
- * loopback) lists each of them; through the bundled CLI `validate` warns at the line (strict: error) and gates the
- * description Claude Code lists. Our own text, in the shape of the registries' files.
- */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { assertionLookup } from "../../src/detect/assertion-types.js";
 import { discoverRepository } from "../../src/detect/discover.js";
 import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import type { Diagnostic } from "../../src/model/index.js";
+import { claudeCodeListing, listedIn } from "../support/claude-listing.js";
 import { e2eFile } from "../support/dist.js";
 import { writeRepo } from "../support/repo-files.js";
-import { type ScriptedServer, startScriptedAnthropic, text } from "../support/scripted-anthropic.js";
 
-const CLAUDE = resolve("node_modules/.bin/claude");
 const { cliJs, scratch } = e2eFile();
 
 /** Each skill's frontmatter lines; the body's first paragraph is `Body paragraph of <dir>.` */
@@ -64,37 +51,15 @@ const files = Object.fromEntries(
 );
 
 let repo: string;
-let server: ScriptedServer;
 let listing = "";
 
 beforeAll(async () => {
   repo = writeRepo(files, "sg-fm-values-");
   scratch.push(repo);
-  server = await startScriptedAnthropic((r) => {
-    if (r.hasTools) listing = r.raw;
-    return text("ok");
-  });
-  await execa(CLAUDE, ["-p", "hello"], {
-    cwd: repo,
-    input: "",
-    reject: false,
-    env: {
-      ...process.env,
-      HOME: mkdtempSync(join(tmpdir(), "cc-home-")),
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: "sk-ant-dummy",
-      DISABLE_TELEMETRY: "1",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    },
-  });
+  listing = await claudeCodeListing(repo);
 }, 120_000);
 
-afterAll(async () => {
-  await server?.close();
-});
-
-/** Claude Code's listing line of the skill in `dir`, as the model receives it (JSON-escaped in the request). */
-const listed = (dir: string) => new RegExp(`- ${dir}(?: \\([^)]*\\))?: ([^\\\\]*)`).exec(listing)?.[1];
+const listed = (dir: string) => listedIn(listing, dir);
 
 async function validate(...flags: string[]): Promise<{ code: number; diagnostics: Diagnostic[] }> {
   const r = await execa(process.execPath, [cliJs(), "validate", "--repo", repo, "--json", ...flags], {
