@@ -5,13 +5,15 @@
  * the report tells the copies apart by path.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/index.js";
 import { bundledDist } from "../support/dist.js";
+
+const AGENT = join(import.meta.dirname, "fixtures", "installed-skills-agent.sh");
 
 const scratch: string[] = [];
 const temp = (prefix: string) => {
@@ -28,29 +30,9 @@ let agentFile: string;
 beforeAll(async () => {
   dist = await bundledDist();
   agentFile = join(temp("sg-copies-agent-"), "agent.sh");
-  writeFileSync(agentFile, AGENT);
+  // Answers with every installed skill file it can read: what the agent under test was given.
+  copyFileSync(AGENT, agentFile);
 }, 180_000);
-
-/**
- * Answers with every installed skill file: what the agent under test was given, under the names it was given.
- * A shell script (files in name order, links followed, `path:` then the content, joined by newlines), not Node:
- * a Node start-up costs ~0.15 s of CPU per agent call on the 2-core test machine.
- */
-const AGENT = `IFS='
-'
-walk() {
-  for n in $(LC_ALL=C ls -A "$1"); do
-    p=$1/$n
-    if [ -d "$p" ]; then walk "$p" || return 1
-    else printf '%s%s:\\n' "$sep" "$p" && cat "$p" || return 1; sep='
-'
-    fi
-  done
-}
-out=$(if [ -e .agents/skills ]; then walk .agents/skills || exit 1; fi; echo x) || exit 1
-out=\${out%x}
-if [ -n "$out" ]; then printf %s "$out"; else printf 'no skill installed'; fi
-`;
 
 const GOOD = "Split with the largest remainder method: floor every share, then hand out the leftover cents.";
 const BAD = "Divide the total by the number of people and round each share.";

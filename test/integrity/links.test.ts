@@ -5,7 +5,15 @@
  * out of the repository is a located error, never followed.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
@@ -17,6 +25,8 @@ import "../../src/grade/assertions/index.js";
 import * as registry from "../../src/grade/assertions/registry.js";
 import type { Report } from "../../src/model/index.js";
 import { bundledDist } from "../support/dist.js";
+
+const AGENT = join(import.meta.dirname, "fixtures", "installed-skills-agent.sh");
 
 const scratch: string[] = [];
 const temp = (prefix: string) => {
@@ -33,29 +43,9 @@ let agentFile: string;
 beforeAll(async () => {
   dist = await bundledDist();
   agentFile = join(temp("sg-links-agent-"), "agent.sh");
-  writeFileSync(agentFile, AGENT);
+  // Answers with every installed skill file it can read: what the agent under test was given.
+  copyFileSync(AGENT, agentFile);
 }, 180_000);
-
-/**
- * Answers with every installed skill file it can read: what the agent under test was given.
- * A shell script (files in name order, links followed, `path:` then the content, joined by newlines), not Node:
- * a Node start-up costs ~0.15 s of CPU per agent call on the 2-core test machine.
- */
-const AGENT = `IFS='
-'
-walk() {
-  for n in $(LC_ALL=C ls -A "$1"); do
-    p=$1/$n
-    if [ -d "$p" ]; then walk "$p" || return 1
-    else printf '%s%s:\\n' "$sep" "$p" && cat "$p" || return 1; sep='
-'
-    fi
-  done
-}
-out=$(if [ -e .agents/skills ]; then walk .agents/skills || exit 1; fi; echo x) || exit 1
-out=\${out%x}
-if [ -n "$out" ]; then printf %s "$out"; else printf 'no skill installed'; fi
-`;
 
 const GOOD =
   "Split with the largest remainder method: floor every share, then hand out the leftover cents.\n";
